@@ -1,0 +1,59 @@
+/**
+ * Decoding blocks from the wire/file RLP with the right fork rules.
+ */
+import { Block, createBlockFromBytesArray, createBlockHeaderFromBytesArray } from "@ethereumjs/block";
+import { RLP } from "@ethereumjs/rlp";
+import { BasaltError } from "../util/errors.js";
+import { toHex } from "../util/bytes.js";
+import type { Chain } from "./chain.js";
+
+/** A block whose RLP cannot be decoded. */
+export class BlockDecodeError extends BasaltError {
+  constructor(message: string) {
+    super("BLOCK_DECODE_FAILED", message);
+  }
+}
+
+/** Decodes a full block RLP ([header, txs, uncles, withdrawals?]) with the chain's fork rules. */
+export function decodeBlockFromRlp(chain: Chain, bytes: Uint8Array): Block {
+  let values: unknown;
+  try {
+    values = RLP.decode(bytes);
+  } catch (e) {
+    throw new BlockDecodeError(`malformed block RLP: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(values) || values.length < 3 || !Array.isArray(values[0])) {
+    throw new BlockDecodeError("block RLP must be a list [header, transactions, uncles, ...]");
+  }
+  const header = values[0] as Uint8Array[];
+  if (header.length < 15) throw new BlockDecodeError(`header has ${header.length} fields, at least 15 expected`);
+  const number = BigInt("0x" + (toHex(header[8]) || "0"));
+  const timestamp = BigInt("0x" + (toHex(header[11]) || "0"));
+  try {
+    return blockFromValues(chain, values as unknown[]);
+  } catch (e) {
+    throw new BlockDecodeError(`block ${number}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Builds a Block from decoded RLP values. Uncle headers are decoded with their own fork's
+ * rules (an uncle of the first London block is a Berlin header), which @ethereumjs does not
+ * do by itself.
+ */
+export function blockFromValues(chain: Chain, values: unknown[]): Block {
+  const header = values[0] as Uint8Array[];
+  const number = BigInt("0x" + (toHex(header[8]) || "0"));
+  const timestamp = BigInt("0x" + (toHex(header[11]) || "0"));
+  const uncles = (values[2] ?? []) as Uint8Array[][];
+  const opts = { common: chain.commonAt(number, timestamp), skipConsensusFormatValidation: true };
+  if (uncles.length === 0) return createBlockFromBytesArray(values as never, opts);
+  const withoutUncles = [values[0], values[1], [], ...values.slice(3)];
+  const b = createBlockFromBytesArray(withoutUncles as never, opts);
+  const uncleHeaders = uncles.map((u) => {
+    const un = BigInt("0x" + (toHex(u[8]) || "0"));
+    const ut = BigInt("0x" + (toHex(u[11]) || "0"));
+    return createBlockHeaderFromBytesArray(u, { common: chain.commonAt(un, ut), skipConsensusFormatValidation: true });
+  });
+  return new Block(b.header, b.transactions, uncleHeaders, b.withdrawals, opts);
+}

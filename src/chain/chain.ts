@@ -1,0 +1,485 @@
+/**
+ * The chain: genesis, block import and execution, the canonical head and forkchoice
+ * (including reorgs), and state views at any kept block. One writer (the thread that owns
+ * the Chain); readers anywhere open the same LMDB store.
+ */
+import { createBlockFromBytesArray, createBlockHeaderFromBytesArray, type Block, type BlockHeader } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import { KECCAK256_RLP, equalsBytes } from "@ethereumjs/util";
+import { createVM, runBlock, type VM } from "@ethereumjs/vm";
+import { existsSync } from "node:fs";
+import type { Logger } from "pino";
+import { DEFAULT_STATE_HISTORY_BLOCKS } from "../config/constants.js";
+import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
+import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
+import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
+import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
+import { LruMap } from "../util/lru.js";
+import { to0x, toHex } from "../util/bytes.js";
+import { blockFromValues } from "./blockCodec.js";
+import { commonFromGenesis } from "./chainSpec.js";
+import { ChainError, ChainErrorCode } from "./errors.js";
+import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "./genesis.js";
+import type { Log, StoredReceipt } from "./types.js";
+
+/** Options of an opened chain. */
+export interface ChainOptions {
+  /** Keep state history of every block (archive node). */
+  archive?: boolean;
+  /** Blocks of state history kept when not archive. */
+  historyBlocks?: number;
+  logger?: Logger;
+  /** Open read-only (worker threads). */
+  readOnly?: boolean;
+}
+
+/** The result of executing a block on top of its parent's state. */
+export interface ExecutedBlock {
+  block: Block;
+  write: BlockWrite;
+  gasUsed: bigint;
+}
+
+/** Listener of canonical head changes. */
+export type HeadListener = (head: Block, reorged: Block[]) => void;
+
+/** A minimal blockchain for the EVM's BLOCKHASH opcode. */
+interface EvmBlockchain {
+  getBlock(n: number): Promise<{ hash(): Uint8Array }>;
+  shallowCopy(): EvmBlockchain;
+}
+
+/** Converts @ethereumjs receipts to stored receipts. */
+function toStoredReceipts(block: Block, receipts: unknown[]): StoredReceipt[] {
+  return receipts.map((r, i) => {
+    const rec = r as {
+      status?: 0 | 1;
+      stateRoot?: Uint8Array;
+      cumulativeBlockGasUsed: bigint;
+      bitvector: Uint8Array;
+      logs: [Uint8Array, Uint8Array[], Uint8Array][];
+    };
+    const out: StoredReceipt = {
+      type: block.transactions[i].type,
+      cumulativeGasUsed: rec.cumulativeBlockGasUsed,
+      logs: rec.logs.map(([address, topics, data]): Log => ({ address, topics, data })),
+      bloom: rec.bitvector,
+    };
+    if (rec.stateRoot !== undefined) out.root = rec.stateRoot;
+    else out.status = rec.status ?? 0;
+    return out;
+  });
+}
+
+/** RLP of a block body: [txs, uncles, withdrawals?]. */
+export function encodeBody(block: Block): Uint8Array {
+  const raw = block.raw() as unknown[];
+  return RLP.encode(raw.slice(1) as never);
+}
+
+/**
+ * The chain of one datadir.
+ */
+export class Chain {
+  readonly store: ChainStore;
+  readonly genesis: GenesisJson;
+  /** Template Common; copied per use. */
+  readonly common: Common;
+  readonly chainId: bigint;
+  readonly genesisHash: Uint8Array;
+  readonly archive: boolean;
+  readonly historyBlocks: number;
+  private readonly log: Logger | undefined;
+  private readonly blocks = new LruMap<string, Block>(512);
+  private headBlock: Block;
+  private listeners: HeadListener[] = [];
+  /** Blocks executed on top of the current head but not yet canonical (Engine API). */
+  private readonly executed = new LruMap<string, ExecutedBlock>(64);
+
+  private constructor(store: ChainStore, genesis: GenesisJson, opts: ChainOptions) {
+    this.store = store;
+    this.genesis = genesis;
+    this.common = commonFromGenesis(genesis);
+    this.chainId = this.common.chainId();
+    const gh = store.getPointer("genesis");
+    if (gh === undefined) throw new ChainError(ChainErrorCode.NOT_INITIALIZED, "datadir has no genesis: run `basalt init` first");
+    this.genesisHash = gh;
+    this.archive = opts.archive ?? store.getMeta<boolean>(MetaKey.archive) ?? false;
+    this.historyBlocks = opts.historyBlocks ?? DEFAULT_STATE_HISTORY_BLOCKS;
+    this.log = opts.logger;
+    const head = store.getPointer("head") ?? gh;
+    const hb = this.getBlockByHash(head);
+    if (hb === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `head block ${to0x(head)} missing from the store`);
+    this.headBlock = hb;
+  }
+
+  /**
+   * Writes the genesis of `genesisJson` into `datadir` (state, block, pointers). Refuses a
+   * datadir that already holds a different genesis; re-init with the same one is a no-op.
+   */
+  static async init(datadir: string, genesisJson: unknown, opts: { archive?: boolean } = {}): Promise<{ hash: Uint8Array; created: boolean }> {
+    const g = validateGenesis(genesisJson);
+    const common = commonFromGenesis(g);
+    const store = ChainStore.open(datadir);
+    try {
+      const { block, write } = await Chain.buildGenesis(g, common);
+      const existing = store.getPointer("genesis");
+      if (existing !== undefined) {
+        if (!equalsBytes(existing, block.hash())) {
+          throw new ChainError(
+            ChainErrorCode.GENESIS_MISMATCH,
+            `datadir ${datadir} holds genesis ${to0x(existing)}, but the given genesis has hash ${to0x(block.hash())}; use another --datadir or remove it`,
+          );
+        }
+        return { hash: existing, created: false };
+      }
+      store.root.transactionSync(() => {
+        store.commitBlock(write, { head: block.hash(), safe: block.hash(), finalized: block.hash() });
+        store.meta.put(MetaKey.genesis, Buffer.from(block.hash()));
+        store.meta.put(MetaKey.genesisJson, JSON.stringify(g));
+        store.meta.put(MetaKey.archive, opts.archive === true);
+      });
+      return { hash: block.hash(), created: true };
+    } finally {
+      await store.close();
+    }
+  }
+
+  /** Computes the genesis block and its state write set. */
+  static async buildGenesis(g: GenesisJson, common: Common): Promise<{ block: Block; write: BlockWrite }> {
+    const nodes = new TrieNodeDb(undefined);
+    const state = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), nodes);
+    for (const { address, account, code, storage } of allocEntries(g)) {
+      await state.putAccount(address, account);
+      if (code !== undefined) await state.putCode(address, code);
+      for (const [k, v] of storage) await state.putStorage(address, k, v);
+    }
+    const root = await state.getStateRoot();
+    const block = genesisBlock(g, common, root);
+    const changes = state.changes();
+    return {
+      block,
+      write: {
+        hash: block.hash(),
+        number: block.header.number,
+        headerRlp: block.header.serialize(),
+        bodyRlp: encodeBody(block),
+        senders: [],
+        receipts: [],
+        txHashes: [],
+        canonical: true,
+        accountChanges: changes.accounts,
+        storageChanges: changes.storage,
+        code: state.writtenCode(),
+        trieNodes: nodes.takePending(),
+      },
+    };
+  }
+
+  /** Opens the chain of an initialized datadir. */
+  static open(datadir: string, opts: ChainOptions = {}): Chain {
+    if (!existsSync(datadir)) throw new ChainError(ChainErrorCode.NOT_INITIALIZED, `datadir ${datadir} does not exist: run \`basalt init\` first`);
+    const store = ChainStore.open(datadir, { readOnly: opts.readOnly });
+    const gj = store.getMeta<string>(MetaKey.genesisJson);
+    if (gj === undefined) {
+      void store.close();
+      throw new ChainError(ChainErrorCode.NOT_INITIALIZED, `datadir ${datadir} has no genesis: run \`basalt init\` first`);
+    }
+    return new Chain(store, JSON.parse(gj) as GenesisJson, opts);
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+
+  // ---- reads --------------------------------------------------------------------------
+
+  /** A Common set to the hardfork of (number, timestamp). */
+  commonAt(number: bigint, timestamp: bigint): Common {
+    const c = this.common.copy();
+    c.setHardforkBy({ blockNumber: number, timestamp });
+    return c;
+  }
+
+  get head(): Block {
+    return this.headBlock;
+  }
+
+  onHead(listener: HeadListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Decodes a header from its RLP with the right hardfork. */
+  decodeHeader(rlp: Uint8Array): BlockHeader {
+    const values = RLP.decode(rlp) as Uint8Array[];
+    const number = BigInt("0x" + (toHex(values[8]) || "0"));
+    const timestamp = BigInt("0x" + (toHex(values[11]) || "0"));
+    return createBlockHeaderFromBytesArray(values, { common: this.commonAt(number, timestamp), skipConsensusFormatValidation: true });
+  }
+
+  getHeaderByHash(hash: Uint8Array): BlockHeader | undefined {
+    const cached = this.blocks.get(toHex(hash));
+    if (cached !== undefined) return cached.header;
+    const rlp = this.store.getHeaderRlp(hash);
+    return rlp === undefined ? undefined : this.decodeHeader(rlp);
+  }
+
+  getBlockByHash(hash: Uint8Array): Block | undefined {
+    const key = toHex(hash);
+    const cached = this.blocks.get(key);
+    if (cached !== undefined) return cached;
+    const h = this.store.getHeaderRlp(hash);
+    const b = this.store.getBodyRlp(hash);
+    if (h === undefined || b === undefined) return undefined;
+    const block = blockFromValues(this, [RLP.decode(h), ...(RLP.decode(b) as unknown[])]);
+    this.blocks.set(key, block);
+    return block;
+  }
+
+  getCanonicalHash(n: bigint): Uint8Array | undefined {
+    if (n > this.headBlock.header.number) return undefined;
+    return this.store.getCanonicalHash(n);
+  }
+
+  getBlockByNumber(n: bigint): Block | undefined {
+    const h = this.getCanonicalHash(n);
+    return h === undefined ? undefined : this.getBlockByHash(h);
+  }
+
+  isCanonical(hash: Uint8Array): boolean {
+    const h = this.getHeaderByHash(hash);
+    if (h === undefined) return false;
+    const c = this.getCanonicalHash(h.number);
+    return c !== undefined && equalsBytes(c, hash);
+  }
+
+  getSenders(hash: Uint8Array): Uint8Array[] {
+    return this.store.getSenders(hash) ?? [];
+  }
+
+  getReceipts(hash: Uint8Array): StoredReceipt[] | undefined {
+    return this.store.getReceipts(hash);
+  }
+
+  /** Pointer block (safe/finalized) or undefined. */
+  pointer(name: "safe" | "finalized"): Block | undefined {
+    const h = this.store.getPointer(name);
+    return h === undefined ? undefined : this.getBlockByHash(h);
+  }
+
+  /** Oldest block whose state can still be read. */
+  oldestStateBlock(): bigint {
+    if (this.archive) return 0n;
+    const floor = BigInt(String(this.store.getMeta<string>(MetaKey.historyFloor) ?? "0"));
+    return floor;
+  }
+
+  /** The state after canonical block `header` (latest flat state or history). */
+  stateAt(header: BlockHeader): StateReader {
+    const hash = header.hash();
+    if (equalsBytes(hash, this.headBlock.hash())) return new LatestStateReader(this.store, header.stateRoot);
+    if (!this.isCanonical(hash)) {
+      throw new ChainError(ChainErrorCode.STATE_UNAVAILABLE, `state of non-canonical block ${to0x(hash)} is not available`, { number: header.number });
+    }
+    if (header.number < this.oldestStateBlock()) {
+      throw new ChainError(
+        ChainErrorCode.STATE_UNAVAILABLE,
+        `missing trie node: state of block ${header.number} is pruned (history kept from block ${this.oldestStateBlock()}; run with --archive to keep all)`,
+        { number: header.number },
+      );
+    }
+    return new HistoricalStateReader(this.store, header.number, header.stateRoot);
+  }
+
+  /** A fresh overlay state manager on the state after `header`. */
+  stateManagerAt(header: BlockHeader): { state: OverlayStateManager; nodes: TrieNodeDb } {
+    const nodes = new TrieNodeDb(this.store);
+    const reader = this.stateAt(header);
+    const state = new OverlayStateManager(reader, nodes, (addr) => this.store.storageSlots(addr));
+    return { state, nodes };
+  }
+
+  /** The BLOCKHASH view for a block whose parent is `parentHash`. */
+  evmBlockchain(parentHash: Uint8Array): EvmBlockchain {
+    const chain = this;
+    const parent = this.getHeaderByHash(parentHash);
+    const parentCanonical = parent !== undefined && this.isCanonical(parentHash);
+    const bc: EvmBlockchain = {
+      async getBlock(n: number) {
+        const num = BigInt(n);
+        let hash: Uint8Array | undefined;
+        if (parentCanonical) hash = chain.store.getCanonicalHash(num);
+        else {
+          let h = parent;
+          while (h !== undefined && h.number > num) h = chain.getHeaderByHash(h.parentHash);
+          hash = h?.number === num ? h.hash() : undefined;
+        }
+        const found = hash ?? new Uint8Array(32);
+        return { hash: () => found };
+      },
+      shallowCopy() {
+        return bc;
+      },
+    };
+    return bc;
+  }
+
+  /** Creates a VM over `state` for executing on top of `parentHash`. */
+  async makeVM(common: Common, state: OverlayStateManager, parentHash: Uint8Array): Promise<VM> {
+    return createVM({ common, stateManager: state, blockchain: this.evmBlockchain(parentHash) as never });
+  }
+
+  // ---- import -------------------------------------------------------------------------
+
+  /** Header checks against the parent (seal checks are not done: PoW blocks are accepted). */
+  validateHeader(header: BlockHeader, parent: BlockHeader): void {
+    const fail = (why: string): never => {
+      throw new ChainError(ChainErrorCode.INVALID_HEADER, `invalid header of block ${header.number}: ${why}`, { number: header.number, hash: to0x(header.hash()) });
+    };
+    if (header.number !== parent.number + 1n) fail(`number ${header.number} does not follow parent ${parent.number}`);
+    if (header.timestamp <= parent.timestamp) fail(`timestamp ${header.timestamp} not after parent's ${parent.timestamp}`);
+    if (header.extraData.length > 32 && header.common.consensusType() !== "poa") fail(`extraData is ${header.extraData.length} bytes, at most 32 allowed`);
+    if (header.gasUsed > header.gasLimit) fail(`gasUsed ${header.gasUsed} above gasLimit ${header.gasLimit}`);
+    try {
+      header.validateGasLimit(parent);
+    } catch (e) {
+      fail((e as Error).message);
+    }
+    if (header.common.isActivatedEIP(1559)) {
+      const expected = header.common.hardforkBlock("london") === header.number ? header.common.param("initialBaseFee") : parent.calcNextBaseFee();
+      if (header.baseFeePerGas !== expected) fail(`baseFeePerGas ${header.baseFeePerGas} but expected ${expected}`);
+    }
+    if (header.common.isActivatedEIP(4844)) {
+      const expected = parent.common.isActivatedEIP(4844) ? parent.calcNextExcessBlobGas(header.common) : 0n;
+      if (header.excessBlobGas !== expected) fail(`excessBlobGas ${header.excessBlobGas} but expected ${expected}`);
+    }
+  }
+
+  /**
+   * Executes `block` on its parent's state and verifies every header root (state,
+   * receipts, transactions, uncles, withdrawals, requests, bloom, gas used).
+   */
+  async executeBlock(block: Block): Promise<ExecutedBlock> {
+    const parent = this.getHeaderByHash(block.header.parentHash);
+    if (parent === undefined) {
+      throw new ChainError(ChainErrorCode.UNKNOWN_PARENT, `block ${block.header.number}: unknown parent ${to0x(block.header.parentHash)}`, {
+        number: block.header.number,
+      });
+    }
+    this.validateHeader(block.header, parent);
+    const { state, nodes } = this.stateManagerAt(parent);
+    const common = block.common;
+    const vm = await this.makeVM(common, state, block.header.parentHash);
+    let result;
+    try {
+      result = await runBlock(vm, { block, skipHeaderValidation: true, skipHardForkValidation: true });
+    } catch (e) {
+      throw new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is invalid: ${(e as Error).message}`, {
+        number: block.header.number,
+        hash: to0x(block.hash()),
+      });
+    }
+    const changes = state.changes();
+    const write: BlockWrite = {
+      hash: block.hash(),
+      number: block.header.number,
+      headerRlp: block.header.serialize(),
+      bodyRlp: encodeBody(block),
+      senders: block.transactions.map((tx) => tx.getSenderAddress().bytes),
+      receipts: toStoredReceipts(block, result.receipts),
+      txHashes: block.transactions.map((tx) => tx.hash()),
+      canonical: true,
+      accountChanges: changes.accounts,
+      storageChanges: changes.storage,
+      code: state.writtenCode(),
+      trieNodes: nodes.takePending(),
+    };
+    return { block, write, gasUsed: result.gasUsed };
+  }
+
+  /**
+   * Imports a block whose parent is the current head: executes, verifies and commits it as
+   * the new canonical head in one transaction.
+   */
+  async importBlock(block: Block): Promise<ExecutedBlock> {
+    if (!equalsBytes(block.header.parentHash, this.headBlock.hash())) {
+      if (this.store.hasBlock(block.hash()) && this.isCanonical(block.hash())) {
+        throw new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is already imported`, { number: block.header.number });
+      }
+      throw new ChainError(ChainErrorCode.UNKNOWN_PARENT, `block ${block.header.number}: parent ${to0x(block.header.parentHash)} is not the head`, {
+        number: block.header.number,
+      });
+    }
+    const executed = await this.executeBlock(block);
+    this.commitCanonical(executed);
+    return executed;
+  }
+
+  /** Commits an executed block whose parent is the head as the new head. */
+  commitCanonical(executed: ExecutedBlock, pointers: { safe?: Uint8Array; finalized?: Uint8Array } = {}): void {
+    const { block, write } = executed;
+    write.canonical = true;
+    this.store.commitBlock(write, { head: block.hash(), ...pointers });
+    this.blocks.set(toHex(block.hash()), block);
+    this.headBlock = block;
+    if (!this.archive) {
+      const floor = block.header.number - BigInt(this.historyBlocks);
+      if (floor > 0n && floor % 16n === 0n) this.store.pruneHistory(floor);
+    }
+    for (const l of this.listeners) l(block, []);
+  }
+
+  /**
+   * Executes a block (Engine API newPayload) without making it canonical. Blocks on top of
+   * the head are kept in memory for a cheap forkchoice update; all are stored.
+   */
+  async insertBlock(block: Block): Promise<void> {
+    if (this.store.hasBlock(block.hash())) return;
+    const executed = await this.executeBlock(block);
+    executed.write.canonical = false;
+    this.store.commitBlock(executed.write);
+    this.blocks.set(toHex(block.hash()), block);
+    this.executed.set(toHex(block.hash()), executed);
+  }
+
+  /**
+   * Sets the canonical head to `headHash` (a stored block): unwinds to the common ancestor
+   * and re-applies the new branch. Safe/finalized pointers are updated in the same step.
+   */
+  async setHead(headHash: Uint8Array, safe?: Uint8Array, finalized?: Uint8Array): Promise<void> {
+    if (!equalsBytes(headHash, this.headBlock.hash())) {
+      const target = this.getBlockByHash(headHash);
+      if (target === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `unknown block ${to0x(headHash)}`);
+      // Collect the new branch back to a canonical ancestor.
+      const branch: Block[] = [];
+      let cur: Block | undefined = target;
+      while (cur !== undefined && !this.isCanonical(cur.hash())) {
+        branch.unshift(cur);
+        cur = this.getBlockByHash(cur.header.parentHash);
+      }
+      if (cur === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_PARENT, `block ${to0x(headHash)} does not connect to the canonical chain`);
+      const ancestor = cur;
+      const reorged: Block[] = [];
+      while (this.headBlock.header.number > ancestor.header.number) {
+        const old = this.headBlock;
+        const parent = this.getBlockByHash(old.header.parentHash) as Block;
+        this.store.unwindHead(old.header.number, old.transactions.map((t) => t.hash()), parent.hash());
+        reorged.push(old);
+        this.headBlock = parent;
+      }
+      this.executed.clear();
+      for (const b of branch) {
+        const cached = this.executed.get(toHex(b.hash()));
+        const ex = cached ?? (await this.executeBlock(b));
+        ex.write.canonical = true;
+        this.store.commitBlock(ex.write, { head: b.hash() });
+        this.headBlock = b;
+      }
+      if (reorged.length > 0) this.log?.info({ newHead: to0x(headHash), depth: reorged.length }, "chain reorganized");
+      for (const l of this.listeners) l(this.headBlock, reorged);
+    }
+    if (safe !== undefined || finalized !== undefined) this.store.setPointers({ safe, finalized });
+  }
+}
+

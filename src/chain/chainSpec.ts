@@ -1,0 +1,50 @@
+/**
+ * Chain specifications: the fork schedule and parameters of a chain, as an @ethereumjs
+ * Common built from a geth-style genesis `config`.
+ */
+import { createCommonFromGethGenesis, type Common } from "@ethereumjs/common";
+import { customCrypto } from "../execution/crypto.js";
+import type { GenesisJson } from "./genesis.js";
+
+interface BlobScheduleEntry {
+  target: number;
+  max: number;
+  baseFeeUpdateFraction: number;
+}
+
+/**
+ * Builds the Common of a genesis. `name` only labels the chain (e.g. "devnet").
+ * The Common is mutable (its hardfork follows the block being processed): create one per
+ * concurrent use with {@link Common.copy}.
+ */
+export function commonFromGenesis(g: GenesisJson, name = "custom"): Common {
+  const common = createCommonFromGethGenesis(g as never, { chain: name, customCrypto: customCrypto() });
+  patchBlobSchedule(common, g.config.blobSchedule as Record<string, BlobScheduleEntry> | undefined);
+  return common;
+}
+
+/**
+ * @ethereumjs 10.1.3 reads the per-fork `target` and `max` blob counts for BPO forks but its
+ * geth-genesis parser only stores the derived per-block gas values; add the counts so BPO
+ * schedules from a genesis file work.
+ */
+function patchBlobSchedule(common: Common, schedule: Record<string, BlobScheduleEntry> | undefined): void {
+  if (schedule === undefined) return;
+  const internal = common as unknown as {
+    _chainParams: { customHardforks?: Record<string, { params?: Record<string, unknown> }> };
+    _buildParamsCache(): void;
+  };
+  const custom = internal._chainParams.customHardforks;
+  if (custom === undefined) return;
+  for (const [fork, entry] of Object.entries(schedule)) {
+    const hf = custom[fork];
+    if (hf === undefined) continue;
+    hf.params = { ...hf.params, target: entry.target, max: entry.max };
+  }
+  internal._buildParamsCache();
+}
+
+/** Chain id of a genesis. */
+export function chainIdOf(g: GenesisJson): bigint {
+  return BigInt(g.config.chainId);
+}

@@ -1,0 +1,57 @@
+/**
+ * Concatenated RLP block files (the `chain.rlp` of geth/reth `import` and `export`).
+ */
+import { RLP } from "@ethereumjs/rlp";
+import { BasaltError } from "../util/errors.js";
+
+/** A block file that cannot be decoded at some item. */
+export class RlpFileError extends BasaltError<{ index: number; offset: number }> {
+  constructor(index: number, offset: number, reason: string) {
+    super("RLP_FILE_INVALID", `block #${index} at byte ${offset}: ${reason}`, { index, offset });
+  }
+}
+
+/** Length in bytes of the RLP item starting at `offset`, or throws when truncated. */
+function itemLength(buf: Uint8Array, offset: number, index: number): number {
+  const b = buf[offset];
+  let len: number;
+  if (b < 0x80) len = 1;
+  else if (b < 0xb8) len = 1 + (b - 0x80);
+  else if (b < 0xc0) {
+    const ll = b - 0xb7;
+    len = 1 + ll + readLen(buf, offset + 1, ll, index, offset);
+  } else if (b < 0xf8) len = 1 + (b - 0xc0);
+  else {
+    const ll = b - 0xf7;
+    len = 1 + ll + readLen(buf, offset + 1, ll, index, offset);
+  }
+  if (offset + len > buf.length) throw new RlpFileError(index, offset, `truncated: item needs ${len} bytes, ${buf.length - offset} left`);
+  return len;
+}
+
+function readLen(buf: Uint8Array, at: number, ll: number, index: number, offset: number): number {
+  if (at + ll > buf.length) throw new RlpFileError(index, offset, "truncated length prefix");
+  let n = 0;
+  for (let i = 0; i < ll; i++) n = n * 256 + buf[at + i];
+  return n;
+}
+
+/** Yields each block's raw RLP bytes (not decoded) from a concatenated file. */
+export function* splitRlpItems(buf: Uint8Array): Generator<{ index: number; offset: number; bytes: Uint8Array }> {
+  let offset = 0;
+  let index = 0;
+  while (offset < buf.length) {
+    const len = itemLength(buf, offset, index);
+    const bytes = buf.subarray(offset, offset + len);
+    if (buf[offset] < 0xc0) throw new RlpFileError(index, offset, "item is not an RLP list (not a block)");
+    // Validate the item decodes as RLP (throws on malformed inner structure).
+    try {
+      RLP.decode(bytes);
+    } catch (e) {
+      throw new RlpFileError(index, offset, `malformed RLP: ${(e as Error).message}`);
+    }
+    yield { index, offset, bytes };
+    offset += len;
+    index++;
+  }
+}

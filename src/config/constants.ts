@@ -1,0 +1,76 @@
+/**
+ * Every default of basalt in one place, each with the reason for its value.
+ * Option tables (`src/config/options.ts`) take their defaults from here.
+ */
+
+/** Default HTTP JSON-RPC port: the port every Ethereum tool assumes (geth, reth, anvil). */
+export const DEFAULT_HTTP_PORT = 8545;
+/** Default listen address: loopback, so a fresh node is never exposed by accident (geth's default). */
+export const DEFAULT_HTTP_ADDR = "127.0.0.1";
+/** Default authenticated Engine API port: the standard one consensus clients dial (geth/reth 8551). */
+export const DEFAULT_AUTHRPC_PORT = 8551;
+/** Default WebSocket JSON-RPC port (geth/reth 8546). */
+export const DEFAULT_WS_PORT = 8546;
+/** Default devnet block time in seconds: Base's own block time is 2 s. */
+export const DEFAULT_DEV_BLOCK_TIME_S = 2;
+
+/**
+ * Maximum HTTP request body. geth allows 5 MiB; reth 15 MB. A raw blob transaction with
+ * six blobs and proofs is ~800 KB, so 5 MiB leaves room for batches while bounding memory.
+ */
+export const MAX_REQUEST_BODY_BYTES = 5 * 1024 * 1024;
+/** Maximum requests in one batch: geth's `BatchRequestLimit` (1000). */
+export const MAX_BATCH_LENGTH = 1000;
+/** Maximum size of one batch response: geth's `BatchResponseMaxSize` (25 MB). */
+export const MAX_BATCH_RESPONSE_BYTES = 25 * 1000 * 1000;
+/** Maximum nesting depth of a JSON request; deeper input is rejected before parsing. */
+export const MAX_JSON_DEPTH = 64;
+/** Gas cap for eth_call / eth_estimateGas / eth_createAccessList: geth and reth use 50,000,000. */
+export const RPC_GAS_CAP = 50_000_000n;
+/** Wall-clock limit of one eth_call-like execution: geth's `RPCEVMTimeout` (5 s). */
+export const RPC_EVM_TIMEOUT_MS = 5_000;
+/** Transaction fee cap for eth_sendRawTransaction: geth's and reth's 1 ether. */
+export const RPC_TX_FEE_CAP_WEI = 10n ** 18n;
+/** eth_estimateGas stops bisecting when (hi - lo) / hi < 1.5 % (geth `estimateGasErrorRatio`). */
+export const ESTIMATE_GAS_ERROR_RATIO = 0.015;
+/** Gas added by the optimistic estimateGas probe: the call stipend (reth `CALL_STIPEND_GAS`). */
+export const CALL_STIPEND_GAS = 2_300n;
+/** Most blocks one eth_getLogs may scan (reth's 100k-block filter limit). */
+export const MAX_LOGS_BLOCK_RANGE = 100_000;
+/** Most logs one eth_getLogs may return (reth's 20k). */
+export const MAX_LOGS_PER_RESPONSE = 20_000;
+/** Most blocks one eth_feeHistory request may cover (geth's `maxBlockCount` 1024). */
+export const MAX_FEE_HISTORY_BLOCKS = 1024;
+
+/**
+ * Blocks of history kept for state queries without `--archive`: 128, the depth geth keeps
+ * in memory (`TriesInMemory`) and what most tools assume a full node can answer.
+ */
+export const DEFAULT_STATE_HISTORY_BLOCKS = 128;
+
+/** LMDB map size: 1 TiB of address space (sparse; only written pages use disk). */
+export const LMDB_MAP_SIZE = 1024 ** 4;
+
+/** Engine API JWT: allowed clock drift of `iat` (execution-apis authentication spec: ±60 s). */
+export const JWT_IAT_DRIFT_S = 60;
+
+/** Mempool: most transactions held in total (geth's GlobalSlots 5120 + GlobalQueue 1024). */
+export const TXPOOL_MAX_TRANSACTIONS = 6144;
+/** Mempool: most transactions per sender (geth's AccountSlots + AccountQueue = 16 + 64). */
+export const TXPOOL_MAX_PER_SENDER = 80;
+
+/** The well-known test mnemonic of anvil and hardhat: the devnet's prefunded accounts. */
+export const DEV_MNEMONIC = "test test test test test test test test test test test junk";
+/** How many dev accounts are derived (anvil and hardhat both derive ten). */
+export const DEV_ACCOUNT_COUNT = 10;
+/** Balance of each dev account: 10,000 ether, as anvil and hardhat. */
+export const DEV_ACCOUNT_BALANCE_WEI = 10_000n * 10n ** 18n;
+/** Devnet chain id: distinct from anvil/hardhat's 31337 so wallets keep separate nonces. */
+export const DEVNET_CHAIN_ID = 1337n;
+/** Devnet block gas limit: Base mainnet's per-block gas limit order (geth dev mode uses 30M+). */
+export const DEVNET_GAS_LIMIT = 60_000_000n;
+
+/** Client name reported by web3_clientVersion and engine_getClientVersionV1. */
+export const CLIENT_NAME = "basalt";
+/** Two-letter client code for engine_getClientVersionV1 (not registered; "BA"). */
+export const CLIENT_CODE = "BA";

@@ -1,0 +1,416 @@
+/**
+ * A journaled state overlay over a {@link StateReader}: the @ethereumjs StateManager that
+ * basalt's EVM runs against. Reads fall through to the flat state (no trie walk); writes
+ * stay in memory, journaled for the EVM's checkpoint/commit/revert. The state root is
+ * computed incrementally from the dirty accounts and slots (also mid-block, for
+ * pre-Byzantium receipts), and {@link OverlayStateManager.changes} yields exactly what a
+ * block changed, which the store commits as flat state, history and change sets.
+ */
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { RLP } from "@ethereumjs/rlp";
+import type { AccountFields, StateManagerInterface, StorageDump } from "@ethereumjs/common";
+import {
+  Account,
+  Address,
+  KECCAK256_NULL,
+  KECCAK256_RLP,
+  ValueEncoding,
+  createAccount,
+  equalsBytes,
+} from "@ethereumjs/util";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import type { AccountChange, StorageChange } from "../../storage/store.js";
+import type { StateReader } from "./stateReader.js";
+import type { TrieNodeDb } from "./trieNodeDb.js";
+
+const EMPTY = new Uint8Array(0);
+
+function hex(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
+}
+function unhex(h: string): Uint8Array {
+  return new Uint8Array(Buffer.from(h, "hex"));
+}
+function strip(v: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < v.length && v[i] === 0) i++;
+  return i === 0 ? v : v.subarray(i);
+}
+function copyAccount(a: Account): Account {
+  return createAccount({ nonce: a.nonce, balance: a.balance, storageRoot: a.storageRoot, codeHash: a.codeHash });
+}
+
+/** Hook to list the base state's storage slots of an account (needed to record clears). */
+export type StorageEnumerator = (address: Uint8Array) => Iterable<{ slot: Uint8Array; value: Uint8Array }>;
+
+/** The StateManager implementation over flat state. */
+export class OverlayStateManager implements StateManagerInterface {
+  /** Account overlay: null = deleted. */
+  private accounts = new Map<string, Account | null>();
+  /** Storage overlay: addr → slot → value (stripped; empty = zero). */
+  private storageMap = new Map<string, Map<string, Uint8Array>>();
+  /** Accounts whose base storage is wiped (self-destruct, clearStorage). */
+  private cleared = new Set<string>();
+  /** Code by hash written in this overlay. */
+  private codes = new Map<string, Uint8Array>();
+  /** Base-state account reads, cached (the base never changes under an overlay). */
+  private baseAccounts = new Map<string, Account | undefined>();
+
+  private journal: Array<() => void> = [];
+  private checkpoints: number[] = [];
+
+  // Incremental root computation.
+  private dirtyAccounts = new Set<string>();
+  private dirtySlots = new Map<string, Set<string>>();
+  private clearedAtLastRoot = new Set<string>();
+  private storageRoots = new Map<string, Uint8Array>();
+  private root: Uint8Array;
+  private accountTrie: MerklePatriciaTrie | undefined;
+
+  /** Original (transaction-start) storage values for EIP-2200 gas accounting. */
+  readonly originalStorageCache: { get(address: Address, key: Uint8Array): Promise<Uint8Array>; clear(): void };
+  private originals = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly base: StateReader,
+    private readonly nodes: TrieNodeDb,
+    private readonly enumerateBaseStorage?: StorageEnumerator,
+  ) {
+    this.root = base.stateRoot;
+    this.originalStorageCache = {
+      get: async (address, key) => {
+        const k = hex(address.bytes) + hex(key);
+        const o = this.originals.get(k);
+        if (o !== undefined) return o;
+        return this.readStorage(address.bytes, key);
+      },
+      clear: () => this.originals.clear(),
+    };
+  }
+
+  // ---- reads --------------------------------------------------------------------------
+
+  private baseAccount(a: string, bytes: Uint8Array): Account | undefined {
+    if (this.baseAccounts.has(a)) return this.baseAccounts.get(a);
+    const acc = this.base.account(bytes);
+    this.baseAccounts.set(a, acc);
+    return acc;
+  }
+
+  /** Current account (not a copy; callers must not mutate). */
+  private currentAccount(a: string, bytes: Uint8Array): Account | undefined {
+    const o = this.accounts.get(a);
+    if (o !== undefined) return o ?? undefined;
+    if (this.cleared.has(a)) return undefined;
+    return this.baseAccount(a, bytes);
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const acc = this.getAccountSync(address.bytes);
+    return acc === undefined ? undefined : copyAccount(acc);
+  }
+
+  /** Synchronous account read (no copy). */
+  getAccountSync(address: Uint8Array): Account | undefined {
+    const a = hex(address);
+    const acc = this.currentAccount(a, address);
+    if (acc !== undefined && this.cleared.has(a) && !equalsBytes(acc.storageRoot, KECCAK256_RLP)) {
+      const c = copyAccount(acc);
+      c.storageRoot = KECCAK256_RLP;
+      return c;
+    }
+    return acc;
+  }
+
+  private readStorage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    const a = hex(address);
+    const m = this.storageMap.get(a);
+    if (m !== undefined) {
+      const v = m.get(hex(slot));
+      if (v !== undefined) return v;
+    }
+    if (this.cleared.has(a)) return EMPTY;
+    return this.base.storage(address, slot);
+  }
+
+  async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length !== 32) throw new Error("Storage key must be 32 bytes long");
+    return this.readStorage(address.bytes, key);
+  }
+
+  /** Synchronous storage read. */
+  getStorageSync(address: Uint8Array, key: Uint8Array): Uint8Array {
+    return this.readStorage(address, key);
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    return this.getCodeSync(address.bytes);
+  }
+
+  getCodeSync(address: Uint8Array): Uint8Array {
+    const acc = this.getAccountSync(address);
+    if (acc === undefined || equalsBytes(acc.codeHash, KECCAK256_NULL)) return EMPTY;
+    return this.codeByHash(acc.codeHash) ?? EMPTY;
+  }
+
+  /** Code by hash, from this overlay or the base. */
+  codeByHash(codeHash: Uint8Array): Uint8Array | undefined {
+    return this.codes.get(hex(codeHash)) ?? this.base.code(codeHash);
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length;
+  }
+
+  // ---- writes -------------------------------------------------------------------------
+
+  private setAccount(a: string, value: Account | null): void {
+    const had = this.accounts.has(a);
+    const prev = this.accounts.get(a);
+    this.journal.push(() => {
+      if (had) this.accounts.set(a, prev as Account | null);
+      else this.accounts.delete(a);
+    });
+    this.accounts.set(a, value);
+    this.dirtyAccounts.add(a);
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    const a = hex(address.bytes);
+    this.setAccount(a, account === undefined ? null : copyAccount(account));
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    const a = hex(address.bytes);
+    this.wipeStorage(a);
+    this.setAccount(a, null);
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const cur = this.getAccountSync(address.bytes);
+    const acc = cur === undefined ? new Account() : copyAccount(cur);
+    if (fields.nonce !== undefined) acc.nonce = fields.nonce;
+    if (fields.balance !== undefined) acc.balance = fields.balance;
+    if (fields.storageRoot !== undefined) acc.storageRoot = fields.storageRoot;
+    if (fields.codeHash !== undefined) acc.codeHash = fields.codeHash;
+    this.setAccount(hex(address.bytes), acc);
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    const codeHash = keccak_256(value);
+    const h = hex(codeHash);
+    if (!this.codes.has(h)) {
+      this.codes.set(h, value);
+      this.journal.push(() => this.codes.delete(h));
+    }
+    await this.modifyAccountFields(address, { codeHash });
+  }
+
+  async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (key.length !== 32) throw new Error("Storage key must be 32 bytes long");
+    if (value.length > 32) throw new Error("Storage value cannot be longer than 32 bytes");
+    this.writeSlot(hex(address.bytes), hex(key), strip(value));
+  }
+
+  private writeSlot(a: string, s: string, v: Uint8Array): void {
+    let m = this.storageMap.get(a);
+    if (m === undefined) {
+      m = new Map();
+      this.storageMap.set(a, m);
+    }
+    const map = m;
+    const had = map.has(s);
+    const prev = map.get(s);
+    const ok = a + s;
+    if (!this.originals.has(ok)) {
+      const orig = had ? (prev as Uint8Array) : this.cleared.has(a) ? EMPTY : this.base.storage(unhex(a), unhex(s));
+      this.originals.set(ok, orig);
+    }
+    this.journal.push(() => {
+      if (had) map.set(s, prev as Uint8Array);
+      else map.delete(s);
+    });
+    map.set(s, v);
+    let d = this.dirtySlots.get(a);
+    if (d === undefined) {
+      d = new Set();
+      this.dirtySlots.set(a, d);
+    }
+    d.add(s);
+    this.dirtyAccounts.add(a);
+  }
+
+  private wipeStorage(a: string): void {
+    const prevMap = this.storageMap.get(a);
+    const wasCleared = this.cleared.has(a);
+    this.journal.push(() => {
+      if (prevMap !== undefined) this.storageMap.set(a, prevMap);
+      else this.storageMap.delete(a);
+      if (!wasCleared) this.cleared.delete(a);
+    });
+    this.storageMap.delete(a);
+    this.cleared.add(a);
+    this.dirtyAccounts.add(a);
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    this.wipeStorage(hex(address.bytes));
+  }
+
+  // ---- journal ------------------------------------------------------------------------
+
+  async checkpoint(): Promise<void> {
+    this.checkpoints.push(this.journal.length);
+  }
+
+  async commit(): Promise<void> {
+    this.checkpoints.pop();
+    if (this.checkpoints.length === 0) this.journal.length = 0;
+  }
+
+  async revert(): Promise<void> {
+    const to = this.checkpoints.pop() ?? 0;
+    while (this.journal.length > to) (this.journal.pop() as () => void)();
+  }
+
+  // ---- roots --------------------------------------------------------------------------
+
+  private trie(root: Uint8Array): MerklePatriciaTrie {
+    return new MerklePatriciaTrie({
+      db: this.nodes,
+      valueEncoding: ValueEncoding.Bytes,
+      useKeyHashing: true,
+      root,
+    });
+  }
+
+  /** Computes the state root of the overlay (incrementally since the last call). */
+  async getStateRoot(): Promise<Uint8Array> {
+    if (this.dirtyAccounts.size === 0) return this.root;
+    this.accountTrie ??= this.trie(this.base.stateRoot);
+    const accountTrie = this.accountTrie;
+    for (const a of this.dirtyAccounts) {
+      const addr = unhex(a);
+      const isCleared = this.cleared.has(a);
+      const slots = this.dirtySlots.get(a);
+      let sroot: Uint8Array | undefined = this.storageRoots.get(a);
+      let toApply: Iterable<string> = slots ?? [];
+      if (isCleared && !this.clearedAtLastRoot.has(a)) {
+        sroot = KECCAK256_RLP;
+        toApply = this.storageMap.get(a)?.keys() ?? [];
+        this.clearedAtLastRoot.add(a);
+      } else if (!isCleared && this.clearedAtLastRoot.has(a)) {
+        // A clear was reverted: rebuild from the base root.
+        sroot = this.baseAccount(a, addr)?.storageRoot ?? KECCAK256_RLP;
+        toApply = this.storageMap.get(a)?.keys() ?? [];
+        this.clearedAtLastRoot.delete(a);
+      }
+      sroot ??= this.baseAccount(a, addr)?.storageRoot ?? KECCAK256_RLP;
+      const list = [...toApply];
+      if (list.length > 0) {
+        const st = this.trie(sroot);
+        for (const s of list) {
+          const v = this.readStorage(addr, unhex(s));
+          if (v.length === 0) await st.del(unhex(s));
+          else await st.put(unhex(s), RLP.encode(v));
+        }
+        sroot = st.root();
+      }
+      this.storageRoots.set(a, sroot);
+      const acc = this.currentAccount(a, addr);
+      if (acc === undefined) {
+        await accountTrie.del(addr);
+      } else {
+        const c = copyAccount(acc);
+        c.storageRoot = sroot;
+        await accountTrie.put(addr, c.serialize());
+      }
+    }
+    this.dirtyAccounts.clear();
+    this.dirtySlots.clear();
+    this.root = accountTrie.root();
+    return this.root;
+  }
+
+  async setStateRoot(stateRoot: Uint8Array): Promise<void> {
+    if (equalsBytes(stateRoot, this.root) || equalsBytes(stateRoot, this.base.stateRoot)) return;
+    throw new Error(`state root ${hex(stateRoot)} is not available in this state view`);
+  }
+
+  async hasStateRoot(root: Uint8Array): Promise<boolean> {
+    return equalsBytes(root, this.root) || equalsBytes(root, this.base.stateRoot);
+  }
+
+  clearCaches(): void {}
+
+  shallowCopy(): OverlayStateManager {
+    return new OverlayStateManager(this.base, this.nodes, this.enumerateBaseStorage);
+  }
+
+  async dumpStorage(address: Address): Promise<StorageDump> {
+    const out: StorageDump = {};
+    const a = hex(address.bytes);
+    if (!this.cleared.has(a) && this.enumerateBaseStorage !== undefined) {
+      for (const { slot, value } of this.enumerateBaseStorage(address.bytes)) out["0x" + hex(slot)] = "0x" + hex(value);
+    }
+    for (const [s, v] of this.storageMap.get(a) ?? []) {
+      if (v.length === 0) delete out["0x" + s];
+      else out["0x" + s] = "0x" + hex(v);
+    }
+    return out;
+  }
+
+  // ---- change extraction ------------------------------------------------------------
+
+  /** Code written by this overlay, by hash (hex). */
+  writtenCode(): Map<string, Uint8Array> {
+    return this.codes;
+  }
+
+  /**
+   * Everything the overlay changed relative to its base, with final account encodings
+   * (call after {@link getStateRoot}). Storage clears are expanded into per-slot deletions
+   * using the base-storage enumerator.
+   */
+  changes(): { accounts: AccountChange[]; storage: StorageChange[] } {
+    const accounts: AccountChange[] = [];
+    const storage: StorageChange[] = [];
+    const touched = new Set<string>([...this.accounts.keys(), ...this.storageMap.keys(), ...this.cleared]);
+    for (const a of touched) {
+      const addr = unhex(a);
+      const before = this.baseAccount(a, addr);
+      let after = this.currentAccount(a, addr);
+      if (after !== undefined) {
+        after = copyAccount(after);
+        after.storageRoot = this.storageRoots.get(a) ?? before?.storageRoot ?? KECCAK256_RLP;
+      }
+      const b = before?.serialize();
+      const f = after?.serialize();
+      if (!(b === undefined && f === undefined) && !(b !== undefined && f !== undefined && equalsBytes(b, f))) {
+        accounts.push({ address: addr, before: b, after: f });
+      }
+      const written = this.storageMap.get(a) ?? new Map<string, Uint8Array>();
+      if (this.cleared.has(a) && this.enumerateBaseStorage !== undefined) {
+        for (const { slot, value } of this.enumerateBaseStorage(addr)) {
+          const s = hex(slot);
+          const nv = written.get(s) ?? EMPTY;
+          if (!equalsBytes(nv, value)) storage.push({ address: addr, slot: new Uint8Array(slot), before: new Uint8Array(value), after: nv });
+        }
+        for (const [s, v] of written) {
+          if (v.length === 0) continue;
+          const slot = unhex(s);
+          const bv = this.base.storage(addr, slot);
+          // Slots that existed in the base were handled above.
+          if (bv.length === 0) storage.push({ address: addr, slot, before: EMPTY, after: v });
+        }
+      } else {
+        for (const [s, v] of written) {
+          const slot = unhex(s);
+          const bv = this.base.storage(addr, slot);
+          if (!equalsBytes(bv, v)) storage.push({ address: addr, slot, before: bv, after: v });
+        }
+      }
+    }
+    return { accounts, storage };
+  }
+}

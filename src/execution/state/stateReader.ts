@@ -1,0 +1,76 @@
+/**
+ * Read-only views of the state at one block. The latest state is read from the flat
+ * tables (no trie walk); older states from the history index over the flat tables.
+ */
+import { Account, createAccountFromRLP } from "@ethereumjs/util";
+import type { ChainStore } from "../../storage/store.js";
+
+/** Read access to the state at one block (synchronous: LMDB reads are). */
+export interface StateReader {
+  /** State root of the block this reader shows. */
+  readonly stateRoot: Uint8Array;
+  /** The account, or undefined when absent. */
+  account(address: Uint8Array): Account | undefined;
+  /** A storage value with leading zeros stripped (empty = zero). */
+  storage(address: Uint8Array, slot: Uint8Array): Uint8Array;
+  /** Bytecode by code hash. */
+  code(codeHash: Uint8Array): Uint8Array | undefined;
+}
+
+const EMPTY = new Uint8Array(0);
+
+function decodeAccount(rlp: Uint8Array | undefined): Account | undefined {
+  return rlp === undefined ? undefined : createAccountFromRLP(rlp);
+}
+
+/** The latest (head) state, straight from the flat tables. */
+export class LatestStateReader implements StateReader {
+  constructor(
+    private readonly store: ChainStore,
+    readonly stateRoot: Uint8Array,
+  ) {}
+  account(address: Uint8Array): Account | undefined {
+    return decodeAccount(this.store.getAccountRlp(address));
+  }
+  storage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    return this.store.getStorageValue(address, slot) ?? EMPTY;
+  }
+  code(codeHash: Uint8Array): Uint8Array | undefined {
+    return this.store.getCode(codeHash);
+  }
+}
+
+/** The state as of the end of canonical block `block`, via the history index. */
+export class HistoricalStateReader implements StateReader {
+  constructor(
+    private readonly store: ChainStore,
+    readonly block: bigint,
+    readonly stateRoot: Uint8Array,
+  ) {}
+  account(address: Uint8Array): Account | undefined {
+    return decodeAccount(this.store.getHistoricalAccountRlp(address, this.block));
+  }
+  storage(address: Uint8Array, slot: Uint8Array): Uint8Array {
+    return this.store.getHistoricalStorage(address, slot, this.block) ?? EMPTY;
+  }
+  code(codeHash: Uint8Array): Uint8Array | undefined {
+    return this.store.getCode(codeHash);
+  }
+}
+
+/** An empty state (before genesis). */
+export class EmptyStateReader implements StateReader {
+  readonly stateRoot: Uint8Array;
+  constructor(emptyRoot: Uint8Array) {
+    this.stateRoot = emptyRoot;
+  }
+  account(): Account | undefined {
+    return undefined;
+  }
+  storage(): Uint8Array {
+    return EMPTY;
+  }
+  code(): Uint8Array | undefined {
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The trie-node database behind @ethereumjs/mpt: reads the store's `trie` sub-database and
+ * buffers new nodes in memory until the block that produced them commits (in the same
+ * LMDB transaction as the block). Nodes are content-addressed and never deleted, so the
+ * state of every stored block stays provable (eth_getProof at any block).
+ */
+import type { BatchDBOp, DB, EncodingOpts } from "@ethereumjs/util";
+import type { ChainStore } from "../../storage/store.js";
+
+/** Node reads/writes keyed by unprefixed hex hash, values as bytes. */
+export class TrieNodeDb implements DB<string, Uint8Array> {
+  /** Nodes written since the last {@link takePending}. */
+  pending = new Map<string, Uint8Array>();
+
+  constructor(private readonly store: ChainStore | undefined) {}
+
+  async get(key: string, _opts?: EncodingOpts): Promise<Uint8Array | undefined> {
+    return this.getSync(key);
+  }
+
+  getSync(key: string): Uint8Array | undefined {
+    const p = this.pending.get(key);
+    if (p !== undefined) return p;
+    const v = this.store?.getTrieNode(Buffer.from(key, "hex"));
+    return v === undefined ? undefined : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  }
+
+  async put(key: string, val: Uint8Array, _opts?: EncodingOpts): Promise<void> {
+    this.pending.set(key, val);
+  }
+
+  /** Nodes are never deleted (see module doc). */
+  async del(_key: string, _opts?: EncodingOpts): Promise<void> {}
+
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) if (op.type === "put") this.pending.set(op.key, op.value);
+  }
+
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+
+  open(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Returns and forgets the buffered nodes (to be committed with the block). */
+  takePending(): Map<string, Uint8Array> {
+    const p = this.pending;
+    this.pending = new Map();
+    return p;
+  }
+}

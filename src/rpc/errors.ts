@@ -1,0 +1,103 @@
+/**
+ * JSON-RPC error types and the single boundary that maps any thrown value to a JSON-RPC
+ * error object. Codes follow EIP-1474 and, where the execution-apis suite fixes them, geth.
+ */
+import { BasaltError } from "../util/errors.js";
+
+/** Standard JSON-RPC 2.0 / EIP-1474 codes used by basalt. */
+export const RpcCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  Internal: -32603,
+  /** geth's generic server error: "execution reverted" without data, nonce/fee failures, … */
+  Server: -32000,
+  /** geth's code for a revert that carries data (eth_call/eth_estimateGas). */
+  Reverted: 3,
+  /** Resource limit, e.g. the execution queue is full. */
+  LimitExceeded: -32005,
+  /** EIP-1474 "method not supported" / engine: unsupported fork. */
+  UnsupportedFork: -38005,
+  /** Engine API: unknown payload id. */
+  UnknownPayload: -38001,
+  /** Engine API: invalid forkchoice state. */
+  InvalidForkchoiceState: -38002,
+  /** Engine API: invalid payload attributes. */
+  InvalidPayloadAttributes: -38003,
+  /** Engine API: request too large. */
+  TooLargeRequest: -38004,
+} as const;
+
+/** An error that already knows its JSON-RPC code (and optional `data`). */
+export class RpcError extends BasaltError<{ data?: unknown }> {
+  readonly rpcCode: number;
+  constructor(rpcCode: number, message: string, data?: unknown, code = "RPC_ERROR") {
+    super(code, message, data === undefined ? {} : { data });
+    this.rpcCode = rpcCode;
+  }
+  get data(): unknown {
+    return this.meta.data;
+  }
+}
+
+export class ParseError extends RpcError {
+  constructor(message = "parse error") {
+    super(RpcCode.ParseError, message, undefined, "RPC_PARSE_ERROR");
+  }
+}
+export class InvalidRequestError extends RpcError {
+  constructor(message = "invalid request") {
+    super(RpcCode.InvalidRequest, message, undefined, "RPC_INVALID_REQUEST");
+  }
+}
+export class MethodNotFoundError extends RpcError {
+  constructor(method: string) {
+    super(RpcCode.MethodNotFound, `the method ${method} does not exist/is not available`, undefined, "RPC_METHOD_NOT_FOUND");
+  }
+}
+export class InvalidParamsError extends RpcError {
+  constructor(message: string) {
+    super(RpcCode.InvalidParams, message, undefined, "RPC_INVALID_PARAMS");
+  }
+}
+export class InternalError extends RpcError {
+  constructor(message = "internal error") {
+    super(RpcCode.Internal, message, undefined, "RPC_INTERNAL");
+  }
+}
+/** geth-style generic server error (-32000) with a message such as "nonce too low". */
+export class ServerError extends RpcError {
+  constructor(message: string, data?: unknown, code = "RPC_SERVER_ERROR") {
+    super(RpcCode.Server, message, data, code);
+  }
+}
+export class LimitExceededError extends RpcError {
+  constructor(message: string) {
+    super(RpcCode.LimitExceeded, message, undefined, "RPC_LIMIT_EXCEEDED");
+  }
+}
+
+/** The JSON-RPC error object put in a response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * Maps any thrown value to a JSON-RPC error object. This is the only place where basalt's
+ * typed errors become wire codes; unknown errors become -32603 with their message.
+ */
+export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
+  if (err instanceof RpcError) {
+    const o: JsonRpcErrorObject = { code: err.rpcCode, message: err.message };
+    if (err.data !== undefined) o.data = err.data;
+    return o;
+  }
+  if (err instanceof BasaltError) {
+    return { code: RpcCode.Server, message: err.message };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: RpcCode.Internal, message };
+}

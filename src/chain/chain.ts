@@ -444,6 +444,17 @@ export class Chain {
   }
 
   /**
+   * Stores a block built locally (Engine API payload) without making it canonical, keeping
+   * its execution result for a cheap forkchoice update to it.
+   */
+  rememberBuilt(executed: ExecutedBlock): void {
+    const w = { ...executed.write, canonical: false };
+    this.store.commitBlock(w);
+    this.blocks.set(toHex(executed.block.hash()), executed.block);
+    this.executed.set(toHex(executed.block.hash()), executed);
+  }
+
+  /**
    * Sets the canonical head to `headHash` (a stored block): unwinds to the common ancestor
    * and re-applies the new branch. Safe/finalized pointers are updated in the same step.
    */
@@ -468,13 +479,13 @@ export class Chain {
         reorged.push(old);
         this.headBlock = parent;
       }
-      this.executed.clear();
       for (const b of branch) {
-        const cached = this.executed.get(toHex(b.hash()));
+        const cached = equalsBytes(b.header.parentHash, this.headBlock.hash()) ? this.executed.get(toHex(b.hash())) : undefined;
         const ex = cached ?? (await this.executeBlock(b));
         ex.write.canonical = true;
         this.store.commitBlock(ex.write, { head: b.hash() });
         this.headBlock = b;
+        this.executed.delete(toHex(b.hash()));
       }
       if (reorged.length > 0) this.log?.info({ newHead: to0x(headHash), depth: reorged.length }, "chain reorganized");
       for (const l of this.listeners) l(this.headBlock, reorged);

@@ -1,0 +1,488 @@
+/**
+ * Command-line parsing of `basalt`, driven by the option table of `src/config/options.ts`.
+ *
+ * Grammar: `basalt [command] [--option value | --option=value | --flag | --no-flag]... [args]`.
+ * The first token that is neither an option nor an option's value is the command (default
+ * `node`); `--` ends the options. Values are taken, highest precedence first, from the command
+ * line, the environment (`BASALT_<OPTION>`, see {@link envVarName}), the dotenv file named by
+ * `--env-file` / `BASALT_ENV_FILE`, and the table defaults; then the derived defaults
+ * (`datadir`, `archive`) are computed.
+ */
+import { readFileSync } from "node:fs";
+import {
+  COMMANDS,
+  OPTIONS,
+  OPTION_LIST,
+  applyDerivedDefaults,
+  envVarName,
+  isOptionName,
+  tableDefaults,
+  type BasaltOptions,
+  type Command,
+  type OptionDefinition,
+  type OptionName,
+} from "../config/options.js";
+import { BasaltError } from "../util/errors.js";
+
+/** What `basalt` was asked to do. */
+export type CliCommand = Command | "help" | "version";
+
+/** Where an option's value came from. */
+export type OptionSource = "cli" | "env" | "env-file" | "default";
+
+/** The result of {@link parseCli}. */
+export interface ParsedCli {
+  /**
+   * The command. Any help request (`basalt --help`, `-h`, `basalt help [cmd]`,
+   * `basalt <cmd> --help`) is normalized to `"help"` with the topic command, if any, as
+   * `positionals[0]`; `--version` / `basalt version` give `"version"`.
+   */
+  command: CliCommand;
+  /** Resolved options (for help/version: the defaults only; nothing is read). */
+  options: BasaltOptions;
+  /** Arguments after the command: files of import/export, the topic of help. */
+  positionals: string[];
+  /** True when help was requested (then `command` is `"help"`). */
+  help: boolean;
+  /** Where each option's value came from ("default" includes the derived defaults). */
+  sources: Record<OptionName, OptionSource>;
+}
+
+/** Stable codes of {@link CliError}. */
+export type CliErrorCode =
+  | "CLI_UNKNOWN_OPTION"
+  | "CLI_INVALID_VALUE"
+  | "CLI_MISSING_VALUE"
+  | "CLI_OPTION_NOT_FOR_COMMAND"
+  | "CLI_UNKNOWN_COMMAND"
+  | "CLI_UNEXPECTED_ARGUMENT"
+  | "CLI_MISSING_ARGUMENT"
+  | "CLI_ENV_FILE";
+
+/** Structured details of a {@link CliError}. */
+export interface CliErrorMeta extends Record<string, unknown> {
+  /** The option, flag, environment variable or command concerned. */
+  option?: string;
+  /** The offending value or argument. */
+  value?: string;
+  /** The expected type or form of the value. */
+  expected?: string;
+  /** The closest known name, when one was guessed. */
+  suggestion?: string;
+  /** The command being parsed. */
+  command?: string;
+  /** The env file concerned. */
+  file?: string;
+}
+
+/** A command-line, environment or env-file error: the user's input is wrong. */
+export class CliError extends BasaltError<CliErrorMeta> {
+  constructor(code: CliErrorCode, message: string, meta: CliErrorMeta = {}, options?: { cause?: unknown }) {
+    super(code, message, meta, options);
+  }
+}
+
+const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "help", "version"];
+
+function isCliCommand(s: string): s is CliCommand {
+  return (ALL_COMMANDS as readonly string[]).includes(s);
+}
+
+/** Levenshtein distance (small inputs only). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+    }
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/** The candidate closest to `input` (case-insensitive edit distance; ties: first in order). */
+export function closest(input: string, candidates: readonly string[]): string | undefined {
+  const lower = input.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(lower, c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+const OPTION_NAMES: readonly string[] = OPTION_LIST.map((o) => o.name);
+const ENV_TO_OPTION: ReadonlyMap<string, OptionDefinition> = new Map(OPTION_LIST.map((o) => [envVarName(o.name), o]));
+const ENV_FILE_VAR = envVarName("env-file");
+
+function unknownOption(flag: string, name: string): CliError {
+  const suggestion = closest(name, OPTION_NAMES);
+  return new CliError(
+    "CLI_UNKNOWN_OPTION",
+    `unknown option ${flag}${suggestion === undefined ? "" : ` (did you mean --${suggestion}?)`}; see basalt --help`,
+    { option: flag, suggestion: suggestion === undefined ? undefined : `--${suggestion}` },
+  );
+}
+
+/** One option occurrence on the command line. */
+interface FlagToken {
+  def: OptionDefinition;
+  /** the flag as written, e.g. `--no-archive` */
+  flag: string;
+  value: string;
+}
+
+interface Tokens {
+  flags: FlagToken[];
+  positionals: string[];
+  help: boolean;
+  version: boolean;
+}
+
+/**
+ * Splits argv into option occurrences and positionals. In lenient mode (used to detect help
+ * requests), malformed options are skipped instead of raising.
+ */
+function tokenize(argv: readonly string[], strict: boolean): Tokens {
+  const out: Tokens = { flags: [], positionals: [], help: false, version: false };
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const tok = argv[i] as string;
+    if (tok === "--") {
+      out.positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (tok === "--help" || tok === "-h") {
+      out.help = true;
+      continue;
+    }
+    if (tok === "--version") {
+      out.version = true;
+      continue;
+    }
+    if (!tok.startsWith("-") || tok === "-") {
+      out.positionals.push(tok);
+      continue;
+    }
+    if (!tok.startsWith("--")) {
+      if (strict) throw unknownOption(tok, tok.slice(1));
+      continue;
+    }
+    const body = tok.slice(2);
+    const eq = body.indexOf("=");
+    const name = eq >= 0 ? body.slice(0, eq) : body;
+    const inline = eq >= 0 ? body.slice(eq + 1) : undefined;
+    const flag = `--${name}`;
+    if (isOptionName(name)) {
+      const def: OptionDefinition = OPTIONS[name];
+      if (def.type === "boolean") {
+        out.flags.push({ def, flag, value: inline ?? "true" });
+        continue;
+      }
+      if (inline !== undefined) {
+        out.flags.push({ def, flag, value: inline });
+        continue;
+      }
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith("--") && next.length > 2) || next === "--") {
+        if (strict) {
+          throw new CliError("CLI_MISSING_VALUE", `option ${flag} requires a value (${expectedOf(def)})`, {
+            option: flag,
+            expected: expectedOf(def),
+          });
+        }
+        continue;
+      }
+      out.flags.push({ def, flag, value: next });
+      i++;
+      continue;
+    }
+    const negated = name.startsWith("no-") ? name.slice(3) : undefined;
+    if (negated !== undefined && isOptionName(negated)) {
+      const def: OptionDefinition = OPTIONS[negated];
+      if (def.type !== "boolean") {
+        if (strict) {
+          throw new CliError("CLI_INVALID_VALUE", `${flag}: the --no- prefix applies only to boolean options, and --${negated} takes a ${def.type}`, {
+            option: flag,
+            expected: expectedOf(def),
+          });
+        }
+        continue;
+      }
+      if (inline !== undefined) {
+        if (strict) {
+          throw new CliError("CLI_INVALID_VALUE", `${flag} takes no value (use --${negated}=${inline} instead)`, {
+            option: flag,
+            value: inline,
+            expected: "no value",
+          });
+        }
+        continue;
+      }
+      out.flags.push({ def, flag, value: "false" });
+      continue;
+    }
+    if (strict) throw unknownOption(flag, name);
+  }
+  return out;
+}
+
+/** Human description of the values an option accepts. */
+export function expectedOf(def: OptionDefinition): string {
+  switch (def.type) {
+    case "boolean":
+      return "a boolean: true or false";
+    case "string":
+      return def.choices !== undefined ? `one of ${def.choices.join(", ")}` : "a string";
+    case "number": {
+      const min = def.min ?? 0;
+      const kind = def.fractional === true ? "a number" : "an integer";
+      return def.max !== undefined ? `${kind} from ${min} to ${def.max}` : `${kind} >= ${min}`;
+    }
+  }
+}
+
+const INTEGER = /^[0-9]+$/;
+const DECIMAL = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
+const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
+
+/**
+ * Parses the text `raw` of option `def`. `origin` names where it came from in error messages
+ * (e.g. `--http.port` or `BASALT_HTTP_PORT`).
+ */
+export function parseOptionValue(def: OptionDefinition, raw: string, origin: string): string | number | boolean {
+  const invalid = (): CliError =>
+    new CliError("CLI_INVALID_VALUE", `invalid value ${JSON.stringify(raw)} for ${origin}: expected ${expectedOf(def)}`, {
+      option: origin,
+      value: raw,
+      expected: expectedOf(def),
+    });
+  switch (def.type) {
+    case "boolean": {
+      const v = raw.trim().toLowerCase();
+      if (TRUE_WORDS.has(v)) return true;
+      if (FALSE_WORDS.has(v)) return false;
+      throw invalid();
+    }
+    case "number": {
+      const v = raw.trim();
+      if (!(def.fractional === true ? DECIMAL : INTEGER).test(v)) throw invalid();
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < (def.min ?? 0) || n > (def.max ?? Number.MAX_SAFE_INTEGER)) throw invalid();
+      return n;
+    }
+    case "string": {
+      if (def.choices !== undefined && !def.choices.includes(raw)) throw invalid();
+      if (raw === "" && def.default !== "") throw invalid();
+      return raw;
+    }
+  }
+}
+
+/** One `KEY=value` entry of a dotenv file. */
+export interface EnvFileEntry {
+  key: string;
+  value: string;
+  /** 1-based line number */
+  line: number;
+}
+
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Parses dotenv text: `KEY=value` lines, blank lines and `#` comments skipped, an optional
+ * `export ` prefix, values trimmed, matching single or double quotes stripped (inside double
+ * quotes `\n`, `\"` and `\\` are unescaped), and ` #…` comments after unquoted values dropped.
+ * `file` only labels errors.
+ */
+export function parseEnvFile(text: string, file = "env file"): EnvFileEntry[] {
+  const out: EnvFileEntry[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let n = 0; n < lines.length; n++) {
+    let line = (lines[n] as string).trim();
+    if (line === "" || line.startsWith("#")) continue;
+    if (line.startsWith("export ")) line = line.slice("export ".length).trimStart();
+    const eq = line.indexOf("=");
+    const key = eq >= 0 ? line.slice(0, eq).trim() : "";
+    if (eq < 0 || !ENV_KEY.test(key)) {
+      throw new CliError("CLI_ENV_FILE", `${file}:${n + 1}: expected KEY=value, got ${JSON.stringify(lines[n])}`, { file });
+    }
+    let value = line.slice(eq + 1).trim();
+    const q = value[0];
+    if ((q === '"' || q === "'") && value.length >= 2 && value.endsWith(q)) {
+      value = value.slice(1, -1);
+      if (q === '"') value = value.replace(/\\([n"\\])/g, (_, c: string) => (c === "n" ? "\n" : c));
+    } else if (q === '"' || q === "'") {
+      throw new CliError("CLI_ENV_FILE", `${file}:${n + 1}: unterminated quote in the value of ${key}`, { file, option: key });
+    } else {
+      const hash = value.search(/\s#/);
+      if (hash >= 0) value = value.slice(0, hash).trimEnd();
+    }
+    out.push({ key, value, line: n + 1 });
+  }
+  return out;
+}
+
+function readEnvFile(file: string): EnvFileEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new CliError("CLI_ENV_FILE", `cannot read env file ${file}: ${(e as Error).message}`, { file }, { cause: e });
+  }
+  return parseEnvFile(text, file);
+}
+
+function defaultsOnly(): { options: BasaltOptions; sources: Record<OptionName, OptionSource> } {
+  const options = tableDefaults();
+  applyDerivedDefaults(options, options.network as string, new Set());
+  const sources = Object.fromEntries(OPTION_LIST.map((o) => [o.name, "default"])) as Record<OptionName, OptionSource>;
+  return { options: options as BasaltOptions, sources };
+}
+
+function unknownCommand(word: string): CliError {
+  const suggestion = closest(word, ALL_COMMANDS);
+  return new CliError(
+    "CLI_UNKNOWN_COMMAND",
+    `unknown command ${JSON.stringify(word)}${suggestion === undefined ? "" : ` (did you mean ${suggestion}?)`}; commands: ${ALL_COMMANDS.join(", ")}`,
+    { command: word, suggestion },
+  );
+}
+
+/**
+ * Parses the arguments of `basalt` (argv without the node binary and script) against the
+ * environment `env`, reading the `--env-file` if one is named. Throws {@link CliError} for any
+ * mistake in the user's input. Help and version requests never read the environment or files.
+ */
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCli {
+  // Help and version first, leniently, so `basalt init --bogus --help` still shows help.
+  const lenient = tokenize(argv, false);
+  const first = lenient.positionals[0];
+  if (lenient.help || first === "help") {
+    const topic = first === "help" ? lenient.positionals[1] : first;
+    if (topic !== undefined && !(COMMANDS as readonly string[]).includes(topic)) throw unknownCommand(topic);
+    return { command: "help", help: true, positionals: topic === undefined ? [] : [topic], ...defaultsOnly() };
+  }
+  if (lenient.version || first === "version") return { command: "version", help: false, positionals: [], ...defaultsOnly() };
+
+  const tokens = tokenize(argv, true);
+  const positionals = [...tokens.positionals];
+  const explicitCommand = positionals[0] !== undefined && isCliCommand(positionals[0]);
+  const command = (explicitCommand ? positionals.shift() : "node") as Command;
+
+  // Command-line values (last occurrence wins).
+  const fromCli = new Map<OptionName, unknown>();
+  for (const t of tokens.flags) {
+    if (!t.def.commands.includes(command)) {
+      throw new CliError(
+        "CLI_OPTION_NOT_FOR_COMMAND",
+        `option ${t.flag} does not apply to \`basalt ${command}\` (it is an option of: ${t.def.commands.join(", ")})`,
+        { option: t.flag, command },
+      );
+    }
+    fromCli.set(t.def.name, parseOptionValue(t.def, t.value, t.flag));
+  }
+
+  // Environment values of this command's options (other BASALT_* variables are ignored).
+  const fromEnv = new Map<OptionName, unknown>();
+  for (const def of OPTION_LIST) {
+    const raw = env[envVarName(def.name)];
+    if (raw === undefined || raw === "" || !def.commands.includes(command)) continue;
+    fromEnv.set(def.name, parseOptionValue(def, raw, envVarName(def.name)));
+  }
+
+  // The env file.
+  const fromFile = new Map<OptionName, unknown>();
+  const envFile = (fromCli.get("env-file") ?? fromEnv.get("env-file")) as string | undefined;
+  if (envFile !== undefined) {
+    for (const e of readEnvFile(envFile)) {
+      if (!e.key.startsWith("BASALT_")) continue;
+      const origin = `${e.key} (${envFile}:${e.line})`;
+      const def = ENV_TO_OPTION.get(e.key);
+      if (def === undefined) {
+        const suggestion = closest(e.key, [...ENV_TO_OPTION.keys()]);
+        throw new CliError(
+          "CLI_UNKNOWN_OPTION",
+          `unknown variable ${origin}${suggestion === undefined ? "" : ` (did you mean ${suggestion}?)`}`,
+          { option: e.key, suggestion, file: envFile },
+        );
+      }
+      if (e.key === ENV_FILE_VAR) {
+        throw new CliError("CLI_ENV_FILE", `${origin}: an env file cannot name another env file`, { option: e.key, file: envFile });
+      }
+      if (e.value === "" || !def.commands.includes(command)) continue;
+      fromFile.set(def.name, parseOptionValue(def, e.value, origin));
+    }
+  }
+
+  // Layer: defaults < env file < environment < command line.
+  const options = tableDefaults() as Record<OptionName, unknown>;
+  const sources = Object.fromEntries(OPTION_LIST.map((o) => [o.name, "default"])) as Record<OptionName, OptionSource>;
+  const explicit = new Set<OptionName>();
+  for (const [layer, source] of [
+    [fromFile, "env-file"],
+    [fromEnv, "env"],
+    [fromCli, "cli"],
+  ] as const) {
+    for (const [name, value] of layer) {
+      options[name] = value;
+      sources[name] = source;
+      explicit.add(name);
+    }
+  }
+  const opts = options as unknown as BasaltOptions;
+
+  // `basalt init --genesis G.json` names its chain by G unless --network is given.
+  const network = command === "init" && opts.genesis !== undefined && !explicit.has("network") ? opts.genesis : opts.network;
+  applyDerivedDefaults(opts, network, explicit);
+
+  validatePositionals(command, positionals, explicitCommand);
+  if (command === "export" && opts.from !== undefined && opts.to !== undefined && opts.from > opts.to) {
+    throw new CliError("CLI_INVALID_VALUE", `--from ${opts.from} is after --to ${opts.to}`, {
+      option: "--from",
+      value: String(opts.from),
+      expected: `a block number <= ${opts.to}`,
+    });
+  }
+  return { command, options: opts, positionals, help: false, sources };
+}
+
+function validatePositionals(command: Command, positionals: string[], explicitCommand: boolean): void {
+  const extra = (from: number): void => {
+    const arg = positionals[from];
+    if (arg === undefined) return;
+    if (!explicitCommand && from === 0) throw unknownCommand(arg);
+    throw new CliError("CLI_UNEXPECTED_ARGUMENT", `unexpected argument ${JSON.stringify(arg)} for \`basalt ${command}\``, {
+      value: arg,
+      command,
+    });
+  };
+  switch (command) {
+    case "node":
+    case "init":
+      extra(0);
+      return;
+    case "import":
+      if (positionals.length === 0) {
+        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt import` needs at least one RLP chain file: basalt import --datadir D <chain.rlp>...", {
+          command,
+        });
+      }
+      return;
+    case "export":
+      if (positionals.length === 0) {
+        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt export` needs an output file: basalt export --datadir D [--from N --to M] <out.rlp>", {
+          command,
+        });
+      }
+      extra(1);
+      return;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * `basalt node`: opens (initializing when needed) a datadir and serves it: JSON-RPC over
+ * HTTP, the authenticated Engine API, and on the devnet the block producer.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { Chain } from "../../chain/chain.js";
+import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
+import { commonFromGenesis } from "../../chain/chainSpec.js";
+import { CLIENT_NAME } from "../../config/constants.js";
+import type { BasaltOptions } from "../../config/options.js";
+import { isDevnet } from "../../config/options.js";
+import { CallExecutor } from "../../execution/callExecutor.js";
+import type { RpcBackend } from "../../rpc/backend.js";
+import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
+import { blockMethods } from "../../rpc/methods/blocks.js";
+import { callMethods } from "../../rpc/methods/call.js";
+import { debugMethods } from "../../rpc/methods/debug.js";
+import { engineMethods } from "../../rpc/methods/engine.js";
+import { feeMethods } from "../../rpc/methods/fees.js";
+import { logMethods } from "../../rpc/methods/logs.js";
+import { nodeMethods } from "../../rpc/methods/node.js";
+import { stateMethods } from "../../rpc/methods/state.js";
+import { txpoolMethods } from "../../rpc/methods/txpool.js";
+import { RpcHttpServer } from "../../rpc/server.js";
+import type { MethodTable } from "../../rpc/types.js";
+import { DevBlockProducer } from "../../sequencer/devProducer.js";
+import { TxPool } from "../../txpool/txpool.js";
+import { BasaltError } from "../../util/errors.js";
+import { to0x } from "../../util/bytes.js";
+import { loadGenesis } from "./init.js";
+
+/** Most time given to in-flight work on shutdown before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string };
+    return pkg.version;
+  } catch {
+    return "0.0.0";
+  }
+}
+
+/** A running node (for tests and the CLI). */
+export interface RunningNode {
+  chain: Chain;
+  httpPort: number;
+  authPort: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a node from options; resolves once both servers listen. */
+export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwork: boolean): Promise<RunningNode> {
+  const datadir = opts.datadir;
+  const initialized = existsSync(join(datadir, "chain"));
+  if (!initialized || explicitNetwork) {
+    // First start (or an explicit --network): write/verify the genesis.
+    await Chain.init(datadir, loadGenesis(opts), { archive: opts.archive });
+  }
+  const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
+  const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
+  const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
+  const pool = new TxPool(chain);
+  const ver = `${CLIENT_NAME}/v${version()}/${process.platform}-${process.arch}/node${process.versions.node}`;
+  const backend: RpcBackend = {
+    chain,
+    pool,
+    calls: new CallExecutor(chain),
+    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
+    syncing: () => false,
+  };
+  const publicMethods: MethodTable = {
+    ...blockMethods(backend),
+    ...stateMethods(backend),
+    ...callMethods(backend),
+    ...logMethods(backend),
+    ...feeMethods(backend),
+    ...txpoolMethods(backend),
+    ...nodeMethods(backend),
+    ...debugMethods(backend),
+  };
+  const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), log) };
+  const jwtPath = opts["authrpc.jwtsecret"] ?? join(datadir, "jwt.hex");
+  const secret = loadOrCreateJwtSecret(jwtPath);
+  const cors = opts["http.corsdomain"] === "" ? undefined : opts["http.corsdomain"].split(",").map((s) => s.trim());
+  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: log, cors });
+  const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: log });
+  const httpPort = await http.listen();
+  let authPort: number;
+  try {
+    authPort = await auth.listen();
+  } catch (e) {
+    http.close();
+    await chain.close();
+    throw e;
+  }
+  const producer = isDevChain ? new DevBlockProducer(chain, pool, opts["dev.block-time"], log) : undefined;
+  producer?.start();
+  log.info(
+    {
+      chainId: chain.chainId.toString(),
+      genesis: to0x(chain.genesisHash),
+      head: chain.head.header.number.toString(),
+      http: `http://${opts["http.addr"]}:${httpPort}`,
+      authrpc: `http://${opts["authrpc.addr"]}:${authPort}`,
+      datadir,
+      devnet: isDevChain,
+    },
+    "basalt node started",
+  );
+  if (isDevChain) {
+    log.info({ accounts: devAccounts().map((a) => a.address), blockTime: opts["dev.block-time"] }, "devnet: prefunded accounts (mnemonic: test test … junk)");
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      http.close();
+      auth.close();
+      await producer?.stop();
+      await chain.close();
+    })();
+    return stopping;
+  };
+  return { chain, httpPort, authPort, stop };
+}
+
+/** Runs `basalt node` until SIGTERM/SIGINT. */
+export async function nodeCommand(opts: BasaltOptions, log: Logger, explicitNetwork: boolean): Promise<void> {
+  if (!isDevnet(opts.network) && !existsSync(opts.network)) {
+    throw new BasaltError("CLI_INVALID_VALUE", `--network ${opts.network}: expected "devnet" or the path of a genesis JSON file`);
+  }
+  const node = await startNode(opts, log, explicitNetwork);
+  const shutdown = (signal: string): void => {
+    log.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
+    force.unref();
+    node.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        log.error({ err: (e as Error).message }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}

@@ -1,0 +1,44 @@
+/**
+ * The `basalt` command: parses options (flags > BASALT_* env > --env-file > defaults) and
+ * runs init, import, export or node.
+ */
+import { readFileSync } from "node:fs";
+import { parseCli } from "./args.js";
+import { renderHelp } from "./help.js";
+import { createLogger } from "../util/logger.js";
+import { BasaltError } from "../util/errors.js";
+import { initCommand } from "./commands/init.js";
+import { importCommand } from "./commands/import.js";
+import { exportCommand } from "./commands/export.js";
+import { nodeCommand } from "./commands/node.js";
+
+async function main(argv: string[]): Promise<void> {
+  const parsed = parseCli(argv, process.env);
+  if (parsed.command === "help") {
+    process.stdout.write(renderHelp(parsed.positionals[0]) + "\n");
+    return;
+  }
+  if (parsed.command === "version") {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+    process.stdout.write(`basalt ${pkg.version}\n`);
+    return;
+  }
+  const opts = parsed.options;
+  const log = createLogger(opts["log.level"], opts["log.format"]);
+  switch (parsed.command) {
+    case "init":
+      return initCommand(opts, log);
+    case "import":
+      return importCommand(opts, parsed.positionals, log);
+    case "export":
+      return exportCommand(opts, parsed.positionals, log);
+    case "node":
+      return nodeCommand(opts, log, parsed.sources.network !== "default");
+  }
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  const msg = e instanceof BasaltError ? `${e.message}` : e instanceof Error ? (e.stack ?? e.message) : String(e);
+  process.stderr.write(`basalt: ${msg}\n`);
+  process.exit(1);
+});

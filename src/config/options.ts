@@ -1,0 +1,406 @@
+/**
+ * The option table of the `basalt` command line: every option, its type, default, group and
+ * the commands it applies to, in one place (lodestar style). The parser (`src/cli/args.ts`),
+ * the environment-variable mapping and the help text (`src/cli/help.ts`) are all driven by
+ * this table, so the documentation can never drift from the behaviour.
+ *
+ * Defaults come from `src/config/constants.ts`; the two derived defaults (`datadir`, `archive`)
+ * are computed after parsing by {@link applyDerivedDefaults}.
+ */
+import path from "node:path";
+import {
+  DEFAULT_AUTHRPC_PORT,
+  DEFAULT_DEV_BLOCK_TIME_S,
+  DEFAULT_HTTP_ADDR,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_STATE_HISTORY_BLOCKS,
+  MAX_BATCH_LENGTH,
+  MAX_REQUEST_BODY_BYTES,
+  RPC_EVM_TIMEOUT_MS,
+  RPC_GAS_CAP,
+} from "./constants.js";
+
+/** The commands that take options. */
+export type Command = "node" | "init" | "import" | "export";
+
+/** Every command that takes options, in display order. */
+export const COMMANDS: readonly Command[] = ["node", "init", "import", "export"];
+
+/** Log levels accepted by `--log.level`, most verbose first. */
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;
+/** A log level of `--log.level`. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Log formats accepted by `--log.format`. */
+export const LOG_FORMATS = ["json", "pretty"] as const;
+/** A log format of `--log.format`. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** The name of the built-in development network (`--network devnet`). */
+export const DEVNET_NETWORK = "devnet";
+
+/**
+ * The fully resolved options of one invocation, keyed by the option's dotted name. Options
+ * without a default are `undefined` when not given.
+ */
+export interface BasaltOptions {
+  /** Data directory; default `./data/<network>`. */
+  datadir: string;
+  /** `devnet` or the path of a geth-style genesis JSON file. */
+  network: string;
+  /** Genesis JSON file written by `basalt init`. */
+  genesis: string | undefined;
+  /** HTTP JSON-RPC listen address. */
+  "http.addr": string;
+  /** HTTP JSON-RPC listen port. */
+  "http.port": number;
+  /** Comma-separated list of origins allowed by CORS ("" = none, "*" = any). */
+  "http.corsdomain": string;
+  /** Engine API listen address. */
+  "authrpc.addr": string;
+  /** Engine API listen port. */
+  "authrpc.port": number;
+  /** Path of the Engine API JWT secret (hex); default `<datadir>/jwt.hex`. */
+  "authrpc.jwtsecret": string | undefined;
+  /** Devnet block time in seconds; 0 seals only on demand. */
+  "dev.block-time": number;
+  /** Keep the state of every block. */
+  archive: boolean;
+  /** Blocks of state history kept without `archive`. */
+  "history.blocks": number;
+  /** Gas cap of eth_call-like requests. */
+  "rpc.gascap": number;
+  /** Wall-clock limit of one eth_call-like execution, in milliseconds. */
+  "rpc.evmtimeout": number;
+  /** Most requests in one JSON-RPC batch. */
+  "rpc.batch-limit": number;
+  /** Largest HTTP request body, in bytes. */
+  "rpc.max-body": number;
+  /** Least severe level logged. */
+  "log.level": LogLevel;
+  /** Log line format. */
+  "log.format": LogFormat;
+  /** First block exported (inclusive). */
+  from: number | undefined;
+  /** Last block exported (inclusive). */
+  to: number | undefined;
+  /** dotenv file of `BASALT_*` variables. */
+  "env-file": string | undefined;
+}
+
+/** The dotted name of an option, e.g. `"http.port"`. */
+export type OptionName = keyof BasaltOptions;
+
+/** The value type of an option as named in the table. */
+export type OptionType = "number" | "string" | "boolean";
+
+/** Maps a TypeScript value type to its {@link OptionType}. */
+export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
+
+/** The help-text group of an option. */
+export type OptionGroup = "node" | "rpc" | "engine" | "dev" | "storage" | "logging" | "import/export";
+
+/** Groups in help-text order, with their headings. */
+export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
+  { group: "node", title: "Node" },
+  { group: "rpc", title: "JSON-RPC" },
+  { group: "engine", title: "Engine API" },
+  { group: "dev", title: "Devnet" },
+  { group: "storage", title: "Storage" },
+  { group: "logging", title: "Logging" },
+  { group: "import/export", title: "Import/export" },
+];
+
+/**
+ * One row of the option table. With no type argument: the union of every row's type, so
+ * checking `type` narrows `default`.
+ */
+export type OptionDefinition<K extends OptionName = OptionName> = { [P in K]: OptionRow<P> }[K];
+
+/** The row of option `K` in the option table. */
+export interface OptionRow<K extends OptionName> {
+  /** Dotted name; the flag is `--<name>`. */
+  name: K;
+  /** Value type: how the flag, environment variable and env-file entry are parsed. */
+  type: OptionTypeOf<NonNullable<BasaltOptions[K]>>;
+  /** One-line description for the help text. */
+  description: string;
+  /** Value when not given anywhere (absent: the option stays `undefined` or is derived). */
+  default?: NonNullable<BasaltOptions[K]>;
+  /** Help-text rendering of a default that is not a plain value (derived or computed later). */
+  defaultDescription?: string;
+  /** Help-text group. */
+  group: OptionGroup;
+  /** Commands that accept the option. */
+  commands: readonly Command[];
+  /** For string options: the only accepted values. */
+  choices?: readonly string[];
+  /** For number options: smallest accepted value (default 0). */
+  min?: number;
+  /** For number options: largest accepted value (default Number.MAX_SAFE_INTEGER). */
+  max?: number;
+  /** For number options: whether fractions are accepted (default false: integers only). */
+  fractional?: boolean;
+  /** Placeholder of the value in help text, e.g. `<path>` (default `<type>`). */
+  valueName?: string;
+}
+
+const ALL: readonly Command[] = COMMANDS;
+const MAX_PORT = 65_535;
+
+/** The option table: one definition per field of {@link BasaltOptions}. */
+export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
+  datadir: {
+    name: "datadir",
+    type: "string",
+    description: "Data directory of the chain database",
+    defaultDescription: "./data/<network>",
+    group: "node",
+    commands: ALL,
+    valueName: "<path>",
+  },
+  network: {
+    name: "network",
+    type: "string",
+    description: `Chain to run: "${DEVNET_NETWORK}" (built-in development network) or the path of a genesis JSON file`,
+    default: DEVNET_NETWORK,
+    group: "node",
+    commands: ["node", "init"],
+    valueName: "<devnet|path>",
+  },
+  genesis: {
+    name: "genesis",
+    type: "string",
+    description: "Genesis JSON file (geth format) to initialise the data directory with",
+    group: "node",
+    commands: ["init"],
+    valueName: "<path>",
+  },
+  "env-file": {
+    name: "env-file",
+    type: "string",
+    description: "dotenv file of BASALT_* variables (below the environment and the command line in precedence)",
+    group: "node",
+    commands: ALL,
+    valueName: "<path>",
+  },
+  "http.addr": {
+    name: "http.addr",
+    type: "string",
+    description: "HTTP JSON-RPC listen address",
+    default: DEFAULT_HTTP_ADDR,
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<address>",
+  },
+  "http.port": {
+    name: "http.port",
+    type: "number",
+    description: "HTTP JSON-RPC listen port (0 = any free port)",
+    default: DEFAULT_HTTP_PORT,
+    group: "rpc",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "http.corsdomain": {
+    name: "http.corsdomain",
+    type: "string",
+    description: 'Comma-separated origins allowed to call the HTTP JSON-RPC from a browser ("*" = any)',
+    default: "",
+    defaultDescription: "none",
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<origins>",
+  },
+  "rpc.gascap": {
+    name: "rpc.gascap",
+    type: "number",
+    description: "Gas cap of eth_call, eth_estimateGas and eth_createAccessList",
+    default: Number(RPC_GAS_CAP),
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<gas>",
+  },
+  "rpc.evmtimeout": {
+    name: "rpc.evmtimeout",
+    type: "number",
+    description: "Wall-clock limit of one eth_call-like execution, in milliseconds (0 = none)",
+    default: RPC_EVM_TIMEOUT_MS,
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<ms>",
+  },
+  "rpc.batch-limit": {
+    name: "rpc.batch-limit",
+    type: "number",
+    description: "Most requests in one JSON-RPC batch",
+    default: MAX_BATCH_LENGTH,
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
+  },
+  "rpc.max-body": {
+    name: "rpc.max-body",
+    type: "number",
+    description: "Largest HTTP request body, in bytes",
+    default: MAX_REQUEST_BODY_BYTES,
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
+    valueName: "<bytes>",
+  },
+  "authrpc.addr": {
+    name: "authrpc.addr",
+    type: "string",
+    description: "Engine API (JWT-authenticated) listen address",
+    default: DEFAULT_HTTP_ADDR,
+    group: "engine",
+    commands: ["node"],
+    valueName: "<address>",
+  },
+  "authrpc.port": {
+    name: "authrpc.port",
+    type: "number",
+    description: "Engine API listen port (0 = any free port)",
+    default: DEFAULT_AUTHRPC_PORT,
+    group: "engine",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "authrpc.jwtsecret": {
+    name: "authrpc.jwtsecret",
+    type: "string",
+    description: "File holding the hex-encoded 32-byte JWT secret of the Engine API",
+    defaultDescription: "<datadir>/jwt.hex, generated if absent",
+    group: "engine",
+    commands: ["node"],
+    valueName: "<path>",
+  },
+  "dev.block-time": {
+    name: "dev.block-time",
+    type: "number",
+    description: "Devnet block time in seconds (0 = seal a block only on demand)",
+    default: DEFAULT_DEV_BLOCK_TIME_S,
+    group: "dev",
+    commands: ["node"],
+    fractional: true,
+    valueName: "<seconds>",
+  },
+  archive: {
+    name: "archive",
+    type: "boolean",
+    description: "Keep the state of every block (archive node) instead of the recent history only",
+    defaultDescription: "true on devnet, false otherwise",
+    group: "storage",
+    commands: ["node", "init", "import"],
+  },
+  "history.blocks": {
+    name: "history.blocks",
+    type: "number",
+    description: "Blocks of state history kept when not an archive node",
+    default: DEFAULT_STATE_HISTORY_BLOCKS,
+    group: "storage",
+    commands: ["node", "import"],
+    valueName: "<blocks>",
+  },
+  "log.level": {
+    name: "log.level",
+    type: "string",
+    description: "Least severe level logged",
+    default: "info",
+    group: "logging",
+    commands: ALL,
+    choices: LOG_LEVELS,
+    valueName: "<level>",
+  },
+  "log.format": {
+    name: "log.format",
+    type: "string",
+    description: "Log line format",
+    default: "json",
+    group: "logging",
+    commands: ALL,
+    choices: LOG_FORMATS,
+    valueName: "<format>",
+  },
+  from: {
+    name: "from",
+    type: "number",
+    description: "First block to export (inclusive)",
+    defaultDescription: "0",
+    group: "import/export",
+    commands: ["export"],
+    valueName: "<block>",
+  },
+  to: {
+    name: "to",
+    type: "number",
+    description: "Last block to export (inclusive)",
+    defaultDescription: "the head block",
+    group: "import/export",
+    commands: ["export"],
+    valueName: "<block>",
+  },
+};
+
+/** All option definitions, in table order. */
+export const OPTION_LIST: readonly OptionDefinition[] = Object.values(OPTIONS) as OptionDefinition[];
+
+/** Whether `name` is a known option name. */
+export function isOptionName(name: string): name is OptionName {
+  return Object.prototype.hasOwnProperty.call(OPTIONS, name);
+}
+
+/**
+ * The environment variable of an option: `BASALT_` + the name upper-cased with `.` and `-`
+ * replaced by `_` (e.g. `http.port` → `BASALT_HTTP_PORT`, `dev.block-time` → `BASALT_DEV_BLOCK_TIME`).
+ */
+export function envVarName(name: OptionName): string {
+  return `BASALT_${name.toUpperCase().replace(/[.-]/g, "_")}`;
+}
+
+/** Option definitions that `command` accepts, in table order. */
+export function optionsFor(command: Command): OptionDefinition[] {
+  return OPTION_LIST.filter((o) => o.commands.includes(command));
+}
+
+/**
+ * The short network name used in the default data directory: "devnet" stays "devnet", a
+ * genesis path becomes its basename without a `.json` extension (`/x/base-sepolia.json` →
+ * `base-sepolia`).
+ */
+export function networkName(network: string): string {
+  if (network === DEVNET_NETWORK) return DEVNET_NETWORK;
+  const base = path.basename(network);
+  return base.toLowerCase().endsWith(".json") ? base.slice(0, -".json".length) : base;
+}
+
+/** Whether `network` is the built-in devnet. */
+export function isDevnet(network: string): boolean {
+  return network === DEVNET_NETWORK;
+}
+
+/** The default data directory of a network: `./data/<networkName>`. */
+export function defaultDatadir(network: string): string {
+  return `./data/${networkName(network)}`;
+}
+
+/** The options object with every table default filled in (derived defaults not yet computed). */
+export function tableDefaults(): Partial<BasaltOptions> {
+  const out: Record<string, unknown> = {};
+  for (const o of OPTION_LIST) out[o.name] = o.default;
+  return out as Partial<BasaltOptions>;
+}
+
+/**
+ * Fills the derived defaults into `opts`, for options not set explicitly (`explicit` holds the
+ * names that were given on the command line, the environment or the env file):
+ * `datadir` = `./data/<network>`, `archive` = (network is the devnet). `network` is the chain
+ * the command works on (for `init` with `--genesis` and no explicit `--network`, the genesis path).
+ */
+export function applyDerivedDefaults(opts: Partial<BasaltOptions>, network: string, explicit: ReadonlySet<OptionName>): void {
+  if (!explicit.has("datadir")) opts.datadir = defaultDatadir(network);
+  if (!explicit.has("archive")) opts.archive = isDevnet(network);
+}

@@ -1,0 +1,298 @@
+/**
+ * Executes calls (eth_call, eth_estimateGas, eth_createAccessList) against the state after a
+ * block, with geth's message semantics: nonce checks skipped, sender defaults to the zero
+ * address, gas defaults to the RPC gas cap, a zero gas price runs with base fee 0
+ * (geth `NoBaseFee`), intrinsic gas and access lists are charged as for a real transaction.
+ *
+ * This is the one interface the execution pool takes over (issue: pipelined node): it holds
+ * no reference to the RPC layer and takes plain call arguments.
+ */
+import { createBlock, type BlockHeader } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import { createTx, type TypedTransaction } from "@ethereumjs/tx";
+import { Address, KECCAK256_NULL, bytesToHex, equalsBytes } from "@ethereumjs/util";
+import { runTx, type VM } from "@ethereumjs/vm";
+import type { Chain } from "../chain/chain.js";
+import { RPC_GAS_CAP } from "../config/constants.js";
+import { ServerError } from "../rpc/errors.js";
+import { revertError } from "./revert.js";
+import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
+import type { OverlayStateManager } from "./state/overlayStateManager.js";
+
+/** Call arguments, decoded (geth `TransactionArgs`). */
+export interface CallArgs {
+  from?: Uint8Array;
+  to?: Uint8Array | null;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  maxFeePerBlobGas?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+  nonce?: bigint;
+  accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[];
+  blobVersionedHashes?: Uint8Array[];
+  authorizationList?: unknown[];
+  chainId?: bigint;
+}
+
+/** Outcome of one call. */
+export interface CallOutcome {
+  returnValue: Uint8Array;
+  gasUsed: bigint;
+  refund: bigint;
+  /** "revert" for REVERT, another EVM error name for halts, undefined on success. */
+  error?: string;
+  accessList?: { address: string; storageKeys: string[] }[];
+}
+
+const ZERO_ADDRESS = new Uint8Array(20);
+
+/** Maps @ethereumjs transaction validation errors to geth's messages. */
+function gethTxError(e: unknown, args: CallArgs): ServerError {
+  const m = e instanceof Error ? e.message : String(e);
+  if (/enough funds|insufficient/i.test(m)) {
+    return new ServerError(`insufficient funds for gas * price + value: address ${bytesToHex(args.from ?? ZERO_ADDRESS)}`);
+  }
+  if (/base fee exceeds gas limit|intrinsic/i.test(m)) return new ServerError("intrinsic gas too low");
+  if (/less than the block's baseFeePerGas|fee cap less than/i.test(m)) return new ServerError("max fee per gas less than block base fee");
+  if (/priority fee .*greater than|maxPriorityFeePerGas cannot be greater/i.test(m)) {
+    return new ServerError("max priority fee per gas higher than max fee per gas");
+  }
+  if (/EIP-3607|not EOA/i.test(m)) return new ServerError(`sender not an eoa: address ${bytesToHex(args.from ?? ZERO_ADDRESS)}`);
+  if (/gas limit.*max|exceeds.*cap|7825/i.test(m)) return new ServerError("exceeds maximum per-transaction gas limit");
+  return new ServerError(m.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, ""));
+}
+
+/** Executes calls on top of one block's state. */
+export class CallExecutor {
+  constructor(private readonly chain: Chain) {}
+
+  /** Builds the unsigned transaction of `args` with `gasLimit`, sender overridden. */
+  private buildTx(common: Common, args: CallArgs, gasLimit: bigint, baseFee: bigint | undefined): TypedTransaction {
+    const base = {
+      nonce: args.nonce ?? 0n,
+      gasLimit,
+      to: args.to === null || args.to === undefined ? undefined : args.to,
+      value: args.value ?? 0n,
+      data: args.data ?? new Uint8Array(),
+      chainId: common.chainId(),
+    };
+    let type = 0;
+    if (args.authorizationList !== undefined) type = 4;
+    else if (args.blobVersionedHashes !== undefined) type = 3;
+    else if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined) type = 2;
+    else if (args.accessList !== undefined && args.gasPrice === undefined) type = common.isActivatedEIP(1559) ? 2 : 1;
+    else if (args.accessList !== undefined) type = 1;
+    if (type >= 2 && !common.isActivatedEIP(1559)) type = args.accessList !== undefined ? 1 : 0;
+    const accessList = (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]);
+    let data: Record<string, unknown>;
+    if (type === 0) data = { ...base, type, gasPrice: args.gasPrice ?? 0n };
+    else if (type === 1) data = { ...base, type, gasPrice: args.gasPrice ?? 0n, accessList };
+    else {
+      // geth: with only one of the caps given, the other defaults; with none, zero fees.
+      let maxFee = args.maxFeePerGas ?? args.gasPrice;
+      let tip = args.maxPriorityFeePerGas ?? args.gasPrice;
+      if (maxFee === undefined && tip !== undefined) maxFee = tip + (baseFee ?? 0n) * 2n;
+      maxFee ??= 0n;
+      tip ??= maxFee < 1n ? maxFee : 0n;
+      if (tip > maxFee) throw new ServerError("max priority fee per gas higher than max fee per gas");
+      data = { ...base, type, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList };
+      if (type === 3) {
+        data.blobVersionedHashes = args.blobVersionedHashes;
+        data.maxFeePerBlobGas = args.maxFeePerBlobGas ?? 0n;
+      }
+      if (type === 4) data.authorizationList = args.authorizationList;
+    }
+    const tx = createTx(data as never, { common, freeze: false });
+    const from = new Address(args.from ?? ZERO_ADDRESS);
+    Object.defineProperty(tx, "getSenderAddress", { value: () => from });
+    return tx;
+  }
+
+  /** True when the call pays nothing per gas (geth runs it with base fee 0). */
+  private zeroFee(args: CallArgs): boolean {
+    return (args.gasPrice ?? 0n) === 0n && (args.maxFeePerGas ?? 0n) === 0n && (args.maxPriorityFeePerGas ?? 0n) === 0n;
+  }
+
+  /** A VM and block context for calls on top of `header`'s state. */
+  private async setup(header: BlockHeader, args: CallArgs): Promise<{ vm: VM; state: OverlayStateManager; block: ReturnType<typeof createBlock>; common: Common }> {
+    const common = this.chain.commonAt(header.number, header.timestamp);
+    const { state } = this.chain.stateManagerAt(header);
+    const vm = await this.chain.makeVM(common, state, header.parentHash);
+    const zero = this.zeroFee(args);
+    const h = header.toJSON() as Record<string, unknown>;
+    if (zero && header.baseFeePerGas !== undefined) h.baseFeePerGas = 0n;
+    const block = createBlock({ header: h }, { common, skipConsensusFormatValidation: true, freeze: false });
+    if (zero && header.excessBlobGas !== undefined && (args.maxFeePerBlobGas ?? 0n) === 0n) {
+      // geth zeroes the blob base fee for calls that pay none.
+      Object.defineProperty(block.header, "getBlobGasPrice", { value: () => 0n });
+    }
+    return { vm, state, block, common };
+  }
+
+  private async runOnce(vm: VM, block: ReturnType<typeof createBlock>, tx: TypedTransaction, args: CallArgs, reportAccessList = false): Promise<CallOutcome> {
+    let r;
+    try {
+      r = await runTx(vm, {
+        tx,
+        block,
+        skipNonce: true,
+        skipBalance: false,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+        reportAccessList,
+      });
+    } catch (e) {
+      throw gethTxError(e, args);
+    }
+    const err = r.execResult.exceptionError;
+    return {
+      returnValue: r.execResult.returnValue,
+      gasUsed: r.totalGasSpent,
+      refund: r.gasRefund ?? 0n,
+      error: err === undefined ? undefined : err.error,
+      accessList: r.accessList as CallOutcome["accessList"],
+    };
+  }
+
+  private gasFor(header: BlockHeader, args: CallArgs, cap: bigint): bigint {
+    let gas = args.gas ?? cap;
+    if (gas > cap) gas = cap;
+    void header;
+    return gas;
+  }
+
+  /**
+   * eth_call: executes `args` on the state after `header` and returns the output bytes.
+   * @throws RpcError code 3 / -32000 on revert (geth), ServerError for halts and invalid calls.
+   */
+  async call(header: BlockHeader, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
+    const { vm, block, common } = await this.setup(header, args);
+    const tx = this.buildTx(common, args, this.gasFor(header, args, cap), header.baseFeePerGas);
+    const out = await this.runOnce(vm, block, tx, args);
+    if (out.error === "revert") throw revertError(out.returnValue);
+    if (out.error !== undefined) throw new ServerError(gethHaltMessage(out.error, out.gasUsed));
+    return out.returnValue;
+  }
+
+  /**
+   * eth_estimateGas: geth/reth gas search (see estimateGas.ts) with one VM and state reused
+   * across runs (each run inside a checkpoint that is reverted).
+   */
+  async estimateGas(header: BlockHeader, args: CallArgs, cap = RPC_GAS_CAP): Promise<bigint> {
+    const { vm, state, block, common } = await this.setup(header, args);
+    let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : header.gasLimit;
+    const feePerGas = args.maxFeePerGas ?? args.gasPrice ?? 0n;
+    if (feePerGas > 0n) {
+      const acc = state.getAccountSync(args.from ?? ZERO_ADDRESS);
+      let blobCost: bigint | undefined;
+      if (args.blobVersionedHashes !== undefined) blobCost = BigInt(args.blobVersionedHashes.length) * 131_072n * (args.maxFeePerBlobGas ?? 0n);
+      hi = capByAllowance(hi, acc?.balance ?? 0n, args.value ?? 0n, feePerGas, blobCost);
+    }
+    if (hi > cap) hi = cap;
+    const to = args.to ?? undefined;
+    let isPlainTransfer = (args.data === undefined || args.data.length === 0) && to !== undefined;
+    if (isPlainTransfer && to !== undefined) {
+      const acc = state.getAccountSync(to);
+      if (acc !== undefined && !equalsBytes(acc.codeHash, KECCAK256_NULL)) isPlainTransfer = false;
+    }
+    const run = async (gasLimit: bigint): Promise<GasRunResult> => {
+      const tx = this.buildTx(common, args, gasLimit, header.baseFeePerGas);
+      await state.checkpoint();
+      try {
+        const out = await this.runOnce(vm, block, tx, args);
+        if (out.error === undefined) return { ok: true, gasUsed: out.gasUsed, refund: out.refund };
+        if (out.error === "revert") return { ok: false, gasUsed: out.gasUsed, refund: out.refund, revertData: out.returnValue };
+        return { ok: false, gasUsed: out.gasUsed, refund: out.refund, error: out.error };
+      } catch (e) {
+        if (e instanceof ServerError && /intrinsic gas too low|gas limit/i.test(e.message)) return { ok: false, gasUsed: 0n, refund: 0n };
+        throw e;
+      } finally {
+        await state.revert();
+        state.originalStorageCache.clear();
+      }
+    };
+    return searchGas({ run, hi, isPlainTransfer });
+  }
+
+  /**
+   * eth_createAccessList (geth algorithm): run with the current list until the touched
+   * addresses and slots stop changing; sender, recipient and precompiles are excluded.
+   */
+  async createAccessList(
+    header: BlockHeader,
+    args: CallArgs,
+    cap = RPC_GAS_CAP,
+  ): Promise<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: bigint; error?: string }> {
+    const { vm, state, block, common } = await this.setup(header, args);
+    const gas = this.gasFor(header, args, cap);
+    const from = bytesToHex(args.from ?? ZERO_ADDRESS);
+    let to: string | undefined = args.to === undefined || args.to === null ? undefined : bytesToHex(args.to);
+    if (to === undefined) {
+      const acc = state.getAccountSync(args.from ?? ZERO_ADDRESS);
+      const { createAddress } = await import("../rpc/format/receipt.js");
+      to = bytesToHex(createAddress(args.from ?? ZERO_ADDRESS, args.nonce ?? acc?.nonce ?? 0n));
+    }
+    const precompiles = new Set<string>();
+    for (let i = 1; i <= 0x11; i++) precompiles.add("0x" + i.toString(16).padStart(40, "0"));
+    if (common.isActivatedEIP(7951)) precompiles.add("0x" + "100".padStart(40, "0"));
+    let list: { address: string; storageKeys: string[] }[] = (args.accessList ?? []).map((e) => ({
+      address: bytesToHex(e.address),
+      storageKeys: e.storageKeys.map((k) => bytesToHex(k) as string),
+    }));
+    for (let i = 0; i < 16; i++) {
+      const tx = this.buildTx(common, { ...args, accessList: list.map((e) => ({ address: hexBytes(e.address), storageKeys: e.storageKeys.map(hexBytes) })) }, gas, header.baseFeePerGas);
+      await state.checkpoint();
+      let out: CallOutcome;
+      try {
+        out = await this.runOnce(vm, block, tx, args, true);
+      } finally {
+        await state.revert();
+        state.originalStorageCache.clear();
+      }
+      const next = (out.accessList ?? [])
+        .filter((e) => e.address !== from && e.address !== to && !precompiles.has(e.address))
+        .map((e) => ({ address: e.address, storageKeys: [...e.storageKeys] }));
+      if (sameList(next, list)) {
+        const error = out.error === undefined ? undefined : out.error === "revert" ? revertError(out.returnValue).message : gethHaltMessage(out.error, out.gasUsed);
+        return { accessList: list, gasUsed: out.gasUsed, error };
+      }
+      list = next;
+    }
+    return { accessList: list, gasUsed: 0n };
+  }
+}
+
+function hexBytes(h: string): Uint8Array {
+  return new Uint8Array(Buffer.from(h.slice(2), "hex"));
+}
+
+function sameList(a: { address: string; storageKeys: string[] }[], b: { address: string; storageKeys: string[] }[]): boolean {
+  const key = (l: { address: string; storageKeys: string[] }[]): string =>
+    l
+      .map((e) => e.address + ":" + [...e.storageKeys].sort().join(","))
+      .sort()
+      .join("|");
+  return key(a) === key(b);
+}
+
+/** geth's message for an EVM halt (other than revert). */
+export function gethHaltMessage(error: string, gasUsed: bigint): string {
+  void gasUsed;
+  switch (error) {
+    case "out of gas":
+      return "out of gas";
+    case "invalid opcode":
+      return "invalid opcode";
+    case "stack underflow":
+      return "stack underflow";
+    case "stack overflow":
+      return "stack limit reached 1024 (1023)";
+    case "invalid JUMP":
+      return "invalid jump destination";
+    default:
+      return error;
+  }
+}

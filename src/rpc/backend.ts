@@ -1,0 +1,30 @@
+/**
+ * What the RPC method families need from the node: the chain, the mempool, the call
+ * executor and node settings. One instance per node; handlers take it by closure.
+ */
+import type { Block } from "@ethereumjs/block";
+import type { Chain } from "../chain/chain.js";
+import type { CallExecutor } from "../execution/callExecutor.js";
+import type { TxPool } from "../txpool/txpool.js";
+
+/** Node-level settings the RPC reads. */
+export interface RpcSettings {
+  gasCap: bigint;
+  clientVersion: string;
+}
+
+/** Engine API hooks (payload building), provided by the node runtime. */
+export interface EngineHooks {
+  /** Called after the head changed through the Engine API. */
+  onHeadChanged?(head: Block): void;
+}
+
+/** Dependencies of the RPC methods. */
+export interface RpcBackend {
+  chain: Chain;
+  pool: TxPool;
+  calls: CallExecutor;
+  settings: RpcSettings;
+  /** Whether the node is importing/syncing (eth_syncing). */
+  syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
+}

@@ -1,0 +1,82 @@
+/**
+ * Block parameters: tags (`latest`, `pending`, `safe`, `finalized`, `earliest`), hex numbers
+ * and EIP-1898 objects (`{blockHash, requireCanonical}` / `{blockNumber}`), resolved to a
+ * block of the chain.
+ */
+import type { Block } from "@ethereumjs/block";
+import type { Chain } from "../chain/chain.js";
+import { InvalidParamsError, ServerError } from "./errors.js";
+import { parseHash, parseQuantity } from "./format/quantity.js";
+
+/** A parsed block parameter. */
+export type BlockParam =
+  | { kind: "tag"; tag: "latest" | "pending" | "safe" | "finalized" | "earliest" }
+  | { kind: "number"; number: bigint }
+  | { kind: "hash"; hash: Uint8Array; requireCanonical: boolean };
+
+const TAGS = new Set(["latest", "pending", "safe", "finalized", "earliest"]);
+
+/**
+ * Parses parameter `index`. `allowHash` admits EIP-1898 objects (state methods, eth_call).
+ * A missing parameter defaults to `latest` when `optional`.
+ */
+export function parseBlockParam(value: unknown, index: number, opts: { allowHash?: boolean; optional?: boolean } = {}): BlockParam {
+  if (value === undefined || value === null) {
+    if (opts.optional === true) return { kind: "tag", tag: "latest" };
+    throw new InvalidParamsError(`missing value for required argument ${index}`);
+  }
+  if (typeof value === "string") {
+    if (TAGS.has(value)) return { kind: "tag", tag: value as "latest" };
+    if (opts.allowHash === true && value.length === 66) return { kind: "hash", hash: parseHash(value, index), requireCanonical: false };
+    return { kind: "number", number: parseQuantity(value, index) };
+  }
+  if (opts.allowHash === true && typeof value === "object" && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    if (o.blockHash !== undefined && o.blockNumber !== undefined) {
+      throw new InvalidParamsError(`invalid argument ${index}: cannot specify both BlockHash and BlockNumber, choose one or the other`);
+    }
+    if (o.blockHash !== undefined) {
+      return { kind: "hash", hash: parseHash(o.blockHash, index), requireCanonical: o.requireCanonical === true };
+    }
+    if (o.blockNumber !== undefined) return parseBlockParam(o.blockNumber, index);
+    throw new InvalidParamsError(`invalid argument ${index}: block number or hash expected`);
+  }
+  throw new InvalidParamsError(`invalid argument ${index}: block number or tag expected, got ${Array.isArray(value) ? "array" : typeof value}`);
+}
+
+/** Resolves a block parameter; undefined when the block does not exist. */
+export function resolveBlock(chain: Chain, p: BlockParam): Block | undefined {
+  switch (p.kind) {
+    case "number":
+      return chain.getBlockByNumber(p.number);
+    case "hash": {
+      const b = chain.getBlockByHash(p.hash);
+      if (b !== undefined && p.requireCanonical && !chain.isCanonical(p.hash)) {
+        throw new ServerError(`hash ${"0x" + Buffer.from(p.hash).toString("hex")} is not currently canonical`);
+      }
+      return b;
+    }
+    case "tag":
+      switch (p.tag) {
+        case "latest":
+        case "pending":
+          // Without pre-confirmation data, `pending` answers from the latest sealed block.
+          return chain.head;
+        case "earliest":
+          return chain.getBlockByNumber(0n);
+        case "safe":
+        case "finalized": {
+          const b = chain.pointer(p.tag);
+          if (b === undefined) throw new ServerError(`${p.tag} block not found`);
+          return b;
+        }
+      }
+  }
+}
+
+/** Resolves a block for state access: a missing block is an error (geth `header not found`). */
+export function resolveStateBlock(chain: Chain, p: BlockParam): Block {
+  const b = resolveBlock(chain, p);
+  if (b === undefined) throw new ServerError("header not found");
+  return b;
+}

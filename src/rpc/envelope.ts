@@ -1,0 +1,352 @@
+/**
+ * JSON-RPC 2.0 envelope processing, independent of the transport (HTTP, WebSocket).
+ *
+ * Behaviour follows geth's `rpc` package wherever clients can observe it: the same error
+ * codes and messages, ids echoed byte for byte, notifications executed but not answered,
+ * and the same batch limits (request count and accumulated result size).
+ */
+import { MAX_BATCH_LENGTH, MAX_BATCH_RESPONSE_BYTES, MAX_JSON_DEPTH } from "../config/constants.js";
+import { InvalidParamsError, MethodNotFoundError, RpcCode, toJsonRpcError } from "./errors.js";
+import type { JsonRpcErrorObject } from "./errors.js";
+import {
+  INVALID_METHOD_LABEL,
+  UNKNOWN_METHOD_LABEL,
+  rpcBatchSize,
+  rpcErrorsTotal,
+  rpcRequestDuration,
+  rpcRequestsTotal,
+} from "./metrics.js";
+import { RawJson } from "./types.js";
+import type { MethodTable, RpcContext } from "./types.js";
+
+/** geth's code for the entries of a batch whose accumulated results exceed the size limit. */
+export const RESPONSE_TOO_LARGE_CODE = -32003;
+
+/** Limits applied by {@link handleBody}; 0 disables a limit (as in geth). */
+export interface HandleBodyOptions {
+  /** Most entries in one batch (default {@link MAX_BATCH_LENGTH}). */
+  maxBatch?: number;
+  /** Most result bytes of one batch before the rest is answered with -32003 (default {@link MAX_BATCH_RESPONSE_BYTES}). */
+  maxBatchResponseBytes?: number;
+}
+
+/** One answer of a request: its id text, its full response text and how many result bytes it holds. */
+interface Answer {
+  id: string;
+  text: string;
+  resultBytes: number;
+}
+
+const NULL_ID = "null";
+
+/** `{"jsonrpc":"2.0","id":<id>,"error":{...}}` with the error object serialized as given. */
+function errorText(id: string, error: JsonRpcErrorObject): string {
+  let body: string;
+  try {
+    body = JSON.stringify(error);
+  } catch {
+    // `data` that cannot be serialized (bigint, cycles) is dropped rather than losing the error.
+    body = JSON.stringify({ code: error.code, message: error.message });
+  }
+  return `{"jsonrpc":"2.0","id":${id},"error":${body}}`;
+}
+
+function errorAnswer(id: string, code: number, message: string): Answer {
+  return { id, text: errorText(id, { code, message }), resultBytes: 0 };
+}
+
+// ---------------------------------------------------------------------------------------
+// Pre-parse scan: nesting depth and raw id text
+// ---------------------------------------------------------------------------------------
+
+/** What the pre-parse scan learned about a body. */
+interface ScanResult {
+  /** Nesting exceeded the limit; the body must not reach JSON.parse. */
+  tooDeep: boolean;
+  /** The body holds nothing but whitespace. */
+  empty: boolean;
+  /** Raw source text of each request's primitive `id` value, by request index (0 for a single request). */
+  rawIds: Map<number, string>;
+}
+
+const OPEN_OBJ = 0x7b; // {
+const CLOSE_OBJ = 0x7d; // }
+const OPEN_ARR = 0x5b; // [
+const CLOSE_ARR = 0x5d; // ]
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+function isWs(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/** Index of the quote closing the string opened at `start`, or -1 when unterminated. */
+function stringEnd(text: string, start: number): number {
+  let from = start + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return -1;
+    let backslashes = 0;
+    for (let k = q - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
+function skipWs(text: string, i: number): number {
+  while (i < text.length && isWs(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** End (exclusive) of the primitive JSON value starting at `i` (string, number, literal). */
+function primitiveEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) === QUOTE) {
+    const q = stringEnd(text, i);
+    return q < 0 ? -1 : q + 1;
+  }
+  let j = i;
+  while (j < text.length) {
+    const c = text.charCodeAt(j);
+    if (c === COMMA || c === CLOSE_OBJ || c === CLOSE_ARR || isWs(c)) break;
+    j++;
+  }
+  return j;
+}
+
+/**
+ * Walks the body once without building values: rejects nesting deeper than `maxDepth`
+ * (so hostile input cannot exhaust the stack of JSON.parse) and records the raw text of each
+ * request's `id` member, so ids are echoed exactly as sent (`1.0`, `1e2`, 2^64, escapes).
+ * The scan trusts JSON.parse to reject malformed input; on such input its findings are unused.
+ */
+function scanBody(text: string, maxDepth: number): ScanResult {
+  const rawIds = new Map<number, string>();
+  const n = text.length;
+  let i = skipWs(text, 0);
+  if (i >= n) return { tooDeep: false, empty: true, rawIds };
+
+  const isBatch = text.charCodeAt(i) === OPEN_ARR;
+  /** Depth of a request object's members: 1 for a single request, 2 inside a batch. */
+  const reqDepth = isBatch ? 2 : 1;
+  /** Container kind at each depth: true for an object. */
+  const isObject: boolean[] = [false];
+  let depth = 0;
+  let index = 0;
+  let expectKey = false;
+
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      if (end < 0) break;
+      if (expectKey && depth === reqDepth) {
+        expectKey = false;
+        const raw = text.slice(i + 1, end);
+        let key = raw;
+        if (raw.includes("\\")) {
+          try {
+            key = JSON.parse(text.slice(i, end + 1)) as string;
+          } catch {
+            key = raw;
+          }
+        }
+        if (key === "id") {
+          let v = skipWs(text, end + 1);
+          if (text.charCodeAt(v) === COLON) {
+            v = skipWs(text, v + 1);
+            const vc = text.charCodeAt(v);
+            const vEnd = vc === OPEN_OBJ || vc === OPEN_ARR ? -1 : primitiveEnd(text, v);
+            // Duplicate keys: the last one wins, as in JSON.parse.
+            if (vEnd > v) rawIds.set(index, text.slice(v, vEnd));
+            else rawIds.delete(index);
+          }
+        }
+      }
+      i = end;
+    } else if (c === OPEN_OBJ || c === OPEN_ARR) {
+      depth++;
+      if (depth > maxDepth) return { tooDeep: true, empty: false, rawIds };
+      isObject[depth] = c === OPEN_OBJ;
+      if (depth === reqDepth) expectKey = isObject[depth] === true;
+    } else if (c === CLOSE_OBJ || c === CLOSE_ARR) {
+      depth--;
+      if (depth < 0) break;
+    } else if (c === COMMA) {
+      if (isBatch && depth === 1) index++;
+      else if (depth === reqDepth && isObject[depth] === true) expectKey = true;
+    }
+  }
+  return { tooDeep: false, empty: false, rawIds };
+}
+
+// ---------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** geth's `hasValidID`: present and not an object or array (numbers, strings, null, booleans). */
+function isValidId(v: unknown): boolean {
+  return v === null || typeof v !== "object";
+}
+
+/** A parsed request classified as geth does. */
+type Classified =
+  | { kind: "call"; id: string; method: string; params: unknown }
+  | { kind: "notification"; method: string; params: unknown }
+  | { kind: "invalid"; id: string };
+
+function classify(req: unknown, rawId: string | undefined): Classified {
+  if (!isPlainObject(req)) return { kind: "invalid", id: NULL_ID };
+  const hasId = Object.hasOwn(req, "id");
+  const validId = hasId && isValidId(req.id);
+  const id = validId ? (rawId ?? JSON.stringify(req.id)) : NULL_ID;
+  const method = typeof req.method === "string" ? req.method : "";
+  if (req.jsonrpc === "2.0" && method !== "") {
+    if (!hasId) return { kind: "notification", method, params: req.params };
+    if (validId) return { kind: "call", id, method, params: req.params };
+  }
+  return { kind: "invalid", id };
+}
+
+/** Runs one method call; resolves to the JSON text of its result, or throws what the handler threw. */
+async function invoke(method: string, rawParams: unknown, methods: MethodTable, ctx: RpcContext): Promise<string> {
+  const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+  if (handler === undefined) throw new MethodNotFoundError(method);
+  let params: unknown[];
+  if (rawParams === undefined || rawParams === null) params = [];
+  else if (Array.isArray(rawParams)) params = rawParams;
+  else throw new InvalidParamsError("non-array args"); // geth's message for object params
+  const result = await handler(params, ctx);
+  if (result instanceof RawJson) return result.json;
+  return JSON.stringify(result) ?? "null";
+}
+
+/** Executes a call or notification with metrics; resolves to the answer, or null for notifications. */
+async function execute(
+  req: Extract<Classified, { kind: "call" | "notification" }>,
+  methods: MethodTable,
+  ctx: RpcContext,
+): Promise<Answer | null> {
+  const label = Object.hasOwn(methods, req.method) ? req.method : UNKNOWN_METHOD_LABEL;
+  rpcRequestsTotal.inc({ method: label, transport: ctx.transport });
+  const stopTimer = rpcRequestDuration.startTimer({ method: label });
+  try {
+    const json = await invoke(req.method, req.params, methods, ctx);
+    if (req.kind === "notification") return null;
+    return { id: req.id, text: `{"jsonrpc":"2.0","id":${req.id},"result":${json}}`, resultBytes: Buffer.byteLength(json) };
+  } catch (err) {
+    const error = toJsonRpcError(err);
+    rpcErrorsTotal.inc({ method: label, code: String(error.code) });
+    if (req.kind === "notification") return null;
+    return { id: req.id, text: errorText(req.id, error), resultBytes: 0 };
+  } finally {
+    stopTimer();
+  }
+}
+
+/** Answers one parsed request (single or batch entry). */
+function handleRequest(req: unknown, rawId: string | undefined, methods: MethodTable, ctx: RpcContext): Promise<Answer | null> {
+  const c = classify(req, rawId);
+  if (c.kind === "invalid") {
+    rpcErrorsTotal.inc({ method: INVALID_METHOD_LABEL, code: String(RpcCode.InvalidRequest) });
+    return Promise.resolve(errorAnswer(c.id, RpcCode.InvalidRequest, "invalid request"));
+  }
+  return execute(c, methods, ctx);
+}
+
+async function handleBatch(
+  batch: unknown[],
+  rawIds: Map<number, string>,
+  methods: MethodTable,
+  ctx: RpcContext,
+  maxBatch: number,
+  maxResponseBytes: number,
+): Promise<string | null> {
+  if (batch.length === 0) return errorText(NULL_ID, { code: RpcCode.InvalidRequest, message: "empty batch" });
+  rpcBatchSize.observe(batch.length);
+  if (maxBatch > 0 && batch.length > maxBatch) {
+    // geth answers a one-element batch carrying the id of the first call.
+    let id = NULL_ID;
+    for (let i = 0; i < batch.length; i++) {
+      const c = classify(batch[i], rawIds.get(i));
+      if (c.kind === "call") {
+        id = c.id;
+        break;
+      }
+    }
+    rpcErrorsTotal.inc({ method: INVALID_METHOD_LABEL, code: String(RpcCode.InvalidRequest) });
+    return `[${errorText(id, { code: RpcCode.InvalidRequest, message: "batch too large" })}]`;
+  }
+
+  const answers = await Promise.all(batch.map((req, i) => handleRequest(req, rawIds.get(i), methods, ctx)));
+  const parts: string[] = [];
+  let resultBytes = 0;
+  let overflow = false;
+  for (const a of answers) {
+    if (a === null) continue;
+    if (overflow) {
+      parts.push(errorAnswer(a.id, RESPONSE_TOO_LARGE_CODE, "response too large").text);
+      continue;
+    }
+    parts.push(a.text);
+    resultBytes += a.resultBytes;
+    // As geth: the answer that crosses the limit is kept, every later one is replaced.
+    if (maxResponseBytes > 0 && resultBytes > maxResponseBytes) overflow = true;
+  }
+  return parts.length === 0 ? null : `[${parts.join(",")}]`;
+}
+
+/**
+ * Processes one JSON-RPC 2.0 message (single request or batch) and returns the response
+ * text, or null when nothing is to be answered (notifications only, or an empty body).
+ *
+ * - Broken JSON: -32700 "parse error"; nesting deeper than MAX_JSON_DEPTH: -32600 before parsing.
+ * - Empty batch: one error object (-32600 "empty batch"); batch longer than `maxBatch`:
+ *   a one-element batch with -32600 "batch too large" (geth's answer).
+ * - Invalid request objects: -32600 "invalid request"; unknown method: -32601; params neither
+ *   absent, null nor an array: -32602 "non-array args" (geth).
+ * - Handler errors go through {@link toJsonRpcError}; `RawJson` results are spliced verbatim.
+ * - Batch entries run concurrently; answers keep request order; once the results exceed
+ *   `maxBatchResponseBytes`, the remaining answers become -32003 "response too large".
+ */
+export async function handleBody(
+  body: string | Buffer,
+  methods: MethodTable,
+  ctx: RpcContext,
+  opts: HandleBodyOptions = {},
+): Promise<string | null> {
+  const text = typeof body === "string" ? body : body.toString("utf8");
+  const scan = scanBody(text, MAX_JSON_DEPTH);
+  if (scan.empty) return null; // geth writes nothing for an empty body
+  if (scan.tooDeep) {
+    rpcErrorsTotal.inc({ method: INVALID_METHOD_LABEL, code: String(RpcCode.InvalidRequest) });
+    return errorText(NULL_ID, {
+      code: RpcCode.InvalidRequest,
+      message: `invalid request: JSON nesting deeper than ${MAX_JSON_DEPTH}`,
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    rpcErrorsTotal.inc({ method: INVALID_METHOD_LABEL, code: String(RpcCode.ParseError) });
+    return errorText(NULL_ID, { code: RpcCode.ParseError, message: "parse error" });
+  }
+  if (Array.isArray(parsed)) {
+    return handleBatch(
+      parsed,
+      scan.rawIds,
+      methods,
+      ctx,
+      opts.maxBatch ?? MAX_BATCH_LENGTH,
+      opts.maxBatchResponseBytes ?? MAX_BATCH_RESPONSE_BYTES,
+    );
+  }
+  const answer = await handleRequest(parsed, scan.rawIds.get(0), methods, ctx);
+  return answer === null ? null : answer.text;
+}

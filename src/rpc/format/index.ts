@@ -1,0 +1,8 @@
+/**
+ * JSON-RPC formatters: hex encodings and parsers, and the JSON forms of blocks, transactions,
+ * receipts and logs exactly as geth answers them (execution-apis fixtures).
+ */
+export * from "./quantity.js";
+export * from "./transaction.js";
+export * from "./block.js";
+export * from "./receipt.js";

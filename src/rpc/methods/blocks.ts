@@ -1,0 +1,107 @@
+/**
+ * Block, transaction and receipt queries: eth_getBlockByNumber, eth_getBlockByHash,
+ * eth_getBlockReceipts, eth_getTransactionByHash, eth_getTransactionReceipt,
+ * eth_getTransactionBy{BlockHash,BlockNumber}AndIndex, eth_getBlockTransactionCountBy*,
+ * eth_getUncleCountBy*, eth_blockNumber, eth_chainId.
+ */
+import type { Block } from "@ethereumjs/block";
+import type { RpcBackend } from "../backend.js";
+import { parseBlockParam, resolveBlock } from "../blockParam.js";
+import { formatBlock, formatReceipt, formatReceipts, formatTransaction, parseHash, parseQuantity, toQuantity } from "../format/index.js";
+import { maxParams, parseBool, required } from "../params.js";
+import type { MethodTable } from "../types.js";
+
+/** Handlers of the block family. */
+export function blockMethods(b: RpcBackend): MethodTable {
+  const { chain } = b;
+
+  const blockJson = (block: Block | undefined, full: boolean): unknown =>
+    block === undefined ? null : formatBlock(block, { fullTransactions: full, senders: full ? chain.getSenders(block.hash()) : [] });
+
+  const txInBlock = (block: Block | undefined, index: bigint): unknown => {
+    if (block === undefined || index >= BigInt(block.transactions.length)) return null;
+    const i = Number(index);
+    return formatTransaction(block.transactions[i], {
+      blockHash: block.hash(),
+      blockNumber: block.header.number,
+      blockTimestamp: block.header.timestamp,
+      index: i,
+      baseFee: block.header.baseFeePerGas,
+      sender: chain.getSenders(block.hash())[i],
+    });
+  };
+
+  return {
+    eth_chainId: () => toQuantity(chain.chainId),
+    eth_blockNumber: () => toQuantity(chain.head.header.number),
+
+    /** eth_getBlockByNumber(block, fullTransactions) */
+    eth_getBlockByNumber: (params) => {
+      maxParams(params, 2);
+      const p = parseBlockParam(required(params, 0), 0);
+      const full = parseBool(required(params, 1), 1);
+      return blockJson(resolveBlock(chain, p), full);
+    },
+    /** eth_getBlockByHash(hash, fullTransactions) */
+    eth_getBlockByHash: (params) => {
+      maxParams(params, 2);
+      const h = parseHash(required(params, 0), 0);
+      const full = parseBool(required(params, 1), 1);
+      return blockJson(chain.getBlockByHash(h), full);
+    },
+    /** eth_getBlockReceipts(block) */
+    eth_getBlockReceipts: (params) => {
+      maxParams(params, 1);
+      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0, { allowHash: true }));
+      if (block === undefined) return null;
+      const receipts = chain.getReceipts(block.hash());
+      if (receipts === undefined) return null;
+      return formatReceipts(block, receipts, chain.getSenders(block.hash()));
+    },
+    eth_getBlockTransactionCountByNumber: (params) => {
+      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0));
+      return block === undefined ? null : toQuantity(block.transactions.length);
+    },
+    eth_getBlockTransactionCountByHash: (params) => {
+      const block = chain.getBlockByHash(parseHash(required(params, 0), 0));
+      return block === undefined ? null : toQuantity(block.transactions.length);
+    },
+    eth_getUncleCountByBlockNumber: (params) => {
+      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0));
+      return block === undefined ? null : toQuantity(block.uncleHeaders.length);
+    },
+    eth_getUncleCountByBlockHash: (params) => {
+      const block = chain.getBlockByHash(parseHash(required(params, 0), 0));
+      return block === undefined ? null : toQuantity(block.uncleHeaders.length);
+    },
+    eth_getTransactionByBlockNumberAndIndex: (params) => {
+      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0));
+      return txInBlock(block, parseQuantity(required(params, 1), 1));
+    },
+    eth_getTransactionByBlockHashAndIndex: (params) => {
+      const block = chain.getBlockByHash(parseHash(required(params, 0), 0));
+      return txInBlock(block, parseQuantity(required(params, 1), 1));
+    },
+    /** eth_getTransactionByHash(hash): canonical chain first, then the mempool. */
+    eth_getTransactionByHash: (params) => {
+      maxParams(params, 1);
+      const h = parseHash(required(params, 0), 0);
+      const loc = chain.store.getTxLocation(h);
+      if (loc !== undefined) return txInBlock(chain.getBlockByHash(loc.blockHash), BigInt(loc.index));
+      const pooled = b.pool.get(h);
+      if (pooled !== undefined) return formatTransaction(pooled.tx, null, pooled.sender);
+      return null;
+    },
+    /** eth_getTransactionReceipt(hash) */
+    eth_getTransactionReceipt: (params) => {
+      maxParams(params, 1);
+      const h = parseHash(required(params, 0), 0);
+      const loc = chain.store.getTxLocation(h);
+      if (loc === undefined) return null;
+      const block = chain.getBlockByHash(loc.blockHash);
+      const receipts = chain.getReceipts(loc.blockHash);
+      if (block === undefined || receipts === undefined) return null;
+      return formatReceipt(block, receipts, chain.getSenders(loc.blockHash), loc.index);
+    },
+  };
+}

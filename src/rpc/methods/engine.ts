@@ -1,0 +1,194 @@
+/**
+ * Engine API (authenticated port): engine_exchangeCapabilities, engine_getClientVersionV1,
+ * engine_forkchoiceUpdatedV1..V3, engine_newPayloadV1..V4, engine_getPayloadV1..V4.
+ * This is how a consensus client (or the execution-apis suite's headfcu.json) drives the node.
+ */
+import { createBlockFromExecutionPayload, genRequestsRoot, type Block } from "@ethereumjs/block";
+import { CLRequest, bigIntToHex, bytesToHex, createWithdrawal, hexToBytes } from "@ethereumjs/util";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import { CLIENT_CODE, CLIENT_NAME } from "../../config/constants.js";
+import type { ExecutedBlock } from "../../chain/chain.js";
+import { buildOnHead } from "../../sequencer/blockBuilder.js";
+import type { RpcBackend } from "../backend.js";
+import { RpcCode, RpcError } from "../errors.js";
+import { toData, toQuantity } from "../format/quantity.js";
+import { required } from "../params.js";
+import type { MethodTable } from "../types.js";
+
+/** Payloads built for a consensus client, kept until fetched (geth keeps 10). */
+const MAX_PAYLOADS = 10;
+
+type Json = Record<string, unknown>;
+
+function invalidParams(msg: string): RpcError {
+  return new RpcError(RpcCode.InvalidParams, msg);
+}
+
+function hashOrNull(v: unknown): Uint8Array | undefined {
+  if (typeof v !== "string") return undefined;
+  const b = hexToBytes(v as `0x${string}`);
+  return b.every((x) => x === 0) ? undefined : b;
+}
+
+/** Handlers of the Engine API. `version` is the client version string. */
+export function engineMethods(b: RpcBackend, version: string, log?: Logger): MethodTable {
+  const { chain } = b;
+  const payloads = new Map<string, Promise<ExecutedBlock>>();
+
+  const status = (s: "VALID" | "INVALID" | "SYNCING" | "ACCEPTED", latestValidHash: Uint8Array | null, validationError: string | null = null): Json => ({
+    status: s,
+    latestValidHash: latestValidHash === null ? null : toData(latestValidHash),
+    validationError,
+  });
+
+  const forkchoice = async (params: unknown[], v: number): Promise<Json> => {
+    const state = required(params, 0) as Json;
+    const attrs = (params[1] ?? null) as Json | null;
+    const head = hashOrNull(state.headBlockHash);
+    if (head === undefined) throw invalidParams("forkchoice state: headBlockHash is required");
+    if (!chain.store.hasBlock(head)) return { payloadStatus: status("SYNCING", null), payloadId: null };
+    const safe = hashOrNull(state.safeBlockHash);
+    const finalized = hashOrNull(state.finalizedBlockHash);
+    for (const [name, h] of [["safe", safe], ["finalized", finalized]] as const) {
+      if (h !== undefined && !chain.store.hasBlock(h)) {
+        throw new RpcError(RpcCode.InvalidForkchoiceState, `invalid forkchoice state: unknown ${name} block ${bytesToHex(h)}`);
+      }
+    }
+    await chain.setHead(head, safe, finalized);
+    let payloadId: string | null = null;
+    if (attrs !== null) {
+      if (v >= 3 && attrs.parentBeaconBlockRoot == null) throw new RpcError(RpcCode.InvalidPayloadAttributes, "missing parentBeaconBlockRoot");
+      if (v >= 2 && !Array.isArray(attrs.withdrawals) && chain.commonAt(chain.head.header.number + 1n, BigInt(attrs.timestamp as string)).isActivatedEIP(4895)) {
+        throw new RpcError(RpcCode.InvalidPayloadAttributes, "missing withdrawals");
+      }
+      const timestamp = BigInt(attrs.timestamp as string);
+      if (timestamp <= chain.head.header.timestamp) throw new RpcError(RpcCode.InvalidPayloadAttributes, "invalid timestamp: not after the head's");
+      payloadId = "0x" + randomBytes(8).toString("hex");
+      const built = buildOnHead(chain, b.pool, {
+        timestamp,
+        feeRecipient: hexToBytes(attrs.suggestedFeeRecipient as `0x${string}`),
+        prevRandao: hexToBytes(attrs.prevRandao as `0x${string}`),
+        withdrawals: Array.isArray(attrs.withdrawals)
+          ? (attrs.withdrawals as Json[]).map((w) => ({
+              index: BigInt(w.index as string),
+              validatorIndex: BigInt(w.validatorIndex as string),
+              address: hexToBytes(w.address as `0x${string}`),
+              amount: BigInt(w.amount as string),
+            }))
+          : undefined,
+        parentBeaconBlockRoot: attrs.parentBeaconBlockRoot == null ? undefined : hexToBytes(attrs.parentBeaconBlockRoot as `0x${string}`),
+      }, log).then((ex) => {
+        chain.rememberBuilt(ex);
+        return ex;
+      });
+      built.catch(() => undefined);
+      payloads.set(payloadId, built);
+      while (payloads.size > MAX_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
+    }
+    return { payloadStatus: status("VALID", head), payloadId };
+  };
+
+  const newPayload = async (params: unknown[], v: number): Promise<Json> => {
+    const p = required(params, 0) as Json;
+    const payload: Json = { ...p };
+    if (v >= 3) {
+      payload.parentBeaconBlockRoot = required(params, 2);
+    }
+    if (v >= 4) {
+      const reqs = (required(params, 3) as string[]).map((r) => {
+        const bytes = hexToBytes(r as `0x${string}`);
+        return new CLRequest(bytes[0] as never, bytes.subarray(1));
+      });
+      payload.requestsHash = bytesToHex(genRequestsRoot(reqs, sha256));
+    }
+    const parentHash = hexToBytes(p.parentHash as `0x${string}`);
+    const parent = chain.getHeaderByHash(parentHash);
+    let block: Block;
+    try {
+      const number = BigInt(p.blockNumber as string);
+      const timestamp = BigInt(p.timestamp as string);
+      block = await createBlockFromExecutionPayload(payload as never, { common: chain.commonAt(number, timestamp) });
+    } catch (e) {
+      return status("INVALID", parent === undefined ? null : parentHash, (e as Error).message);
+    }
+    if (v >= 3) {
+      const expected = (required(params, 1) as string[]).map((h) => h.toLowerCase());
+      const got = block.transactions.flatMap((tx) => ((tx as unknown as { blobVersionedHashes?: (string | Uint8Array)[] }).blobVersionedHashes ?? []).map((h) => (typeof h === "string" ? h : bytesToHex(h)).toLowerCase()));
+      if (expected.length !== got.length || expected.some((h, i) => h !== got[i])) {
+        return status("INVALID", parentHash, "invalid blob versioned hashes");
+      }
+    }
+    if (chain.store.hasBlock(block.hash())) return status("VALID", block.hash());
+    if (parent === undefined) return status("SYNCING", null);
+    try {
+      await chain.insertBlock(block);
+    } catch (e) {
+      return status("INVALID", parentHash, (e as Error).message);
+    }
+    return status("VALID", block.hash());
+  };
+
+  const getPayload = async (params: unknown[], v: number): Promise<Json> => {
+    const id = required(params, 0) as string;
+    const pending = payloads.get(id);
+    if (pending === undefined) throw new RpcError(RpcCode.UnknownPayload, "Unknown payload");
+    const ex = await pending;
+    const ep = ex.block.toExecutionPayload() as unknown as Json;
+    delete ep.requestsHash;
+    delete ep.parentBeaconBlockRoot;
+    if (v === 1) return ep;
+    const fees = ex.write.receipts.reduce(
+      (acc, r, i) => {
+        const gas = r.cumulativeGasUsed - (i === 0 ? 0n : ex.write.receipts[i - 1].cumulativeGasUsed);
+        const tx = ex.block.transactions[i] as unknown as { maxPriorityFeePerGas?: bigint; maxFeePerGas?: bigint; gasPrice?: bigint };
+        const base = ex.block.header.baseFeePerGas ?? 0n;
+        const price = tx.maxFeePerGas !== undefined ? (tx.maxFeePerGas - base < (tx.maxPriorityFeePerGas ?? 0n) ? tx.maxFeePerGas - base : (tx.maxPriorityFeePerGas ?? 0n)) : (tx.gasPrice ?? 0n) - base;
+        return acc + gas * price;
+      },
+      0n,
+    );
+    const out: Json = { executionPayload: ep, blockValue: bigIntToHex(fees) };
+    if (v >= 3) {
+      out.blobsBundle = { commitments: [], proofs: [], blobs: [] };
+      out.shouldOverrideBuilder = false;
+    }
+    if (v >= 4) out.executionRequests = [];
+    return out;
+  };
+
+  const capabilities = [
+    "engine_exchangeCapabilities",
+    "engine_getClientVersionV1",
+    "engine_forkchoiceUpdatedV1",
+    "engine_forkchoiceUpdatedV2",
+    "engine_forkchoiceUpdatedV3",
+    "engine_newPayloadV1",
+    "engine_newPayloadV2",
+    "engine_newPayloadV3",
+    "engine_newPayloadV4",
+    "engine_getPayloadV1",
+    "engine_getPayloadV2",
+    "engine_getPayloadV3",
+    "engine_getPayloadV4",
+  ];
+  void createWithdrawal;
+  void toQuantity;
+
+  return {
+    engine_exchangeCapabilities: () => capabilities,
+    engine_getClientVersionV1: () => [{ code: CLIENT_CODE, name: CLIENT_NAME, version, commit: "0x00000000" }],
+    engine_forkchoiceUpdatedV1: (p) => forkchoice(p, 1),
+    engine_forkchoiceUpdatedV2: (p) => forkchoice(p, 2),
+    engine_forkchoiceUpdatedV3: (p) => forkchoice(p, 3),
+    engine_newPayloadV1: (p) => newPayload(p, 1),
+    engine_newPayloadV2: (p) => newPayload(p, 2),
+    engine_newPayloadV3: (p) => newPayload(p, 3),
+    engine_newPayloadV4: (p) => newPayload(p, 4),
+    engine_getPayloadV1: (p) => getPayload(p, 1),
+    engine_getPayloadV2: (p) => getPayload(p, 2),
+    engine_getPayloadV3: (p) => getPayload(p, 3),
+    engine_getPayloadV4: (p) => getPayload(p, 4),
+  };
+}

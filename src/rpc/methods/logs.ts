@@ -1,0 +1,120 @@
+/**
+ * eth_getLogs: logs of a block range or one block hash, filtered by address and topics.
+ * Blocks whose header bloom cannot match are skipped without reading receipts.
+ */
+import type { Block } from "@ethereumjs/block";
+import { MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
+import type { RpcBackend } from "../backend.js";
+import { parseBlockParam, resolveBlock } from "../blockParam.js";
+import { InvalidParamsError, ServerError } from "../errors.js";
+import { formatBlockLogs, parseAddress, parseHash, type RpcLog } from "../format/index.js";
+import { required } from "../params.js";
+import type { MethodTable } from "../types.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+
+/** A parsed log filter. */
+interface LogFilter {
+  addresses: Set<string>;
+  topics: (Set<string> | null)[];
+}
+
+function bloomHas(bloom: Uint8Array, item: Uint8Array): boolean {
+  const h = keccak_256(item);
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i] << 8) | h[i + 1]) & 2047;
+    if ((bloom[256 - 1 - Math.floor(bit / 8)] & (1 << bit % 8)) === 0) return false;
+  }
+  return true;
+}
+
+function mayMatch(block: Block, f: LogFilter): boolean {
+  const bloom = block.header.logsBloom;
+  if (f.addresses.size > 0 && ![...f.addresses].some((a) => bloomHas(bloom, Buffer.from(a.slice(2), "hex")))) return false;
+  for (const t of f.topics) {
+    if (t === null || t.size === 0) continue;
+    if (![...t].some((x) => bloomHas(bloom, Buffer.from(x.slice(2), "hex")))) return false;
+  }
+  return true;
+}
+
+function matches(log: RpcLog, f: LogFilter): boolean {
+  if (f.addresses.size > 0 && !f.addresses.has(log.address)) return false;
+  if (f.topics.length > log.topics.length) return false;
+  for (let i = 0; i < f.topics.length; i++) {
+    const t = f.topics[i];
+    if (t !== null && t.size > 0 && !t.has(log.topics[i])) return false;
+  }
+  return true;
+}
+
+/** Handlers of the logs family. */
+export function logMethods(b: RpcBackend): MethodTable {
+  const { chain } = b;
+  return {
+    /** eth_getLogs(filter) */
+    eth_getLogs: (params) => {
+      const raw = required(params, 0);
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InvalidParamsError("invalid argument 0: filter object expected");
+      const o = raw as Record<string, unknown>;
+      if (o.blockHash != null && (o.fromBlock != null || o.toBlock != null)) {
+        throw new InvalidParamsError("invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other");
+      }
+      const addrList = o.address == null ? [] : Array.isArray(o.address) ? o.address : [o.address];
+      const filter: LogFilter = {
+        addresses: new Set(addrList.map((a, i) => "0x" + Buffer.from(parseAddress(a, `0.address[${i}]`)).toString("hex"))),
+        topics: [],
+      };
+      if (o.topics != null) {
+        if (!Array.isArray(o.topics)) throw new InvalidParamsError("invalid argument 0: topics must be an array");
+        if (o.topics.length > 4) throw new InvalidParamsError("invalid argument 0: too many topics (max 4)");
+        filter.topics = o.topics.map((t, i) => {
+          if (t === null) return null;
+          const list = Array.isArray(t) ? t : [t];
+          return new Set(list.filter((x) => x !== null).map((x, j) => "0x" + Buffer.from(parseHash(x, `0.topics[${i}][${j}]`)).toString("hex")));
+        });
+      }
+      let blocks: Block[];
+      const out: RpcLog[] = [];
+      const collect = (block: Block): void => {
+        if (!mayMatch(block, filter)) return;
+        const receipts = chain.getReceipts(block.hash());
+        if (receipts === undefined) return;
+        for (const l of formatBlockLogs(block, receipts)) {
+          if (matches(l, filter)) {
+            out.push(l);
+            if (out.length > MAX_LOGS_PER_RESPONSE) throw new ServerError(`query returned more than ${MAX_LOGS_PER_RESPONSE} results`);
+          }
+        }
+      };
+      if (o.blockHash != null) {
+        const block = chain.getBlockByHash(parseHash(o.blockHash, "0.blockHash"));
+        if (block === undefined) throw new ServerError("unknown block");
+        blocks = [block];
+        blocks.forEach(collect);
+        return out;
+      }
+      const head = chain.head.header.number;
+      const num = (v: unknown, name: string): bigint => {
+        if (v == null) return head;
+        const p = parseBlockParam(v, 0);
+        if (p.kind === "number") return p.number;
+        const blk = resolveBlock(chain, p);
+        if (blk === undefined) throw new ServerError(`${name} block not found`);
+        return blk.header.number;
+      };
+      const from = num(o.fromBlock, "from");
+      const to = num(o.toBlock, "to");
+      if (from > head || to > head) {
+        if (from > to && to <= head) throw new InvalidParamsError("invalid block range params");
+        throw new InvalidParamsError("block range extends beyond current head block");
+      }
+      if (from > to) throw new InvalidParamsError("invalid block range params");
+      if (to - from + 1n > BigInt(MAX_LOGS_BLOCK_RANGE)) throw new ServerError(`query exceeds max block range ${MAX_LOGS_BLOCK_RANGE}`);
+      for (let n = from; n <= to; n++) {
+        const block = chain.getBlockByNumber(n);
+        if (block !== undefined) collect(block);
+      }
+      return out;
+    },
+  };
+}

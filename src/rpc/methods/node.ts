@@ -1,0 +1,119 @@
+/**
+ * Node and chain information: net_version, net_listening, net_peerCount, web3_clientVersion,
+ * web3_sha3, eth_syncing, eth_accounts, eth_config (EIP-7910), eth_capabilities.
+ */
+import type { Common } from "@ethereumjs/common";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import type { RpcBackend } from "../backend.js";
+import { parseData, toData, toQuantity } from "../format/index.js";
+import { required } from "../params.js";
+import type { MethodTable } from "../types.js";
+
+/** Precompile names and addresses by the fork that introduced them (EIP-7910 names). */
+const PRECOMPILES: [string, number, string][] = [
+  ["chainstart", 0x01, "ECREC"],
+  ["chainstart", 0x02, "SHA256"],
+  ["chainstart", 0x03, "RIPEMD160"],
+  ["chainstart", 0x04, "ID"],
+  ["byzantium", 0x05, "MODEXP"],
+  ["byzantium", 0x06, "BN254_ADD"],
+  ["byzantium", 0x07, "BN254_MUL"],
+  ["byzantium", 0x08, "BN254_PAIRING"],
+  ["istanbul", 0x09, "BLAKE2F"],
+  ["cancun", 0x0a, "KZG_POINT_EVALUATION"],
+  ["prague", 0x0b, "BLS12_G1ADD"],
+  ["prague", 0x0c, "BLS12_G1MSM"],
+  ["prague", 0x0d, "BLS12_G2ADD"],
+  ["prague", 0x0e, "BLS12_G2MSM"],
+  ["prague", 0x0f, "BLS12_PAIRING_CHECK"],
+  ["prague", 0x10, "BLS12_MAP_FP_TO_G1"],
+  ["prague", 0x11, "BLS12_MAP_FP2_TO_G2"],
+  ["osaka", 0x100, "P256VERIFY"],
+];
+
+function addr(n: number): string {
+  return "0x" + n.toString(16).padStart(40, "0");
+}
+
+/** EIP-7910 fork configuration object of `hf`, or null. */
+function forkConfig(common: Common, hf: string | undefined, genesisHash: Uint8Array): Record<string, unknown> | null {
+  if (hf === undefined) return null;
+  const c = common.copy();
+  c.setHardfork(hf);
+  const precompiles: Record<string, string> = {};
+  for (const [fork, a, name] of PRECOMPILES) if (c.gteHardfork(fork)) precompiles[name] = addr(a);
+  const systemContracts: Record<string, string> = {};
+  if (c.gteHardfork("cancun")) systemContracts.BEACON_ROOTS_ADDRESS = "0x000f3df6d732807ef1319fb7b8bb8522d0beac02";
+  if (c.gteHardfork("prague")) {
+    systemContracts.CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS = "0x0000bbddc7ce488642fb579f8b00f3a590007251";
+    systemContracts.DEPOSIT_CONTRACT_ADDRESS = (c as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams.depositContractAddress?.toLowerCase() ?? addr(0);
+    systemContracts.HISTORY_STORAGE_ADDRESS = "0x0000f90827f1c53a10cb7a02335b175320002935";
+    systemContracts.WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS = "0x00000961ef480eb55e80d19ad83579a64c007002";
+  }
+  const sched = c.gteHardfork("cancun") ? c.getBlobGasSchedule() : undefined;
+  return {
+    activationTime: Number(c.hardforkTimestamp(hf) ?? 0),
+    blobSchedule:
+      sched === undefined
+        ? null
+        : {
+            target: Number(sched.targetBlobGasPerBlock) / 131072,
+            max: Number(sched.maxBlobGasPerBlock) / 131072,
+            baseFeeUpdateFraction: Number(sched.blobGasPriceUpdateFraction),
+          },
+    chainId: toQuantity(c.chainId()),
+    forkId: c.forkHash(hf, genesisHash),
+    precompiles,
+    systemContracts,
+  };
+}
+
+/** Handlers of the node-information family. */
+export function nodeMethods(b: RpcBackend): MethodTable {
+  const { chain } = b;
+  return {
+    net_version: () => chain.chainId.toString(),
+    net_listening: () => true,
+    net_peerCount: () => "0x0",
+    web3_clientVersion: () => b.settings.clientVersion,
+    web3_sha3: (params) => toData(keccak_256(parseData(required(params, 0), 0))),
+    eth_accounts: () => [],
+    eth_syncing: () => {
+      const s = b.syncing();
+      if (s === false) return false;
+      return { startingBlock: toQuantity(s.startingBlock), currentBlock: toQuantity(s.currentBlock), highestBlock: toQuantity(s.highestBlock) };
+    },
+    /** eth_config (EIP-7910): current, next and last timestamp-scheduled fork. */
+    eth_config: () => {
+      const head = chain.head.header;
+      const common = chain.common;
+      const timed = common
+        .hardforks()
+        .filter((h) => h.timestamp !== undefined && h.timestamp !== null)
+        .map((h) => ({ name: h.name, time: BigInt(h.timestamp as number | string) }));
+      const now = head.timestamp;
+      const past = timed.filter((t) => t.time <= now);
+      const future = timed.filter((t) => t.time > now);
+      const current = past.length > 0 ? past[past.length - 1].name : common.getHardforkBy({ blockNumber: head.number, timestamp: head.timestamp });
+      return {
+        current: forkConfig(common, current, chain.genesisHash),
+        next: forkConfig(common, future[0]?.name, chain.genesisHash),
+        last: future.length === 0 ? null : forkConfig(common, future[future.length - 1].name, chain.genesisHash),
+      };
+    },
+    /** eth_capabilities: which data this node keeps (all of it, from genesis, on an archive node). */
+    eth_capabilities: () => {
+      const head = chain.head;
+      const oldestState = toQuantity(chain.oldestStateBlock());
+      return {
+        head: { number: toQuantity(head.header.number), hash: toData(head.hash()) },
+        state: { disabled: false, oldestBlock: oldestState },
+        tx: { disabled: false, oldestBlock: "0x0" },
+        logs: { disabled: false, oldestBlock: "0x0", deleteStrategy: { type: "none" } },
+        receipts: { disabled: false, oldestBlock: "0x0" },
+        blocks: { disabled: false, oldestBlock: "0x0" },
+        stateproofs: { disabled: false, oldestBlock: oldestState },
+      };
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Account and storage state at a block: eth_getBalance, eth_getTransactionCount, eth_getCode,
+ * eth_getStorageAt, eth_getStorageValues, eth_getProof. Reads come from flat state (latest)
+ * or the history index (older blocks), never from a trie walk — except eth_getProof, which
+ * walks the trie at the block's state root by definition.
+ */
+import { MerklePatriciaTrie, createMerkleProof } from "@ethereumjs/mpt";
+import { KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, equalsBytes } from "@ethereumjs/util";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { TrieNodeDb } from "../../execution/state/trieNodeDb.js";
+import type { RpcBackend } from "../backend.js";
+import { parseBlockParam, resolveStateBlock } from "../blockParam.js";
+import { InvalidParamsError } from "../errors.js";
+import { parseAddress, toData, toFixedData, toQuantity } from "../format/quantity.js";
+import { maxParams, parseStorageKey, required } from "../params.js";
+import type { MethodTable } from "../types.js";
+
+/** Largest number of slots one eth_getStorageValues request may ask for (geth: 1024). */
+const MAX_STORAGE_VALUES_KEYS = 1024;
+
+function word(v: Uint8Array): string {
+  return toFixedData(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex")), 32);
+}
+
+/** Handlers of the state family. */
+export function stateMethods(b: RpcBackend): MethodTable {
+  const { chain } = b;
+  const stateFor = (params: unknown[], index: number) => {
+    const block = resolveStateBlock(chain, parseBlockParam(params[index], index, { allowHash: true, optional: true }));
+    return { block, state: chain.stateAt(block.header) };
+  };
+
+  return {
+    /** eth_getBalance(address, block) */
+    eth_getBalance: (params) => {
+      maxParams(params, 2);
+      const addr = parseAddress(required(params, 0), 0);
+      return toQuantity(stateFor(params, 1).state.account(addr)?.balance ?? 0n);
+    },
+    /** eth_getTransactionCount(address, block); `pending` adds this node's mempool. */
+    eth_getTransactionCount: (params) => {
+      maxParams(params, 2);
+      const addr = parseAddress(required(params, 0), 0);
+      const nonce = stateFor(params, 1).state.account(addr)?.nonce ?? 0n;
+      if (params[1] === "pending") {
+        const p = b.pool.pendingNonce(addr);
+        if (p !== undefined && p > nonce) return toQuantity(p);
+      }
+      return toQuantity(nonce);
+    },
+    /** eth_getCode(address, block) */
+    eth_getCode: (params) => {
+      maxParams(params, 2);
+      const addr = parseAddress(required(params, 0), 0);
+      const { state } = stateFor(params, 1);
+      const acc = state.account(addr);
+      if (acc === undefined || equalsBytes(acc.codeHash, KECCAK256_NULL)) return "0x";
+      return toData(state.code(acc.codeHash) ?? new Uint8Array());
+    },
+    /** eth_getStorageAt(address, key, block) */
+    eth_getStorageAt: (params) => {
+      maxParams(params, 3);
+      const addr = parseAddress(required(params, 0), 0);
+      const key = parseStorageKey(required(params, 1));
+      return word(stateFor(params, 2).state.storage(addr, key));
+    },
+    /** eth_getStorageValues({address: [keys]}, block) */
+    eth_getStorageValues: (params) => {
+      maxParams(params, 2);
+      const req = required(params, 0);
+      if (typeof req !== "object" || req === null || Array.isArray(req)) throw new InvalidParamsError("invalid argument 0: object of address to storage keys expected");
+      const entries = Object.entries(req as Record<string, unknown>);
+      if (entries.length === 0) throw new InvalidParamsError("empty request");
+      let total = 0;
+      const parsed = entries.map(([a, keys]) => {
+        if (!Array.isArray(keys)) throw new InvalidParamsError(`invalid argument 0: storage keys of ${a} must be an array`);
+        total += keys.length;
+        return { a, addr: parseAddress(a, 0), keys: keys.map((k) => parseStorageKey(k)) };
+      });
+      if (total > MAX_STORAGE_VALUES_KEYS) throw new InvalidParamsError(`too many storage keys requested (max ${MAX_STORAGE_VALUES_KEYS}, got ${total})`);
+      const { state } = stateFor(params, 1);
+      const out: Record<string, string[]> = {};
+      for (const { a, addr, keys } of parsed) out[a.toLowerCase()] = keys.map((k) => word(state.storage(addr, k)));
+      return out;
+    },
+    /** eth_getProof(address, keys, block): EIP-1186 account and storage proofs. */
+    eth_getProof: async (params) => {
+      maxParams(params, 3);
+      const addr = parseAddress(required(params, 0), 0);
+      const rawKeys = required(params, 1);
+      if (!Array.isArray(rawKeys)) throw new InvalidParamsError("invalid argument 1: storage keys array expected");
+      const keys = rawKeys.map((k) => parseStorageKey(k));
+      const { block, state } = stateFor(params, 2);
+      const nodes = new TrieNodeDb(chain.store);
+      const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, root });
+      const accountProof = await createMerkleProof(trie(block.header.stateRoot), addr);
+      const acc = state.account(addr);
+      const storageRoot = acc?.storageRoot ?? KECCAK256_RLP;
+      const st = trie(storageRoot);
+      const storageProof = [];
+      for (let i = 0; i < keys.length; i++) {
+        const proof = await createMerkleProof(st, keys[i]);
+        const v = state.storage(addr, keys[i]);
+        const raw = rawKeys[i] as string;
+        const key = raw.length === 66 ? raw.toLowerCase() : toQuantity(BigInt("0x" + Buffer.from(keys[i]).toString("hex")));
+        storageProof.push({ key, value: toQuantity(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex"))), proof: proof.map(toData) });
+      }
+      void keccak_256;
+      return {
+        address: toData(addr),
+        accountProof: accountProof.map(toData),
+        balance: toQuantity(acc?.balance ?? 0n),
+        codeHash: toData(acc?.codeHash ?? KECCAK256_NULL),
+        nonce: toQuantity(acc?.nonce ?? 0n),
+        storageHash: toData(storageRoot),
+        storageProof,
+      };
+    },
+  };
+}

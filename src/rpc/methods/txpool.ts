@@ -1,0 +1,68 @@
+/**
+ * Transaction submission and the pool: eth_sendRawTransaction, txpool_content,
+ * txpool_contentFrom, txpool_status, txpool_inspect.
+ */
+import { toChecksumAddress } from "@ethereumjs/util";
+import type { PooledTx } from "../../txpool/txpool.js";
+import type { RpcBackend } from "../backend.js";
+import { formatTransaction, parseAddress, parseData, toData, toQuantity } from "../format/index.js";
+import { maxParams, required } from "../params.js";
+import type { MethodTable } from "../types.js";
+
+function byNonce(list: PooledTx[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of list) out[p.tx.nonce.toString()] = formatTransaction(p.tx, null, p.sender);
+  return out;
+}
+
+/** Handlers of the transaction-pool family. */
+export function txpoolMethods(b: RpcBackend): MethodTable {
+  const { pool } = b;
+  const grouped = (m: Map<string, PooledTx[]>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [s, list] of m) out[toChecksumAddress("0x" + s)] = byNonce(list);
+    return out;
+  };
+  return {
+    /** eth_sendRawTransaction(raw): validates, pools, returns the transaction hash. */
+    eth_sendRawTransaction: (params) => {
+      maxParams(params, 1);
+      const raw = parseData(required(params, 0), 0);
+      return toData(pool.addRaw(raw).hash);
+    },
+    txpool_content: () => {
+      const { pending, queued } = pool.content();
+      return { pending: grouped(pending), queued: grouped(queued) };
+    },
+    txpool_contentFrom: (params) => {
+      const addr = "0x" + Buffer.from(parseAddress(required(params, 0), 0)).toString("hex");
+      const { pending, queued } = pool.content();
+      return { pending: byNonce(pending.get(addr.slice(2)) ?? []), queued: byNonce(queued.get(addr.slice(2)) ?? []) };
+    },
+    txpool_status: () => {
+      const { pending, queued } = pool.content();
+      let p = 0;
+      let q = 0;
+      for (const l of pending.values()) p += l.length;
+      for (const l of queued.values()) q += l.length;
+      return { pending: toQuantity(p), queued: toQuantity(q) };
+    },
+    txpool_inspect: () => {
+      const { pending, queued } = pool.content();
+      const summary = (m: Map<string, PooledTx[]>): Record<string, Record<string, string>> => {
+        const out: Record<string, Record<string, string>> = {};
+        for (const [s, list] of m) {
+          const e: Record<string, string> = {};
+          for (const p of list) {
+            const to = p.tx.to === undefined ? "contract creation" : p.tx.to.toString();
+            const price = (p.tx as unknown as { maxFeePerGas?: bigint; gasPrice?: bigint }).maxFeePerGas ?? (p.tx as unknown as { gasPrice: bigint }).gasPrice;
+            e[p.tx.nonce.toString()] = `${to}: ${p.tx.value} wei + ${p.tx.gasLimit} gas × ${price} wei`;
+          }
+          out[toChecksumAddress("0x" + s)] = e;
+        }
+        return out;
+      };
+      return { pending: summary(pending), queued: summary(queued) };
+    },
+  };
+}

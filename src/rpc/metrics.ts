@@ -1,0 +1,48 @@
+/**
+ * Prometheus metrics of the JSON-RPC layer, on prom-client's default registry.
+ *
+ * Every metric is looked up in the registry before being created, so importing this module
+ * twice (tests, worker reloads) never throws "metric already registered".
+ */
+import { Counter, Histogram, register } from "prom-client";
+
+/** Label used for the `method` label when the method is not in the served table (bounds cardinality). */
+export const UNKNOWN_METHOD_LABEL = "unknown";
+/** Label used for the `method` label of requests that are not valid JSON-RPC requests. */
+export const INVALID_METHOD_LABEL = "invalid";
+
+function counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
+  return (register.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter<L>({ name, help, labelNames });
+}
+
+function histogram<L extends string>(name: string, help: string, labelNames: L[], buckets: number[]): Histogram<L> {
+  return (
+    (register.getSingleMetric(name) as Histogram<L> | undefined) ??
+    new Histogram<L>({ name, help, labelNames, buckets })
+  );
+}
+
+/** JSON-RPC calls and notifications served, by method and transport (`http`, `ws`, `engine`). */
+export const rpcRequestsTotal = counter("basalt_rpc_requests_total", "JSON-RPC requests served", [
+  "method",
+  "transport",
+]);
+
+/** Handler wall time per method, in seconds. */
+export const rpcRequestDuration = histogram(
+  "basalt_rpc_request_duration_seconds",
+  "JSON-RPC handler duration in seconds",
+  ["method"],
+  [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
+
+/** JSON-RPC error answers, by method and JSON-RPC error code. */
+export const rpcErrorsTotal = counter("basalt_rpc_errors_total", "JSON-RPC error responses", ["method", "code"]);
+
+/** Number of entries in each batch request. */
+export const rpcBatchSize = histogram(
+  "basalt_rpc_batch_size",
+  "Entries per JSON-RPC batch request",
+  [],
+  [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+);

@@ -1,0 +1,278 @@
+/**
+ * JSON-RPC over HTTP on uWebSockets.js, for the public port ("http") and the authenticated
+ * Engine API port ("engine"). HTTP-level answers follow geth: 405 for methods other than
+ * POST, 413 for oversized bodies, 415 for a content type other than JSON, 401 for a failed
+ * Engine JWT check; everything else is a 200 whose body {@link handleBody} produces.
+ */
+import uws from "uWebSockets.js";
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from "uWebSockets.js";
+import type { Logger } from "pino";
+import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
+import { BasaltError } from "../util/errors.js";
+import { handleBody } from "./envelope.js";
+import { verifyJwt } from "./jwt.js";
+import type { MethodTable, RpcContext } from "./types.js";
+
+/** Options of {@link RpcHttpServer}. */
+export interface RpcHttpServerOptions {
+  /** Address to bind, e.g. "127.0.0.1". */
+  host: string;
+  /** Port to bind; 0 picks a free one (see {@link RpcHttpServer.listen}). */
+  port: number;
+  /** The methods served. */
+  methods: MethodTable;
+  /** "engine" requires a valid JWT (then `jwtSecret` is mandatory). */
+  transport: "http" | "engine";
+  /** Engine API shared secret (32 bytes). */
+  jwtSecret?: Uint8Array;
+  /** Largest accepted request body (default MAX_REQUEST_BODY_BYTES). */
+  maxBodyBytes?: number;
+  /** Optional logger; only debug-level per-request lines are written. */
+  logger?: Logger;
+  /** Allowed CORS origins ("*" for any); unset disables CORS and preflight. */
+  cors?: string[];
+}
+
+/** The server could not be configured or bound. */
+export class RpcServerError extends BasaltError<{ host: string; port: number }> {
+  constructor(code: "RPC_LISTEN_FAILED" | "RPC_SERVER_CONFIG", message: string, host: string, port: number) {
+    super(code, message, { host, port });
+  }
+}
+
+/** Content types geth accepts for JSON-RPC (parameters such as charset are ignored). */
+const ACCEPTED_CONTENT_TYPES = new Set(["application/json", "application/json-rpc", "application/jsonrequest"]);
+/** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT: fail instead of sharing a port via SO_REUSEPORT. */
+const LISTEN_EXCLUSIVE_PORT = 1;
+
+const STATUS_OK = "200 OK";
+const STATUS_NO_CONTENT = "204 No Content";
+const STATUS_UNAUTHORIZED = "401 Unauthorized";
+const STATUS_METHOD_NOT_ALLOWED = "405 Method Not Allowed";
+const STATUS_TOO_LARGE = "413 Request Entity Too Large";
+const STATUS_UNSUPPORTED_MEDIA = "415 Unsupported Media Type";
+const STATUS_INTERNAL = "500 Internal Server Error";
+
+/** The 4-argument listen overload the native module has but the bundled typings omit. */
+type ListenWithOptions = (
+  host: string,
+  port: number,
+  options: number,
+  cb: (listenSocket: us_listen_socket | false) => void,
+) => TemplatedApp;
+
+/** What a request handler captured synchronously from the (stack-allocated) HttpRequest. */
+interface RequestState {
+  aborted: boolean;
+  done: boolean;
+  /** Body bytes received so far. */
+  size: number;
+  started: number;
+  corsOrigin: string | undefined;
+  remoteAddress: string;
+}
+
+/** A JSON-RPC HTTP server bound to one address; one instance per port. */
+export class RpcHttpServer {
+  private readonly app: TemplatedApp;
+  private readonly maxBodyBytes: number;
+  private listenSocket: us_listen_socket | null = null;
+
+  /** Builds the server; nothing is bound until {@link listen}. */
+  constructor(private readonly opts: RpcHttpServerOptions) {
+    if (opts.transport === "engine" && opts.jwtSecret === undefined) {
+      throw new RpcServerError("RPC_SERVER_CONFIG", "the engine transport needs a JWT secret", opts.host, opts.port);
+    }
+    this.maxBodyBytes = opts.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+    this.app = uws.App();
+    this.app.any("/*", (res, req) => this.onRequest(res, req));
+  }
+
+  /** Binds the address; resolves with the bound port (the real one when `port` was 0). */
+  listen(): Promise<number> {
+    const { host, port } = this.opts;
+    return new Promise((resolve, reject) => {
+      const listen = this.app.listen as unknown as ListenWithOptions;
+      listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
+        if (socket === false) {
+          reject(new RpcServerError("RPC_LISTEN_FAILED", `cannot listen on ${host}:${port}`, host, port));
+          return;
+        }
+        this.listenSocket = socket;
+        const bound = uws.us_socket_local_port(socket);
+        this.opts.logger?.debug({ host, port: bound, transport: this.opts.transport }, "RPC server listening");
+        resolve(bound);
+      });
+    });
+  }
+
+  /** Stops accepting connections and drops open ones (in-flight requests are aborted). */
+  close(): void {
+    if (this.listenSocket !== null) {
+      uws.us_listen_socket_close(this.listenSocket);
+      this.listenSocket = null;
+    }
+    // Present in the native module (closes keep-alive sockets) but missing from the typings.
+    (this.app as TemplatedApp & { close?: () => void }).close?.();
+  }
+
+  private corsOriginFor(origin: string): string | undefined {
+    const allowed = this.opts.cors;
+    if (allowed === undefined || allowed.length === 0) return undefined;
+    if (allowed.includes("*")) return "*";
+    const lower = origin.toLowerCase();
+    return origin !== "" && allowed.some((o) => o.toLowerCase() === lower) ? origin : undefined;
+  }
+
+  /**
+   * Route handler. A throw escaping a uWS handler terminates the process, so any bug below is
+   * caught here and answered with a 500.
+   */
+  private onRequest(res: HttpResponse, req: HttpRequest): void {
+    const state: RequestState = {
+      aborted: false,
+      done: false,
+      size: 0,
+      started: performance.now(),
+      corsOrigin: undefined,
+      remoteAddress: "",
+    };
+    try {
+      this.route(res, req, state);
+    } catch (err) {
+      this.fail(res, state, err);
+    }
+  }
+
+  private fail(res: HttpResponse, state: RequestState, err: unknown): void {
+    this.opts.logger?.error({ err }, "RPC HTTP handler failed");
+    this.respond(res, state, STATUS_INTERNAL, "internal error", "text/plain", false, true);
+  }
+
+  private route(res: HttpResponse, req: HttpRequest, state: RequestState): void {
+    // Everything needed from `req` is read now: it is invalid after the first await.
+    state.corsOrigin = this.corsOriginFor(req.getHeader("origin"));
+    state.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const method = req.getMethod();
+
+    if (method === "options" && this.opts.cors !== undefined) {
+      this.respond(res, state, STATUS_NO_CONTENT, null, undefined, true);
+      return;
+    }
+    if (method !== "post") {
+      this.respond(res, state, STATUS_METHOD_NOT_ALLOWED, "method not allowed", "text/plain");
+      return;
+    }
+    if (this.opts.transport === "engine") {
+      try {
+        verifyJwt(req.getHeader("authorization"), this.opts.jwtSecret as Uint8Array);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const body = `{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":${JSON.stringify(message)}}}`;
+        this.respond(res, state, STATUS_UNAUTHORIZED, body, "application/json");
+        return;
+      }
+    }
+    const contentType = (req.getHeader("content-type").split(";")[0] ?? "").trim().toLowerCase();
+    if (!ACCEPTED_CONTENT_TYPES.has(contentType)) {
+      this.respond(res, state, STATUS_UNSUPPORTED_MEDIA, "invalid content type, only application/json is supported", "text/plain");
+      return;
+    }
+    const declared = req.getHeader("content-length");
+    if (declared !== "" && Number(declared) > this.maxBodyBytes) {
+      this.respondTooLarge(res, state, Number(declared));
+      return;
+    }
+
+    res.onAborted(() => {
+      state.aborted = true;
+    });
+    const chunks: Buffer[] = [];
+    res.onData((chunk, isLast) => {
+      try {
+        this.onChunk(res, state, chunks, chunk, isLast);
+      } catch (err) {
+        this.fail(res, state, err);
+      }
+    });
+  }
+
+  /** Accumulates one body chunk; on the last one, hands the whole body to the envelope. */
+  private onChunk(res: HttpResponse, state: RequestState, chunks: Buffer[], chunk: ArrayBuffer, isLast: boolean): void {
+    if (state.done || state.aborted) return;
+    state.size += chunk.byteLength;
+    if (state.size > this.maxBodyBytes) {
+      chunks.length = 0;
+      this.respondTooLarge(res, state, state.size);
+      return;
+    }
+    if (!isLast) {
+      chunks.push(Buffer.from(new Uint8Array(chunk))); // copy: uWS neuters `chunk` on return
+      return;
+    }
+    // The last chunk is only valid during this callback: decode to a string right away.
+    const last = Buffer.from(chunk);
+    const text = chunks.length === 0 ? last.toString("utf8") : Buffer.concat([...chunks, last]).toString("utf8");
+    chunks.length = 0;
+    this.process(res, state, text).catch((err: unknown) => this.fail(res, state, err));
+  }
+
+  private async process(res: HttpResponse, state: RequestState, text: string): Promise<void> {
+    const ctx: RpcContext = { transport: this.opts.transport, remoteAddress: state.remoteAddress };
+    let out: string | null;
+    try {
+      out = await handleBody(text, this.opts.methods, ctx);
+    } catch (err) {
+      // handleBody maps handler errors itself; reaching here is a bug in the envelope.
+      this.opts.logger?.error({ err }, "RPC envelope failed");
+      this.respond(res, state, STATUS_INTERNAL, "internal error", "text/plain");
+      return;
+    }
+    this.respond(res, state, STATUS_OK, out ?? "", "application/json");
+  }
+
+  private respondTooLarge(res: HttpResponse, state: RequestState, size: number): void {
+    // Close the connection: the rest of the body is not worth reading (geth does the same).
+    this.respond(res, state, STATUS_TOO_LARGE, `content length too large (${size}>${this.maxBodyBytes})`, "text/plain", false, true);
+  }
+
+  /** Writes a complete response once, corked, unless the client went away. */
+  private respond(
+    res: HttpResponse,
+    state: RequestState,
+    status: string,
+    body: string | null,
+    contentType: string | undefined,
+    preflight = false,
+    closeConnection = false,
+  ): void {
+    if (state.aborted || state.done) return;
+    state.done = true;
+    res.cork(() => {
+      res.writeStatus(status);
+      if (contentType !== undefined) res.writeHeader("content-type", contentType);
+      if (state.corsOrigin !== undefined) {
+        res.writeHeader("access-control-allow-origin", state.corsOrigin);
+        if (state.corsOrigin !== "*") res.writeHeader("vary", "Origin");
+        if (preflight) {
+          res.writeHeader("access-control-allow-methods", "POST, OPTIONS");
+          res.writeHeader("access-control-allow-headers", "content-type, authorization");
+          res.writeHeader("access-control-max-age", "600");
+        }
+      }
+      // endWithoutBody() without arguments: passing `undefined` leaves the response unended.
+      if (body === null) res.endWithoutBody();
+      else res.end(body, closeConnection);
+    });
+    this.opts.logger?.debug(
+      {
+        status: Number.parseInt(status, 10),
+        bytes: body === null ? 0 : body.length,
+        ms: Math.round((performance.now() - state.started) * 1000) / 1000,
+        remote: state.remoteAddress,
+        transport: this.opts.transport,
+      },
+      "RPC HTTP request",
+    );
+  }
+}

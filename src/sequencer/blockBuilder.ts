@@ -1,0 +1,101 @@
+/**
+ * Builds a new block on the current head from the mempool: used by the devnet block
+ * producer and by the Engine API's engine_forkchoiceUpdated/engine_getPayload. The result
+ * is an executed block ready to commit (same write path as imported blocks).
+ */
+import type { Block } from "@ethereumjs/block";
+import { buildBlock } from "@ethereumjs/vm";
+import type { Logger } from "pino";
+import { encodeBody, type Chain, type ExecutedBlock } from "../chain/chain.js";
+import type { Log, StoredReceipt } from "../chain/types.js";
+import type { TxPool } from "../txpool/txpool.js";
+
+/** Attributes of a block to build (Engine API PayloadAttributes). */
+export interface BuildAttributes {
+  timestamp: bigint;
+  feeRecipient: Uint8Array;
+  prevRandao: Uint8Array;
+  withdrawals?: { index: bigint; validatorIndex: bigint; address: Uint8Array; amount: bigint }[];
+  parentBeaconBlockRoot?: Uint8Array;
+  gasLimit?: bigint;
+  extraData?: Uint8Array;
+  /** Build an empty block (no mempool transactions). */
+  noTxPool?: boolean;
+}
+
+/** Builds and executes a block on the head; does not commit it. */
+export async function buildOnHead(chain: Chain, pool: TxPool | undefined, attrs: BuildAttributes, log?: Logger): Promise<ExecutedBlock> {
+  const parent = chain.head;
+  const number = parent.header.number + 1n;
+  const common = chain.commonAt(number, attrs.timestamp);
+  const { state, nodes } = chain.stateManagerAt(parent.header);
+  const vm = await chain.makeVM(common, state, parent.hash());
+  const headerData: Record<string, unknown> = {
+    number,
+    timestamp: attrs.timestamp,
+    coinbase: attrs.feeRecipient,
+    mixHash: attrs.prevRandao,
+    gasLimit: attrs.gasLimit ?? parent.header.gasLimit,
+    extraData: attrs.extraData ?? new Uint8Array(),
+    difficulty: 0n,
+    nonce: new Uint8Array(8),
+  };
+  if (common.isActivatedEIP(4788)) headerData.parentBeaconBlockRoot = attrs.parentBeaconBlockRoot ?? new Uint8Array(32);
+  if (common.isActivatedEIP(4844)) {
+    headerData.excessBlobGas = parent.header.common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : 0n;
+  }
+  const builder = await buildBlock(vm, {
+    parentBlock: parent,
+    headerData: headerData as never,
+    withdrawals: common.isActivatedEIP(4895) ? (attrs.withdrawals ?? []) : undefined,
+    blockOpts: { putBlockIntoBlockchain: false, calcDifficultyFromHeader: undefined } as never,
+  });
+  const senders: Uint8Array[] = [];
+  if (attrs.noTxPool !== true && pool !== undefined) {
+    const baseFee = common.isActivatedEIP(1559) ? parent.header.calcNextBaseFee() : 0n;
+    for (const p of pool.selectForBlock(baseFee)) {
+      try {
+        await builder.addTransaction(p.tx, { skipHardForkValidation: true });
+        senders.push(p.sender);
+      } catch (e) {
+        const msg = (e as Error).message;
+        // Block full: leave it for the next block. Otherwise the tx can never apply here.
+        if (!/block gas limit|blob gas limit/i.test(msg)) {
+          log?.debug({ tx: Buffer.from(p.hash).toString("hex"), reason: msg.slice(0, 200) }, "dropping transaction that failed to apply");
+          pool.remove(p.hash);
+        }
+      }
+    }
+  }
+  const { block } = await builder.build();
+  await state.getStateRoot();
+  const changes = state.changes();
+  const receipts: StoredReceipt[] = builder.transactionReceipts.map((r, i) => {
+    const rec = r as unknown as { status?: 0 | 1; cumulativeBlockGasUsed: bigint; bitvector: Uint8Array; logs: [Uint8Array, Uint8Array[], Uint8Array][] };
+    return {
+      type: block.transactions[i].type,
+      status: rec.status ?? 1,
+      cumulativeGasUsed: rec.cumulativeBlockGasUsed,
+      logs: rec.logs.map(([address, topics, data]): Log => ({ address, topics, data })),
+      bloom: rec.bitvector,
+    };
+  });
+  return {
+    block: block as Block,
+    gasUsed: block.header.gasUsed,
+    write: {
+      hash: block.hash(),
+      number,
+      headerRlp: block.header.serialize(),
+      bodyRlp: encodeBody(block),
+      senders,
+      receipts,
+      txHashes: block.transactions.map((t) => t.hash()),
+      canonical: true,
+      accountChanges: changes.accounts,
+      storageChanges: changes.storage,
+      code: state.writtenCode(),
+      trieNodes: nodes.takePending(),
+    },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Test helper: loads the hive rpc-compat Prague chain (`chain.rlp`, `genesis.json`) and the
+ * expected responses of the `.io` fixtures next to it.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { createBlockFromRLP, type Block } from "@ethereumjs/block";
+import { createCommonFromGethGenesis, type GethGenesis } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import type { KZG } from "@ethereumjs/util";
+
+/** Where the execution-apis fixtures live. */
+export const FIXTURES_DIR = "/work/shared/fixtures/execution-apis/prague";
+
+/** True when the fixture directory is available on this machine. */
+export const HAVE_FIXTURES = existsSync(join(FIXTURES_DIR, "chain.rlp"));
+
+/** One request/response exchange of an `.io` fixture. */
+export interface Exchange {
+  request: { method: string; params: unknown[] };
+  /** The raw `<<` line (byte-exact JSON text of the expected response). */
+  responseText: string;
+  response: { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+}
+
+/** A parsed `.io` fixture file. */
+export interface Fixture {
+  name: string;
+  exchanges: Exchange[];
+}
+
+/** Reads every `.io` fixture of one method directory. */
+export function loadFixtures(method: string): Fixture[] {
+  const dir = join(FIXTURES_DIR, method);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".io"))
+    .sort()
+    .map((f) => {
+      const lines = readFileSync(join(dir, f), "utf8").split("\n");
+      const exchanges: Exchange[] = [];
+      let pending: Exchange["request"] | undefined;
+      for (const line of lines) {
+        if (line.startsWith(">> ")) pending = JSON.parse(line.slice(3)) as Exchange["request"];
+        else if (line.startsWith("<< ") && pending !== undefined) {
+          const text = line.slice(3);
+          exchanges.push({ request: pending, responseText: text, response: JSON.parse(text) as Exchange["response"] });
+          pending = undefined;
+        }
+      }
+      return { name: `${method}/${f}`, exchanges };
+    });
+}
+
+/** A stub KZG: decoding block bodies with blob txs only needs `customCrypto.kzg` to exist. */
+const stubKzg: KZG = {
+  blobToKzgCommitment: () => {
+    throw new Error("kzg stub");
+  },
+  computeBlobProof: () => {
+    throw new Error("kzg stub");
+  },
+  verifyProof: () => false,
+  verifyBlobProofBatch: () => false,
+  computeCells: () => [],
+  computeCellsAndProofs: () => [[], []],
+  recoverCellsAndProofs: () => [[], []],
+  verifyCellKzgProofBatch: () => false,
+};
+
+/** A decoded block with its recovered senders. */
+export interface ChainBlock {
+  block: Block;
+  senders: Uint8Array[];
+  hashHex: string;
+}
+
+let cached: ChainBlock[] | undefined;
+
+/** Decodes blocks 1..N of `chain.rlp` (cached). */
+export function loadChain(): ChainBlock[] {
+  if (cached !== undefined) return cached;
+  const genesis = JSON.parse(readFileSync(join(FIXTURES_DIR, "genesis.json"), "utf8")) as GethGenesis;
+  const common = createCommonFromGethGenesis(genesis, { chain: "hive", customCrypto: { kzg: stubKzg } });
+  let bytes: Uint8Array = new Uint8Array(readFileSync(join(FIXTURES_DIR, "chain.rlp")));
+  const out: ChainBlock[] = [];
+  while (bytes.length > 0) {
+    const { remainder } = RLP.decode(bytes, true);
+    const item = bytes.subarray(0, bytes.length - remainder.length);
+    bytes = remainder;
+    const block = createBlockFromRLP(item, { common, setHardfork: true });
+    const senders = block.transactions.map((tx) => tx.getSenderAddress().bytes);
+    out.push({ block, senders, hashHex: "0x" + Buffer.from(block.hash()).toString("hex") });
+  }
+  cached = out;
+  return out;
+}

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { existsSync, readFileSync } from "node:fs";
 import { MerkleStateManager } from "@ethereumjs/statemanager";
 import { bytesToHex } from "@ethereumjs/util";
@@ -36,7 +37,7 @@ async function genesisHash(): Promise<{ hash: string; stateRoot: string; hardfor
 const DEVNET_GENESIS_HASH = "0x1ac74a5883870125cfb69c33b62c5bd1df7b1e56b94e68a9a2cf7c5b99a3e838";
 const DEVNET_STATE_ROOT = "0xf229b072ea37d4d3d3b5257dd7deb470e11b65084a75ccd3cfed89b202bb6c12";
 
-const FIXTURE = "/work/shared/fixtures/execution-apis/prague/genesis.json";
+const FIXTURE = fileURLToPath(new URL("../../../../shared/fixtures/execution-apis/prague/genesis.json", import.meta.url));
 
 describe("devAccounts", () => {
   it("derives the anvil/hardhat accounts from the test mnemonic", () => {

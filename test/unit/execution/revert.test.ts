@@ -1,10 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { RpcCode, toJsonRpcError } from "../../../src/rpc/errors.js";
 import { goBytesToString, revertError, unpackRevert } from "../../../src/execution/revert.js";
 
-const DIR = "/work/shared/fixtures/execution-apis/prague";
-const HAVE = existsSync(DIR);
+const DIR = fileURLToPath(new URL("../../../../shared/fixtures/execution-apis/prague", import.meta.url));
+if (!existsSync(DIR)) throw new Error(`fixtures missing at ${DIR}`);
+const HAVE = true;
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/^0x/, ""), "hex"));
 

@@ -5,15 +5,19 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createBlockFromRLP, type Block } from "@ethereumjs/block";
-import { createCommonFromGethGenesis, type GethGenesis } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
-import type { KZG } from "@ethereumjs/util";
+import { fileURLToPath } from "node:url";
+import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
+import type { GenesisJson } from "../../../src/chain/genesis.js";
 
 /** Where the execution-apis fixtures live. */
-export const FIXTURES_DIR = "/work/shared/fixtures/execution-apis/prague";
+export const FIXTURES_DIR = fileURLToPath(new URL("../../../../shared/fixtures/execution-apis/prague", import.meta.url));
 
-/** True when the fixture directory is available on this machine. */
-export const HAVE_FIXTURES = existsSync(join(FIXTURES_DIR, "chain.rlp"));
+if (!existsSync(join(FIXTURES_DIR, "chain.rlp"))) {
+  throw new Error(`execution-apis fixtures not found at ${FIXTURES_DIR} (expected ../shared/fixtures beside the repository)`);
+}
+/** The fixtures are required (the suite fails without them). */
+export const HAVE_FIXTURES = true;
 
 /** One request/response exchange of an `.io` fixture. */
 export interface Exchange {
@@ -51,22 +55,6 @@ export function loadFixtures(method: string): Fixture[] {
     });
 }
 
-/** A stub KZG: decoding block bodies with blob txs only needs `customCrypto.kzg` to exist. */
-const stubKzg: KZG = {
-  blobToKzgCommitment: () => {
-    throw new Error("kzg stub");
-  },
-  computeBlobProof: () => {
-    throw new Error("kzg stub");
-  },
-  verifyProof: () => false,
-  verifyBlobProofBatch: () => false,
-  computeCells: () => [],
-  computeCellsAndProofs: () => [[], []],
-  recoverCellsAndProofs: () => [[], []],
-  verifyCellKzgProofBatch: () => false,
-};
-
 /** A decoded block with its recovered senders. */
 export interface ChainBlock {
   block: Block;
@@ -79,8 +67,8 @@ let cached: ChainBlock[] | undefined;
 /** Decodes blocks 1..N of `chain.rlp` (cached). */
 export function loadChain(): ChainBlock[] {
   if (cached !== undefined) return cached;
-  const genesis = JSON.parse(readFileSync(join(FIXTURES_DIR, "genesis.json"), "utf8")) as GethGenesis;
-  const common = createCommonFromGethGenesis(genesis, { chain: "hive", customCrypto: { kzg: stubKzg } });
+  const genesis = JSON.parse(readFileSync(join(FIXTURES_DIR, "genesis.json"), "utf8")) as GenesisJson;
+  const common = commonFromGenesis(genesis, "hive");
   let bytes: Uint8Array = new Uint8Array(readFileSync(join(FIXTURES_DIR, "chain.rlp")));
   const out: ChainBlock[] = [];
   while (bytes.length > 0) {

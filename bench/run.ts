@@ -1,0 +1,13 @@
+/**
+ * `npm run bench`: runs every benchmark of the bench folder in sequence, each in its own
+ * process so one cannot warm caches for another.
+ */
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+for (const b of ["importChain.js", "rpcLatency.js"]) {
+  const r = spawnSync(process.execPath, [join(here, b)], { stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}

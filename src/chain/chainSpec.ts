@@ -6,6 +6,9 @@ import { createCommonFromGethGenesis, type Common } from "@ethereumjs/common";
 import { customCrypto } from "../execution/crypto.js";
 import type { GenesisJson } from "./genesis.js";
 
+/** EIP-4844 gas per blob (2^17). */
+const GAS_PER_BLOB = 131_072;
+
 interface BlobScheduleEntry {
   target: number;
   max: number;
@@ -39,7 +42,7 @@ function patchBlobSchedule(common: Common, schedule: Record<string, BlobSchedule
   for (const [fork, entry] of Object.entries(schedule)) {
     const hf = custom[fork];
     if (hf === undefined) continue;
-    hf.params = { ...hf.params, target: entry.target, max: entry.max };
+    hf.params = { ...hf.params, target: entry.target, max: entry.max, blobGasPerBlob: GAS_PER_BLOB };
   }
   internal._buildParamsCache();
 }

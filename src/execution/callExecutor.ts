@@ -48,6 +48,8 @@ export interface CallOutcome {
 }
 
 const ZERO_ADDRESS = new Uint8Array(20);
+/** EIP-7825 per-transaction gas limit (2^24), used if the fork params do not name it. */
+const MAX_TX_GAS_7825 = 16_777_216n;
 
 /** Maps @ethereumjs transaction validation errors to geth's messages. */
 function gethTxError(e: unknown, args: CallArgs): ServerError {
@@ -157,10 +159,28 @@ export class CallExecutor {
     };
   }
 
+  /**
+   * The effective gas cap: the RPC cap, lowered to the per-transaction maximum where
+   * EIP-7825 (Osaka, 2^24) applies — as geth does for calls and estimates.
+   */
+  private capFor(header: BlockHeader, cap: bigint): bigint {
+    const common = this.chain.commonAt(header.number, header.timestamp);
+    if (common.isActivatedEIP(7825)) {
+      let max = MAX_TX_GAS_7825;
+      try {
+        max = BigInt(common.param("maxTransactionGasLimit"));
+      } catch {
+        // The parameter is registered by @ethereumjs/tx only once a transaction was built.
+      }
+      if (max < cap) return max;
+    }
+    return cap;
+  }
+
   private gasFor(header: BlockHeader, args: CallArgs, cap: bigint): bigint {
-    let gas = args.gas ?? cap;
-    if (gas > cap) gas = cap;
-    void header;
+    const c = this.capFor(header, cap);
+    let gas = args.gas ?? c;
+    if (gas > c) gas = c;
     return gas;
   }
 
@@ -191,7 +211,8 @@ export class CallExecutor {
       if (args.blobVersionedHashes !== undefined) blobCost = BigInt(args.blobVersionedHashes.length) * 131_072n * (args.maxFeePerBlobGas ?? 0n);
       hi = capByAllowance(hi, acc?.balance ?? 0n, args.value ?? 0n, feePerGas, blobCost);
     }
-    if (hi > cap) hi = cap;
+    const effCap = this.capFor(header, cap);
+    if (hi > effCap) hi = effCap;
     const to = args.to ?? undefined;
     let isPlainTransfer = (args.data === undefined || args.data.length === 0) && to !== undefined;
     if (isPlainTransfer && to !== undefined) {

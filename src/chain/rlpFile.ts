@@ -7,7 +7,7 @@ import { BasaltError } from "../util/errors.js";
 /** A block file that cannot be decoded at some item. */
 export class RlpFileError extends BasaltError<{ index: number; offset: number }> {
   constructor(index: number, offset: number, reason: string) {
-    super("RLP_FILE_INVALID", `block #${index} at byte ${offset}: ${reason}`, { index, offset });
+    super("RLP_FILE_INVALID", `RLP item ${index + 1} of the file (byte offset ${offset}): ${reason}`, { index, offset });
   }
 }
 

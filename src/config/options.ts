@@ -329,7 +329,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     name: "from",
     type: "number",
     description: "First block to export (inclusive)",
-    defaultDescription: "0",
+    defaultDescription: "1 (chain files hold no genesis)",
     group: "import/export",
     commands: ["export"],
     valueName: "<block>",

@@ -23,6 +23,7 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
     for (const file of files) {
       const bytes = readFileSync(file);
       let number: bigint | undefined;
+      let lastOk: bigint | undefined;
       try {
         for (const { bytes: item } of splitRlpItems(bytes)) {
           const block = decodeBlockFromRlp(chain, item);
@@ -30,10 +31,12 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
           const known = chain.getCanonicalHash(number);
           if (known !== undefined && Buffer.from(known).equals(block.hash())) {
             skipped++;
+            lastOk = number;
             continue;
           }
           const ex = await chain.importBlock(block);
           imported++;
+          lastOk = number;
           gas += ex.gasUsed;
           if (Date.now() - lastLog > PROGRESS_INTERVAL_MS) {
             lastLog = Date.now();
@@ -42,7 +45,7 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
           }
         }
       } catch (e) {
-        const at = number === undefined ? "" : ` after block ${number}`;
+        const at = lastOk === undefined ? " before its first block" : ` after block ${lastOk}`;
         throw new BasaltError("IMPORT_FAILED", `import of ${file} stopped${at}: ${(e as Error).message}`, { head: chain.head.header.number.toString() });
       }
     }

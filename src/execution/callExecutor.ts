@@ -15,6 +15,7 @@ import { runTx, type VM } from "@ethereumjs/vm";
 import type { Chain } from "../chain/chain.js";
 import { RPC_GAS_CAP } from "../config/constants.js";
 import { ServerError } from "../rpc/errors.js";
+import { createAddress } from "../rpc/format/receipt.js";
 import { revertError } from "./revert.js";
 import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
 import type { OverlayStateManager } from "./state/overlayStateManager.js";
@@ -253,7 +254,6 @@ export class CallExecutor {
     let to: string | undefined = args.to === undefined || args.to === null ? undefined : bytesToHex(args.to);
     if (to === undefined) {
       const acc = state.getAccountSync(args.from ?? ZERO_ADDRESS);
-      const { createAddress } = await import("../rpc/format/receipt.js");
       to = bytesToHex(createAddress(args.from ?? ZERO_ADDRESS, args.nonce ?? acc?.nonce ?? 0n));
     }
     const precompiles = new Set<string>();

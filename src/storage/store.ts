@@ -205,7 +205,7 @@ export class ChainStore {
   /**
    * Account RLP as of the end of block `block` (undefined = absent), from the history index:
    * the first change of this account after `block` recorded the value before it.
-   * Returns `null` when history does not reach that block.
+   * The caller checks that history reaches `block` (Chain.oldestStateBlock).
    */
   getHistoricalAccountRlp(address: Uint8Array, block: bigint): Buffer | undefined {
     for (const { key, value } of this.accountHistory.getRange({
@@ -346,13 +346,6 @@ export class ChainStore {
       }
       this.meta.put(MetaKey.historyFloor, floor.toString());
     });
-  }
-
-  /** Approximate on-disk size in bytes (for metrics). */
-  sizeBytes(): number {
-    const s = this.root.getStats() as { pageSize?: number; treeBranchPageCount?: number; treeLeafPageCount?: number; overflowPages?: number };
-    void s;
-    return 0;
   }
 }
 

@@ -4,7 +4,7 @@
  * This is how a consensus client (or the execution-apis suite's headfcu.json) drives the node.
  */
 import { createBlockFromExecutionPayload, genRequestsRoot, type Block } from "@ethereumjs/block";
-import { CLRequest, bigIntToHex, bytesToHex, createWithdrawal, hexToBytes } from "@ethereumjs/util";
+import { CLRequest, bigIntToHex, bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
@@ -13,7 +13,7 @@ import type { ExecutedBlock } from "../../chain/chain.js";
 import { buildOnHead } from "../../sequencer/blockBuilder.js";
 import type { RpcBackend } from "../backend.js";
 import { RpcCode, RpcError } from "../errors.js";
-import { toData, toQuantity } from "../format/quantity.js";
+import { toData } from "../format/quantity.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 
@@ -173,9 +173,6 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     "engine_getPayloadV3",
     "engine_getPayloadV4",
   ];
-  void createWithdrawal;
-  void toQuantity;
-
   return {
     engine_exchangeCapabilities: () => capabilities,
     engine_getClientVersionV1: () => [{ code: CLIENT_CODE, name: CLIENT_NAME, version, commit: "0x00000000" }],

@@ -6,7 +6,6 @@
  */
 import { MerklePatriciaTrie, createMerkleProof } from "@ethereumjs/mpt";
 import { KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, equalsBytes } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { TrieNodeDb } from "../../execution/state/trieNodeDb.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveStateBlock } from "../blockParam.js";
@@ -105,7 +104,6 @@ export function stateMethods(b: RpcBackend): MethodTable {
         const key = raw.length === 66 ? raw.toLowerCase() : toQuantity(BigInt("0x" + Buffer.from(keys[i]).toString("hex")));
         storageProof.push({ key, value: toQuantity(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex"))), proof: proof.map(toData) });
       }
-      void keccak_256;
       return {
         address: toData(addr),
         accountProof: accountProof.map(toData),

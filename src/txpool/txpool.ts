@@ -175,11 +175,14 @@ export class TxPool {
     return { pending, queued };
   }
 
-  /** The next nonce of `sender` counting its pending pool transactions. */
+  /** The next nonce of `sender` counting its pending pool transactions (reads one sender only). */
   pendingNonce(sender: Uint8Array): bigint | undefined {
-    const p = this.content().pending.get(toHex(sender));
-    if (p === undefined || p.length === 0) return undefined;
-    return p[p.length - 1].tx.nonce + 1n;
+    const mine = this.bySender.get(toHex(sender));
+    if (mine === undefined || mine.size === 0) return undefined;
+    let next = this.stateNonce(sender);
+    const start = next;
+    while (mine.has(next)) next++;
+    return next === start ? undefined : next;
   }
 
   /**

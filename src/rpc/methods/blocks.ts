@@ -31,6 +31,12 @@ export function blockMethods(b: RpcBackend): MethodTable {
     });
   };
 
+  /** The block named by a number/tag parameter at `params[0]`. */
+  const byNumber = (params: unknown[]): Block | undefined => resolveBlock(chain, parseBlockParam(required(params, 0), 0));
+  /** The block named by a hash parameter at `params[0]`. */
+  const byHash = (params: unknown[]): Block | undefined => chain.getBlockByHash(parseHash(required(params, 0), 0));
+  const count = (block: Block | undefined, n: (b: Block) => number): string | null => (block === undefined ? null : toQuantity(n(block)));
+
   return {
     eth_chainId: () => toQuantity(chain.chainId),
     eth_blockNumber: () => toQuantity(chain.head.header.number),
@@ -58,30 +64,12 @@ export function blockMethods(b: RpcBackend): MethodTable {
       if (receipts === undefined) return null;
       return formatReceipts(block, receipts, chain.getSenders(block.hash()));
     },
-    eth_getBlockTransactionCountByNumber: (params) => {
-      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0));
-      return block === undefined ? null : toQuantity(block.transactions.length);
-    },
-    eth_getBlockTransactionCountByHash: (params) => {
-      const block = chain.getBlockByHash(parseHash(required(params, 0), 0));
-      return block === undefined ? null : toQuantity(block.transactions.length);
-    },
-    eth_getUncleCountByBlockNumber: (params) => {
-      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0));
-      return block === undefined ? null : toQuantity(block.uncleHeaders.length);
-    },
-    eth_getUncleCountByBlockHash: (params) => {
-      const block = chain.getBlockByHash(parseHash(required(params, 0), 0));
-      return block === undefined ? null : toQuantity(block.uncleHeaders.length);
-    },
-    eth_getTransactionByBlockNumberAndIndex: (params) => {
-      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0));
-      return txInBlock(block, parseQuantity(required(params, 1), 1));
-    },
-    eth_getTransactionByBlockHashAndIndex: (params) => {
-      const block = chain.getBlockByHash(parseHash(required(params, 0), 0));
-      return txInBlock(block, parseQuantity(required(params, 1), 1));
-    },
+    eth_getBlockTransactionCountByNumber: (params) => count(byNumber(params), (b) => b.transactions.length),
+    eth_getBlockTransactionCountByHash: (params) => count(byHash(params), (b) => b.transactions.length),
+    eth_getUncleCountByBlockNumber: (params) => count(byNumber(params), (b) => b.uncleHeaders.length),
+    eth_getUncleCountByBlockHash: (params) => count(byHash(params), (b) => b.uncleHeaders.length),
+    eth_getTransactionByBlockNumberAndIndex: (params) => txInBlock(byNumber(params), parseQuantity(required(params, 1), 1)),
+    eth_getTransactionByBlockHashAndIndex: (params) => txInBlock(byHash(params), parseQuantity(required(params, 1), 1)),
     /** eth_getTransactionByHash(hash): canonical chain first, then the mempool. */
     eth_getTransactionByHash: (params) => {
       maxParams(params, 1);

@@ -5,6 +5,7 @@
 import { createCommonFromGethGenesis, type Common } from "@ethereumjs/common";
 import { customCrypto } from "../execution/crypto.js";
 import type { GenesisJson } from "./genesis.js";
+import { opConfigFromGenesisConfig, type OpChainConfig } from "./op/forks.js";
 
 /** EIP-4844 gas per blob (2^17). */
 const GAS_PER_BLOB = 131_072;
@@ -21,7 +22,9 @@ interface BlobScheduleEntry {
  * concurrent use with {@link Common.copy}.
  */
 export function commonFromGenesis(g: GenesisJson, name = "custom"): Common {
-  const common = createCommonFromGethGenesis(g as never, { chain: name, customCrypto: customCrypto() });
+  const op = opConfigFromGenesisConfig(g.config);
+  const gg = op === undefined ? g : { ...g, config: ethereumConfigOfOpChain(g.config, op) };
+  const common = createCommonFromGethGenesis(gg as never, { chain: name, customCrypto: customCrypto() });
   patchBlobSchedule(common, g.config.blobSchedule as Record<string, BlobScheduleEntry> | undefined);
   return common;
 }
@@ -45,6 +48,54 @@ function patchBlobSchedule(common: Common, schedule: Record<string, BlobSchedule
     hf.params = { ...hf.params, target: entry.target, max: entry.max, blobGasPerBlob: GAS_PER_BLOB };
   }
   internal._buildParamsCache();
+}
+
+/**
+ * The Ethereum fork schedule an OP chain executes with (op-geth's mapping): Bedrock is
+ * London + the merge at genesis, Canyon = Shanghai, Ecotone = Cancun (without blob
+ * transactions), Isthmus = Prague (without the EIP-7002/7251 request contracts), Azul =
+ * Osaka. Ethereum fork keys already present in the config win.
+ */
+export function ethereumConfigOfOpChain(config: Record<string, unknown>, op: OpChainConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  for (const key of [
+    "homesteadBlock",
+    "eip150Block",
+    "eip155Block",
+    "eip158Block",
+    "byzantiumBlock",
+    "constantinopleBlock",
+    "petersburgBlock",
+    "istanbulBlock",
+    "muirGlacierBlock",
+    "berlinBlock",
+    "londonBlock",
+    "arrowGlacierBlock",
+    "grayGlacierBlock",
+    "mergeNetsplitBlock",
+  ]) {
+    if (typeof out[key] !== "number") out[key] = Number(out[key] ?? 0);
+  }
+  delete out.daoForkBlock;
+  out.terminalTotalDifficulty = 0;
+  out.terminalTotalDifficultyPassed = true;
+  const map: [string, bigint | undefined][] = [
+    ["shanghaiTime", op.forkTimes.canyon],
+    ["cancunTime", op.forkTimes.ecotone],
+    ["pragueTime", op.forkTimes.isthmus],
+    ["osakaTime", op.forkTimes.azul],
+  ];
+  for (const [key, t] of map) {
+    if (out[key] !== undefined && out[key] !== null) out[key] = Number(out[key]);
+    else if (t !== undefined) out[key] = Number(t);
+    else delete out[key];
+  }
+  return out;
+}
+
+/** The OP configuration of a genesis, or undefined for a plain Ethereum chain. */
+export function opConfigOf(g: GenesisJson): OpChainConfig | undefined {
+  return opConfigFromGenesisConfig(g.config);
 }
 
 /** Chain id of a genesis. */

@@ -2,6 +2,8 @@
  * Decoding blocks from the wire/file RLP with the right fork rules.
  */
 import { Block, createBlockFromBytesArray, createBlockHeaderFromBytesArray } from "@ethereumjs/block";
+import { createTxFromBlockBodyData } from "@ethereumjs/tx";
+import { DEPOSIT_TX_TYPE, DepositTransaction } from "./op/depositTx.js";
 import { RLP } from "@ethereumjs/rlp";
 import { BasaltError } from "../util/errors.js";
 import { toHex } from "../util/bytes.js";
@@ -47,6 +49,16 @@ export function blockFromValues(chain: Chain, values: unknown[]): Block {
   const timestamp = BigInt("0x" + (toHex(header[11]) || "0"));
   const uncles = (values[2] ?? []) as Uint8Array[][];
   const opts = { common: chain.commonAt(number, timestamp), skipConsensusFormatValidation: true };
+  if (chain.op !== undefined) {
+    // OP bodies may hold deposit transactions (0x7e), which @ethereumjs does not know.
+    const txValues = (values[1] ?? []) as (Uint8Array | Uint8Array[])[];
+    const b = createBlockFromBytesArray([values[0], [], [], ...values.slice(3)] as never, opts);
+    const txs = txValues.map((t) =>
+      t instanceof Uint8Array && t[0] === DEPOSIT_TX_TYPE ? DepositTransaction.fromSerialized(t) : createTxFromBlockBodyData(t as never, { common: opts.common }),
+    );
+    if (uncles.length > 0) throw new BlockDecodeError(`block ${number}: OP blocks have no ommers, found ${uncles.length}`);
+    return new Block(b.header, txs as never, [], b.withdrawals, opts);
+  }
   if (uncles.length === 0) return createBlockFromBytesArray(values as never, opts);
   const withoutUncles = [values[0], values[1], [], ...values.slice(3)];
   const b = createBlockFromBytesArray(withoutUncles as never, opts);

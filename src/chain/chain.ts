@@ -6,7 +6,7 @@
 import { createBlockFromBytesArray, createBlockHeaderFromBytesArray, type Block, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
-import { KECCAK256_RLP, equalsBytes } from "@ethereumjs/util";
+import { KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes } from "@ethereumjs/util";
 import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { Logger } from "pino";
@@ -18,7 +18,12 @@ import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
 import { blockFromValues } from "./blockCodec.js";
-import { commonFromGenesis } from "./chainSpec.js";
+import { commonFromGenesis, opConfigOf } from "./chainSpec.js";
+import { opForkAt, OpFork, type OpChainConfig } from "./op/forks.js";
+import { decodeOpExtraData, opNextBaseFee } from "./op/eip1559.js";
+import { createOpVM } from "../execution/op/opVm.js";
+import { installEvmCaches } from "../execution/evmSpeedups.js";
+import { verifyOpBlock } from "../execution/op/opPayload.js";
 import { ChainError, ChainErrorCode } from "./errors.js";
 import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "./genesis.js";
 import type { Log, StoredReceipt } from "./types.js";
@@ -87,6 +92,8 @@ export class Chain {
   /** Template Common; copied per use. */
   readonly common: Common;
   readonly chainId: bigint;
+  /** OP Stack configuration; undefined for a plain Ethereum chain. */
+  readonly op: OpChainConfig | undefined;
   readonly genesisHash: Uint8Array;
   readonly archive: boolean;
   readonly historyBlocks: number;
@@ -102,6 +109,7 @@ export class Chain {
     this.genesis = genesis;
     this.common = commonFromGenesis(genesis);
     this.chainId = this.common.chainId();
+    this.op = opConfigOf(genesis);
     const gh = store.getPointer("genesis");
     if (gh === undefined) throw new ChainError(ChainErrorCode.NOT_INITIALIZED, "datadir has no genesis: run `basalt init` first");
     this.genesisHash = gh;
@@ -325,8 +333,13 @@ export class Chain {
     return bc;
   }
 
-  /** Creates a VM over `state` for executing on top of `parentHash`. */
-  async makeVM(common: Common, state: OverlayStateManager, parentHash: Uint8Array): Promise<VM> {
+  /** Creates a VM over `state` for executing on top of `parentHash` (OP precompile rules on OP chains). */
+  async makeVM(common: Common, state: OverlayStateManager, parentHash: Uint8Array, timestamp?: bigint): Promise<VM> {
+    if (this.op !== undefined) {
+      const ts = timestamp ?? (this.getHeaderByHash(parentHash)?.timestamp ?? 0n);
+      return createOpVM(common, state, this.evmBlockchain(parentHash), opForkAt(this.op, ts));
+    }
+    await installEvmCaches();
     return createVM({ common, stateManager: state, blockchain: this.evmBlockchain(parentHash) as never });
   }
 
@@ -339,8 +352,12 @@ export class Chain {
     };
     if (header.number !== parent.number + 1n) fail(`number ${header.number} does not follow parent ${parent.number}`);
     if (header.timestamp <= parent.timestamp) fail(`timestamp ${header.timestamp} not after parent's ${parent.timestamp}`);
-    if (header.extraData.length > 32 && header.common.consensusType() !== "poa") fail(`extraData is ${header.extraData.length} bytes, at most 32 allowed`);
     if (header.gasUsed > header.gasLimit) fail(`gasUsed ${header.gasUsed} above gasLimit ${header.gasLimit}`);
+    if (this.op !== undefined) {
+      this.validateOpHeader(header, parent, this.op, fail);
+      return;
+    }
+    if (header.extraData.length > 32 && header.common.consensusType() !== "poa") fail(`extraData is ${header.extraData.length} bytes, at most 32 allowed`);
     try {
       header.validateGasLimit(parent);
     } catch (e) {
@@ -357,6 +374,38 @@ export class Chain {
   }
 
   /**
+   * OP header rules (op-reth's consensus): base fee from the parent (Canyon denominator,
+   * Holocene/Jovian parameters in the parent's extraData, Jovian minimum), extraData format
+   * per fork, no blob gas market (excessBlobGas 0); the gas limit is set by the L1 system
+   * config, so Ethereum's 1/1024 adjustment bound does not apply.
+   */
+  private validateOpHeader(header: BlockHeader, parent: BlockHeader, op: OpChainConfig, fail: (why: string) => never): void {
+    const fork = opForkAt(op, header.timestamp);
+    if (fork >= OpFork.holocene) {
+      try {
+        decodeOpExtraData(header.extraData, fork);
+      } catch (e) {
+        fail(`extraData: ${(e as Error).message}`);
+      }
+    } else if (header.extraData.length > 32) fail(`extraData is ${header.extraData.length} bytes, at most 32 allowed`);
+    const expected = opNextBaseFee(
+      {
+        gasUsed: parent.gasUsed,
+        gasLimit: parent.gasLimit,
+        baseFeePerGas: parent.baseFeePerGas ?? 0n,
+        extraData: parent.extraData,
+        blobGasUsed: parent.blobGasUsed,
+        timestamp: parent.timestamp,
+      },
+      op,
+      header.timestamp,
+    );
+    if (header.baseFeePerGas !== expected) fail(`baseFeePerGas ${header.baseFeePerGas} but expected ${expected}`);
+    if (header.excessBlobGas !== undefined && header.excessBlobGas !== 0n) fail(`excessBlobGas ${header.excessBlobGas} but OP chains have no blob market (0 expected)`);
+    if (header.uncleHash !== undefined && !equalsBytes(header.uncleHash, KECCAK256_RLP_ARRAY)) fail("OP blocks have no ommers");
+  }
+
+  /**
    * Executes `block` on its parent's state and verifies every header root (state,
    * receipts, transactions, uncles, withdrawals, requests, bloom, gas used).
    */
@@ -370,7 +419,37 @@ export class Chain {
     this.validateHeader(block.header, parent);
     const { state, nodes } = this.stateManagerAt(parent);
     const common = block.common;
-    const vm = await this.makeVM(common, state, block.header.parentHash);
+    const vm = await this.makeVM(common, state, block.header.parentHash, block.header.timestamp);
+    if (this.op !== undefined) {
+      let totals;
+      try {
+        totals = await verifyOpBlock(vm, block, this.op, parent);
+      } catch (e) {
+        throw new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is invalid: ${(e as Error).message}`, {
+          number: block.header.number,
+          hash: to0x(block.hash()),
+        });
+      }
+      const changes = state.changes();
+      return {
+        block,
+        gasUsed: totals.gasUsed,
+        write: {
+          hash: block.hash(),
+          number: block.header.number,
+          headerRlp: block.header.serialize(),
+          bodyRlp: encodeBody(block),
+          senders: totals.senders,
+          receipts: totals.receipts,
+          txHashes: block.transactions.map((tx) => tx.hash()),
+          canonical: true,
+          accountChanges: changes.accounts,
+          storageChanges: changes.storage,
+          code: state.writtenCode(),
+          trieNodes: nodes.takePending(),
+        },
+      };
+    }
     let result;
     try {
       result = await runBlock(vm, { block, skipHeaderValidation: true, skipHardForkValidation: true });

@@ -26,6 +26,10 @@ export interface StoredReceipt {
   logs: Log[];
   /** 256-byte logs bloom. */
   bloom: Uint8Array;
+  /** OP deposits (Regolith+): the sender's nonce before the deposit executed. */
+  depositNonce?: bigint;
+  /** OP deposits (Canyon+): receipt encoding version (1). */
+  depositReceiptVersion?: number;
 }
 
 /** Head pointers kept by the store (forkchoice). */

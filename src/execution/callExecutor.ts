@@ -13,6 +13,7 @@ import { createTx, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
 import type { Chain } from "../chain/chain.js";
+import { opForkAt, OpFork } from "../chain/op/forks.js";
 import { RPC_GAS_CAP } from "../config/constants.js";
 import { ServerError } from "../rpc/errors.js";
 import { createAddress } from "../rpc/format/receipt.js";
@@ -258,7 +259,9 @@ export class CallExecutor {
     }
     const precompiles = new Set<string>();
     for (let i = 1; i <= 0x11; i++) precompiles.add("0x" + i.toString(16).padStart(40, "0"));
-    if (common.isActivatedEIP(7951)) precompiles.add("0x" + "100".padStart(40, "0"));
+    // P256VERIFY at 0x100: EIP-7951 (Osaka), and on OP chains RIP-7212 from Fjord (op-revm's Fjord precompiles).
+    const opP256 = this.chain.op !== undefined && opForkAt(this.chain.op, header.timestamp) >= OpFork.fjord;
+    if (common.isActivatedEIP(7951) || opP256) precompiles.add("0x" + "100".padStart(40, "0"));
     let list: { address: string; storageKeys: string[] }[] = (args.accessList ?? []).map((e) => ({
       address: bytesToHex(e.address),
       storageKeys: e.storageKeys.map((k) => bytesToHex(k) as string),

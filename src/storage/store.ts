@@ -352,30 +352,40 @@ export class ChainStore {
 // ---- receipt codec ----------------------------------------------------------------------
 
 type PackedLog = [Uint8Array, Uint8Array[], Uint8Array];
-type PackedReceipt = [number, number | Uint8Array, number, PackedLog[], Uint8Array];
+/** [type, status|root, cumulativeGas, logs, bloom, depositNonce?, depositReceiptVersion?] */
+type PackedReceipt = [number, number | Uint8Array, number, PackedLog[], Uint8Array, number?, number?];
 
 /** msgpack encoding of a block's receipts. */
 export function encodeReceipts(receipts: StoredReceipt[]): Buffer {
-  const packed: PackedReceipt[] = receipts.map((r) => [
-    r.type,
-    r.root !== undefined ? r.root : (r.status ?? 0),
-    Number(r.cumulativeGasUsed),
-    r.logs.map((l): PackedLog => [l.address, l.topics, l.data]),
-    r.bloom,
-  ]);
+  const packed: PackedReceipt[] = receipts.map((r) => {
+    const p: PackedReceipt = [
+      r.type,
+      r.root !== undefined ? r.root : (r.status ?? 0),
+      Number(r.cumulativeGasUsed),
+      r.logs.map((l): PackedLog => [l.address, l.topics, l.data]),
+      r.bloom,
+    ];
+    if (r.depositNonce !== undefined) {
+      p.push(Number(r.depositNonce));
+      if (r.depositReceiptVersion !== undefined) p.push(r.depositReceiptVersion);
+    }
+    return p;
+  });
   return packr.pack(packed);
 }
 
 /** Decodes {@link encodeReceipts}. */
 export function decodeReceipts(b: Uint8Array): StoredReceipt[] {
   const packed = packr.unpack(b) as PackedReceipt[];
-  return packed.map(([type, s, cum, logs, bloom]) => {
+  return packed.map(([type, s, cum, logs, bloom, depositNonce, depositReceiptVersion]) => {
     const r: StoredReceipt = {
       type,
       cumulativeGasUsed: BigInt(cum),
       logs: logs.map(([address, topics, data]): Log => ({ address, topics, data })),
       bloom,
     };
+    if (depositNonce !== undefined) r.depositNonce = BigInt(depositNonce);
+    if (depositReceiptVersion !== undefined) r.depositReceiptVersion = depositReceiptVersion;
     if (typeof s === "number") r.status = s === 1 ? 1 : 0;
     else r.root = s;
     return r;

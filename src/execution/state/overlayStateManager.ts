@@ -332,6 +332,15 @@ export class OverlayStateManager implements StateManagerInterface {
     return this.root;
   }
 
+  /**
+   * The storage root of `address` as of the last {@link getStateRoot} (call that first):
+   * e.g. the OP Isthmus `withdrawalsRoot`, the L2ToL1MessagePasser's storage root.
+   */
+  storageRootOf(address: Uint8Array): Uint8Array {
+    const a = hex(address);
+    return this.storageRoots.get(a) ?? this.baseAccount(a, address)?.storageRoot ?? KECCAK256_RLP;
+  }
+
   async setStateRoot(stateRoot: Uint8Array): Promise<void> {
     if (equalsBytes(stateRoot, this.root) || equalsBytes(stateRoot, this.base.stateRoot)) return;
     throw new Error(`state root ${hex(stateRoot)} is not available in this state view`);

@@ -5,14 +5,18 @@
  * state of every stored block stays provable (eth_getProof at any block).
  */
 import type { BatchDBOp, DB, EncodingOpts } from "@ethereumjs/util";
-import type { ChainStore } from "../../storage/store.js";
+
+/** Where existing trie nodes are read from: the chain store, or a witness of preimages. */
+export interface TrieNodeSource {
+  getTrieNode(hash: Uint8Array): Uint8Array | undefined;
+}
 
 /** Node reads/writes keyed by unprefixed hex hash, values as bytes. */
 export class TrieNodeDb implements DB<string, Uint8Array> {
   /** Nodes written since the last {@link takePending}. */
   pending = new Map<string, Uint8Array>();
 
-  constructor(private readonly store: ChainStore | undefined) {}
+  constructor(private readonly store: TrieNodeSource | undefined) {}
 
   async get(key: string, _opts?: EncodingOpts): Promise<Uint8Array | undefined> {
     return this.getSync(key);

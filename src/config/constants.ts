@@ -65,12 +65,48 @@ export const DEV_MNEMONIC = "test test test test test test test test test test t
 export const DEV_ACCOUNT_COUNT = 10;
 /** Balance of each dev account: 10,000 ether, as anvil and hardhat. */
 export const DEV_ACCOUNT_BALANCE_WEI = 10_000n * 10n ** 18n;
-/** Devnet chain id: distinct from anvil/hardhat's 31337 so wallets keep separate nonces. */
-export const DEVNET_CHAIN_ID = 1337n;
+/**
+ * Devnet chain id: 845337 ("8453", Base's id, + "37"): an OP Stack chain of its own, distinct
+ * from Base (8453), Base Sepolia (84532) and anvil/hardhat's 31337, so wallets keep
+ * separate nonces and replay protection holds.
+ */
+export const DEVNET_CHAIN_ID = 845337n;
 /** Devnet block gas limit: Base mainnet's per-block gas limit order (geth dev mode uses 30M+). */
 export const DEVNET_GAS_LIMIT = 60_000_000n;
+
+/** Devnet: seconds between simulated L1 blocks (Ethereum's 12 s slot). */
+export const DEVNET_L1_BLOCK_TIME_S = 12;
+/** Devnet: base fee of the simulated L1 (1 gwei, a typical quiet-mainnet value), the L1 data fee's price input. */
+export const DEVNET_L1_BASE_FEE_WEI = 1_000_000_000n;
+/** Devnet: L1 base-fee scalar of the L1-attributes deposit — Base mainnet's value in block 21713817 (2269). */
+export const DEVNET_BASE_FEE_SCALAR = 2_269n;
+/** Devnet: L1 blob-base-fee scalar — Base mainnet's value in block 21713817 (1055762). */
+export const DEVNET_BLOB_BASE_FEE_SCALAR = 1_055_762n;
+/**
+ * Devnet: operator fee scalar (Jovian charges gas × scalar × 100 + constant). 1 → 100 wei per
+ * gas: small, but nonzero so the OperatorFeeVault visibly receives fees.
+ */
+export const DEVNET_OPERATOR_FEE_SCALAR = 1n;
+/** Devnet: operator fee constant per transaction (wei); nonzero for the same reason. */
+export const DEVNET_OPERATOR_FEE_CONSTANT = 1_000n;
+/** Devnet: DA footprint gas scalar; 0 selects the Jovian default 400 (specs jovian/l1-attributes.md). */
+export const DEVNET_DA_FOOTPRINT_GAS_SCALAR = 0n;
+/**
+ * Devnet: Jovian minimum base fee (0.01 gwei). Nonzero so idle blocks cannot decay the base
+ * fee to 0 and the BaseFeeVault always receives the base fee of each transaction.
+ */
+export const DEVNET_MIN_BASE_FEE_WEI = 10_000_000n;
+/** Devnet: batcher address in the L1-attributes deposit (no batcher runs; any fixed address). */
+export const DEVNET_BATCHER_ADDRESS = "0x000000000000000000000000000000000000ba7c";
 
 /** Client name reported by web3_clientVersion and engine_getClientVersionV1. */
 export const CLIENT_NAME = "basalt";
 /** Two-letter client code for engine_getClientVersionV1 (not registered; "BA"). */
 export const CLIENT_CODE = "BA";
+
+/**
+ * Longest wait for a built-in network's genesis download (`basalt init --network base-mainnet`):
+ * the files are ~9 MB, which a slow (1 Mbit/s) link still fetches within two minutes; past that
+ * the user is told to download the file and pass `--genesis`.
+ */
+export const GENESIS_DOWNLOAD_TIMEOUT_MS = 120_000;

@@ -8,6 +8,7 @@
  * are computed after parsing by {@link applyDerivedDefaults}.
  */
 import path from "node:path";
+import { OP_NETWORK_NAMES, isOpNetworkName } from "../chain/op/networks.js";
 import {
   DEFAULT_AUTHRPC_PORT,
   DEFAULT_DEV_BLOCK_TIME_S,
@@ -39,6 +40,9 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 /** The name of the built-in development network (`--network devnet`). */
 export const DEVNET_NETWORK = "devnet";
 
+/** Every built-in network name `--network` accepts: the devnet and the Base networks. */
+export const BUILTIN_NETWORKS: readonly string[] = [DEVNET_NETWORK, ...OP_NETWORK_NAMES];
+
 /**
  * The fully resolved options of one invocation, keyed by the option's dotted name. Options
  * without a default are `undefined` when not given.
@@ -46,10 +50,12 @@ export const DEVNET_NETWORK = "devnet";
 export interface BasaltOptions {
   /** Data directory; default `./data/<network>`. */
   datadir: string;
-  /** `devnet` or the path of a geth-style genesis JSON file. */
+  /** `devnet`, `base-mainnet`, `base-sepolia`, or the path of a geth-style genesis JSON file. */
   network: string;
-  /** Genesis JSON file written by `basalt init`. */
+  /** Genesis JSON file written by `basalt init` (for a built-in Base network: its published genesis, hash-checked). */
   genesis: string | undefined;
+  /** URL a built-in Base network's genesis is downloaded from when no `--genesis` file is given. */
+  "genesis-url": string | undefined;
   /** HTTP JSON-RPC listen address. */
   "http.addr": string;
   /** HTTP JSON-RPC listen port. */
@@ -162,19 +168,31 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   network: {
     name: "network",
     type: "string",
-    description: `Chain to run: "${DEVNET_NETWORK}" (built-in development network) or the path of a genesis JSON file`,
+    description:
+      `Chain to run: "${DEVNET_NETWORK}" (development network), ${OP_NETWORK_NAMES.map((n) => `"${n}"`).join(" or ")} ` +
+      "(Base; genesis from --genesis or downloaded), or the path of a genesis JSON file",
     default: DEVNET_NETWORK,
     group: "node",
     commands: ["node", "init"],
-    valueName: "<devnet|path>",
+    valueName: `<${BUILTIN_NETWORKS.join("|")}|path>`,
   },
   genesis: {
     name: "genesis",
     type: "string",
-    description: "Genesis JSON file (geth format) to initialise the data directory with",
+    description:
+      "Genesis JSON file (geth format) to initialise the data directory with; for a Base network, its published genesis (hash-checked)",
     group: "node",
     commands: ["init"],
     valueName: "<path>",
+  },
+  "genesis-url": {
+    name: "genesis-url",
+    type: "string",
+    description: "URL the genesis of a Base network is downloaded from when no --genesis file is given (first start or init)",
+    defaultDescription: "the network's published genesis-l2.json (base/node on GitHub)",
+    group: "node",
+    commands: ["node", "init"],
+    valueName: "<url>",
   },
   "env-file": {
     name: "env-file",
@@ -367,12 +385,12 @@ export function optionsFor(command: Command): OptionDefinition[] {
 }
 
 /**
- * The short network name used in the default data directory: "devnet" stays "devnet", a
- * genesis path becomes its basename without a `.json` extension (`/x/base-sepolia.json` →
- * `base-sepolia`).
+ * The short network name used in the default data directory: a built-in network keeps its
+ * name ("devnet", "base-mainnet", "base-sepolia"), a genesis path becomes its basename without
+ * a `.json` extension (`/x/base-sepolia.json` → `base-sepolia`).
  */
 export function networkName(network: string): string {
-  if (network === DEVNET_NETWORK) return DEVNET_NETWORK;
+  if (isBuiltinNetwork(network)) return network;
   const base = path.basename(network);
   return base.toLowerCase().endsWith(".json") ? base.slice(0, -".json".length) : base;
 }
@@ -380,6 +398,16 @@ export function networkName(network: string): string {
 /** Whether `network` is the built-in devnet. */
 export function isDevnet(network: string): boolean {
   return network === DEVNET_NETWORK;
+}
+
+/** Whether `network` is a built-in Base network (`base-mainnet`, `base-sepolia`), not a genesis path. */
+export function isBaseNetwork(network: string): boolean {
+  return isOpNetworkName(network);
+}
+
+/** Whether `network` names a built-in network (the devnet or a Base network) rather than a genesis path. */
+export function isBuiltinNetwork(network: string): boolean {
+  return isDevnet(network) || isBaseNetwork(network);
 }
 
 /** The default data directory of a network: `./data/<networkName>`. */

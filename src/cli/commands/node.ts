@@ -10,7 +10,7 @@ import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { CLIENT_NAME } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
-import { isDevnet } from "../../config/options.js";
+import { BUILTIN_NETWORKS, isBuiltinNetwork } from "../../config/options.js";
 import { CallExecutor } from "../../execution/callExecutor.js";
 import type { RpcBackend } from "../../rpc/backend.js";
 import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
@@ -25,11 +25,12 @@ import { stateMethods } from "../../rpc/methods/state.js";
 import { txpoolMethods } from "../../rpc/methods/txpool.js";
 import { RpcHttpServer } from "../../rpc/server.js";
 import type { MethodTable } from "../../rpc/types.js";
-import { DevBlockProducer } from "../../sequencer/devProducer.js";
+import { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
+import { devMethods } from "../../rpc/methods/dev.js";
 import { TxPool } from "../../txpool/txpool.js";
 import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
-import { loadGenesis } from "./init.js";
+import { initGenesis } from "../../chain/genesisSource.js";
 
 /** Most time given to in-flight work on shutdown before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -57,7 +58,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const initialized = existsSync(join(datadir, "chain"));
   if (!initialized || explicitNetwork) {
     // First start (or an explicit --network): write/verify the genesis.
-    await Chain.init(datadir, loadGenesis(opts), { archive: opts.archive });
+    await initGenesis(datadir, opts, { archive: opts.archive });
   }
   const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
   const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
@@ -71,6 +72,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
     syncing: () => false,
   };
+  // The built-in devnet is sequenced locally (an OP Stack sequencer with a simulated L1).
+  const sequencer = isDevChain && chain.op !== undefined ? new OpDevSequencer(chain, pool, opts["dev.block-time"], log) : undefined;
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
     ...stateMethods(backend),
@@ -80,6 +83,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...txpoolMethods(backend),
     ...nodeMethods(backend),
     ...debugMethods(backend),
+    ...(sequencer === undefined ? {} : devMethods(sequencer)),
   };
   const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), log) };
   const jwtPath = opts["authrpc.jwtsecret"] ?? join(datadir, "jwt.hex");
@@ -96,7 +100,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     await chain.close();
     throw e;
   }
-  const producer = isDevChain ? new DevBlockProducer(chain, pool, opts["dev.block-time"], log) : undefined;
+  const producer = sequencer;
   producer?.start();
   log.info(
     {
@@ -128,8 +132,9 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
 
 /** Runs `basalt node` until SIGTERM/SIGINT. */
 export async function nodeCommand(opts: BasaltOptions, log: Logger, explicitNetwork: boolean): Promise<void> {
-  if (!isDevnet(opts.network) && !existsSync(opts.network)) {
-    throw new BasaltError("CLI_INVALID_VALUE", `--network ${opts.network}: expected "devnet" or the path of a genesis JSON file`);
+  if (!isBuiltinNetwork(opts.network) && !existsSync(opts.network)) {
+    const expected = `one of ${BUILTIN_NETWORKS.join(", ")} or the path of a genesis JSON file`;
+    throw new BasaltError("CLI_INVALID_VALUE", `--network ${opts.network}: expected ${expected}`);
   }
   const node = await startNode(opts, log, explicitNetwork);
   const shutdown = (signal: string): void => {

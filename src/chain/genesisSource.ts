@@ -1,0 +1,189 @@
+/**
+ * Where the genesis of a datadir comes from (`basalt init`, first `basalt node` start):
+ * - `--network devnet`: the built-in development genesis (or `--genesis <file>` when given);
+ * - `--network base-mainnet|base-sepolia`: the network's published genesis allocation, read from
+ *   `--genesis <file>` or downloaded (`--genesis-url`, default the network's published file),
+ *   given the network's built-in config, and accepted only if its genesis block hash is the
+ *   network's known genesis hash;
+ * - `--network <path>`: a geth-style genesis JSON file.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { GENESIS_DOWNLOAD_TIMEOUT_MS } from "../config/constants.js";
+import { isDevnet, type BasaltOptions } from "../config/options.js";
+import { ChainStore } from "../storage/store.js";
+import { fromHex, to0x } from "../util/bytes.js";
+import { BasaltError } from "../util/errors.js";
+import { Chain } from "./chain.js";
+import { commonFromGenesis } from "./chainSpec.js";
+import { devnetGenesis } from "./devnet.js";
+import { ChainError, ChainErrorCode } from "./errors.js";
+import { validateGenesis, type GenesisJson } from "./genesis.js";
+import { isOpNetworkName, opNetwork, withNetworkConfig, type OpNetwork } from "./op/networks.js";
+
+/** The options that select a genesis. */
+export type GenesisOptions = Pick<BasaltOptions, "network" | "genesis" | "genesis-url">;
+
+/** Stable codes of {@link GenesisSourceError}. */
+export type GenesisSourceErrorCode = "GENESIS_UNREADABLE" | "GENESIS_DOWNLOAD_FAILED" | "GENESIS_HASH_MISMATCH";
+
+/** Details of a {@link GenesisSourceError}. */
+export interface GenesisSourceErrorMeta extends Record<string, unknown> {
+  /** The built-in network concerned. */
+  network?: string;
+  /** The file path or URL the genesis was read from. */
+  source?: string;
+  /** The network's known genesis hash. */
+  expected?: string;
+  /** The genesis hash of the given file. */
+  actual?: string;
+}
+
+/** A genesis could not be read, downloaded, or is not the genesis of the named network. */
+export class GenesisSourceError extends BasaltError<GenesisSourceErrorMeta> {
+  constructor(code: GenesisSourceErrorCode, message: string, meta: GenesisSourceErrorMeta = {}, options?: { cause?: unknown }) {
+    super(code, message, meta, options);
+  }
+}
+
+/** Test seams of {@link resolveGenesis}. */
+export interface ResolveGenesisDeps {
+  /** Download time limit (default {@link GENESIS_DOWNLOAD_TIMEOUT_MS}). */
+  timeoutMs?: number;
+}
+
+/** Parses the genesis JSON file at `file`. */
+function readGenesisFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new GenesisSourceError("GENESIS_UNREADABLE", `cannot read genesis file ${file}: ${(e as Error).message}`, { source: file }, { cause: e });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const reason = (e as Error).message;
+    throw new GenesisSourceError("GENESIS_UNREADABLE", `genesis file ${file} is not valid JSON: ${reason}`, { source: file }, { cause: e });
+  }
+}
+
+/** A short reason of a failed fetch: the network error (e.g. ECONNREFUSED) or the timeout. */
+function fetchFailureReason(e: unknown, timeoutMs: number): string {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  if (err.name === "TimeoutError" || err.name === "AbortError") return `no complete answer within ${timeoutMs / 1000} s`;
+  const cause = err.cause;
+  if (cause !== undefined && cause !== null) return cause.message ?? cause.code ?? err.message;
+  return err.message;
+}
+
+/**
+ * Downloads the genesis JSON of `network` from `url` (Node's global fetch; a gzip-encoded answer
+ * is decoded by fetch), bounded by `timeoutMs`.
+ */
+async function downloadGenesis(network: OpNetwork, url: string, timeoutMs: number): Promise<unknown> {
+  const fail = (reason: string, cause?: unknown): GenesisSourceError =>
+    new GenesisSourceError(
+      "GENESIS_DOWNLOAD_FAILED",
+      `cannot download the ${network.name} genesis from ${url}: ${reason}; download it yourself and pass --genesis <file> ` +
+        `(basalt init --network ${network.name} --genesis <file>)`,
+      { network: network.name, source: url },
+      { cause },
+    );
+  const signal = AbortSignal.timeout(timeoutMs);
+  let text: string;
+  try {
+    const res = await fetch(url, { signal, headers: { accept: "application/json" } });
+    if (!res.ok) throw fail(`HTTP ${res.status} ${res.statusText}`.trim());
+    text = await res.text();
+  } catch (e) {
+    if (e instanceof GenesisSourceError) throw e;
+    throw fail(fetchFailureReason(e, timeoutMs), e);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw fail(`the answer is not JSON (${(e as Error).message})`, e);
+  }
+}
+
+/** The genesis block hash of `g` (0x hex), computed as `basalt init` writes it. */
+export async function genesisHashOf(g: GenesisJson): Promise<string> {
+  const { block } = await Chain.buildGenesis(g, commonFromGenesis(g));
+  return to0x(block.hash());
+}
+
+/**
+ * Gives the genesis file of a built-in network its config and checks that its genesis hash is
+ * the network's known one; `source` (path or URL) only labels the error.
+ */
+export async function checkedNetworkGenesis(network: OpNetwork, file: unknown, source: string): Promise<GenesisJson> {
+  const g = withNetworkConfig(network, file);
+  const actual = await genesisHashOf(g);
+  if (actual !== network.genesisHash.toLowerCase()) {
+    throw new GenesisSourceError(
+      "GENESIS_HASH_MISMATCH",
+      `${source} is not the ${network.name} genesis: its genesis block hash is ${actual}, expected ${network.genesisHash}`,
+      { network: network.name, source, expected: network.genesisHash, actual },
+    );
+  }
+  return g;
+}
+
+/**
+ * The genesis selected by the options: the devnet genesis for `--network devnet` (unless
+ * `--genesis` names a file), the checked genesis of a built-in Base network (from `--genesis`, or
+ * downloaded from `--genesis-url` / the published file), or the genesis file named by
+ * `--genesis` or `--network`.
+ */
+export async function resolveGenesis(opts: GenesisOptions, deps: ResolveGenesisDeps = {}): Promise<GenesisJson> {
+  if (isOpNetworkName(opts.network)) {
+    const network = opNetwork(opts.network);
+    if (opts.genesis !== undefined) return checkedNetworkGenesis(network, readGenesisFile(opts.genesis), opts.genesis);
+    const url = opts["genesis-url"] ?? (network.genesisUrls[0] as string);
+    const file = await downloadGenesis(network, url, deps.timeoutMs ?? GENESIS_DOWNLOAD_TIMEOUT_MS);
+    return checkedNetworkGenesis(network, file, url);
+  }
+  const file = opts.genesis ?? (isDevnet(opts.network) ? undefined : opts.network);
+  if (file === undefined) return devnetGenesis();
+  return validateGenesis(readGenesisFile(file));
+}
+
+/** The genesis hash recorded in `datadir`, or undefined for a datadir without a chain. */
+async function storedGenesisHash(datadir: string): Promise<string | undefined> {
+  if (!existsSync(join(datadir, "chain"))) return undefined;
+  const store = ChainStore.open(datadir, { readOnly: true });
+  try {
+    const h = store.getPointer("genesis");
+    return h === undefined ? undefined : to0x(h);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Writes (or confirms) the genesis selected by the options into `datadir` (`Chain.init`). For a
+ * built-in Base network without `--genesis`, a datadir that already holds that network's genesis
+ * is accepted as is (no download); one holding another genesis is refused.
+ */
+export async function initGenesis(
+  datadir: string,
+  opts: GenesisOptions,
+  initOpts: { archive?: boolean } = {},
+  deps: ResolveGenesisDeps = {},
+): Promise<{ hash: Uint8Array; created: boolean }> {
+  if (isOpNetworkName(opts.network) && opts.genesis === undefined) {
+    const network = opNetwork(opts.network);
+    const stored = await storedGenesisHash(datadir);
+    if (stored !== undefined) {
+      if (stored !== network.genesisHash.toLowerCase()) {
+        throw new ChainError(
+          ChainErrorCode.GENESIS_MISMATCH,
+          `datadir ${datadir} holds genesis ${stored}, but the ${network.name} genesis is ${network.genesisHash}; use another --datadir or remove it`,
+        );
+      }
+      return { hash: fromHex(stored), created: false };
+    }
+  }
+  return Chain.init(datadir, await resolveGenesis(opts, deps), initOpts);
+}

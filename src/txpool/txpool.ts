@@ -3,18 +3,74 @@
  * are keyed by sender and nonce; a sender's transactions with consecutive nonces from its
  * state nonce are "pending" (executable), the rest "queued". Replacing a transaction needs
  * a 10 % higher fee (geth `PriceBump`). Blocks take pending transactions by effective tip.
+ *
+ * On OP Stack chains the pool also applies op-reth's rules (base/base crates/txpool/src/validator.rs
+ * over reth's `EthTransactionValidator`): deposits and blob transactions are refused, the EIP-7825
+ * per-transaction gas cap applies from Azul, and the sender must also afford the L1 data fee.
  */
 import { RLP } from "@ethereumjs/rlp";
 import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
-import { bytesToHex } from "@ethereumjs/util";
+import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { Chain } from "../chain/chain.js";
+import { DEPOSIT_TX_TYPE } from "../chain/op/depositTx.js";
+import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
+import { L1_BLOCK_ADDRESS, loadL1BlockInfo } from "../chain/op/l1BlockInfo.js";
+import { l1Cost } from "../chain/op/l1Cost.js";
+import type { StateReader } from "../execution/state/stateReader.js";
 import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS } from "../config/constants.js";
 import { ServerError } from "../rpc/errors.js";
 import { toHex } from "../util/bytes.js";
 
 /** geth `txpool.PriceBump`: a replacement must pay 10 % more. */
 const PRICE_BUMP_PERCENT = 10n;
+/** EIP-2718 type byte of EIP-4844 blob transactions, which OP chains do not accept. */
+const BLOB_TX_TYPE = 3;
+/** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
+const RLP_LIST_PREFIX = 0xc0;
+/** EIP-7825 per-transaction gas cap (2^24), active on Base from Azul (the Osaka EIPs; revm `TX_GAS_LIMIT_CAP`). */
+export const MAX_TX_GAS_EIP7825 = 16_777_216n;
+/** Width of a storage slot key (the L1Block slots are read as 32-byte keys). */
+const SLOT_KEY_BYTES = 32;
+/** The L1Block predeploy whose storage holds the L1 fee parameters. */
+const L1_BLOCK = hexToBytes(L1_BLOCK_ADDRESS);
+
+/**
+ * op-reth's answer to a raw transaction of a type its pooled-transaction envelope cannot decode
+ * (deposits 0x7e and blob transactions 0x03 on OP chains): reth `recover_raw_transaction` maps the
+ * decode error to `EthApiError::FailedToDecodeSignedTransaction`.
+ */
+export const OP_UNSUPPORTED_TX_MESSAGE = "failed to decode signed transaction";
+/**
+ * op-reth's message for a transaction above the EIP-7825 gas cap (reth
+ * `RpcInvalidTransactionError::GasLimitTooHigh`, from the pool's `InvalidTransactionError::GasLimitTooHigh`).
+ */
+export const OP_GAS_LIMIT_TOO_HIGH_MESSAGE = "gas limit too high";
+
+/**
+ * Whether `raw` is a deposit or blob transaction, which an OP chain's pool refuses: op-reth's
+ * `OpPooledTransaction` envelope has only the legacy, 2930, 1559 and 7702 variants.
+ */
+export function isOpUnpoolableType(raw: Uint8Array): boolean {
+  const first = raw[0];
+  if (first === undefined || first >= RLP_LIST_PREFIX) return false;
+  return first === DEPOSIT_TX_TYPE || first === BLOB_TX_TYPE;
+}
+
+/**
+ * The L1 data fee op-reth's pool adds to a transaction's cost (base/base crates/txpool/src/validator.rs
+ * `apply_op_checks`: `l1_tx_data_fee(timestamp, encoded_2718, is_deposit = false)` = op-revm's
+ * `calculate_tx_l1_cost`, no operator fee). The L1 fee parameters are read from the L1Block predeploy's
+ * storage in the head state (`loadL1BlockInfo`, op-revm `L1BlockInfo::try_fetch`) with the fork at the
+ * head timestamp.
+ */
+export async function poolL1Cost(state: StateReader, op: OpChainConfig, headTimestamp: bigint, txBytes: Uint8Array): Promise<bigint> {
+  const fork = opForkAt(op, headTimestamp);
+  const readSlot = async (slot: bigint): Promise<bigint> =>
+    bytesToBigInt(state.storage(L1_BLOCK, setLengthLeft(bigIntToBytes(slot), SLOT_KEY_BYTES)));
+  const info = await loadL1BlockInfo(readSlot, fork);
+  return l1Cost(info, txBytes, fork);
+}
 
 /** A pooled transaction with its recovered sender. */
 export interface PooledTx {
@@ -47,6 +103,22 @@ export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: Typed
     return { tx, hash: tx.hash() };
   } catch (e) {
     throw new ServerError(`rlp: ${(e as Error).message.replace(/ \(tx type=.*$/s, "")}`);
+  }
+}
+
+/**
+ * @ethereumjs/tx refuses to build a transaction above the EIP-7825 cap once the fork enables it
+ * ("Transaction gas limit … exceeds the maximum allowed by EIP-7825 (…)"), before the pool sees it.
+ */
+const EIP7825_DECODE_ERROR = /exceeds the maximum allowed by EIP-7825/;
+
+/** {@link decodeRawTransaction}, reporting the decoder's EIP-7825 refusal with op-reth's message on OP chains. */
+function decodeForPool(chain: Chain, raw: Uint8Array, op: OpChainConfig | undefined): { tx: TypedTransaction; hash: Uint8Array } {
+  try {
+    return decodeRawTransaction(chain, raw);
+  } catch (e) {
+    if (op !== undefined && e instanceof ServerError && EIP7825_DECODE_ERROR.test(e.message)) throw new ServerError(OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
+    throw e;
   }
 }
 
@@ -94,9 +166,17 @@ export class TxPool {
   /**
    * eth_sendRawTransaction: validates and adds a raw transaction; returns its hash.
    * Errors carry geth's messages (`nonce too low`, `insufficient funds for gas * price + value`, …).
+   *
+   * On OP chains (`chain.op`), additionally as op-reth: deposits (0x7e) and blob transactions (0x03)
+   * are refused with {@link OP_UNSUPPORTED_TX_MESSAGE}; from Azul (OP fork at the head timestamp)
+   * gas above 2^24 is refused with {@link OP_GAS_LIMIT_TOO_HIGH_MESSAGE}; and after the plain balance
+   * check the balance must also cover the L1 data fee ({@link poolL1Cost}), else
+   * `insufficient funds for gas * price + value` with the L1 fee included in `want`.
    */
-  addRaw(raw: Uint8Array): PooledTx {
-    const { tx, hash } = decodeRawTransaction(this.chain, raw);
+  async addRaw(raw: Uint8Array): Promise<PooledTx> {
+    const op = this.chain.op;
+    if (op !== undefined && isOpUnpoolableType(raw)) throw new ServerError(OP_UNSUPPORTED_TX_MESSAGE);
+    const { tx, hash } = decodeForPool(this.chain, raw, op);
     const key = toHex(hash);
     if (this.byHash.has(key)) throw new ServerError("already known");
     if (!tx.isSigned()) throw new ServerError("invalid transaction v, r, s values");
@@ -115,6 +195,9 @@ export class TxPool {
     if (tx.gasLimit > head.gasLimit) throw new ServerError("exceeds block gas limit");
     const intrinsic = tx.getIntrinsicGas();
     if (tx.gasLimit < intrinsic) throw new ServerError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`);
+    if (op !== undefined && opForkAt(op, head.timestamp) >= OpFork.azul && tx.gasLimit > MAX_TX_GAS_EIP7825) {
+      throw new ServerError(OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
+    }
     if (tx.supports(Capability.EIP1559FeeMarket)) {
       const f = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
       if (f.maxPriorityFeePerGas > f.maxFeePerGas) throw new ServerError("max priority fee per gas higher than max fee per gas");
@@ -127,10 +210,16 @@ export class TxPool {
     const acc = state.account(sender);
     const nonce = acc?.nonce ?? 0n;
     if (tx.nonce < nonce) throw new ServerError(`nonce too low: next nonce ${nonce}, tx nonce ${tx.nonce}`);
-    const cost = tx.getUpfrontCost();
     const balance = acc?.balance ?? 0n;
-    if (balance < cost) {
-      throw new ServerError(`insufficient funds for gas * price + value: address ${bytesToHex(sender)} have ${balance} want ${cost}`);
+    const insufficient = (want: bigint): ServerError =>
+      new ServerError(`insufficient funds for gas * price + value: address ${bytesToHex(sender)} have ${balance} want ${want}`);
+    const cost = tx.getUpfrontCost();
+    if (balance < cost) throw insufficient(cost);
+    if (op !== undefined) {
+      const withL1 = cost + (await poolL1Cost(state, op, head.timestamp, tx.serialize()));
+      if (balance < withL1) throw insufficient(withL1);
+      // Another submission (e.g. in the same batch) may have pooled this transaction meanwhile.
+      if (this.byHash.has(key)) throw new ServerError("already known");
     }
     const s = toHex(sender);
     let mine = this.bySender.get(s);

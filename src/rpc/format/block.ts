@@ -4,6 +4,8 @@
  * their keys in the same sorted order, so `JSON.stringify` reproduces geth's bytes.
  */
 import type { Block, BlockHeader } from "@ethereumjs/block";
+import type { OpChainConfig } from "../../chain/op/forks.js";
+import type { StoredReceipt } from "../../chain/types.js";
 import { toData, toQuantity } from "./quantity.js";
 import { formatTransaction, type RpcTransaction } from "./transaction.js";
 
@@ -61,6 +63,13 @@ export interface FormatBlockOptions {
    * have no such key), so leave it out for geth parity.
    */
   totalDifficulty?: bigint;
+  /**
+   * The block's stored receipts (only read when `fullTransactions`): a deposit's JSON reports its
+   * receipt's `depositNonce` (as `nonce`) and `depositReceiptVersion`. Without them those keys are omitted.
+   */
+  receipts?: StoredReceipt[];
+  /** The chain's OP configuration: full transactions take op-reth's form (see `formatTransaction`). */
+  op?: OpChainConfig;
 }
 
 /** Copies `o` with its keys in Go's sorted map order. */
@@ -114,6 +123,8 @@ export function formatHeader(header: BlockHeader): RpcHeader {
  * fields, `size` (length of the block's RLP), `transactions` (hashes, or full objects with
  * `opts.senders`), `uncles` (uncle hashes) and, from Shanghai on, `withdrawals`.
  * No `totalDifficulty` unless `opts.totalDifficulty` is given (geth dropped it).
+ * On OP chains (`opts.op`) full transactions take op-reth's form and deposits read their
+ * `nonce`/`depositReceiptVersion` from `opts.receipts`; the header part is unchanged.
  */
 export function formatBlock(block: Block, opts: FormatBlockOptions): RpcBlock {
   const header = block.header;
@@ -125,14 +136,20 @@ export function formatBlock(block: Block, opts: FormatBlockOptions): RpcBlock {
       ? block.transactions.map((tx, index) => {
           const sender = opts.senders[index];
           if (sender === undefined) throw new TypeError(`formatBlock: missing sender of transaction ${index}`);
-          return formatTransaction(tx, {
-            blockHash,
-            blockNumber: header.number,
-            blockTimestamp: header.timestamp,
-            index,
-            baseFee: header.baseFeePerGas,
-            sender,
-          });
+          return formatTransaction(
+            tx,
+            {
+              blockHash,
+              blockNumber: header.number,
+              blockTimestamp: header.timestamp,
+              index,
+              baseFee: header.baseFeePerGas,
+              sender,
+              receipt: opts.receipts?.[index],
+            },
+            undefined,
+            { op: opts.op },
+          );
         })
       : block.transactions.map((tx) => toData(tx.hash())),
     uncles: block.uncleHeaders.map((u) => toData(u.hash())),

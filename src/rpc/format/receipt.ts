@@ -3,15 +3,21 @@
  * A stored receipt holds only the consensus fields; everything else (gasUsed, logIndex,
  * contractAddress, effectiveGasPrice, blob gas, …) is derived here from the block, the
  * receipt list and the senders, as geth's `Receipts.DeriveFields` does.
+ *
+ * On OP Stack chains (`opts.op`) receipts take op-reth's (base-reth-node) form instead, with the
+ * OP fields (L1 fee data, deposit nonce/version, Jovian DA footprint): see {@link formatReceipts}.
  */
 import type { Block } from "@ethereumjs/block";
 import { RLP } from "@ethereumjs/rlp";
-import type { TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { isDeposit } from "../../chain/op/depositTx.js";
+import { opForkAt, type OpFork } from "../../chain/op/forks.js";
+import { l1BlockInfoFromCalldata, type L1BlockInfo } from "../../chain/op/l1BlockInfo.js";
+import { opReceiptFields, type OpReceiptFieldsJson } from "../../chain/op/receiptFields.js";
 import type { Log, StoredReceipt } from "../../chain/types.js";
 import { toData, toQuantity } from "./quantity.js";
-import { blobVersionedHashes, effectiveGasPrice } from "./transaction.js";
+import { blobVersionedHashes, effectiveGasPrice, type AnyTransaction, type RpcFormatOptions } from "./transaction.js";
 
 /** Blob gas per blob (EIP-4844 `GAS_PER_BLOB`, unchanged by later forks). */
 export const GAS_PER_BLOB = 131_072n;
@@ -43,7 +49,10 @@ export interface RpcLog {
   removed: boolean;
 }
 
-/** JSON form of a receipt (geth `MarshalReceipt`, keys sorted as geth's map gives them). */
+/**
+ * JSON form of a receipt: geth's `MarshalReceipt` (keys sorted as geth's map gives them), or on OP
+ * chains op-reth's `OpTransactionReceipt` (other key order, plus the OP keys below).
+ */
 export interface RpcReceipt {
   blobGasPrice?: string;
   blobGasUsed?: string;
@@ -63,6 +72,24 @@ export interface RpcReceipt {
   transactionHash: string;
   transactionIndex: string;
   type: string;
+  /** OP deposits (Regolith+): the sender's nonce before the deposit. */
+  depositNonce?: string;
+  /** OP deposits (Canyon+): the deposit receipt version. */
+  depositReceiptVersion?: string;
+  /** OP: L1 base fee of the block's L1 origin. */
+  l1GasPrice?: string;
+  /** OP: L1 data gas of the transaction (plus the pre-Ecotone overhead). */
+  l1GasUsed?: string;
+  /** OP: L1 data fee charged (0 for deposits). */
+  l1Fee?: string;
+  /** OP, before Ecotone: the L1 fee scalar as a decimal string (`scalar / 1e6`). */
+  l1FeeScalar?: string;
+  l1BaseFeeScalar?: string;
+  l1BlobBaseFee?: string;
+  l1BlobBaseFeeScalar?: string;
+  operatorFeeScalar?: string;
+  operatorFeeConstant?: string;
+  daFootprintGasScalar?: string;
 }
 
 /**
@@ -106,16 +133,107 @@ function checkLengths(block: Block, receipts: StoredReceipt[], senders: Uint8Arr
   }
 }
 
+/** The per-block input of op-reth's OP receipt fields. */
+interface OpBlockReceiptContext {
+  /** The block's L1 info, decoded from its first transaction's calldata (op-reth `extract_l1_info`). */
+  info: L1BlockInfo;
+  /** The OP fork at the block timestamp. */
+  fork: OpFork;
+}
+
 /** Per-block values shared by every receipt of the block. */
 interface BlockReceiptContext {
   block: Block;
   blockHash: Uint8Array;
   blobGasPrice: bigint | undefined;
+  /** Set on OP chains: receipts take op-reth's form. */
+  op?: OpBlockReceiptContext;
+}
+
+/**
+ * The shared context of a block's receipts. On OP chains the L1 info is decoded from the calldata
+ * of the block's first transaction (the L1-info deposit), as op-reth's receipt converter does; a
+ * block without transactions has no receipts to format, so nothing is decoded for it.
+ * @throws L1InfoCalldataError when the first transaction's calldata is not L1-info calldata (op-reth
+ * fails the whole request then too).
+ */
+function blockReceiptContext(block: Block, opts: RpcFormatOptions): BlockReceiptContext {
+  const bctx: BlockReceiptContext = { block, blockHash: block.hash(), blobGasPrice: blobGasPriceOf(block) };
+  const first = block.transactions[0] as AnyTransaction | undefined;
+  if (opts.op !== undefined && first !== undefined) {
+    bctx.op = { info: l1BlockInfoFromCalldata(first.data), fork: opForkAt(opts.op, block.header.timestamp) };
+  }
+  return bctx;
+}
+
+/** A log in op-reth's key order (alloy `rpc-types-eth` `Log`: the consensus log, then its block/tx context). */
+function opRethLog(l: RpcLog): RpcLog {
+  return {
+    address: l.address,
+    topics: l.topics,
+    data: l.data,
+    blockHash: l.blockHash,
+    blockNumber: l.blockNumber,
+    blockTimestamp: l.blockTimestamp,
+    transactionHash: l.transactionHash,
+    transactionIndex: l.transactionIndex,
+    logIndex: l.logIndex,
+    removed: l.removed,
+  };
+}
+
+/**
+ * Reorders a receipt built with geth's values into op-reth's form and adds the OP fields. Order as
+ * serde writes base/base `OpTransactionReceipt` (crates/alloy/rpc-types/src/receipt.rs) over alloy
+ * 1.7 `TransactionReceipt<ReceiptWithBloom<OpReceipt<Log>>>`: the internally tagged `OpReceipt`
+ * (`type`, then `status` (or `root`), `cumulativeGasUsed`, `logs`, and for deposits `depositNonce`
+ * / `depositReceiptVersion` when set), `logsBloom`, then `transactionHash`, `transactionIndex`,
+ * `blockHash`, `blockNumber`, `gasUsed`, `effectiveGasPrice`, `blobGasUsed` (when set), `from`,
+ * `to`, `contractAddress`, then the flattened `L1BlockInfo` (`l1GasPrice`, `l1GasUsed`,
+ * `l1Fee`, `l1FeeScalar`, `l1BaseFeeScalar`, `l1BlobBaseFee`, `l1BlobBaseFeeScalar`,
+ * `operatorFeeScalar`, `operatorFeeConstant`, `daFootprintGasScalar`; every absent one omitted,
+ * never null). The OP values come from `opReceiptFields` (base/base
+ * crates/execution/rpc/src/eth/receipt.rs): computed for every transaction, deposits included
+ * (their `l1Fee` is 0); from Jovian `blobGasUsed` is the transaction's DA footprint.
+ */
+function toOpRethReceipt(geth: RpcReceipt, op: OpReceiptFieldsJson, tx: AnyTransaction, receipt: StoredReceipt): RpcReceipt {
+  const out: Partial<RpcReceipt> = { type: geth.type };
+  if (geth.root !== undefined) out.root = geth.root;
+  if (geth.status !== undefined) out.status = geth.status;
+  out.cumulativeGasUsed = geth.cumulativeGasUsed;
+  out.logs = geth.logs.map(opRethLog);
+  if (isDeposit(tx)) {
+    if (receipt.depositNonce !== undefined) out.depositNonce = toQuantity(receipt.depositNonce);
+    if (receipt.depositReceiptVersion !== undefined) out.depositReceiptVersion = toQuantity(receipt.depositReceiptVersion);
+  }
+  out.logsBloom = geth.logsBloom;
+  out.transactionHash = geth.transactionHash;
+  out.transactionIndex = geth.transactionIndex;
+  out.blockHash = geth.blockHash;
+  out.blockNumber = geth.blockNumber;
+  out.gasUsed = geth.gasUsed;
+  out.effectiveGasPrice = geth.effectiveGasPrice;
+  // OP chains have no blob transactions: `blobGasUsed` is only the Jovian DA footprint, `blobGasPrice` never set.
+  if (op.blobGasUsed !== undefined) out.blobGasUsed = op.blobGasUsed;
+  out.from = geth.from;
+  out.to = geth.to;
+  out.contractAddress = geth.contractAddress;
+  if (op.l1GasPrice !== undefined) out.l1GasPrice = op.l1GasPrice;
+  if (op.l1GasUsed !== undefined) out.l1GasUsed = op.l1GasUsed;
+  if (op.l1Fee !== undefined) out.l1Fee = op.l1Fee;
+  if (op.l1FeeScalar !== undefined) out.l1FeeScalar = op.l1FeeScalar;
+  if (op.l1BaseFeeScalar !== undefined) out.l1BaseFeeScalar = op.l1BaseFeeScalar;
+  if (op.l1BlobBaseFee !== undefined) out.l1BlobBaseFee = op.l1BlobBaseFee;
+  if (op.l1BlobBaseFeeScalar !== undefined) out.l1BlobBaseFeeScalar = op.l1BlobBaseFeeScalar;
+  if (op.operatorFeeScalar !== undefined) out.operatorFeeScalar = op.operatorFeeScalar;
+  if (op.operatorFeeConstant !== undefined) out.operatorFeeConstant = op.operatorFeeConstant;
+  if (op.daFootprintGasScalar !== undefined) out.daFootprintGasScalar = op.daFootprintGasScalar;
+  return out as RpcReceipt;
 }
 
 function buildReceipt(
   bctx: BlockReceiptContext,
-  tx: TypedTransaction,
+  tx: AnyTransaction,
   receipt: StoredReceipt,
   sender: Uint8Array,
   index: number,
@@ -151,6 +269,7 @@ function buildReceipt(
   };
   if (receipt.root !== undefined && receipt.root.length > 0) out.root = toData(receipt.root);
   else out.status = toQuantity(receipt.status ?? 0);
+  if (bctx.op !== undefined) return toOpRethReceipt(out, opReceiptFields(bctx.op.info, tx.serialize(), bctx.op.fork), tx, receipt);
   if (tx.type === 3) {
     const blobs = BigInt(blobVersionedHashes(tx).length);
     out.blobGasUsed = toQuantity(blobs * GAS_PER_BLOB);
@@ -184,12 +303,19 @@ function buildReceipt(
  * for creations, `effectiveGasPrice` follows the block's base fee, and blob transactions get
  * `blobGasUsed`/`blobGasPrice` (the block's blob base fee). Pre-Byzantium receipts report
  * `root` instead of `status`.
+ *
+ * With `opts.op` (OP Stack chains) every receipt takes op-reth's form (see `toOpRethReceipt`):
+ * op-reth's key order, the L1 fee fields for every transaction, `depositNonce` /
+ * `depositReceiptVersion` for deposits, `effectiveGasPrice` 0 for deposits, and from Jovian the DA
+ * footprint as `blobGasUsed`. Like op-reth, a deposit creation's `contractAddress` is derived with
+ * nonce 0 (op-reth's `TxDeposit::nonce()`), not the deposit nonce.
  * @param receipts one stored receipt per transaction, in block order.
  * @param senders the recovered sender of each transaction, in block order.
+ * @throws L1InfoCalldataError on an OP chain when the block's first transaction is not an L1-info deposit.
  */
-export function formatReceipts(block: Block, receipts: StoredReceipt[], senders: Uint8Array[]): RpcReceipt[] {
+export function formatReceipts(block: Block, receipts: StoredReceipt[], senders: Uint8Array[], opts: RpcFormatOptions = {}): RpcReceipt[] {
   checkLengths(block, receipts, senders);
-  const bctx: BlockReceiptContext = { block, blockHash: block.hash(), blobGasPrice: blobGasPriceOf(block) };
+  const bctx = blockReceiptContext(block, opts);
   const out: RpcReceipt[] = [];
   let cumulative = 0n;
   let logIndex = 0;
@@ -203,11 +329,17 @@ export function formatReceipts(block: Block, receipts: StoredReceipt[], senders:
 }
 
 /**
- * Formats the receipt of the transaction at `index` as geth does for eth_getTransactionReceipt.
- * Needs the receipts before it (for `gasUsed` and the block-wide `logIndex`); only
- * `senders[index]` is read.
+ * Formats the receipt of the transaction at `index` as geth does for eth_getTransactionReceipt
+ * (op-reth's form with `opts.op`, as {@link formatReceipts}). Needs the receipts before it (for
+ * `gasUsed` and the block-wide `logIndex`); only `senders[index]` is read.
  */
-export function formatReceipt(block: Block, receipts: StoredReceipt[], senders: Uint8Array[], index: number): RpcReceipt {
+export function formatReceipt(
+  block: Block,
+  receipts: StoredReceipt[],
+  senders: Uint8Array[],
+  index: number,
+  opts: RpcFormatOptions = {},
+): RpcReceipt {
   const tx = block.transactions[index];
   const receipt = receipts[index];
   const sender = senders[index];
@@ -217,15 +349,14 @@ export function formatReceipt(block: Block, receipts: StoredReceipt[], senders: 
   let logIndex = 0;
   for (let i = 0; i < index; i++) logIndex += receipts[i]!.logs.length;
   const previous = index === 0 ? 0n : receipts[index - 1]!.cumulativeGasUsed;
-  const bctx: BlockReceiptContext = { block, blockHash: block.hash(), blobGasPrice: blobGasPriceOf(block) };
-  return buildReceipt(bctx, tx, receipt, sender, index, previous, logIndex);
+  return buildReceipt(blockReceiptContext(block, opts), tx, receipt, sender, index, previous, logIndex);
 }
 
 /**
  * All logs of a block in order, formatted with their block-wide `logIndex`: the raw material
  * of eth_getLogs / eth_getFilterLogs (the caller filters by address and topics).
  */
-export function formatBlockLogs(block: Block, receipts: StoredReceipt[], removed = false): RpcLog[] {
+export function formatBlockLogs(block: Block, receipts: StoredReceipt[], removed = false, opts: { op?: unknown } = {}): RpcLog[] {
   if (receipts.length !== block.transactions.length) {
     throw new TypeError(`logs: ${receipts.length} receipts for ${block.transactions.length} transactions`);
   }
@@ -248,5 +379,6 @@ export function formatBlockLogs(block: Block, receipts: StoredReceipt[], removed
       );
     }
   }
-  return out;
+  // OP chains: op-reth's (alloy) key order.
+  return opts.op === undefined ? out : out.map(opRethLog);
 }

@@ -5,6 +5,7 @@
  * eth_getUncleCountBy*, eth_blockNumber, eth_chainId.
  */
 import type { Block } from "@ethereumjs/block";
+import { isDeposit } from "../../chain/op/depositTx.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveBlock } from "../blockParam.js";
 import { formatBlock, formatReceipt, formatReceipts, formatTransaction, parseHash, parseQuantity, toQuantity } from "../format/index.js";
@@ -14,21 +15,37 @@ import type { MethodTable } from "../types.js";
 /** Handlers of the block family. */
 export function blockMethods(b: RpcBackend): MethodTable {
   const { chain } = b;
+  /** OP chains format transactions and receipts as op-reth does (undefined on plain Ethereum chains). */
+  const op = chain.op;
 
-  const blockJson = (block: Block | undefined, full: boolean): unknown =>
-    block === undefined ? null : formatBlock(block, { fullTransactions: full, senders: full ? chain.getSenders(block.hash()) : [] });
+  const blockJson = (block: Block | undefined, full: boolean): unknown => {
+    if (block === undefined) return null;
+    if (!full) return formatBlock(block, { fullTransactions: false, senders: [] });
+    const hash = block.hash();
+    // Deposits report their receipt's deposit nonce and version: only OP blocks need the receipts.
+    const receipts = op !== undefined && block.transactions.some((tx) => isDeposit(tx)) ? chain.getReceipts(hash) : undefined;
+    return formatBlock(block, { fullTransactions: true, senders: chain.getSenders(hash), receipts, op });
+  };
 
   const txInBlock = (block: Block | undefined, index: bigint): unknown => {
     if (block === undefined || index >= BigInt(block.transactions.length)) return null;
     const i = Number(index);
-    return formatTransaction(block.transactions[i], {
-      blockHash: block.hash(),
-      blockNumber: block.header.number,
-      blockTimestamp: block.header.timestamp,
-      index: i,
-      baseFee: block.header.baseFeePerGas,
-      sender: chain.getSenders(block.hash())[i],
-    });
+    const tx = block.transactions[i]!;
+    const hash = block.hash();
+    return formatTransaction(
+      tx,
+      {
+        blockHash: hash,
+        blockNumber: block.header.number,
+        blockTimestamp: block.header.timestamp,
+        index: i,
+        baseFee: block.header.baseFeePerGas,
+        sender: chain.getSenders(hash)[i]!,
+        receipt: isDeposit(tx) ? chain.getReceipts(hash)?.[i] : undefined,
+      },
+      undefined,
+      { op },
+    );
   };
 
   /** The block named by a number/tag parameter at `params[0]`. */
@@ -62,7 +79,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
       if (block === undefined) return null;
       const receipts = chain.getReceipts(block.hash());
       if (receipts === undefined) return null;
-      return formatReceipts(block, receipts, chain.getSenders(block.hash()));
+      return formatReceipts(block, receipts, chain.getSenders(block.hash()), { op });
     },
     eth_getBlockTransactionCountByNumber: (params) => count(byNumber(params), (b) => b.transactions.length),
     eth_getBlockTransactionCountByHash: (params) => count(byHash(params), (b) => b.transactions.length),
@@ -77,7 +94,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
       const loc = chain.store.getTxLocation(h);
       if (loc !== undefined) return txInBlock(chain.getBlockByHash(loc.blockHash), BigInt(loc.index));
       const pooled = b.pool.get(h);
-      if (pooled !== undefined) return formatTransaction(pooled.tx, null, pooled.sender);
+      if (pooled !== undefined) return formatTransaction(pooled.tx, null, pooled.sender, { op });
       return null;
     },
     /** eth_getTransactionReceipt(hash) */
@@ -89,7 +106,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
       const block = chain.getBlockByHash(loc.blockHash);
       const receipts = chain.getReceipts(loc.blockHash);
       if (block === undefined || receipts === undefined) return null;
-      return formatReceipt(block, receipts, chain.getSenders(loc.blockHash), loc.index);
+      return formatReceipt(block, receipts, chain.getSenders(loc.blockHash), loc.index, { op });
     },
   };
 }

@@ -11,6 +11,8 @@ import type { Logger } from "pino";
 import { CLIENT_CODE, CLIENT_NAME } from "../../config/constants.js";
 import type { ExecutedBlock } from "../../chain/chain.js";
 import { buildOnHead } from "../../sequencer/blockBuilder.js";
+import { buildOpOnHead } from "../../sequencer/opBuilder.js";
+import { blockFromOpPayload, parseOpPayloadAttributes } from "./engineOp.js";
 import type { RpcBackend } from "../backend.js";
 import { RpcCode, RpcError } from "../errors.js";
 import { toData } from "../format/quantity.js";
@@ -66,7 +68,10 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
       const timestamp = BigInt(attrs.timestamp as string);
       if (timestamp <= chain.head.header.timestamp) throw new RpcError(RpcCode.InvalidPayloadAttributes, "invalid timestamp: not after the head's");
       payloadId = "0x" + randomBytes(8).toString("hex");
-      const built = buildOnHead(chain, b.pool, {
+      const build =
+        chain.op !== undefined
+          ? buildOpOnHead(chain, b.pool, parseOpPayloadAttributes(attrs, chain), log)
+          : buildOnHead(chain, b.pool, {
         timestamp,
         feeRecipient: hexToBytes(attrs.suggestedFeeRecipient as `0x${string}`),
         prevRandao: hexToBytes(attrs.prevRandao as `0x${string}`),
@@ -79,7 +84,8 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
             }))
           : undefined,
         parentBeaconBlockRoot: attrs.parentBeaconBlockRoot == null ? undefined : hexToBytes(attrs.parentBeaconBlockRoot as `0x${string}`),
-      }, log).then((ex) => {
+      }, log);
+      const built = build.then((ex) => {
         chain.rememberBuilt(ex);
         return ex;
       });
@@ -96,7 +102,7 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     if (v >= 3) {
       payload.parentBeaconBlockRoot = required(params, 2);
     }
-    if (v >= 4) {
+    if (v >= 4 && chain.op === undefined) {
       const reqs = (required(params, 3) as string[]).map((r) => {
         const bytes = hexToBytes(r as `0x${string}`);
         return new CLRequest(bytes[0] as never, bytes.subarray(1));
@@ -109,7 +115,10 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     try {
       const number = BigInt(p.blockNumber as string);
       const timestamp = BigInt(p.timestamp as string);
-      block = await createBlockFromExecutionPayload(payload as never, { common: chain.commonAt(number, timestamp) });
+      block =
+        chain.op !== undefined
+          ? await blockFromOpPayload(chain, payload)
+          : await createBlockFromExecutionPayload(payload as never, { common: chain.commonAt(number, timestamp) });
     } catch (e) {
       return status("INVALID", parent === undefined ? null : parentHash, (e as Error).message);
     }
@@ -138,6 +147,8 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     const ep = ex.block.toExecutionPayload() as unknown as Json;
     delete ep.requestsHash;
     delete ep.parentBeaconBlockRoot;
+    // OP Isthmus: the payload carries the L2ToL1MessagePasser storage root (specs isthmus/exec-engine.md).
+    if (chain.op !== undefined && v >= 4 && ex.block.header.withdrawalsRoot !== undefined) ep.withdrawalsRoot = toData(ex.block.header.withdrawalsRoot);
     if (v === 1) return ep;
     const fees = ex.write.receipts.reduce(
       (acc, r, i) => {
@@ -153,6 +164,8 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     if (v >= 3) {
       out.blobsBundle = { commitments: [], proofs: [], blobs: [] };
       out.shouldOverrideBuilder = false;
+      // OP envelopes return the parent beacon block root (op-geth ExecutionPayloadEnvelope).
+      if (chain.op !== undefined && ex.block.header.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = toData(ex.block.header.parentBeaconBlockRoot);
     }
     if (v >= 4) out.executionRequests = [];
     return out;

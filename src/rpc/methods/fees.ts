@@ -5,6 +5,7 @@
 import type { Block } from "@ethereumjs/block";
 import { Capability } from "@ethereumjs/tx";
 import { MAX_FEE_HISTORY_BLOCKS } from "../../config/constants.js";
+import { isDeposit } from "../../chain/op/depositTx.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError } from "../errors.js";
@@ -21,7 +22,8 @@ const ORACLE_DEFAULT_TIP = 1n;
 
 function tips(block: Block): bigint[] {
   const base = block.header.baseFeePerGas ?? 0n;
-  return block.transactions.map((tx) => effectiveGasPrice(tx, block.header.baseFeePerGas) - base);
+  // Deposits pay no gas price: their tip is 0 (reth's fee history treats them so).
+  return block.transactions.map((tx) => (isDeposit(tx) ? 0n : effectiveGasPrice(tx, block.header.baseFeePerGas) - base));
 }
 
 /** Handlers of the fee family. */
@@ -92,7 +94,7 @@ export function feeMethods(b: RpcBackend): MethodTable {
           const receipts = chain.getReceipts(blk.hash()) ?? [];
           const entries = blk.transactions
             .map((tx, i) => ({
-              tip: effectiveGasPrice(tx, h.baseFeePerGas) - (h.baseFeePerGas ?? 0n),
+              tip: isDeposit(tx) ? 0n : effectiveGasPrice(tx, h.baseFeePerGas) - (h.baseFeePerGas ?? 0n),
               gas: receipts[i].cumulativeGasUsed - (i === 0 ? 0n : receipts[i - 1].cumulativeGasUsed),
               supports: tx.supports(Capability.EIP1559FeeMarket),
             }))

@@ -79,7 +79,7 @@ export function logMethods(b: RpcBackend): MethodTable {
         if (!mayMatch(block, filter)) return;
         const receipts = chain.getReceipts(block.hash());
         if (receipts === undefined) return;
-        for (const l of formatBlockLogs(block, receipts)) {
+        for (const l of formatBlockLogs(block, receipts, false, { op: chain.op })) {
           if (matches(l, filter)) {
             out.push(l);
             if (out.length > MAX_LOGS_PER_RESPONSE) throw new ServerError(`query returned more than ${MAX_LOGS_PER_RESPONSE} results`);

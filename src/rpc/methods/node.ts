@@ -4,6 +4,7 @@
  */
 import type { Common } from "@ethereumjs/common";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { opForkAt, OpFork, type OpChainConfig } from "../../chain/op/forks.js";
 import type { RpcBackend } from "../backend.js";
 import { parseData, toData, toQuantity } from "../format/index.js";
 import { required } from "../params.js";
@@ -31,17 +32,33 @@ const PRECOMPILES: [string, number, string][] = [
   ["osaka", 0x100, "P256VERIFY"],
 ];
 
+/** Address of P256VERIFY: RIP-7212 on OP chains from Fjord, EIP-7951 on Ethereum from Osaka. */
+const P256VERIFY_ADDRESS = 0x100;
+
 function addr(n: number): string {
   return "0x" + n.toString(16).padStart(40, "0");
 }
 
-/** EIP-7910 fork configuration object of `hf`, or null. */
-function forkConfig(common: Common, hf: string | undefined, genesisHash: Uint8Array): Record<string, unknown> | null {
+/**
+ * Whether an OP chain has the RIP-7212 P256VERIFY precompile at `timestamp`: op-revm adds it at
+ * 0x100 from Fjord (specs fjord/exec-engine.md "RIP-7212"). Always false on plain Ethereum chains.
+ */
+function opHasP256Verify(op: OpChainConfig | undefined, timestamp: bigint): boolean {
+  return op !== undefined && opForkAt(op, timestamp) >= OpFork.fjord;
+}
+
+/**
+ * EIP-7910 fork configuration object of `hf`, or null. `opP256` adds P256VERIFY before Osaka
+ * (OP chains from Fjord, see {@link opHasP256Verify}), in the position Osaka gives it.
+ */
+function forkConfig(common: Common, hf: string | undefined, genesisHash: Uint8Array, opP256 = false): Record<string, unknown> | null {
   if (hf === undefined) return null;
   const c = common.copy();
   c.setHardfork(hf);
   const precompiles: Record<string, string> = {};
-  for (const [fork, a, name] of PRECOMPILES) if (c.gteHardfork(fork)) precompiles[name] = addr(a);
+  for (const [fork, a, name] of PRECOMPILES) {
+    if (c.gteHardfork(fork) || (a === P256VERIFY_ADDRESS && opP256)) precompiles[name] = addr(a);
+  }
   const systemContracts: Record<string, string> = {};
   if (c.gteHardfork("cancun")) systemContracts.BEACON_ROOTS_ADDRESS = "0x000f3df6d732807ef1319fb7b8bb8522d0beac02";
   if (c.gteHardfork("prague")) {
@@ -95,10 +112,12 @@ export function nodeMethods(b: RpcBackend): MethodTable {
       const past = timed.filter((t) => t.time <= now);
       const future = timed.filter((t) => t.time > now);
       const current = past.length > 0 ? past[past.length - 1].name : common.getHardforkBy({ blockNumber: head.number, timestamp: head.timestamp });
+      const next = future[0];
+      const last = future.length === 0 ? undefined : future[future.length - 1];
       return {
-        current: forkConfig(common, current, chain.genesisHash),
-        next: forkConfig(common, future[0]?.name, chain.genesisHash),
-        last: future.length === 0 ? null : forkConfig(common, future[future.length - 1].name, chain.genesisHash),
+        current: forkConfig(common, current, chain.genesisHash, opHasP256Verify(chain.op, now)),
+        next: forkConfig(common, next?.name, chain.genesisHash, next !== undefined && opHasP256Verify(chain.op, next.time)),
+        last: last === undefined ? null : forkConfig(common, last.name, chain.genesisHash, opHasP256Verify(chain.op, last.time)),
       };
     },
     /** eth_capabilities: which data this node keeps (all of it, from genesis, on an archive node). */

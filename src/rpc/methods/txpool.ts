@@ -3,32 +3,35 @@
  * txpool_contentFrom, txpool_status, txpool_inspect.
  */
 import { toChecksumAddress } from "@ethereumjs/util";
+import type { OpChainConfig } from "../../chain/op/forks.js";
 import type { PooledTx } from "../../txpool/txpool.js";
 import type { RpcBackend } from "../backend.js";
 import { formatTransaction, parseAddress, parseData, toData, toQuantity } from "../format/index.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
 
-function byNonce(list: PooledTx[]): Record<string, unknown> {
+/** Pending transactions by nonce; on OP chains (`op` set) in op-reth's transaction form. */
+function byNonce(list: PooledTx[], op: OpChainConfig | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const p of list) out[p.tx.nonce.toString()] = formatTransaction(p.tx, null, p.sender);
+  for (const p of list) out[p.tx.nonce.toString()] = formatTransaction(p.tx, null, p.sender, { op });
   return out;
 }
 
 /** Handlers of the transaction-pool family. */
 export function txpoolMethods(b: RpcBackend): MethodTable {
   const { pool } = b;
+  const op = b.chain.op;
   const grouped = (m: Map<string, PooledTx[]>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
-    for (const [s, list] of m) out[toChecksumAddress("0x" + s)] = byNonce(list);
+    for (const [s, list] of m) out[toChecksumAddress("0x" + s)] = byNonce(list, op);
     return out;
   };
   return {
-    /** eth_sendRawTransaction(raw): validates, pools, returns the transaction hash. */
-    eth_sendRawTransaction: (params) => {
+    /** eth_sendRawTransaction(raw): validates (OP chains: also op-reth's pool rules), pools, returns the transaction hash. */
+    eth_sendRawTransaction: async (params) => {
       maxParams(params, 1);
       const raw = parseData(required(params, 0), 0);
-      return toData(pool.addRaw(raw).hash);
+      return toData((await pool.addRaw(raw)).hash);
     },
     txpool_content: () => {
       const { pending, queued } = pool.content();
@@ -37,7 +40,7 @@ export function txpoolMethods(b: RpcBackend): MethodTable {
     txpool_contentFrom: (params) => {
       const addr = "0x" + Buffer.from(parseAddress(required(params, 0), 0)).toString("hex");
       const { pending, queued } = pool.content();
-      return { pending: byNonce(pending.get(addr.slice(2)) ?? []), queued: byNonce(queued.get(addr.slice(2)) ?? []) };
+      return { pending: byNonce(pending.get(addr.slice(2)) ?? [], op), queued: byNonce(queued.get(addr.slice(2)) ?? [], op) };
     },
     txpool_status: () => {
       const { pending, queued } = pool.content();

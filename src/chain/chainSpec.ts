@@ -51,6 +51,27 @@ function patchBlobSchedule(common: Common, schedule: Record<string, BlobSchedule
 }
 
 /**
+ * Ethereum forks at block 0 on every Bedrock-genesis OP chain: op-geth's chain config for a
+ * superchain chain activates Homestead through Gray Glacier and the merge at genesis.
+ */
+export const ETHEREUM_GENESIS_BLOCK_KEYS = [
+  "homesteadBlock",
+  "eip150Block",
+  "eip155Block",
+  "eip158Block",
+  "byzantiumBlock",
+  "constantinopleBlock",
+  "petersburgBlock",
+  "istanbulBlock",
+  "muirGlacierBlock",
+  "berlinBlock",
+  "londonBlock",
+  "arrowGlacierBlock",
+  "grayGlacierBlock",
+  "mergeNetsplitBlock",
+] as const;
+
+/**
  * The Ethereum fork schedule an OP chain executes with (op-geth's mapping): Bedrock is
  * London + the merge at genesis, Canyon = Shanghai, Ecotone = Cancun (without blob
  * transactions), Isthmus = Prague (without the EIP-7002/7251 request contracts), Azul =
@@ -58,22 +79,7 @@ function patchBlobSchedule(common: Common, schedule: Record<string, BlobSchedule
  */
 export function ethereumConfigOfOpChain(config: Record<string, unknown>, op: OpChainConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { ...config };
-  for (const key of [
-    "homesteadBlock",
-    "eip150Block",
-    "eip155Block",
-    "eip158Block",
-    "byzantiumBlock",
-    "constantinopleBlock",
-    "petersburgBlock",
-    "istanbulBlock",
-    "muirGlacierBlock",
-    "berlinBlock",
-    "londonBlock",
-    "arrowGlacierBlock",
-    "grayGlacierBlock",
-    "mergeNetsplitBlock",
-  ]) {
+  for (const key of ETHEREUM_GENESIS_BLOCK_KEYS) {
     if (typeof out[key] !== "number") out[key] = Number(out[key] ?? 0);
   }
   delete out.daoForkBlock;

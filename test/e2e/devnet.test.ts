@@ -1,13 +1,14 @@
 /**
- * End-to-end: a real `basalt node` on the built-in devnet (chain id 1337, 1 s blocks) in a temp
- * datadir. Sends signed EIP-1559 and legacy transfers, deploys a tiny contract, checks receipts,
+ * End-to-end: a real `basalt node` on the built-in OP devnet (chain id 845337 = 0xce619, 1 s
+ * blocks) in a temp datadir. Sends signed EIP-1559 and legacy transfers, deploys a tiny contract, checks receipts,
  * blocks, balances (latest and historical), nonces, eth_call/eth_estimateGas/eth_getCode, then
  * stops the node with SIGTERM and restarts it on the same datadir.
  */
-import { createCommonFromGethGenesis, type Common } from "@ethereumjs/common";
+import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx, createLegacyTx } from "@ethereumjs/tx";
 import { hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { rpcResult, type Json } from "../helpers/rpc.js";
@@ -22,7 +23,10 @@ const WORD_42 = `0x${"00".repeat(31)}2a`;
 const accounts = devAccounts();
 const acct0 = accounts[0]!;
 const acct1 = accounts[1]!;
-const common: Common = createCommonFromGethGenesis(devnetGenesis() as never, { chain: "devnet" });
+/** Devnet chain id 845337 ("8453" + "37"). */
+const CHAIN_ID = 845337n;
+const CHAIN_ID_HEX = "0xce619";
+const common: Common = commonFromGenesis(devnetGenesis(), "devnet");
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -84,8 +88,8 @@ describe("devnet node (e2e)", () => {
     if (datadir !== "") await removeDir(datadir);
   });
 
-  it("serves chain id 0x539", async () => {
-    expect(await call("eth_chainId")).toBe("0x539");
+  it("serves chain id 0xce619", async () => {
+    expect(await call("eth_chainId")).toBe(CHAIN_ID_HEX);
   });
 
   it("produces blocks over time", async () => {
@@ -102,7 +106,7 @@ describe("devnet node (e2e)", () => {
     expect(await nonceOf(acct0.address)).toBe(0n);
     const tx = createFeeMarket1559Tx(
       {
-        chainId: 1337n,
+        chainId: CHAIN_ID,
         nonce: 0n,
         maxPriorityFeePerGas: 1n * GWEI,
         maxFeePerGas: 10n * GWEI,
@@ -121,6 +125,8 @@ describe("devnet node (e2e)", () => {
     expect(receipt.gasUsed).toBe("0x5208");
     expect(receipt.transactionHash).toBe(firstTxHash);
     expect(receipt.type).toBe("0x2");
+    // Index 0 of every OP block is the L1-attributes deposit.
+    expect(BigInt(receipt.transactionIndex as string)).toBeGreaterThanOrEqual(1n);
     expect((receipt.from as string).toLowerCase()).toBe(acct0.address.toLowerCase());
     expect((receipt.to as string).toLowerCase()).toBe(acct1.address.toLowerCase());
 
@@ -134,7 +140,9 @@ describe("devnet node (e2e)", () => {
     expect(included!.value).toBe(hex(ONE_ETHER));
     expect(included!.blockNumber).toBe(hex(n));
 
-    // The block holds only this transfer (sent alone), so the balance grew by exactly 1 ether.
+    // The block holds the L1-attributes deposit and this transfer (sent alone), so the recipient's
+    // balance grew by exactly 1 ether.
+    expect(txs[0]!.type).toBe("0x7e");
     expect(await balance(acct1.address, hex(n))).toBe(before1 + ONE_ETHER);
     expect(await balance(acct1.address)).toBe(before1 + ONE_ETHER);
     expect(await nonceOf(acct0.address)).toBe(1n);
@@ -158,7 +166,7 @@ describe("devnet node (e2e)", () => {
     expect(receipt.type).toBe("0x0");
     const txObj = (await call("eth_getTransactionByHash", [hash])) as { [k: string]: Json };
     expect(txObj.type).toBe("0x0");
-    expect(txObj.chainId).toBe("0x539");
+    expect(txObj.chainId).toBe(CHAIN_ID_HEX);
     expect(await balance(acct1.address)).toBe(before1 + 12_345n);
     expect(await nonceOf(acct0.address)).toBe(2n);
   });
@@ -172,8 +180,10 @@ describe("devnet node (e2e)", () => {
     expect(estimate).toBeGreaterThan(53_000n + 2_000n);
     expect(estimate).toBeLessThan(100_000n);
 
+    // Read (not assumed) so this test stands on its own if the legacy transfer above failed.
+    const nonce = await nonceOf(from);
     const tx = createFeeMarket1559Tx(
-      { chainId: 1337n, nonce: 2n, maxPriorityFeePerGas: 1n * GWEI, maxFeePerGas: 10n * GWEI, gasLimit: estimate, data: INIT_CODE },
+      { chainId: CHAIN_ID, nonce, maxPriorityFeePerGas: 1n * GWEI, maxFeePerGas: 10n * GWEI, gasLimit: estimate, data: INIT_CODE },
       { common },
     ).sign(hexToBytes(acct0.privateKey as `0x${string}`));
     const hash = await send(tx.serialize());
@@ -188,18 +198,20 @@ describe("devnet node (e2e)", () => {
     expect(await call("eth_getCode", [address, hex(BigInt(receipt.blockNumber as string) - 1n)])).toBe("0x");
     expect(await call("eth_call", [{ to: address, data: "0x" }, "latest"])).toBe(WORD_42);
     expect(await call("eth_call", [{ from, to: address, data: "0x12345678" }, "latest"])).toBe(WORD_42);
-    expect(await nonceOf(acct0.address)).toBe(3n);
+    expect(await nonceOf(acct0.address)).toBe(nonce + 1n);
   });
 
   it("exits 0 on SIGTERM and continues the chain after a restart on the same datadir", async () => {
     expect(firstReceipt).toBeDefined();
     headBeforeStop = await blockNumber();
+    const nonceBeforeStop = await nonceOf(acct0.address);
+    expect(nonceBeforeStop).toBeGreaterThanOrEqual(1n);
     const info = await node!.stop();
     expect(info, node!.outputTail()).toEqual({ code: 0, signal: null });
 
     node = await startNode({ datadir, args: ["--dev.block-time", "1"] });
     url = node.url;
-    expect(await call("eth_chainId")).toBe("0x539");
+    expect(await call("eth_chainId")).toBe(CHAIN_ID_HEX);
     expect(await blockNumber()).toBeGreaterThanOrEqual(headBeforeStop);
 
     const receipt = (await call("eth_getTransactionReceipt", [firstTxHash])) as Receipt;
@@ -207,7 +219,7 @@ describe("devnet node (e2e)", () => {
     expect(receipt.blockHash).toBe(firstReceipt!.blockHash);
     expect(receipt.blockNumber).toBe(firstReceipt!.blockNumber);
     expect(receipt.status).toBe("0x1");
-    expect(await nonceOf(acct0.address)).toBe(3n);
+    expect(await nonceOf(acct0.address)).toBe(nonceBeforeStop);
 
     // ...and keeps producing blocks on top of the old head.
     const later = await pollUntil("a new block after restart", 15_000, async () => {

@@ -14,6 +14,7 @@
 import { BasaltError } from "../../util/errors.js";
 import { GenesisError, validateGenesis, type GenesisJson } from "../genesis.js";
 import { OP_FORK_TIME_KEYS, type OpChainConfig, type OpEip1559Config, type OpForkName } from "./forks.js";
+import { ETHEREUM_GENESIS_BLOCK_KEYS } from "../chainSpec.js";
 
 /** Names of the built-in OP networks, as accepted by `--network`. */
 export const OP_NETWORK_NAMES = ["base-mainnet", "base-sepolia"] as const;
@@ -277,26 +278,6 @@ export class UnknownNetworkError extends BasaltError<{ network: string }> {
   }
 }
 
-/**
- * Ethereum forks at block 0 on every Bedrock-genesis OP chain: op-geth's chain config for a
- * superchain chain activates Homestead through Gray Glacier and the merge at genesis.
- */
-const ETHEREUM_GENESIS_BLOCK_KEYS = [
-  "homesteadBlock",
-  "eip150Block",
-  "eip155Block",
-  "eip158Block",
-  "byzantiumBlock",
-  "constantinopleBlock",
-  "petersburgBlock",
-  "istanbulBlock",
-  "muirGlacierBlock",
-  "berlinBlock",
-  "londonBlock",
-  "arrowGlacierBlock",
-  "grayGlacierBlock",
-  "mergeNetsplitBlock",
-] as const;
 
 /**
  * The op-geth style genesis `config` of a built-in network: chain id, the Ethereum forks at

@@ -84,6 +84,28 @@ export function encodeBody(block: Block): Uint8Array {
 }
 
 /**
+ * The store write of an executed block: its data, receipts and senders, and the state
+ * changes, new code and trie nodes the execution left in `state` / `nodes`.
+ */
+export function blockWriteOf(block: Block, receipts: StoredReceipt[], senders: Uint8Array[], state: OverlayStateManager, nodes: TrieNodeDb): BlockWrite {
+  const changes = state.changes();
+  return {
+    hash: block.hash(),
+    number: block.header.number,
+    headerRlp: block.header.serialize(),
+    bodyRlp: encodeBody(block),
+    senders,
+    receipts,
+    txHashes: block.transactions.map((tx) => tx.hash()),
+    canonical: true,
+    accountChanges: changes.accounts,
+    storageChanges: changes.storage,
+    code: state.writtenCode(),
+    trieNodes: nodes.takePending(),
+  };
+}
+
+/**
  * The chain of one datadir.
  */
 export class Chain {
@@ -388,18 +410,7 @@ export class Chain {
         fail(`extraData: ${(e as Error).message}`);
       }
     } else if (header.extraData.length > 32) fail(`extraData is ${header.extraData.length} bytes, at most 32 allowed`);
-    const expected = opNextBaseFee(
-      {
-        gasUsed: parent.gasUsed,
-        gasLimit: parent.gasLimit,
-        baseFeePerGas: parent.baseFeePerGas ?? 0n,
-        extraData: parent.extraData,
-        blobGasUsed: parent.blobGasUsed,
-        timestamp: parent.timestamp,
-      },
-      op,
-      header.timestamp,
-    );
+    const expected = opNextBaseFee(parent, op, header.timestamp);
     if (header.baseFeePerGas !== expected) fail(`baseFeePerGas ${header.baseFeePerGas} but expected ${expected}`);
     if (header.excessBlobGas !== undefined && header.excessBlobGas !== 0n) fail(`excessBlobGas ${header.excessBlobGas} but OP chains have no blob market (0 expected)`);
     if (header.uncleHash !== undefined && !equalsBytes(header.uncleHash, KECCAK256_RLP_ARRAY)) fail("OP blocks have no ommers");
@@ -430,25 +441,7 @@ export class Chain {
           hash: to0x(block.hash()),
         });
       }
-      const changes = state.changes();
-      return {
-        block,
-        gasUsed: totals.gasUsed,
-        write: {
-          hash: block.hash(),
-          number: block.header.number,
-          headerRlp: block.header.serialize(),
-          bodyRlp: encodeBody(block),
-          senders: totals.senders,
-          receipts: totals.receipts,
-          txHashes: block.transactions.map((tx) => tx.hash()),
-          canonical: true,
-          accountChanges: changes.accounts,
-          storageChanges: changes.storage,
-          code: state.writtenCode(),
-          trieNodes: nodes.takePending(),
-        },
-      };
+      return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state, nodes) };
     }
     let result;
     try {
@@ -459,21 +452,13 @@ export class Chain {
         hash: to0x(block.hash()),
       });
     }
-    const changes = state.changes();
-    const write: BlockWrite = {
-      hash: block.hash(),
-      number: block.header.number,
-      headerRlp: block.header.serialize(),
-      bodyRlp: encodeBody(block),
-      senders: block.transactions.map((tx) => tx.getSenderAddress().bytes),
-      receipts: toStoredReceipts(block, result.receipts),
-      txHashes: block.transactions.map((tx) => tx.hash()),
-      canonical: true,
-      accountChanges: changes.accounts,
-      storageChanges: changes.storage,
-      code: state.writtenCode(),
-      trieNodes: nodes.takePending(),
-    };
+    const write = blockWriteOf(
+      block,
+      toStoredReceipts(block, result.receipts),
+      block.transactions.map((tx) => tx.getSenderAddress().bytes),
+      state,
+      nodes,
+    );
     return { block, write, gasUsed: result.gasUsed };
   }
 

@@ -6,7 +6,7 @@
 import type { Block } from "@ethereumjs/block";
 import { buildBlock } from "@ethereumjs/vm";
 import type { Logger } from "pino";
-import { encodeBody, type Chain, type ExecutedBlock } from "../chain/chain.js";
+import { blockWriteOf, type Chain, type ExecutedBlock } from "../chain/chain.js";
 import type { Log, StoredReceipt } from "../chain/types.js";
 import type { TxPool } from "../txpool/txpool.js";
 
@@ -69,7 +69,6 @@ export async function buildOnHead(chain: Chain, pool: TxPool | undefined, attrs:
   }
   const { block } = await builder.build();
   await state.getStateRoot();
-  const changes = state.changes();
   const receipts: StoredReceipt[] = builder.transactionReceipts.map((r, i) => {
     const rec = r as unknown as { status?: 0 | 1; cumulativeBlockGasUsed: bigint; bitvector: Uint8Array; logs: [Uint8Array, Uint8Array[], Uint8Array][] };
     return {
@@ -80,22 +79,5 @@ export async function buildOnHead(chain: Chain, pool: TxPool | undefined, attrs:
       bloom: rec.bitvector,
     };
   });
-  return {
-    block: block as Block,
-    gasUsed: block.header.gasUsed,
-    write: {
-      hash: block.hash(),
-      number,
-      headerRlp: block.header.serialize(),
-      bodyRlp: encodeBody(block),
-      senders,
-      receipts,
-      txHashes: block.transactions.map((t) => t.hash()),
-      canonical: true,
-      accountChanges: changes.accounts,
-      storageChanges: changes.storage,
-      code: state.writtenCode(),
-      trieNodes: nodes.takePending(),
-    },
-  };
+  return { block: block as Block, gasUsed: block.header.gasUsed, write: blockWriteOf(block as Block, receipts, senders, state, nodes) };
 }

@@ -4,7 +4,7 @@
  * uses internally. The result is an executed block ready to commit.
  */
 import type { Logger } from "pino";
-import { encodeBody, type Chain, type ExecutedBlock } from "../chain/chain.js";
+import { blockWriteOf, type Chain, type ExecutedBlock } from "../chain/chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { buildOpPayload, type OpPayloadAttributes, type PoolSource } from "../execution/op/opPayload.js";
 import type { TxPool } from "../txpool/txpool.js";
@@ -30,23 +30,5 @@ export async function buildOpOnHead(chain: Chain, pool: TxPool | undefined, attr
   const { state, nodes } = chain.stateManagerAt(parent.header);
   const vm = await chain.makeVM(common, state, parent.hash(), attrs.timestamp);
   const { block, totals } = await buildOpPayload(vm, common, op, parent.header, attrs, pool === undefined ? undefined : poolSource(pool, log));
-  const changes = state.changes();
-  return {
-    block,
-    gasUsed: totals.gasUsed,
-    write: {
-      hash: block.hash(),
-      number,
-      headerRlp: block.header.serialize(),
-      bodyRlp: encodeBody(block),
-      senders: totals.senders,
-      receipts: totals.receipts,
-      txHashes: block.transactions.map((t) => t.hash()),
-      canonical: true,
-      accountChanges: changes.accounts,
-      storageChanges: changes.storage,
-      code: state.writtenCode(),
-      trieNodes: nodes.takePending(),
-    },
-  };
+  return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state, nodes) };
 }

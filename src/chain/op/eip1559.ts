@@ -198,7 +198,8 @@ export function calcNextBaseFee(gasUsed: bigint, gasLimit: bigint, baseFee: bigi
 export interface OpBaseFeeParent {
   gasUsed: bigint;
   gasLimit: bigint;
-  baseFeePerGas: bigint;
+  /** Absent only on pre-London headers, which OP chains never have (read as 0). */
+  baseFeePerGas?: bigint;
   extraData: Uint8Array;
   /** Jovian: the parent's DA footprint (header `blobGasUsed`). */
   blobGasUsed?: bigint;
@@ -229,11 +230,11 @@ export function opNextBaseFee(parent: OpBaseFeeParent, cfg: OpChainConfig, child
     if (parentFork >= OpFork.jovian) {
       const blobGasUsed = parent.blobGasUsed ?? 0n;
       const gasUsed = blobGasUsed > parent.gasUsed ? blobGasUsed : parent.gasUsed;
-      const next = calcNextBaseFee(gasUsed, parent.gasLimit, parent.baseFeePerGas, params.denominator, params.elasticity);
+      const next = calcNextBaseFee(gasUsed, parent.gasLimit, (parent.baseFeePerGas ?? 0n), params.denominator, params.elasticity);
       const floor = decoded.minBaseFee ?? 0n;
       return next < floor ? floor : next;
     }
-    return calcNextBaseFee(parent.gasUsed, parent.gasLimit, parent.baseFeePerGas, params.denominator, params.elasticity);
+    return calcNextBaseFee(parent.gasUsed, parent.gasLimit, (parent.baseFeePerGas ?? 0n), params.denominator, params.elasticity);
   }
-  return calcNextBaseFee(parent.gasUsed, parent.gasLimit, parent.baseFeePerGas, defaults.denominator, defaults.elasticity);
+  return calcNextBaseFee(parent.gasUsed, parent.gasLimit, (parent.baseFeePerGas ?? 0n), defaults.denominator, defaults.elasticity);
 }

@@ -79,18 +79,7 @@ export function opHeaderTemplate(parent: BlockHeader, attrs: OpPayloadAttributes
     mixHash: attrs.prevRandao,
     difficulty: 0n,
     nonce: new Uint8Array(8),
-    baseFeePerGas: opNextBaseFee(
-      {
-        gasUsed: parent.gasUsed,
-        gasLimit: parent.gasLimit,
-        baseFeePerGas: parent.baseFeePerGas ?? 0n,
-        extraData: parent.extraData,
-        blobGasUsed: parent.blobGasUsed,
-        timestamp: parent.timestamp,
-      },
-      op,
-      attrs.timestamp,
-    ),
+    baseFeePerGas: opNextBaseFee(parent, op, attrs.timestamp),
   };
   if (common.isActivatedEIP(4895)) h.withdrawalsRoot = new Uint8Array(32); // set after execution
   if (common.isActivatedEIP(4844)) {

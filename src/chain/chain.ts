@@ -232,6 +232,15 @@ export class Chain {
     return c;
   }
 
+  /**
+   * The base fee of the block after `header` (eth_feeHistory, eth_gasPrice): OP chains use
+   * their own rule (Canyon denominator, Holocene/Jovian parameters from `extraData`).
+   */
+  nextBaseFee(header: BlockHeader): bigint {
+    if (this.op !== undefined) return opNextBaseFee(header, this.op, header.timestamp + 1n);
+    return header.common.isActivatedEIP(1559) ? header.calcNextBaseFee() : 0n;
+  }
+
   get head(): Block {
     return this.headBlock;
   }

@@ -25,7 +25,7 @@ export function commonFromGenesis(g: GenesisJson, name = "custom"): Common {
   const op = opConfigFromGenesisConfig(g.config);
   const gg = op === undefined ? g : { ...g, config: ethereumConfigOfOpChain(g.config, op) };
   const common = createCommonFromGethGenesis(gg as never, { chain: name, customCrypto: customCrypto() });
-  patchBlobSchedule(common, g.config.blobSchedule as Record<string, BlobScheduleEntry> | undefined);
+  patchBlobSchedule(common, gg.config.blobSchedule as Record<string, BlobScheduleEntry> | undefined);
   return common;
 }
 
@@ -96,6 +96,9 @@ export function ethereumConfigOfOpChain(config: Record<string, unknown>, op: OpC
     else if (t !== undefined) out[key] = Number(t);
     else delete out[key];
   }
+  // OP chains carry no blobs (excessBlobGas stays 0, so BLOBBASEFEE is 1), but the Cancun+
+  // rules still need blob parameters: Ethereum's, as op-geth's default schedule.
+  out.blobSchedule ??= OP_DEFAULT_BLOB_SCHEDULE;
   return out;
 }
 
@@ -103,6 +106,13 @@ export function ethereumConfigOfOpChain(config: Record<string, unknown>, op: OpC
 export function opConfigOf(g: GenesisJson): OpChainConfig | undefined {
   return opConfigFromGenesisConfig(g.config);
 }
+
+/** Ethereum's blob schedule (EIP-4844 Cancun, EIP-7691 Prague), used by OP chains for the fork parameters. */
+const OP_DEFAULT_BLOB_SCHEDULE: Record<string, BlobScheduleEntry> = {
+  cancun: { target: 3, max: 6, baseFeeUpdateFraction: 3_338_477 },
+  prague: { target: 6, max: 9, baseFeeUpdateFraction: 5_007_716 },
+  osaka: { target: 6, max: 9, baseFeeUpdateFraction: 5_007_716 },
+};
 
 /** Chain id of a genesis. */
 export function chainIdOf(g: GenesisJson): bigint {

@@ -43,11 +43,13 @@ export function feeMethods(b: RpcBackend): MethodTable {
   };
   const nextBaseFee = (): bigint => {
     const h = chain.head.header;
-    return h.common.isActivatedEIP(1559) ? h.calcNextBaseFee() : 0n;
+    return chain.nextBaseFee(h);
   };
   const nextBlobFee = (): bigint => {
     const h = chain.head.header;
     if (!h.common.isActivatedEIP(4844)) return 0n;
+    // OP chains have no blob market: excessBlobGas stays 0 (Jovian's blobGasUsed is the DA footprint).
+    if (chain.op !== undefined) return 1n;
     const c = chain.commonAt(h.number + 1n, h.timestamp + 1n);
     const excess = h.calcNextExcessBlobGas(c);
     const { blobGasPriceUpdateFraction } = c.getBlobGasSchedule() as { blobGasPriceUpdateFraction: bigint };
@@ -89,7 +91,7 @@ export function feeMethods(b: RpcBackend): MethodTable {
         ratios.push(Number(h.gasUsed) / Number(h.gasLimit));
         blobFees.push(toQuantity(h.common.isActivatedEIP(4844) ? h.getBlobGasPrice() : 0n));
         const maxBlob = h.common.isActivatedEIP(4844) ? BigInt(h.common.getBlobGasSchedule().maxBlobGasPerBlock) : 0n;
-        blobRatios.push(maxBlob === 0n ? 0 : Number(h.blobGasUsed ?? 0n) / Number(maxBlob));
+        blobRatios.push(maxBlob === 0n || chain.op !== undefined ? 0 : Number(h.blobGasUsed ?? 0n) / Number(maxBlob));
         if (pct !== undefined) {
           const receipts = chain.getReceipts(blk.hash()) ?? [];
           const entries = blk.transactions
@@ -114,9 +116,10 @@ export function feeMethods(b: RpcBackend): MethodTable {
         }
       }
       const lh = newest.header;
-      baseFees.push(toQuantity(lh.common.isActivatedEIP(1559) ? lh.calcNextBaseFee() : 0n));
+      baseFees.push(toQuantity(chain.nextBaseFee(lh)));
       const c = chain.commonAt(lh.number + 1n, lh.timestamp + 1n);
-      if (lh.common.isActivatedEIP(4844)) {
+      if (lh.common.isActivatedEIP(4844) && chain.op !== undefined) blobFees.push("0x1");
+      else if (lh.common.isActivatedEIP(4844)) {
         const excess = lh.calcNextExcessBlobGas(c);
         blobFees.push(toQuantity(fakeExponential(1n, excess, BigInt(c.getBlobGasSchedule().blobGasPriceUpdateFraction))));
       } else blobFees.push("0x0");

@@ -1,8 +1,9 @@
 /**
  * End-to-end: a real `basalt node` on the built-in OP devnet (chain id 845337 = 0xce619, 1 s
- * blocks) in a temp datadir. Sends signed EIP-1559 and legacy transfers, deploys a tiny contract, checks receipts,
- * blocks, balances (latest and historical), nonces, eth_call/eth_estimateGas/eth_getCode, then
- * stops the node with SIGTERM and restarts it on the same datadir.
+ * blocks) in a temp datadir. Sends signed EIP-1559 and legacy transfers, deploys a tiny contract,
+ * checks receipts, blocks, balances (latest and historical), nonces, eth_call/eth_estimateGas/
+ * eth_getCode, then stops the node with SIGTERM and restarts it on the same datadir. The OP-specific
+ * behaviour (L1-attributes deposits, fee vaults, deposits) is covered by opDevnet.test.ts.
  */
 import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx, createLegacyTx } from "@ethereumjs/tx";

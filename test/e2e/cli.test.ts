@@ -13,6 +13,10 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CLI_PATH, REPO_ROOT, describeCliResult, makeTempDir, removeDir, runCli, stopAllProcesses } from "../helpers/basaltProcess.js";
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 import { rpcResult } from "../helpers/rpc.js";
+import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+
+/** The devnet chain id as eth_chainId answers it. */
+const DEVNET_CHAIN_ID_HEX = `0x${DEVNET_CHAIN_ID.toString(16)}`;
 
 interface Spawned {
   child: ChildProcess;
@@ -131,7 +135,7 @@ describe("basalt CLI (e2e)", () => {
       ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--dev.block-time", "1"],
       cleanEnv({ BASALT_HTTP_PORT: String(httpPort), BASALT_HTTP_ADDR: LOCALHOST }),
     );
-    expect(await waitForChainId(s, httpPort!)).toBe("0x539");
+    expect(await waitForChainId(s, httpPort!)).toBe(DEVNET_CHAIN_ID_HEX);
     const info = await stopSpawned(s);
     expect(info, s.output()).toEqual({ code: 0, signal: null });
   });
@@ -145,7 +149,7 @@ describe("basalt CLI (e2e)", () => {
       ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--env-file", envFile],
       cleanEnv(),
     );
-    expect(await waitForChainId(s, httpPort!)).toBe("0x539");
+    expect(await waitForChainId(s, httpPort!)).toBe(DEVNET_CHAIN_ID_HEX);
     const info = await stopSpawned(s);
     expect(info, s.output()).toEqual({ code: 0, signal: null });
   });
@@ -159,7 +163,7 @@ describe("basalt CLI (e2e)", () => {
       ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--env-file", envFile],
       cleanEnv({ BASALT_HTTP_PORT: String(envPort) }),
     );
-    expect(await waitForChainId(s, envPort!)).toBe("0x539");
+    expect(await waitForChainId(s, envPort!)).toBe(DEVNET_CHAIN_ID_HEX);
     await expect(rpcResult(`http://${LOCALHOST}:${filePort}`, "eth_chainId", [], { timeoutMs: 2000 })).rejects.toThrow();
     const info = await stopSpawned(s);
     expect(info, s.output()).toEqual({ code: 0, signal: null });

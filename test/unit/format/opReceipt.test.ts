@@ -22,6 +22,7 @@ import { txDaFootprint } from "../../../src/chain/op/daFootprint.js";
 import type { StoredReceipt } from "../../../src/chain/types.js";
 import { createAddress, formatReceipt, formatReceipts, toData, toQuantity, type RpcReceipt } from "../../../src/rpc/format/index.js";
 import { fromHex } from "../../../src/util/bytes.js";
+import { BASE_MAINNET_OP, allForksGenesis } from "../../helpers/opFixtures.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 interface RealVector {
@@ -39,46 +40,10 @@ const VECTORS = JSON.parse(readFileSync(VECTORS_FILE, "utf8")) as { l1_cost_real
 const BASE = VECTORS.l1_cost_real.find((v) => v.chain === "Base Mainnet" && v.block === 21713817)!;
 
 /** Base mainnet fork times (superchain-registry base.toml; shared/reference/derivation.md §2.1). */
-const BASE_MAINNET: OpChainConfig = {
-  forkTimes: {
-    regolith: 0n,
-    canyon: 1704992401n,
-    delta: 1708560000n,
-    ecotone: 1710374401n,
-    fjord: 1720627201n,
-    granite: 1726070401n,
-    holocene: 1736445601n,
-    isthmus: 1746806401n,
-    jovian: 1764691201n,
-  },
-  eip1559Elasticity: 6,
-  eip1559Denominator: 50,
-  eip1559DenominatorCanyon: 250,
-};
+const BASE_MAINNET = BASE_MAINNET_OP;
 
 /** A small OP genesis (all forks at 0) used only to build headers and decode transactions; chain id 8453. */
-const GENESIS: GenesisJson = {
-  config: {
-    chainId: 8453,
-    regolithTime: 0,
-    canyonTime: 0,
-    deltaTime: 0,
-    ecotoneTime: 0,
-    fjordTime: 0,
-    graniteTime: 0,
-    holoceneTime: 0,
-    isthmusTime: 0,
-    jovianTime: 0,
-    azulTime: 0,
-    optimism: { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 },
-  },
-  gasLimit: "0x1c9c380",
-  difficulty: "0x0",
-  nonce: "0x0",
-  extraData: "0x",
-  timestamp: "0x0",
-  alloc: {},
-};
+const GENESIS: GenesisJson = allForksGenesis();
 const COMMON: Common = commonFromGenesis(GENESIS, "op-receipt-test");
 
 const BASE_FEE = 5_000_000n;

@@ -19,6 +19,7 @@ import { opConfigFromGenesisConfig, type OpChainConfig } from "../../../src/chai
 import type { StoredReceipt } from "../../../src/chain/types.js";
 import { effectiveGasPrice, formatBlock, formatTransaction, toData, type RpcTransaction } from "../../../src/rpc/format/index.js";
 import { fromHex } from "../../../src/util/bytes.js";
+import { allForksGenesis } from "../../helpers/opFixtures.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 interface RealVector {
@@ -35,28 +36,7 @@ const VECTORS = JSON.parse(readFileSync(VECTORS_FILE, "utf8")) as { l1_cost_real
 const BASE = VECTORS.l1_cost_real.find((v) => v.chain === "Base Mainnet" && v.block === 21713817)!;
 
 /** A small OP genesis: every OP fork (and so every mapped Ethereum fork) at 0, Base mainnet's chain id. */
-const GENESIS: GenesisJson = {
-  config: {
-    chainId: 8453,
-    regolithTime: 0,
-    canyonTime: 0,
-    deltaTime: 0,
-    ecotoneTime: 0,
-    fjordTime: 0,
-    graniteTime: 0,
-    holoceneTime: 0,
-    isthmusTime: 0,
-    jovianTime: 0,
-    azulTime: 0,
-    optimism: { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 },
-  },
-  gasLimit: "0x1c9c380",
-  difficulty: "0x0",
-  nonce: "0x0",
-  extraData: "0x",
-  timestamp: "0x0",
-  alloc: {},
-};
+const GENESIS: GenesisJson = allForksGenesis();
 const COMMON: Common = commonFromGenesis(GENESIS, "op-format-test");
 const OP: OpChainConfig = opConfigFromGenesisConfig(GENESIS.config)!;
 

@@ -19,6 +19,7 @@ import type { OpChainConfig } from "../../../src/chain/op/forks.js";
 import type { StateReader } from "../../../src/execution/state/stateReader.js";
 import { MAX_TX_GAS_EIP7825, OP_GAS_LIMIT_TOO_HIGH_MESSAGE, OP_UNSUPPORTED_TX_MESSAGE, TxPool } from "../../../src/txpool/txpool.js";
 import { fromHex } from "../../../src/util/bytes.js";
+import { BASE_MAINNET_OP } from "../../helpers/opFixtures.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 interface RealVector {
@@ -35,27 +36,13 @@ const BASE = VECTORS.l1_cost_real.find((v) => v.chain === "Base Mainnet" && v.bl
 const BASE_L1_FEE = BigInt(BASE.expected.receipt!.l1Fee!);
 
 /** Base mainnet fork times (superchain-registry base.toml); Azul unscheduled. */
-const BASE_MAINNET: OpChainConfig = {
-  forkTimes: {
-    regolith: 0n,
-    canyon: 1704992401n,
-    delta: 1708560000n,
-    ecotone: 1710374401n,
-    fjord: 1720627201n,
-    granite: 1726070401n,
-    holocene: 1736445601n,
-    isthmus: 1746806401n,
-    jovian: 1764691201n,
-  },
-  eip1559Elasticity: 6,
-  eip1559Denominator: 50,
-  eip1559DenominatorCanyon: 250,
-};
+const BASE_MAINNET = BASE_MAINNET_OP;
 /** Every OP fork through Jovian at 0, Azul at 0 or unscheduled. */
 function allForksAtZero(azul: boolean): OpChainConfig {
   const forkTimes: OpChainConfig["forkTimes"] = { ...BASE_MAINNET.forkTimes };
   for (const k of Object.keys(forkTimes) as (keyof OpChainConfig["forkTimes"])[]) forkTimes[k] = 0n;
   if (azul) forkTimes.azul = 0n;
+  else delete forkTimes.azul;
   return { ...BASE_MAINNET, forkTimes };
 }
 

@@ -15,27 +15,13 @@ import {
   opReceiptFields,
 } from "../../../../src/chain/op/receiptFields.js";
 import { fromHex } from "../../../../src/util/bytes.js";
+import { BASE_MAINNET_OP } from "../../../helpers/opFixtures.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const VECTORS = JSON.parse(readFileSync(path.join(REPO, "..", "shared", "fixtures", "op", "op-fee-vectors.json"), "utf8"));
 
 /** Base mainnet fork times and EIP-1559 constants (superchain-registry base.toml, shared/reference/derivation.md §2.1). */
-const BASE_MAINNET: OpChainConfig = {
-  forkTimes: {
-    regolith: 0n,
-    canyon: 1704992401n,
-    delta: 1708560000n,
-    ecotone: 1710374401n,
-    fjord: 1720627201n,
-    granite: 1726070401n,
-    holocene: 1736445601n,
-    isthmus: 1746806401n,
-    jovian: 1764691201n,
-  },
-  eip1559Elasticity: 6,
-  eip1559Denominator: 50,
-  eip1559DenominatorCanyon: 250,
-};
+const BASE_MAINNET = BASE_MAINNET_OP;
 
 /** kona test_utils.rs L1-info calldata (OP Mainnet values). */
 const RAW_BEDROCK_INFO_TX = fromHex(

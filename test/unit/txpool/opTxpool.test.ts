@@ -14,12 +14,11 @@ import { type Account, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createA
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../../src/chain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
-import type { GenesisJson } from "../../../src/chain/genesis.js";
 import type { OpChainConfig } from "../../../src/chain/op/forks.js";
 import type { StateReader } from "../../../src/execution/state/stateReader.js";
 import { MAX_TX_GAS_EIP7825, OP_GAS_LIMIT_TOO_HIGH_MESSAGE, OP_UNSUPPORTED_TX_MESSAGE, TxPool } from "../../../src/txpool/txpool.js";
 import { fromHex } from "../../../src/util/bytes.js";
-import { BASE_MAINNET_OP } from "../../helpers/opFixtures.js";
+import { BASE_MAINNET_OP, allForksGenesis } from "../../helpers/opFixtures.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 interface RealVector {
@@ -46,27 +45,10 @@ function allForksAtZero(azul: boolean): OpChainConfig {
   return { ...BASE_MAINNET, forkTimes };
 }
 
-function genesis(azul: boolean): GenesisJson {
-  const config: GenesisJson["config"] = {
-    chainId: 8453,
-    regolithTime: 0,
-    canyonTime: 0,
-    deltaTime: 0,
-    ecotoneTime: 0,
-    fjordTime: 0,
-    graniteTime: 0,
-    holoceneTime: 0,
-    isthmusTime: 0,
-    jovianTime: 0,
-    optimism: { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 },
-  };
-  if (azul) config.azulTime = 0;
-  return { config, gasLimit: "0x1c9c380", difficulty: "0x0", nonce: "0x0", extraData: "0x", timestamp: "0x0", alloc: {} };
-}
 /** Common with Osaka (Azul) active: @ethereumjs itself refuses gas above 2^24 when decoding. */
-const COMMON_AZUL: Common = commonFromGenesis(genesis(true), "op-pool-azul");
+const COMMON_AZUL: Common = commonFromGenesis(allForksGenesis({ azul: true }), "op-pool-azul");
 /** Common before Osaka: only the pool's own Azul check can refuse gas above 2^24. */
-const COMMON_PRE_AZUL: Common = commonFromGenesis(genesis(false), "op-pool-pre-azul");
+const COMMON_PRE_AZUL: Common = commonFromGenesis(allForksGenesis({ azul: false }), "op-pool-pre-azul");
 
 const L1_BLOCK = fromHex("0x4200000000000000000000000000000000000015");
 /** L1Block storage after Base block 21713817's L1-info deposit (Ecotone layout; op-revm slot numbers). */

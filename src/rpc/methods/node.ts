@@ -51,7 +51,7 @@ function opHasP256Verify(op: OpChainConfig | undefined, timestamp: bigint): bool
  * EIP-7910 fork configuration object of `hf`, or null. `opP256` adds P256VERIFY before Osaka
  * (OP chains from Fjord, see {@link opHasP256Verify}), in the position Osaka gives it.
  */
-function forkConfig(common: Common, hf: string | undefined, genesisHash: Uint8Array, opP256 = false): Record<string, unknown> | null {
+function forkConfig(common: Common, hf: string | undefined, genesisHash: Uint8Array, opP256 = false, isOp = false): Record<string, unknown> | null {
   if (hf === undefined) return null;
   const c = common.copy();
   c.setHardfork(hf);
@@ -61,7 +61,10 @@ function forkConfig(common: Common, hf: string | undefined, genesisHash: Uint8Ar
   }
   const systemContracts: Record<string, string> = {};
   if (c.gteHardfork("cancun")) systemContracts.BEACON_ROOTS_ADDRESS = "0x000f3df6d732807ef1319fb7b8bb8522d0beac02";
-  if (c.gteHardfork("prague")) {
+  if (c.gteHardfork("prague") && isOp) {
+    // OP Isthmus adopts Prague without the EIP-6110/7002/7251 request contracts: only EIP-2935.
+    systemContracts.HISTORY_STORAGE_ADDRESS = "0x0000f90827f1c53a10cb7a02335b175320002935";
+  } else if (c.gteHardfork("prague")) {
     systemContracts.CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS = "0x0000bbddc7ce488642fb579f8b00f3a590007251";
     systemContracts.DEPOSIT_CONTRACT_ADDRESS = (c as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams.depositContractAddress?.toLowerCase() ?? addr(0);
     systemContracts.HISTORY_STORAGE_ADDRESS = "0x0000f90827f1c53a10cb7a02335b175320002935";
@@ -115,9 +118,9 @@ export function nodeMethods(b: RpcBackend): MethodTable {
       const next = future[0];
       const last = future.length === 0 ? undefined : future[future.length - 1];
       return {
-        current: forkConfig(common, current, chain.genesisHash, opHasP256Verify(chain.op, now)),
-        next: forkConfig(common, next?.name, chain.genesisHash, next !== undefined && opHasP256Verify(chain.op, next.time)),
-        last: last === undefined ? null : forkConfig(common, last.name, chain.genesisHash, opHasP256Verify(chain.op, last.time)),
+        current: forkConfig(common, current, chain.genesisHash, opHasP256Verify(chain.op, now), chain.op !== undefined),
+        next: forkConfig(common, next?.name, chain.genesisHash, next !== undefined && opHasP256Verify(chain.op, next.time), chain.op !== undefined),
+        last: last === undefined ? null : forkConfig(common, last.name, chain.genesisHash, opHasP256Verify(chain.op, last.time), chain.op !== undefined),
       };
     },
     /** eth_capabilities: which data this node keeps (all of it, from genesis, on an archive node). */

@@ -53,7 +53,7 @@ export interface RpcLog {
  * JSON form of a receipt: geth's `MarshalReceipt` (keys sorted as geth's map gives them), or on OP
  * chains op-reth's `OpTransactionReceipt` (other key order, plus the OP keys below).
  */
-export interface RpcReceipt {
+export interface RpcReceipt extends OpReceiptFieldsJson {
   blobGasPrice?: string;
   blobGasUsed?: string;
   blockHash: string;
@@ -76,20 +76,6 @@ export interface RpcReceipt {
   depositNonce?: string;
   /** OP deposits (Canyon+): the deposit receipt version. */
   depositReceiptVersion?: string;
-  /** OP: L1 base fee of the block's L1 origin. */
-  l1GasPrice?: string;
-  /** OP: L1 data gas of the transaction (plus the pre-Ecotone overhead). */
-  l1GasUsed?: string;
-  /** OP: L1 data fee charged (0 for deposits). */
-  l1Fee?: string;
-  /** OP, before Ecotone: the L1 fee scalar as a decimal string (`scalar / 1e6`). */
-  l1FeeScalar?: string;
-  l1BaseFeeScalar?: string;
-  l1BlobBaseFee?: string;
-  l1BlobBaseFeeScalar?: string;
-  operatorFeeScalar?: string;
-  operatorFeeConstant?: string;
-  daFootprintGasScalar?: string;
 }
 
 /**

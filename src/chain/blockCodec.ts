@@ -30,7 +30,6 @@ export function decodeBlockFromRlp(chain: Chain, bytes: Uint8Array): Block {
   const header = values[0] as Uint8Array[];
   if (header.length < 15) throw new BlockDecodeError(`header has ${header.length} fields, at least 15 expected`);
   const number = BigInt("0x" + (toHex(header[8]) || "0"));
-  const timestamp = BigInt("0x" + (toHex(header[11]) || "0"));
   try {
     return blockFromValues(chain, values as unknown[]);
   } catch (e) {

@@ -3,7 +3,7 @@
  * (including reorgs), and state views at any kept block. One writer (the thread that owns
  * the Chain); readers anywhere open the same LMDB store.
  */
-import { createBlockFromBytesArray, createBlockHeaderFromBytesArray, type Block, type BlockHeader } from "@ethereumjs/block";
+import { createBlockHeaderFromBytesArray, type Block, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes } from "@ethereumjs/util";

@@ -11,6 +11,8 @@ export const DEFAULT_HTTP_ADDR = "127.0.0.1";
 export const DEFAULT_AUTHRPC_PORT = 8551;
 /** Default WebSocket JSON-RPC port (geth/reth 8546). */
 export const DEFAULT_WS_PORT = 8546;
+/** Default WebSocket listen address: loopback, like the HTTP server. */
+export const DEFAULT_WS_ADDR = "127.0.0.1";
 /** Default devnet block time in seconds: Base's own block time is 2 s. */
 export const DEFAULT_DEV_BLOCK_TIME_S = 2;
 
@@ -110,3 +112,33 @@ export const CLIENT_CODE = "BA";
  * the user is told to download the file and pass `--genesis`.
  */
 export const GENESIS_DOWNLOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * Devnet flashblock interval: Base's builder publishes a flashblock every 200 ms (10 per 2 s
+ * block; docs.base.org "Flashblocks").
+ */
+export const DEFAULT_FLASHBLOCKS_INTERVAL_MS = 200;
+/**
+ * Devnet flashblocks WebSocket port: 1111, rollup-boost's default `--flashblocks-port`, the
+ * port Base's tooling expects a local flashblocks stream on.
+ */
+export const DEFAULT_FLASHBLOCKS_PORT = 1111;
+/**
+ * Follow mode: how often the trusted L2 RPC is polled for its head. Base seals a block every
+ * 2 s; 250 ms sees a new block within an eighth of a block time at 4 requests/s to the source.
+ */
+export const DEFAULT_FOLLOW_POLL_INTERVAL_MS = 250;
+/** eth_sendRawTransactionSync (EIP-7966): default and largest wait, 6000 ms (base/base `rpc/eth.rs`). */
+export const SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS = 6_000;
+/** Flashblocks stream: ping interval; a ping without a pong by the next tick means a half-open connection (base/base PR #77). */
+export const FLASHBLOCKS_PING_INTERVAL_MS = 500;
+/** Flashblocks stream: first reconnect delay after a failed connect or ping (base/base `subscription.rs`). */
+export const FLASHBLOCKS_BACKOFF_INITIAL_MS = 1_000;
+/** Flashblocks stream: the reconnect delay doubles up to 10 s (base/base `subscription.rs`). */
+export const FLASHBLOCKS_BACKOFF_MAX_MS = 10_000;
+/**
+ * Size of each of the two SharedArrayBuffer slots holding the serialized pending block. A full
+ * Base block (≈ 2,000 transactions with receipts, JSON both ways) serializes to ≈ 10 MB; 64 MiB
+ * leaves headroom and is only committed by the OS as it is written.
+ */
+export const PENDING_SNAPSHOT_SLOT_BYTES = 64 * 1024 * 1024;

@@ -12,6 +12,11 @@ import { OP_NETWORK_NAMES, isOpNetworkName } from "../chain/op/networks.js";
 import {
   DEFAULT_AUTHRPC_PORT,
   DEFAULT_DEV_BLOCK_TIME_S,
+  DEFAULT_FLASHBLOCKS_INTERVAL_MS,
+  DEFAULT_FLASHBLOCKS_PORT,
+  DEFAULT_FOLLOW_POLL_INTERVAL_MS,
+  DEFAULT_WS_ADDR,
+  DEFAULT_WS_PORT,
   DEFAULT_HTTP_ADDR,
   DEFAULT_HTTP_PORT,
   DEFAULT_STATE_HISTORY_BLOCKS,
@@ -36,6 +41,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ["json", "pretty"] as const;
 /** A log format of `--log.format`. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/** Frame formats of the devnet flashblocks stream: Base's public binary brotli, or plain JSON text frames. */
+export const FLASHBLOCKS_FORMATS = ["brotli", "text"] as const;
+/** A frame format of `--flashblocks.format`. */
+export type FlashblocksFormat = (typeof FLASHBLOCKS_FORMATS)[number];
 
 /** The name of the built-in development network (`--network devnet`). */
 export const DEVNET_NETWORK = "devnet";
@@ -68,6 +78,28 @@ export interface BasaltOptions {
   "authrpc.port": number;
   /** Path of the Engine API JWT secret (hex); default `<datadir>/jwt.hex`. */
   "authrpc.jwtsecret": string | undefined;
+  /** Serve JSON-RPC over WebSocket (with eth_subscribe). */
+  ws: boolean;
+  /** WebSocket JSON-RPC listen address. */
+  "ws.addr": string;
+  /** WebSocket JSON-RPC listen port. */
+  "ws.port": number;
+  /** Trusted L2 RPC to follow (http(s):// polled; ws(s):// also subscribed to newHeads); turns local block production off. */
+  "follow-rpc": string | undefined;
+  /** Follow mode: poll interval of the trusted L2 RPC, in milliseconds. */
+  "follow.poll-interval": number;
+  /** Sequencer RPC that eth_sendRawTransaction is forwarded to. */
+  "sequencer-http": string | undefined;
+  /** Flashblocks WebSocket stream to ingest (pre-confirmations answering `pending`). */
+  "flashblocks-url": string | undefined;
+  /** Devnet: milliseconds between published flashblocks (0 = no flashblocks). */
+  "flashblocks.interval": number;
+  /** Devnet: flashblocks WebSocket server listen address. */
+  "flashblocks.addr": string;
+  /** Devnet: flashblocks WebSocket server port. */
+  "flashblocks.port": number;
+  /** Devnet: frame format of the flashblocks stream (per connection `?format=` overrides). */
+  "flashblocks.format": FlashblocksFormat;
   /** Devnet block time in seconds; 0 seals only on demand. */
   "dev.block-time": number;
   /** Keep the state of every block. */
@@ -104,13 +136,15 @@ export type OptionType = "number" | "string" | "boolean";
 export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
 
 /** The help-text group of an option. */
-export type OptionGroup = "node" | "rpc" | "engine" | "dev" | "storage" | "logging" | "import/export";
+export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "dev" | "storage" | "logging" | "import/export";
 
 /** Groups in help-text order, with their headings. */
 export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
   { group: "node", title: "Node" },
   { group: "rpc", title: "JSON-RPC" },
   { group: "engine", title: "Engine API" },
+  { group: "sync", title: "Follow mode" },
+  { group: "flashblocks", title: "Flashblocks" },
   { group: "dev", title: "Devnet" },
   { group: "storage", title: "Storage" },
   { group: "logging", title: "Logging" },
@@ -147,6 +181,8 @@ export interface OptionRow<K extends OptionName> {
   max?: number;
   /** For number options: whether fractions are accepted (default false: integers only). */
   fractional?: boolean;
+  /** Environment variable, when not the derived `BASALT_<NAME>` (see {@link envVarName}). */
+  env?: string;
   /** Placeholder of the value in help text, e.g. `<path>` (default `<type>`). */
   valueName?: string;
 }
@@ -296,6 +332,108 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node"],
     valueName: "<path>",
   },
+  ws: {
+    name: "ws",
+    type: "boolean",
+    description: "Serve JSON-RPC over WebSocket, with eth_subscribe (newHeads, logs, newFlashblocks, pendingLogs, newFlashblockTransactions)",
+    default: false,
+    group: "rpc",
+    commands: ["node"],
+  },
+  "ws.addr": {
+    name: "ws.addr",
+    type: "string",
+    description: "WebSocket JSON-RPC listen address",
+    default: DEFAULT_WS_ADDR,
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<address>",
+  },
+  "ws.port": {
+    name: "ws.port",
+    type: "number",
+    description: "WebSocket JSON-RPC listen port (0 = any free port)",
+    default: DEFAULT_WS_PORT,
+    group: "rpc",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "follow-rpc": {
+    name: "follow-rpc",
+    type: "string",
+    description:
+      "Trusted L2 JSON-RPC to follow: every block is fetched, executed and checked against its hash and state root; " +
+      "http(s):// is polled, ws(s):// is also subscribed to newHeads. Turns local block production off",
+    group: "sync",
+    commands: ["node"],
+    valueName: "<url>",
+  },
+  "follow.poll-interval": {
+    name: "follow.poll-interval",
+    type: "number",
+    description: "Follow mode: milliseconds between polls of the trusted RPC's head",
+    default: DEFAULT_FOLLOW_POLL_INTERVAL_MS,
+    group: "sync",
+    commands: ["node"],
+    min: 10,
+    valueName: "<ms>",
+  },
+  "sequencer-http": {
+    name: "sequencer-http",
+    type: "string",
+    description: "Sequencer JSON-RPC that eth_sendRawTransaction is forwarded to (the transaction is also kept in the local mempool)",
+    group: "sync",
+    commands: ["node"],
+    valueName: "<url>",
+  },
+  "flashblocks-url": {
+    name: "flashblocks-url",
+    type: "string",
+    description: "Flashblocks WebSocket stream (ws:// or wss://) whose pre-confirmations answer the `pending` block tag",
+    group: "flashblocks",
+    commands: ["node"],
+    env: "BASALT_FB_WEBSOCKET_URL",
+    valueName: "<url>",
+  },
+  "flashblocks.interval": {
+    name: "flashblocks.interval",
+    type: "number",
+    description: "Devnet: milliseconds between published flashblocks (0 = publish none)",
+    default: DEFAULT_FLASHBLOCKS_INTERVAL_MS,
+    group: "flashblocks",
+    commands: ["node"],
+    valueName: "<ms>",
+  },
+  "flashblocks.addr": {
+    name: "flashblocks.addr",
+    type: "string",
+    description: "Devnet: listen address of the flashblocks WebSocket server (subscribers at / and /ws)",
+    default: DEFAULT_WS_ADDR,
+    group: "flashblocks",
+    commands: ["node"],
+    valueName: "<address>",
+  },
+  "flashblocks.port": {
+    name: "flashblocks.port",
+    type: "number",
+    description: "Devnet: port of the flashblocks WebSocket server (0 = any free port)",
+    default: DEFAULT_FLASHBLOCKS_PORT,
+    group: "flashblocks",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "flashblocks.format": {
+    name: "flashblocks.format",
+    type: "string",
+    description: 'Devnet: frame format, "brotli" (binary, as Base\'s public stream) or "text" (JSON); a subscriber may ask with ?format=',
+    default: "brotli",
+    group: "flashblocks",
+    commands: ["node"],
+    choices: FLASHBLOCKS_FORMATS,
+    valueName: "<format>",
+  },
   "dev.block-time": {
     name: "dev.block-time",
     type: "number",
@@ -376,6 +514,8 @@ export function isOptionName(name: string): name is OptionName {
  * replaced by `_` (e.g. `http.port` → `BASALT_HTTP_PORT`, `dev.block-time` → `BASALT_DEV_BLOCK_TIME`).
  */
 export function envVarName(name: OptionName): string {
+  const explicit = (OPTIONS[name] as { env?: string }).env;
+  if (explicit !== undefined) return explicit;
   return `BASALT_${name.toUpperCase().replace(/[.-]/g, "_")}`;
 }
 

@@ -6,6 +6,7 @@ import type { Block } from "@ethereumjs/block";
 import type { Chain } from "../chain/chain.js";
 import type { CallExecutor } from "../execution/callExecutor.js";
 import type { TxPool } from "../txpool/txpool.js";
+import type { PendingSource } from "../flashblocks/pendingView.js";
 
 /** Node-level settings the RPC reads. */
 export interface RpcSettings {
@@ -19,12 +20,25 @@ export interface EngineHooks {
   onHeadChanged?(head: Block): void;
 }
 
+/**
+ * Where eth_sendRawTransaction sends a transaction besides the local mempool: the sequencer
+ * (`--sequencer-http`). `forward` resolves with the transaction hash the sequencer returned, or
+ * rejects with the sequencer's JSON-RPC error (passed through to the caller unchanged).
+ */
+export interface TxForwarder {
+  forward(rawTx: string): Promise<string>;
+}
+
 /** Dependencies of the RPC methods. */
 export interface RpcBackend {
   chain: Chain;
   pool: TxPool;
   calls: CallExecutor;
   settings: RpcSettings;
+  /** Pre-confirmed state (flashblocks) answering the `pending` tag; {@link NO_PENDING} without a stream. */
+  pending: PendingSource;
+  /** Set with `--sequencer-http`: raw transactions also go to the sequencer. */
+  forwarder?: TxForwarder;
   /** Whether the node is importing/syncing (eth_syncing). */
   syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
 }

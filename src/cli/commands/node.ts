@@ -31,6 +31,7 @@ import { TxPool } from "../../txpool/txpool.js";
 import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
 import { initGenesis } from "../../chain/genesisSource.js";
+import { NO_PENDING } from "../../flashblocks/pendingView.js";
 
 /** Most time given to in-flight work on shutdown before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -70,6 +71,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     pool,
     calls: new CallExecutor(chain),
     settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
+    pending: NO_PENDING,
     syncing: () => false,
   };
   // The built-in devnet is sequenced locally (an OP Stack sequencer with a simulated L1).

@@ -452,6 +452,23 @@ export class OpBlockExecutor {
   }
 
   /** Computes what the header commits to. */
+  /**
+   * Totals of the transactions applied so far, without the state root: what a flashblock's
+   * partial header commits to (receipts root, bloom, gas, DA footprint) mid-block.
+   */
+  async partialTotals(): Promise<Omit<OpBlockTotals, "stateRoot" | "withdrawalsRoot">> {
+    const logsBloom = new Uint8Array(256);
+    for (const r of this.receipts) for (let i = 0; i < 256; i++) logsBloom[i] |= r.bloom[i];
+    return {
+      receipts: this.receipts,
+      senders: this.senders,
+      gasUsed: this.gasUsed,
+      blobGasUsed: this.fork >= OpFork.jovian ? this.daFootprint : 0n,
+      receiptsRoot: await opReceiptsRoot(this.receipts, this.fork),
+      logsBloom,
+    };
+  }
+
   async finish(): Promise<OpBlockTotals> {
     const stateRoot = await this.state.getStateRoot();
     const logsBloom = new Uint8Array(256);

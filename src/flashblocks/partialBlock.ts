@@ -1,0 +1,81 @@
+/**
+ * The partial block of a flashblock: the header a block under construction has at a given
+ * flashblock index, and the block hash it gives. Producer (devnet sequencer) and consumer
+ * (flashblocks worker) assemble it the same way, so a follower that re-executes a flashblock
+ * reproduces the producer's `diff.block_hash` exactly:
+ *
+ * - environment fields from the flashblock `base` (parent hash, fee recipient, prevRandao,
+ *   number, gas limit, timestamp, extraData, base fee, parent beacon block root);
+ * - the state root as published in the diff (Base's builder leaves it zero mid-block;
+ *   base/base `builder/core/src/flashblocks/payload.rs`) and the diff's withdrawals root;
+ * - receipts root, logs bloom, gas used and (Jovian) DA footprint of the transactions so far,
+ *   computed by execution; the transactions root of those transactions;
+ * - the constants of every OP block: difficulty 0, nonce 0, no ommers, excessBlobGas 0 and
+ *   (Isthmus) the empty requests hash.
+ */
+import { Block, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import { EMPTY_REQUESTS_HASH } from "../execution/op/opPayload.js";
+import type { OpTransaction } from "../execution/op/opBlockExecutor.js";
+import type { FlashblockBase } from "./codec.js";
+
+/** Execution results a partial header commits to. */
+export interface PartialBlockTotals {
+  receiptsRoot: Uint8Array;
+  logsBloom: Uint8Array;
+  gasUsed: bigint;
+  /** Jovian DA footprint (0 before Jovian). */
+  blobGasUsed: bigint;
+}
+
+/** Header fields of a block known from its flashblock `base` alone (roots and gas are placeholders). */
+export function headerTemplateFromBase(base: FlashblockBase, common: Common): Record<string, unknown> {
+  const h: Record<string, unknown> = {
+    parentHash: base.parentHash,
+    coinbase: base.feeRecipient,
+    number: base.blockNumber,
+    gasLimit: base.gasLimit,
+    timestamp: base.timestamp,
+    extraData: base.extraData,
+    mixHash: base.prevRandao,
+    difficulty: 0n,
+    nonce: new Uint8Array(8),
+    baseFeePerGas: base.baseFeePerGas,
+  };
+  if (common.isActivatedEIP(4895)) h.withdrawalsRoot = new Uint8Array(32);
+  if (common.isActivatedEIP(4844)) {
+    h.blobGasUsed = 0n;
+    h.excessBlobGas = 0n;
+  }
+  if (common.isActivatedEIP(4788)) h.parentBeaconBlockRoot = base.parentBeaconBlockRoot;
+  if (common.isActivatedEIP(7685)) h.requestsHash = EMPTY_REQUESTS_HASH;
+  return h;
+}
+
+/**
+ * Assembles the partial block at one flashblock index: `template` (from
+ * {@link headerTemplateFromBase}) completed with the totals, the published state and
+ * withdrawals roots, and the transactions root of `txs`.
+ */
+export async function assemblePartialBlock(
+  common: Common,
+  template: Record<string, unknown>,
+  txs: OpTransaction[],
+  totals: PartialBlockTotals,
+  roots: { stateRoot: Uint8Array; withdrawalsRoot?: Uint8Array },
+): Promise<Block> {
+  const header: Record<string, unknown> = {
+    ...template,
+    stateRoot: roots.stateRoot,
+    receiptTrie: totals.receiptsRoot,
+    logsBloom: totals.logsBloom,
+    gasUsed: totals.gasUsed,
+  };
+  if (common.isActivatedEIP(4895)) header.withdrawalsRoot = roots.withdrawalsRoot ?? new Uint8Array(32);
+  if (common.isActivatedEIP(4844)) header.blobGasUsed = totals.blobGasUsed;
+  const opts = { common, skipConsensusFormatValidation: true };
+  const withdrawals = common.isActivatedEIP(4895) ? [] : undefined;
+  const draft = new Block(createBlockHeader(header as never, opts), txs as never, [], withdrawals, opts);
+  header.transactionsTrie = await draft.genTxTrie();
+  return new Block(createBlockHeader(header as never, opts) as BlockHeader, txs as never, [], withdrawals, opts);
+}

@@ -245,6 +245,19 @@ export class Chain {
     return this.headBlock;
   }
 
+  /**
+   * Re-reads the head pointer written by another thread (read-only replicas in worker threads):
+   * starts a fresh LMDB read transaction so the other thread's commits are visible, and
+   * returns the head block.
+   */
+  refreshHead(): Block {
+    this.store.root.resetReadTxn();
+    const hash = this.store.getPointer("head");
+    const b = hash === undefined ? undefined : this.getBlockByHash(hash);
+    if (b !== undefined) this.headBlock = b;
+    return this.headBlock;
+  }
+
   onHead(listener: HeadListener): void {
     this.listeners.push(listener);
   }

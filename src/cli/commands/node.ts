@@ -32,6 +32,7 @@ import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
 import { initGenesis } from "../../chain/genesisSource.js";
 import { NO_PENDING } from "../../flashblocks/pendingView.js";
+import { FlashblocksService } from "../../flashblocks/service.js";
 
 /** Most time given to in-flight work on shutdown before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -66,12 +67,20 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
   const pool = new TxPool(chain);
   const ver = `${CLIENT_NAME}/v${version()}/${process.platform}-${process.arch}/node${process.versions.node}`;
+  // Pre-confirmations: a worker thread ingests the flashblocks stream into shared memory.
+  const flashblocks =
+    opts["flashblocks-url"] !== undefined && chain.op !== undefined
+      ? new FlashblocksService(chain, { datadir, url: opts["flashblocks-url"], logLevel: opts["log.level"], logFormat: opts["log.format"] }, log)
+      : undefined;
+  if (opts["flashblocks-url"] !== undefined && chain.op === undefined) {
+    throw new BasaltError("CLI_INVALID_VALUE", `--flashblocks-url: flashblocks need an OP Stack chain; ${opts.network} is not one`);
+  }
   const backend: RpcBackend = {
     chain,
     pool,
     calls: new CallExecutor(chain),
     settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
-    pending: NO_PENDING,
+    pending: flashblocks ?? NO_PENDING,
     syncing: () => false,
   };
   // The built-in devnet is sequenced locally (an OP Stack sequencer with a simulated L1).
@@ -104,6 +113,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   }
   const producer = sequencer;
   producer?.start();
+  await flashblocks?.start();
   log.info(
     {
       chainId: chain.chainId.toString(),
@@ -125,6 +135,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       http.close();
       auth.close();
       await producer?.stop();
+      await flashblocks?.stop();
       await chain.close();
     })();
     return stopping;

@@ -1,0 +1,217 @@
+/**
+ * The flashblocks pipeline of the worker thread: frames from the stream and canonical blocks
+ * from the main thread go through one ordered queue (as base/base's `processor.rs`), the
+ * sequencing state machine decides, the builder executes, and each new pending state is
+ * published to the shared buffer.
+ *
+ * Faults never stop the pipeline: a malformed, oversized or unexecutable frame is counted,
+ * logged once at warn (then at debug) and leaves the last good pending state in place; the
+ * sequencer then waits for the next index 0, so a stalled, lossy or reordered stream converges
+ * back to the producer's pending block at the next block.
+ */
+import type { Logger } from "pino";
+import type { Chain } from "../chain/chain.js";
+import { to0x } from "../util/bytes.js";
+import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "./codec.js";
+import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";
+import type { IngestStats, RejectReason } from "./ingestStats.js";
+import { PendingBufferWriter, PendingSnapshotTooLargeError } from "./pendingBuffer.js";
+import { PendingBuildError, PendingBuilder, type DiffMismatch } from "./pendingBuilder.js";
+import { FlashblockSequencer } from "./sequence.js";
+import { nowMs } from "./streamClient.js";
+
+type QueueItem = { kind: "frame"; data: Uint8Array | string; receivedAt: number } | { kind: "canonical" } | { kind: "replay"; fb: FlashblocksPayloadV1 };
+
+/** Logs a recurring fault at warn the first time per key, then at debug. */
+class OnceLogger {
+  private readonly seen = new Set<string>();
+  constructor(private readonly log: Logger) {}
+  warn(key: string, fields: Record<string, unknown>, msg: string): void {
+    if (this.seen.has(key)) this.log.debug(fields, msg);
+    else {
+      this.seen.add(key);
+      this.log.warn(fields, `${msg} (further occurrences at debug)`);
+    }
+  }
+}
+
+/** Frames → pending state, one at a time. */
+export class FlashblocksIngest {
+  private readonly sequencer = new FlashblockSequencer();
+  private readonly builder: PendingBuilder;
+  private readonly queue: QueueItem[] = [];
+  private running = false;
+  private readonly arrival = new WeakMap<FlashblocksPayloadV1, number>();
+  private readonly once: OnceLogger;
+  /** Resolves when the queue is drained (tests, shutdown). */
+  private idle: Promise<void> = Promise.resolve();
+  private markIdle: () => void = () => undefined;
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly writer: PendingBufferWriter,
+    private readonly stats: IngestStats,
+    private readonly log: Logger,
+  ) {
+    this.once = new OnceLogger(log);
+    this.builder = new PendingBuilder(chain, (m) => this.mismatch(m));
+  }
+
+  /** A raw frame from the stream. */
+  onFrame(data: Uint8Array | string, receivedAt: number): void {
+    this.stats.inc("received");
+    this.push({ kind: "frame", data, receivedAt });
+  }
+
+  /** The canonical head moved (the main thread committed or reorged); the head is re-read from the store. */
+  onCanonical(): void {
+    this.push({ kind: "canonical" });
+  }
+
+  /** Resolves once every queued item is processed. */
+  drained(): Promise<void> {
+    return this.idle;
+  }
+
+  private push(item: QueueItem): void {
+    this.queue.push(item);
+    if (!this.running) {
+      this.running = true;
+      this.idle = new Promise((r) => (this.markIdle = r));
+      void this.run();
+    }
+  }
+
+  private async run(): Promise<void> {
+    try {
+      for (let item = this.queue.shift(); item !== undefined; item = this.queue.shift()) {
+        try {
+          if (item.kind === "frame") await this.frame(item.data, item.receivedAt);
+          else if (item.kind === "replay") await this.offer(item.fb);
+          else await this.canonical();
+        } catch (e) {
+          // Nothing from the stream may stop the pipeline; an unexpected error drops pending state.
+          this.once.warn(`unexpected:${(e as Error).message}`, { err: (e as Error).message }, "flashblocks pipeline error; pending state cleared");
+          this.reset();
+        }
+      }
+    } finally {
+      this.running = false;
+      this.markIdle();
+    }
+  }
+
+  private reject(reason: RejectReason, detail: Record<string, unknown>, why: string): void {
+    this.stats.inc(`rejected:${reason}`);
+    this.once.warn(`reject:${reason}`, { reason, ...detail, why }, "flashblock rejected");
+  }
+
+  private mismatch(m: DiffMismatch): void {
+    this.stats.inc(`mismatch:${m.field}`);
+    this.once.warn(`mismatch:${m.field}`, { field: m.field, block: m.block.toString(), index: m.index, published: m.published, computed: m.computed }, "flashblock diff differs from re-execution; serving the executed value");
+  }
+
+  private async frame(data: Uint8Array | string, receivedAt: number): Promise<void> {
+    let fb: FlashblocksPayloadV1;
+    try {
+      fb = decodeFlashblockFrame(data);
+    } catch (e) {
+      const oversize = e instanceof FlashblockDecodeError && e.code === FlashblockErrorCode.TOO_LARGE;
+      this.reject(oversize ? "oversize" : "malformed", {}, (e as Error).message.slice(0, 200));
+      return;
+    }
+    this.arrival.set(fb, receivedAt);
+    this.log.debug({ block: fb.metadata.blockNumber.toString(), index: fb.index, txs: fb.diff.transactions.length }, "flashblock received");
+    await this.offer(fb);
+  }
+
+  private async offer(fb: FlashblocksPayloadV1): Promise<void> {
+    const head = this.chain.head;
+    const d = this.sequencer.offer(fb, { number: head.header.number, hash: head.hash() });
+    switch (d.kind) {
+      case "duplicate":
+        this.stats.inc("duplicate");
+        return;
+      case "held":
+        this.stats.inc("held");
+        return;
+      case "dropped":
+        this.stats.inc(`dropped:${d.reason}`);
+        this.log.debug({ block: fb.metadata.blockNumber.toString(), index: fb.index, reason: d.reason }, "flashblock dropped");
+        return;
+      case "cleared":
+        this.stats.inc(`cleared:${d.reason}`);
+        this.once.warn(`clear:${d.reason}`, { block: fb.metadata.blockNumber.toString(), index: fb.index, reason: d.reason }, "flashblock sequence broken; pending state cleared until the next index 0");
+        this.reset();
+        return;
+      case "replaced":
+        this.stats.inc("replaced");
+        await this.build(fb, () => this.builder.rebuild(this.sequencer.pendingBlocks().flatMap((b) => b.frames)));
+        return;
+      case "append":
+        await this.build(fb, () => this.builder.apply(fb));
+        return;
+    }
+  }
+
+  /** Runs one build step and publishes; on failure keeps the last published state and waits for the next index 0. */
+  private async build(fb: FlashblocksPayloadV1, step: () => Promise<void>): Promise<void> {
+    try {
+      await step();
+    } catch (e) {
+      if (!(e instanceof PendingBuildError)) throw e;
+      this.reject(e.reason, { block: fb.metadata.blockNumber.toString(), index: fb.index }, e.message.slice(0, 300));
+      this.sequencer.clear();
+      this.builder.clear();
+      return;
+    }
+    this.stats.inc("applied");
+    this.stats.inc("transactionsExecuted", fb.diff.transactions.length);
+    this.publish(fb);
+  }
+
+  private publish(fb: FlashblocksPayloadV1): void {
+    const s = this.builder.snapshot(fb, this.arrival.get(fb) ?? nowMs(), nowMs());
+    if (s === undefined) return;
+    try {
+      this.writer.publish(s);
+    } catch (e) {
+      if (!(e instanceof PendingSnapshotTooLargeError)) throw e;
+      this.reject("snapshot-too-large", { block: fb.metadata.blockNumber.toString(), index: fb.index }, e.message);
+      return;
+    }
+    this.stats.set("pendingBlock", s.flashblock.block);
+    this.stats.set("pendingIndex", s.flashblock.index);
+  }
+
+  private reset(): void {
+    this.sequencer.clear();
+    this.builder.clear();
+    this.writer.clear();
+  }
+
+  private async canonical(): Promise<void> {
+    const head = this.chain.refreshHead();
+    const txHashes = head.transactions.map((t) => t.hash());
+    const out = this.sequencer.onCanonical({ number: head.header.number, hash: head.hash(), txHashes });
+    this.stats.inc(`canonical:${out.kind}`);
+    this.log.debug({ number: head.header.number.toString(), hash: to0x(head.hash()), outcome: out.kind, replay: out.replay.length }, "canonical block reconciled");
+    switch (out.kind) {
+      case "catch-up":
+      case "reorg":
+        this.builder.clear();
+        this.writer.clear();
+        break;
+      case "rebase": {
+        const frames = this.sequencer.pendingBlocks().flatMap((b) => b.frames);
+        const last = frames.at(-1);
+        if (last !== undefined) await this.build(last, () => this.builder.rebuild(frames));
+        break;
+      }
+      default:
+        break;
+    }
+    // Held frames whose parent just became canonical go first, before newer arrivals.
+    this.queue.unshift(...out.replay.map((fb) => ({ kind: "replay" as const, fb })));
+  }
+}

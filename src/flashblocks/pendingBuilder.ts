@@ -1,0 +1,333 @@
+/**
+ * Turns accepted flashblocks into pending state by executing them — the stream's metadata
+ * (receipts, balances) is never trusted, as base/base has done since node-reth PR #300.
+ *
+ * The pending blocks form a chain on one canonical anchor: the first pending block executes on
+ * the anchor's state, each later one on its predecessor's post-state (one overlay shared by
+ * all). Each flashblock only executes the transactions it adds: the executor of its block is
+ * kept between frames, so earlier results are reused. After each frame the partial block is
+ * assembled exactly as the producer does (`partialBlock.ts`) and everything the RPC serves is
+ * rendered once: block JSON (hashes and full), transaction and receipt JSON, logs, and the
+ * absolute state diff. Transactions and receipts name their pending block's current hash; as
+ * that hash changes with every frame, their JSON is cached as a template and the hash spliced
+ * in per frame, so a frame costs its new transactions plus a copy of the rest.
+ */
+import { createBlock, type Block } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import { bytesToHex, equalsBytes } from "@ethereumjs/util";
+import { randomBytes } from "node:crypto";
+import type { Chain } from "../chain/chain.js";
+import type { OpChainConfig } from "../chain/op/forks.js";
+import { OpBlockExecutor, type AppliedTx, type OpTransaction } from "../execution/op/opBlockExecutor.js";
+import { decodeOpTransaction } from "../execution/op/opPayload.js";
+import { createOpVM } from "../execution/op/opVm.js";
+import { opForkAt } from "../chain/op/forks.js";
+import type { OverlayStateManager } from "../execution/state/overlayStateManager.js";
+import { formatHeader } from "../rpc/format/block.js";
+import { toData, toQuantity } from "../rpc/format/quantity.js";
+import { formatReceipt, type RpcLog } from "../rpc/format/receipt.js";
+import { formatTransaction } from "../rpc/format/transaction.js";
+import { BasaltError } from "../util/errors.js";
+import type { FlashblocksPayloadV1 } from "./codec.js";
+import { assemblePartialBlock, headerTemplateFromBase } from "./partialBlock.js";
+import { PENDING_SNAPSHOT_VERSION, type PendingBlockView, type PendingSnapshot, type PendingTx } from "./pendingSnapshot.js";
+
+/** Why a flashblock could not be applied. */
+export type BuildFailure = "execution" | "decode" | "parent-unknown" | "not-next";
+
+/** A flashblock that cannot be turned into pending state; the previous snapshot stays. */
+export class PendingBuildError extends BasaltError<{ reason: BuildFailure; block: string; index: number }> {
+  constructor(reason: BuildFailure, fb: FlashblocksPayloadV1, why: string) {
+    const id = `${fb.metadata.blockNumber}-${fb.index}`;
+    super("FB_BUILD_FAILED", `flashblock ${id}: ${why}`, { reason, block: fb.metadata.blockNumber.toString(), index: fb.index });
+  }
+  get reason(): BuildFailure {
+    return this.meta!.reason;
+  }
+}
+
+/** A diff field whose published value differs from what execution gives (counted, not fatal: basalt serves its own result). */
+export interface DiffMismatch {
+  field: "block_hash" | "receipts_root" | "gas_used" | "logs_bloom";
+  block: bigint;
+  index: number;
+  published: string;
+  computed: string;
+}
+
+/** JSON of one transaction and its receipt, with the block hash as a placeholder. */
+interface RenderedTx {
+  hash: string;
+  from: string;
+  to: string | null;
+  txJson: string;
+  receiptJson: string;
+  logs: RpcLog[];
+}
+
+/** A pending block under execution. */
+interface BuildingBlock {
+  number: bigint;
+  payloadId: string;
+  common: Common;
+  template: Record<string, unknown>;
+  executor: OpBlockExecutor;
+  txs: OpTransaction[];
+  applied: AppliedTx[];
+  rendered: RenderedTx[];
+  index: number;
+  newTxCount: number;
+  view?: PendingBlockView;
+}
+
+/** Marker replaced by the transactions array in the block JSON templates. */
+const TXS_MARKER = "__basalt_pending_txs__";
+
+/** Executes flashblocks into {@link PendingSnapshot}s (one instance, in the flashblocks worker). */
+export class PendingBuilder {
+  private readonly op: OpChainConfig;
+  /** Stand-in block hash inside cached JSON; random per process so it cannot occur in real data. */
+  private readonly placeholder = bytesToHex(randomBytes(32));
+  private anchor: { number: bigint; hash: Uint8Array } | undefined;
+  private state: OverlayStateManager | undefined;
+  private blocks: BuildingBlock[] = [];
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly onMismatch: (m: DiffMismatch) => void = () => undefined,
+  ) {
+    if (chain.op === undefined) throw new BasaltError("FB_NOT_OP_CHAIN", "flashblocks need an OP Stack chain; this chain has no OP configuration");
+    this.op = chain.op;
+  }
+
+  /** Whether any pending block is built. */
+  get empty(): boolean {
+    return this.blocks.length === 0;
+  }
+
+  /** Drops all pending state. */
+  clear(): void {
+    this.blocks = [];
+    this.state = undefined;
+    this.anchor = undefined;
+  }
+
+  /**
+   * Applies an accepted frame: index 0 starts a block (on the canonical anchor, or on the
+   * previous pending block), other indexes extend the latest block. On failure the builder is
+   * left as it was before the frame only for decode errors; after an execution failure the
+   * caller must {@link clear} or {@link rebuild}.
+   */
+  async apply(fb: FlashblocksPayloadV1): Promise<void> {
+    if (fb.index === 0) await this.startBlock(fb);
+    const b = this.blocks.at(-1);
+    if (b === undefined || b.number !== fb.metadata.blockNumber || fb.index !== b.index + 1) {
+      throw new PendingBuildError("not-next", fb, "does not extend the pending block being built");
+    }
+    const txs: OpTransaction[] = [];
+    for (const [i, raw] of fb.diff.transactions.entries()) {
+      try {
+        txs.push(decodeOpTransaction(raw, b.common, b.txs.length + i));
+      } catch (e) {
+        throw new PendingBuildError("decode", fb, (e as Error).message);
+      }
+    }
+    for (const tx of txs) {
+      try {
+        b.applied.push(await b.executor.apply(tx));
+      } catch (e) {
+        throw new PendingBuildError("execution", fb, (e as Error).message);
+      }
+      b.txs.push(tx);
+    }
+    b.index = fb.index;
+    b.newTxCount = txs.length;
+    await this.render(b, fb);
+  }
+
+  /** Re-executes `frames` (all accepted frames, in order) from scratch on the canonical chain. */
+  async rebuild(frames: readonly FlashblocksPayloadV1[]): Promise<void> {
+    this.clear();
+    for (const f of frames) await this.apply(f);
+  }
+
+  /**
+   * Index 0: the block executes on the previous pending block when it is the next one, else on
+   * its canonical parent (a first pending block, or a new build of the only pending block).
+   */
+  private async startBlock(fb: FlashblocksPayloadV1): Promise<void> {
+    const base = fb.base!;
+    const last = this.blocks.at(-1);
+    let parentTimestamp: bigint;
+    if (last !== undefined && last.number + 1n === base.blockNumber && this.state !== undefined) {
+      parentTimestamp = last.template.timestamp as bigint;
+    } else {
+      if (last !== undefined && last.number === base.blockNumber && this.blocks.length > 1) {
+        throw new PendingBuildError("not-next", fb, "a new build of a pending block that is not the only one needs a rebuild");
+      }
+      const parent = this.chain.getHeaderByHash(base.parentHash);
+      if (parent === undefined || !this.chain.isCanonical(base.parentHash)) {
+        throw new PendingBuildError("parent-unknown", fb, `parent ${bytesToHex(base.parentHash)} is not a canonical block of this node`);
+      }
+      this.blocks = [];
+      this.anchor = { number: parent.number, hash: parent.hash() };
+      this.state = this.chain.stateManagerAt(parent).state;
+      parentTimestamp = parent.timestamp;
+    }
+    const common = this.chain.commonAt(base.blockNumber, base.timestamp);
+    const template = headerTemplateFromBase(base, common);
+    const env = createBlock({ header: template }, { common, skipConsensusFormatValidation: true });
+    const vm = await createOpVM(common, this.state, this.blockHashes(base.blockNumber, base.parentHash), opForkAt(this.op, base.timestamp));
+    const executor = new OpBlockExecutor(vm, env, this.op, parentTimestamp);
+    try {
+      await executor.begin();
+    } catch (e) {
+      throw new PendingBuildError("execution", fb, (e as Error).message);
+    }
+    this.blocks.push({
+      number: base.blockNumber,
+      payloadId: toData(fb.payloadId),
+      common,
+      template,
+      executor,
+      txs: [],
+      applied: [],
+      rendered: [],
+      index: -1,
+      newTxCount: 0,
+    });
+  }
+
+  /** BLOCKHASH for a pending block: its parent is `parentHash` (base/base PR #3603), older ones come from pending parents then the canonical chain. */
+  private blockHashes(number: bigint, parentHash: Uint8Array): { getBlock(n: number): Promise<{ hash(): Uint8Array }>; shallowCopy(): unknown } {
+    const known = new Map<bigint, Uint8Array>([[number - 1n, parentHash]]);
+    for (const b of this.blocks) known.set(b.number - 1n, b.template.parentHash as Uint8Array);
+    const canonical = this.anchor === undefined ? undefined : this.chain.evmBlockchain(this.anchor.hash);
+    const bc = {
+      async getBlock(n: number) {
+        const h = known.get(BigInt(n));
+        if (h !== undefined) return { hash: () => h };
+        if (canonical !== undefined) return canonical.getBlock(n);
+        const zero = new Uint8Array(32);
+        return { hash: () => zero };
+      },
+      shallowCopy() {
+        return bc;
+      },
+    };
+    return bc;
+  }
+
+  private async render(b: BuildingBlock, fb: FlashblocksPayloadV1): Promise<void> {
+    const totals = await b.executor.partialTotals();
+    const block = await assemblePartialBlock(b.common, b.template, b.txs, totals, {
+      stateRoot: fb.diff.stateRoot,
+      withdrawalsRoot: fb.diff.withdrawalsRoot,
+    });
+    this.checkDiff(fb, block, totals.receiptsRoot, totals.logsBloom);
+    const hash = toData(block.hash());
+    const first = b.rendered.length;
+    for (let i = first; i < b.txs.length; i++) b.rendered.push(this.renderTx(block, totals.receipts, totals.senders, i));
+    b.view = this.blockView(b, block, hash);
+  }
+
+  private checkDiff(fb: FlashblocksPayloadV1, block: Block, receiptsRoot: Uint8Array, bloom: Uint8Array): void {
+    const report = (field: DiffMismatch["field"], published: Uint8Array | bigint, computed: Uint8Array | bigint): void => {
+      const same = published instanceof Uint8Array ? equalsBytes(published, computed as Uint8Array) : published === computed;
+      if (!same) {
+        const s = (v: Uint8Array | bigint): string => (v instanceof Uint8Array ? bytesToHex(v) : v.toString());
+        this.onMismatch({ field, block: fb.metadata.blockNumber, index: fb.index, published: s(published), computed: s(computed) });
+      }
+    };
+    report("gas_used", fb.diff.gasUsed, block.header.gasUsed);
+    report("receipts_root", fb.diff.receiptsRoot, receiptsRoot);
+    report("logs_bloom", fb.diff.logsBloom, bloom);
+    report("block_hash", fb.diff.blockHash, block.hash());
+  }
+
+  private renderTx(block: Block, receipts: AppliedTx["receipt"][], senders: Uint8Array[], i: number): RenderedTx {
+    const tx = block.transactions[i] as unknown as OpTransaction;
+    const sender = senders[i]!;
+    const opts = { op: this.op };
+    const txObj = formatTransaction(
+      tx as never,
+      {
+        blockHash: block.hash(),
+        blockNumber: block.header.number,
+        blockTimestamp: block.header.timestamp,
+        index: i,
+        baseFee: block.header.baseFeePerGas,
+        sender,
+        receipt: receipts[i],
+      },
+      undefined,
+      opts,
+    );
+    const receipt = formatReceipt(block, receipts, senders, i, opts);
+    const real = toData(block.hash());
+    const swap = (json: string): string => json.replaceAll(real, this.placeholder);
+    return {
+      hash: toData(tx.hash()),
+      from: toData(sender),
+      to: tx.to === undefined ? null : toData(tx.to.bytes),
+      txJson: swap(JSON.stringify(txObj)),
+      receiptJson: swap(JSON.stringify(receipt)),
+      logs: JSON.parse(swap(JSON.stringify(receipt.logs))) as RpcLog[],
+    };
+  }
+
+  private blockView(b: BuildingBlock, block: Block, hash: string): PendingBlockView {
+    const ph = this.placeholder;
+    const fill = (s: string): string => s.replaceAll(ph, hash);
+    const txs: PendingTx[] = b.rendered.map((r) => ({
+      hash: r.hash,
+      from: r.from,
+      to: r.to,
+      txJson: fill(r.txJson),
+      receiptJson: fill(r.receiptJson),
+      logs: r.logs.map((l) => ({ ...l, blockHash: hash })),
+    }));
+    const header = formatHeader(block.header) as unknown as Record<string, unknown>;
+    const withTxs = (list: string): string => {
+      const o: Record<string, unknown> = { ...header, size: toQuantity(block.serialize().length), transactions: TXS_MARKER, uncles: [] };
+      if (block.header.withdrawalsRoot !== undefined) o.withdrawals = [];
+      const sorted = Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+      return JSON.stringify(sorted).replace(`"${TXS_MARKER}"`, list);
+    };
+    return {
+      number: Number(b.number),
+      hash,
+      parentHash: toData(b.template.parentHash as Uint8Array),
+      timestamp: Number(b.template.timestamp as bigint),
+      index: b.index,
+      payloadId: b.payloadId,
+      headerRlp: block.header.serialize(),
+      blockJson: withTxs(`[${txs.map((t) => JSON.stringify(t.hash)).join(",")}]`),
+      blockJsonFull: withTxs(`[${txs.map((t) => t.txJson).join(",")}]`),
+      receiptsJson: `[${txs.map((t) => t.receiptJson).join(",")}]`,
+      txs,
+      newTxCount: b.newTxCount,
+    };
+  }
+
+  /** The snapshot of the current pending state (undefined when none). */
+  snapshot(fb: FlashblocksPayloadV1, receivedAt: number, now: number): PendingSnapshot | undefined {
+    if (this.anchor === undefined || this.state === undefined || this.blocks.length === 0) return undefined;
+    const changes = this.state.changes();
+    const code: [Uint8Array, Uint8Array][] = [];
+    for (const [h, c] of this.state.writtenCode()) code.push([new Uint8Array(Buffer.from(h.replace(/^0x/, ""), "hex")), c]);
+    return {
+      version: PENDING_SNAPSHOT_VERSION,
+      anchor: { number: Number(this.anchor.number), hash: toData(this.anchor.hash) },
+      blocks: this.blocks.map((b) => b.view!).filter((v) => v !== undefined),
+      state: {
+        accounts: changes.accounts.map((a) => [a.address, a.after ?? null]),
+        storage: changes.storage.map((s) => [s.address, s.slot, s.after]),
+        code,
+      },
+      flashblock: { block: Number(fb.metadata.blockNumber), index: fb.index },
+      receivedAt,
+      executedAt: now,
+    };
+  }
+}

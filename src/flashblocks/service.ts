@@ -1,0 +1,157 @@
+/**
+ * The RPC thread's side of flashblocks ingestion: spawns the flashblocks worker, tells it about
+ * every canonical head, and serves the pending state it publishes — read straight from the
+ * SharedArrayBuffer, no message hop — as the node's {@link PendingSource}.
+ *
+ * A pending snapshot is only served while its block is ahead of the canonical head; otherwise
+ * (stream down and caught up, pending cleared) `pending` answers from `latest`. A worker that
+ * dies is replaced after a pause; until then the last state is served under the same rule.
+ */
+import { Worker } from "node:worker_threads";
+import type { Logger } from "pino";
+import type { Chain } from "../chain/chain.js";
+import { PENDING_SNAPSHOT_SLOT_BYTES } from "../config/constants.js";
+import { allocateIngestStats, IngestStats } from "./ingestStats.js";
+import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds } from "./ingestMetrics.js";
+import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";
+import { pendingHead, type PendingSnapshot } from "./pendingSnapshot.js";
+import type { PendingSource } from "./pendingView.js";
+import { nowMs, type StreamClientOptions } from "./streamClient.js";
+
+/** Pause before a crashed worker is replaced (avoids a hot crash loop). */
+const WORKER_RESTART_DELAY_MS = 1_000;
+/** Longest single wait on the generation counter; bounds how long stop() takes. */
+const WATCH_TIMEOUT_MS = 500;
+
+/** Options of {@link FlashblocksService}. */
+export interface FlashblocksServiceOptions {
+  datadir: string;
+  url: string;
+  logLevel: string;
+  logFormat: "json" | "pretty";
+  /** Stream timing overrides (tests). */
+  stream?: StreamClientOptions;
+}
+
+/** Flashblocks ingestion as seen from the RPC thread. */
+export class FlashblocksService implements PendingSource {
+  private readonly pendingSab = allocatePendingBuffer(PENDING_SNAPSHOT_SLOT_BYTES);
+  private readonly statsSab = allocateIngestStats();
+  private readonly reader = new PendingBufferReader(this.pendingSab);
+  readonly stats = new IngestStats(this.statsSab);
+  private worker: Worker | undefined;
+  private stopped = false;
+  private readonly listeners = new Set<(s: PendingSnapshot) => void>();
+  private watching: Promise<void> | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly opts: FlashblocksServiceOptions,
+    private readonly log: Logger,
+  ) {
+    bindIngestStats(this.stats);
+    chain.onHead(() => this.worker?.postMessage("head"));
+  }
+
+  /** Spawns the worker; resolves once it is subscribed. */
+  async start(): Promise<void> {
+    await this.spawn();
+    this.watching ??= this.watch();
+  }
+
+  private spawn(): Promise<void> {
+    const worker = new Worker(new URL("../../workers/flashblocks.js", import.meta.url), {
+      workerData: {
+        datadir: this.opts.datadir,
+        url: this.opts.url,
+        pending: this.pendingSab,
+        stats: this.statsSab,
+        logLevel: this.opts.logLevel,
+        logFormat: this.opts.logFormat,
+        stream: this.opts.stream,
+      },
+    });
+    this.worker = worker;
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      worker.on("message", (m: string) => {
+        if (m === "ready") {
+          ready = true;
+          resolve();
+        }
+      });
+      worker.on("error", (e) => {
+        this.log.error({ err: e.message }, "flashblocks worker failed");
+        if (!ready) reject(e);
+      });
+      worker.on("exit", (code) => {
+        if (this.worker === worker) this.worker = undefined;
+        if (this.stopped) return;
+        this.log.error({ code }, "flashblocks worker exited; restarting");
+        this.restartTimer = setTimeout(() => {
+          if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: (e as Error).message }, "flashblocks worker restart failed"));
+        }, WORKER_RESTART_DELAY_MS);
+      });
+    });
+  }
+
+  /** Follows the generation counter and notifies listeners of each new snapshot ahead of the head. */
+  private async watch(): Promise<void> {
+    let gen = this.reader.generation();
+    while (!this.stopped) {
+      const next = await this.reader.waitForChange(gen, WATCH_TIMEOUT_MS);
+      if (next === gen) continue;
+      gen = next;
+      const s = this.reader.read();
+      if (s === undefined) continue;
+      const now = nowMs();
+      flashblockExecuteSeconds.observe(Math.max(0, s.executedAt - s.receivedAt) / 1000);
+      flashblockVisibleSeconds.observe(Math.max(0, now - s.receivedAt) / 1000);
+      if (!this.ahead(s)) continue;
+      for (const l of this.listeners) {
+        try {
+          l(s);
+        } catch (e) {
+          this.log.debug({ err: (e as Error).message }, "pending snapshot listener failed");
+        }
+      }
+    }
+  }
+
+  private ahead(s: PendingSnapshot): boolean {
+    return BigInt(pendingHead(s).number) > this.chain.head.header.number;
+  }
+
+  current(): PendingSnapshot | undefined {
+    const s = this.reader.read();
+    return s !== undefined && this.ahead(s) ? s : undefined;
+  }
+
+  onSnapshot(listener: (s: PendingSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops the worker (bounded wait) and the watcher. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
+    const w = this.worker;
+    if (w !== undefined) {
+      const done = new Promise<void>((resolve) => {
+        const t = setTimeout(() => void w.terminate().then(() => resolve()), 5_000);
+        w.once("exit", () => {
+          clearTimeout(t);
+          resolve();
+        });
+        w.on("message", (m: string) => {
+          if (m === "stopped") void w.terminate();
+        });
+      });
+      w.postMessage("stop");
+      await done;
+    }
+    await this.watching;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Flashblocks worker thread: subscribes to the stream, executes each flashblock on a read-only
+ * view of the chain database (LMDB is shared by every thread of the process) and publishes the
+ * pending state into the SharedArrayBuffer the RPC thread reads.
+ *
+ * Messages from the main thread are plain strings: "head" (the canonical head moved; re-read it
+ * from the store) and "stop". The worker answers "ready" once subscribed and "stopped" when done.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { Chain } from "../src/chain/chain.js";
+import { FlashblocksIngest } from "../src/flashblocks/ingest.js";
+import { IngestStats } from "../src/flashblocks/ingestStats.js";
+import { PendingBufferWriter } from "../src/flashblocks/pendingBuffer.js";
+import { FlashblocksStreamClient, type StreamClientOptions } from "../src/flashblocks/streamClient.js";
+import { createLogger } from "../src/util/logger.js";
+
+/** What the main thread passes at spawn (see `src/flashblocks/service.ts`). */
+export interface FlashblocksWorkerData {
+  datadir: string;
+  url: string;
+  pending: SharedArrayBuffer;
+  stats: SharedArrayBuffer;
+  logLevel: string;
+  logFormat: "json" | "pretty";
+  stream?: StreamClientOptions;
+}
+
+const data = workerData as FlashblocksWorkerData;
+const log = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
+const chain = Chain.open(data.datadir, { readOnly: true, logger: log });
+const stats = new IngestStats(data.stats);
+const ingest = new FlashblocksIngest(chain, new PendingBufferWriter(data.pending), stats, log);
+const client = new FlashblocksStreamClient(
+  data.url,
+  {
+    frame: (bytes, at) => ingest.onFrame(bytes, at),
+    connected: () => {
+      stats.set("connected", 1);
+      log.info({ url: data.url }, "flashblocks stream connected");
+    },
+    disconnected: (reason, detail, retryInMs) => {
+      stats.set("connected", 0);
+      stats.inc(`disconnect:${reason}`);
+      log.warn({ url: data.url, reason, detail: detail.slice(0, 200), retryInMs }, "flashblocks stream down; reconnecting");
+    },
+  },
+  data.stream,
+);
+
+parentPort!.on("message", (msg: string) => {
+  if (msg === "head") ingest.onCanonical();
+  else if (msg === "stop") {
+    client.stop();
+    void ingest
+      .drained()
+      .then(() => chain.close())
+      .finally(() => parentPort!.postMessage("stopped"));
+  }
+});
+ingest.onCanonical();
+client.start();
+parentPort!.postMessage("ready");

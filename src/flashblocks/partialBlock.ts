@@ -15,8 +15,13 @@
  */
 import { Block, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
+import { MerklePatriciaTrie } from "@ethereumjs/mpt";
+import { RLP } from "@ethereumjs/rlp";
+import { KECCAK256_RLP } from "@ethereumjs/util";
+import type { StoredReceipt } from "../chain/types.js";
+import { OpFork } from "../chain/op/forks.js";
 import { EMPTY_REQUESTS_HASH } from "../execution/op/opPayload.js";
-import type { OpTransaction } from "../execution/op/opBlockExecutor.js";
+import { encodeOpReceipt, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import type { FlashblockBase } from "./codec.js";
 
 /** Execution results a partial header commits to. */
@@ -62,7 +67,7 @@ export async function assemblePartialBlock(
   template: Record<string, unknown>,
   txs: OpTransaction[],
   totals: PartialBlockTotals,
-  roots: { stateRoot: Uint8Array; withdrawalsRoot?: Uint8Array },
+  roots: { stateRoot: Uint8Array; withdrawalsRoot?: Uint8Array; transactionsRoot?: Uint8Array },
 ): Promise<Block> {
   const header: Record<string, unknown> = {
     ...template,
@@ -75,7 +80,44 @@ export async function assemblePartialBlock(
   if (common.isActivatedEIP(4844)) header.blobGasUsed = totals.blobGasUsed;
   const opts = { common, skipConsensusFormatValidation: true };
   const withdrawals = common.isActivatedEIP(4895) ? [] : undefined;
-  const draft = new Block(createBlockHeader(header as never, opts), txs as never, [], withdrawals, opts);
-  header.transactionsTrie = await draft.genTxTrie();
+  if (roots.transactionsRoot !== undefined) header.transactionsTrie = roots.transactionsRoot;
+  else header.transactionsTrie = await new Block(createBlockHeader(header as never, opts), txs as never, [], withdrawals, opts).genTxTrie();
   return new Block(createBlockHeader(header as never, opts) as BlockHeader, txs as never, [], withdrawals, opts);
+}
+
+/**
+ * Transactions and receipts tries of a block that only grows (flashblocks append): each
+ * flashblock inserts its new entries, so a frame costs its own transactions, not the block's.
+ * Keys are rlp(index) as in every Ethereum block; receipts use the OP encoding (deposit nonce
+ * dropped for Regolith-to-Canyon blocks, as `opReceiptsRoot`).
+ */
+export class GrowingBlockTries {
+  private readonly txTrie = new MerklePatriciaTrie();
+  private readonly receiptTrie = new MerklePatriciaTrie();
+  private count = 0;
+  constructor(private readonly fork: OpFork) {}
+
+  /** Number of entries inserted so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Inserts the entries from index {@link size} on. */
+  async extend(txs: readonly OpTransaction[], receipts: readonly StoredReceipt[]): Promise<void> {
+    const strip = this.fork >= OpFork.regolith && this.fork < OpFork.canyon;
+    for (let i = this.count; i < txs.length; i++) {
+      const key = RLP.encode(i);
+      await this.txTrie.put(key, txs[i]!.serialize());
+      await this.receiptTrie.put(key, encodeOpReceipt(receipts[i]!, { stripDepositNonce: strip }));
+    }
+    this.count = txs.length;
+  }
+
+  get transactionsRoot(): Uint8Array {
+    return this.count === 0 ? KECCAK256_RLP : this.txTrie.root();
+  }
+
+  get receiptsRoot(): Uint8Array {
+    return this.count === 0 ? KECCAK256_RLP : this.receiptTrie.root();
+  }
 }

@@ -29,7 +29,7 @@ import { formatReceipt, type RpcLog } from "../rpc/format/receipt.js";
 import { formatTransaction } from "../rpc/format/transaction.js";
 import { BasaltError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
-import { assemblePartialBlock, headerTemplateFromBase } from "./partialBlock.js";
+import { assemblePartialBlock, GrowingBlockTries, headerTemplateFromBase } from "./partialBlock.js";
 import { PENDING_SNAPSHOT_VERSION, type PendingBlockView, type PendingSnapshot, type PendingTx } from "./pendingSnapshot.js";
 
 /** Why a flashblock could not be applied. */
@@ -72,7 +72,10 @@ interface BuildingBlock {
   common: Common;
   template: Record<string, unknown>;
   executor: OpBlockExecutor;
+  tries: GrowingBlockTries;
   txs: OpTransaction[];
+  /** The transactions as received (EIP-2718 envelopes). */
+  raws: Uint8Array[];
   applied: AppliedTx[];
   rendered: RenderedTx[];
   index: number;
@@ -82,6 +85,25 @@ interface BuildingBlock {
 
 /** Marker replaced by the transactions array in the block JSON templates. */
 const TXS_MARKER = "__basalt_pending_txs__";
+
+/** Length of the RLP prefix of an item (string or list) whose payload is `n` bytes long. */
+function rlpPrefixLength(n: number): number {
+  let len = 1;
+  if (n >= 56) for (let v = n; v > 0; v = Math.floor(v / 256)) len++;
+  return len;
+}
+
+/**
+ * `size` of a block (length of its RLP) without serializing it: header, transactions (typed
+ * ones as byte strings of their envelope, legacy ones as their own list), no ommers and, from
+ * Shanghai (Canyon), an empty withdrawals list.
+ */
+export function blockSize(headerRlpLength: number, rawTxs: readonly Uint8Array[], hasWithdrawals: boolean): number {
+  let txs = 0;
+  for (const raw of rawTxs) txs += raw[0]! >= 0xc0 ? raw.length : raw.length + rlpPrefixLength(raw.length);
+  const payload = headerRlpLength + txs + rlpPrefixLength(txs) + 1 + (hasWithdrawals ? 1 : 0);
+  return payload + rlpPrefixLength(payload);
+}
 
 /** Executes flashblocks into {@link PendingSnapshot}s (one instance, in the flashblocks worker). */
 export class PendingBuilder {
@@ -140,6 +162,7 @@ export class PendingBuilder {
       }
       b.txs.push(tx);
     }
+    b.raws.push(...fb.diff.transactions);
     b.index = fb.index;
     b.newTxCount = txs.length;
     await this.render(b, fb);
@@ -190,7 +213,9 @@ export class PendingBuilder {
       common,
       template,
       executor,
+      tries: new GrowingBlockTries(opForkAt(this.op, base.timestamp)),
       txs: [],
+      raws: [],
       applied: [],
       rendered: [],
       index: -1,
@@ -219,10 +244,13 @@ export class PendingBuilder {
   }
 
   private async render(b: BuildingBlock, fb: FlashblocksPayloadV1): Promise<void> {
-    const totals = await b.executor.partialTotals();
+    const running = b.executor.runningTotals();
+    await b.tries.extend(b.txs, running.receipts);
+    const totals = { ...running, receiptsRoot: b.tries.receiptsRoot };
     const block = await assemblePartialBlock(b.common, b.template, b.txs, totals, {
       stateRoot: fb.diff.stateRoot,
       withdrawalsRoot: fb.diff.withdrawalsRoot,
+      transactionsRoot: b.tries.transactionsRoot,
     });
     this.checkDiff(fb, block, totals.receiptsRoot, totals.logsBloom);
     const hash = toData(block.hash());
@@ -288,8 +316,9 @@ export class PendingBuilder {
       logs: r.logs.map((l) => ({ ...l, blockHash: hash })),
     }));
     const header = formatHeader(block.header) as unknown as Record<string, unknown>;
+    const headerRlp = block.header.serialize();
     const withTxs = (list: string): string => {
-      const o: Record<string, unknown> = { ...header, size: toQuantity(block.serialize().length), transactions: TXS_MARKER, uncles: [] };
+      const o: Record<string, unknown> = { ...header, size: toQuantity(blockSize(headerRlp.length, b.raws, block.header.withdrawalsRoot !== undefined)), transactions: TXS_MARKER, uncles: [] };
       if (block.header.withdrawalsRoot !== undefined) o.withdrawals = [];
       const sorted = Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
       return JSON.stringify(sorted).replace(`"${TXS_MARKER}"`, list);
@@ -301,7 +330,7 @@ export class PendingBuilder {
       timestamp: Number(b.template.timestamp as bigint),
       index: b.index,
       payloadId: b.payloadId,
-      headerRlp: block.header.serialize(),
+      headerRlp,
       blockJson: withTxs(`[${txs.map((t) => JSON.stringify(t.hash)).join(",")}]`),
       blockJsonFull: withTxs(`[${txs.map((t) => t.txJson).join(",")}]`),
       receiptsJson: `[${txs.map((t) => t.receiptJson).join(",")}]`,

@@ -23,16 +23,22 @@ import { logMethods } from "../../rpc/methods/logs.js";
 import { nodeMethods } from "../../rpc/methods/node.js";
 import { stateMethods } from "../../rpc/methods/state.js";
 import { txpoolMethods } from "../../rpc/methods/txpool.js";
+import { sendSyncMethods } from "../../rpc/methods/sendSync.js";
 import { RpcHttpServer } from "../../rpc/server.js";
+import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscriptions.js";
+import { RpcWsServer } from "../../rpc/wsServer.js";
 import type { MethodTable } from "../../rpc/types.js";
 import { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
 import { devMethods } from "../../rpc/methods/dev.js";
 import { TxPool } from "../../txpool/txpool.js";
+import { Follower } from "../../sync/follower.js";
+import { SequencerForwarder } from "../../sync/sequencerForward.js";
 import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
 import { initGenesis } from "../../chain/genesisSource.js";
-import { NO_PENDING } from "../../flashblocks/pendingView.js";
+import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js";
 import { FlashblocksService } from "../../flashblocks/service.js";
+import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 
 /** Most time given to in-flight work on shutdown before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -49,8 +55,12 @@ function version(): string {
 /** A running node (for tests and the CLI). */
 export interface RunningNode {
   chain: Chain;
+  /** The pending (pre-confirmed) state source the RPC answers `pending` from. */
+  pending: PendingSource;
   httpPort: number;
   authPort: number;
+  /** WebSocket JSON-RPC port (set with `--ws`). */
+  wsPort?: number;
   stop(): Promise<void>;
 }
 
@@ -81,10 +91,26 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     calls: new CallExecutor(chain),
     settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
     pending: flashblocks ?? NO_PENDING,
-    syncing: () => false,
+    // Follow mode reports its progress while more than a couple of blocks behind the source.
+    syncing: () => follower?.syncing() ?? false,
   };
-  // The built-in devnet is sequenced locally (an OP Stack sequencer with a simulated L1).
-  const sequencer = isDevChain && chain.op !== undefined ? new OpDevSequencer(chain, pool, opts["dev.block-time"], log) : undefined;
+  // Follow mode (--follow-rpc): blocks come from a trusted RPC and are executed and verified here; nothing is produced locally.
+  const followUrl = opts["follow-rpc"];
+  const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log });
+  // Followed blocks drop the transactions they include from the local pool (the devnet sequencer prunes its own).
+  if (follower !== undefined) chain.onHead(() => pool.prune());
+  // --sequencer-http: eth_sendRawTransaction goes to the sequencer first, then into the local pool.
+  const forwarder = opts["sequencer-http"] === undefined ? undefined : new SequencerForwarder(opts["sequencer-http"], { pool, logger: log });
+  backend.forwarder = forwarder;
+  // The built-in devnet is sequenced locally (an OP Stack sequencer with a simulated L1), unless it follows another node.
+  const sequencing = follower === undefined && isDevChain && chain.op !== undefined;
+  // Devnet flashblocks (a block time and --flashblocks.interval > 0): blocks are built as flashblocks, streamed over WebSocket.
+  const fbPublisher =
+    sequencing && opts["dev.block-time"] > 0 && opts["flashblocks.interval"] > 0
+      ? new FlashblocksPublisher({ host: opts["flashblocks.addr"], port: opts["flashblocks.port"], format: opts["flashblocks.format"], logger: log })
+      : undefined;
+  const fbOptions = fbPublisher === undefined ? {} : { flashblocks: { intervalMs: opts["flashblocks.interval"], sink: fbPublisher } };
+  const sequencer = sequencing ? new OpDevSequencer(chain, pool, opts["dev.block-time"], log, fbOptions) : undefined;
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
     ...stateMethods(backend),
@@ -92,8 +118,11 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...logMethods(backend),
     ...feeMethods(backend),
     ...txpoolMethods(backend),
+    ...sendSyncMethods(backend),
     ...nodeMethods(backend),
     ...debugMethods(backend),
+    // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
+    ...httpSubscriptionMethods(),
     ...(sequencer === undefined ? {} : devMethods(sequencer)),
   };
   const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), log) };
@@ -111,9 +140,49 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     await chain.close();
     throw e;
   }
+  try {
+    await fbPublisher?.listen();
+  } catch (e) {
+    http.close();
+    auth.close();
+    await chain.close();
+    throw e;
+  }
+  // --ws: the public methods over WebSocket plus eth_subscribe; the hub listens to the final backend.pending.
+  const hub = opts.ws ? new SubscriptionHub({ chain, pending: backend.pending, pool, logger: log }) : undefined;
+  const ws =
+    hub === undefined
+      ? undefined
+      : new RpcWsServer({ host: opts["ws.addr"], port: opts["ws.port"], methods: publicMethods, hub, maxMessageBytes: opts["rpc.max-body"], logger: log });
+  let wsPort: number | undefined;
+  try {
+    wsPort = await ws?.listen();
+  } catch (e) {
+    http.close();
+    auth.close();
+    fbPublisher?.close();
+    hub?.close();
+    await chain.close();
+    throw e;
+  }
   const producer = sequencer;
   producer?.start();
   await flashblocks?.start();
+  if (follower !== undefined) {
+    try {
+      // Refuses a source of another chain (chain id / genesis) before following it.
+      await follower.start();
+    } catch (e) {
+      http.close();
+      auth.close();
+      ws?.close();
+      hub?.close();
+      await flashblocks?.stop();
+      forwarder?.close();
+      await chain.close();
+      throw e;
+    }
+  }
   log.info(
     {
       chainId: chain.chainId.toString(),
@@ -121,6 +190,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       head: chain.head.header.number.toString(),
       http: `http://${opts["http.addr"]}:${httpPort}`,
       authrpc: `http://${opts["authrpc.addr"]}:${authPort}`,
+      ws: wsPort === undefined ? undefined : `ws://${opts["ws.addr"]}:${wsPort}`,
+      flashblocks: fbPublisher?.url,
       datadir,
       devnet: isDevChain,
     },
@@ -132,15 +203,21 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      // The follower first: it finishes the block it is importing before the chain closes.
+      await follower?.stop();
+      forwarder?.close();
       http.close();
       auth.close();
+      ws?.close();
+      hub?.close();
       await producer?.stop();
+      fbPublisher?.close();
       await flashblocks?.stop();
       await chain.close();
     })();
     return stopping;
   };
-  return { chain, httpPort, authPort, stop };
+  return { chain, pending: backend.pending, httpPort, authPort, wsPort, stop };
 }
 
 /** Runs `basalt node` until SIGTERM/SIGINT. */

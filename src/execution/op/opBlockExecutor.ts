@@ -453,10 +453,10 @@ export class OpBlockExecutor {
 
   /** Computes what the header commits to. */
   /**
-   * Totals of the transactions applied so far, without the state root: what a flashblock's
-   * partial header commits to (receipts root, bloom, gas, DA footprint) mid-block.
+   * Totals of the transactions applied so far, without any root: receipts, senders, gas, DA
+   * footprint and the logs bloom (callers that keep their own incremental receipts trie).
    */
-  async partialTotals(): Promise<Omit<OpBlockTotals, "stateRoot" | "withdrawalsRoot">> {
+  runningTotals(): Omit<OpBlockTotals, "stateRoot" | "withdrawalsRoot" | "receiptsRoot"> {
     const logsBloom = new Uint8Array(256);
     for (const r of this.receipts) for (let i = 0; i < 256; i++) logsBloom[i] |= r.bloom[i];
     return {
@@ -464,9 +464,16 @@ export class OpBlockExecutor {
       senders: this.senders,
       gasUsed: this.gasUsed,
       blobGasUsed: this.fork >= OpFork.jovian ? this.daFootprint : 0n,
-      receiptsRoot: await opReceiptsRoot(this.receipts, this.fork),
       logsBloom,
     };
+  }
+
+  /**
+   * Totals of the transactions applied so far, without the state root: what a flashblock's
+   * partial header commits to (receipts root, bloom, gas, DA footprint) mid-block.
+   */
+  async partialTotals(): Promise<Omit<OpBlockTotals, "stateRoot" | "withdrawalsRoot">> {
+    return { ...this.runningTotals(), receiptsRoot: await opReceiptsRoot(this.receipts, this.fork) };
   }
 
   async finish(): Promise<OpBlockTotals> {

@@ -155,6 +155,10 @@ describe("flashblocks ingestion", () => {
     expect(full.hash).toBe(head.hash);
     expect(full.number).toBe("0x1");
     expect(BigInt(full.gasUsed)).toBe(sealed[0]!.header.gasUsed);
+    // size: the RLP length of the partial block (same body as the sealed block, its own header).
+    const partialHeaderLength = head.headerRlp.length;
+    const sealedBody = sealed[0]!.serialize().length - sealed[0]!.header.serialize().length;
+    expect(Number((JSON.parse(head.blockJson) as { size: string }).size)).toBe(sealedBody + partialHeaderLength);
     for (const t of full.transactions) expect([t.blockHash, t.blockNumber]).toEqual([head.hash, "0x1"]);
     const receipts = JSON.parse(head.receiptsJson) as { blockHash: string; status: string }[];
     expect(receipts.length).toBe(4);

@@ -1,0 +1,251 @@
+/**
+ * Bench: flashblocks on a follower, in-process.
+ *
+ * 1. Latency from a flashblock frame to its visibility in `pending` answers. A producer chain
+ *    seals blocks of ETH transfers; each block is cut into flashblocks (index 0 = the deposits,
+ *    then frames of `txsPerFrame` transfers) and sent over a loopback WebSocket to a basalt
+ *    node started with `--flashblocks-url`. For each frame the bench spins on the node's
+ *    pending source until the frame's state is there, and reports:
+ *    - arrival → visible: from the frame's arrival in the worker to the RPC thread seeing it
+ *      (what the issue targets: p99 < 5 ms);
+ *    - arrival → executed: the worker's execution and rendering share of it;
+ *    - send → visible: including the loopback WebSocket hop.
+ *    After each block's frames, the sealed block is imported (canonical catch-up), as a
+ *    follower would.
+ * 2. Throughput of eth_getBlockByNumber("pending") against ("latest") on the same node, with a
+ *    pending block of the same size as the latest one: closed loop, `concurrency` requests in
+ *    flight for `seconds` each.
+ *
+ * Usage: node dist/bench/flashblocks.js [blocks=12] [txsPerFrame=5] [framesPerBlock=10] [seconds=3] [concurrency=8]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Block } from "@ethereumjs/block";
+import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { hexToBytes } from "@ethereumjs/util";
+import { pino } from "pino";
+import { WebSocketServer, type WebSocket } from "ws";
+import { Chain } from "../src/chain/chain.js";
+import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
+import { isDeposit } from "../src/chain/op/depositTx.js";
+import { startNode } from "../src/cli/commands/node.js";
+import { tableDefaults, type BasaltOptions } from "../src/config/options.js";
+import { encodeFlashblock, type FlashblocksPayloadV1 } from "../src/flashblocks/codec.js";
+import { pendingHead } from "../src/flashblocks/pendingSnapshot.js";
+import { nowMs } from "../src/flashblocks/streamClient.js";
+import { OpDevSequencer } from "../src/sequencer/opDevSequencer.js";
+import { TxPool } from "../src/txpool/txpool.js";
+
+/** Fee caps far above the devnet base fee so no transfer is priced out. */
+const MAX_FEE = 10_000_000_000n;
+const TIP = 1_000_000n;
+/** Longest wait for one frame to become visible before the bench gives up. */
+const FRAME_TIMEOUT_MS = 5_000;
+/** Blocks whose frames are measured only after this many warm-up blocks (JIT, caches). */
+const WARMUP_BLOCKS = 2;
+
+interface Percentiles {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+function percentiles(xs: number[]): Percentiles {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number): number => Number(s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]!.toFixed(3));
+  return { n: s.length, p50: q(50), p90: q(90), p99: q(99), max: Number(s[s.length - 1]!.toFixed(3)) };
+}
+
+/** Cuts a sealed block into flashblocks: the deposits at index 0, then `perFrame` transactions per frame. */
+function framesOf(block: Block, perFrame: number): FlashblocksPayloadV1[] {
+  const raw = block.transactions.map((t) => t.serialize());
+  const deposits = block.transactions.filter((t) => isDeposit(t as never)).length;
+  const groups: Uint8Array[][] = [raw.slice(0, deposits)];
+  for (let i = deposits; i < raw.length; i += perFrame) groups.push(raw.slice(i, i + perFrame));
+  const h = block.header;
+  const payloadId = h.hash().slice(0, 8);
+  return groups.map((transactions, index) => ({
+    payloadId,
+    index,
+    base:
+      index === 0
+        ? {
+            parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
+            parentHash: h.parentHash,
+            feeRecipient: h.coinbase.bytes,
+            prevRandao: h.mixHash,
+            blockNumber: h.number,
+            gasLimit: h.gasLimit,
+            timestamp: h.timestamp,
+            extraData: h.extraData,
+            baseFeePerGas: h.baseFeePerGas!,
+          }
+        : undefined,
+    diff: {
+      stateRoot: new Uint8Array(32),
+      receiptsRoot: h.receiptTrie,
+      logsBloom: h.logsBloom,
+      gasUsed: h.gasUsed,
+      blockHash: new Uint8Array(32),
+      transactions,
+      withdrawals: [],
+      withdrawalsRoot: h.withdrawalsRoot ?? new Uint8Array(32),
+      blobGasUsed: h.blobGasUsed,
+    },
+    metadata: { blockNumber: h.number, prevFlashblockId: undefined },
+  }));
+}
+
+async function rpc(url: string, body: string): Promise<unknown> {
+  const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const j = (await r.json()) as { result?: unknown; error?: { message: string } };
+  if (j.error !== undefined) throw new Error(`RPC error: ${j.error.message}`);
+  return j.result;
+}
+
+/** Closed-loop throughput of one request body. */
+async function throughput(url: string, body: string, seconds: number, concurrency: number, check: (r: unknown) => boolean): Promise<{ rps: number; p50: number; p99: number }> {
+  const end = performance.now() + seconds * 1000;
+  const lat: number[] = [];
+  const worker = async (): Promise<void> => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const r = await rpc(url, body);
+      lat.push(performance.now() - t0);
+      if (!check(r)) throw new Error("unexpected answer during throughput run");
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const dt = (performance.now() - t0) / 1000;
+  const p = percentiles(lat);
+  return { rps: Math.round(lat.length / dt), p50: p.p50, p99: p.p99 };
+}
+
+async function main(): Promise<void> {
+  const blocks = Number(process.argv[2] ?? 12);
+  const perFrame = Number(process.argv[3] ?? 5);
+  const framesPerBlock = Number(process.argv[4] ?? 10);
+  const seconds = Number(process.argv[5] ?? 3);
+  const concurrency = Number(process.argv[6] ?? 8);
+  const txsPerBlock = perFrame * framesPerBlock;
+  const dirs = [mkdtempSync(join(tmpdir(), "basalt-bench-fbp-")), mkdtempSync(join(tmpdir(), "basalt-bench-fbf-"))];
+  const log = pino({ level: "warn" });
+  const sockets: WebSocket[] = [];
+  const wss = await new Promise<WebSocketServer>((resolve) => {
+    const server: WebSocketServer = new WebSocketServer({ host: "127.0.0.1", port: 0 }, () => resolve(server));
+  });
+  wss.on("connection", (s) => sockets.push(s));
+  try {
+    // Producer chain: blocks of ETH transfers from the ten dev accounts.
+    await Chain.init(dirs[0]!, devnetGenesis(), { archive: true });
+    const producer = Chain.open(dirs[0]!, { logger: log });
+    const pool = new TxPool(producer);
+    const seq = new OpDevSequencer(producer, pool, 0, log);
+    const accounts = devAccounts();
+    const nonces = accounts.map(() => 0n);
+    const sealed: Block[] = [];
+    for (let b = 0; b < blocks + 1; b++) {
+      for (let i = 0; i < txsPerBlock; i++) {
+        const from = i % accounts.length;
+        const tx = createFeeMarket1559Tx(
+          { chainId: producer.chainId, nonce: nonces[from]!++, maxFeePerGas: MAX_FEE, maxPriorityFeePerGas: TIP, gasLimit: 21_000n, to: hexToBytes(accounts[(from + 1) % accounts.length]!.address as `0x${string}`), value: 1n },
+          { common: producer.commonAt(producer.head.header.number + 1n, producer.head.header.timestamp + 1n) },
+        ).sign(hexToBytes(accounts[from]!.privateKey as `0x${string}`));
+        await pool.addRaw(tx.serialize());
+      }
+      await seq.sealOne();
+      sealed.push(producer.head);
+    }
+    await producer.close();
+
+    // Follower: a basalt node ingesting the stream.
+    const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws`;
+    const opts = {
+      ...tableDefaults(),
+      datadir: dirs[1]!,
+      network: "devnet",
+      "http.port": 0,
+      "authrpc.port": 0,
+      "authrpc.jwtsecret": join(dirs[1]!, "jwt.hex"),
+      "dev.block-time": 0,
+      "flashblocks.interval": 0,
+      "flashblocks-url": url,
+      "log.level": "warn",
+    } as BasaltOptions;
+    const node = await startNode(opts, log, false);
+    const http = `http://127.0.0.1:${node.httpPort}`;
+    const deadline = Date.now() + FRAME_TIMEOUT_MS;
+    while (sockets.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const ws = sockets[0];
+    if (ws === undefined) throw new Error("the node did not subscribe to the flashblocks stream");
+
+    const arrivalToVisible: number[] = [];
+    const arrivalToExecuted: number[] = [];
+    const sendToVisible: number[] = [];
+    for (const [bi, block] of sealed.slice(0, blocks).entries()) {
+      for (const fb of framesOf(block, perFrame)) {
+        const frame = encodeFlashblock(fb, { compress: true });
+        const t0 = nowMs();
+        ws.send(frame);
+        // Spin on the RPC thread's view (no yielding: the worker thread does the work).
+        let seen;
+        for (;;) {
+          const s = node.pending.current();
+          if (s !== undefined && s.flashblock.block === Number(block.header.number) && s.flashblock.index === fb.index) {
+            seen = s;
+            break;
+          }
+          if (nowMs() - t0 > FRAME_TIMEOUT_MS) throw new Error(`frame ${block.header.number}-${fb.index} not visible within ${FRAME_TIMEOUT_MS} ms`);
+        }
+        const t1 = nowMs();
+        if (bi >= WARMUP_BLOCKS) {
+          arrivalToVisible.push(t1 - seen.receivedAt);
+          arrivalToExecuted.push(seen.executedAt - seen.receivedAt);
+          sendToVisible.push(t1 - t0);
+        }
+        const answer = (await rpc(http, '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["pending",false]}')) as { transactions: string[]; number: string };
+        if (answer.transactions.length !== pendingHead(seen).txs.length || BigInt(answer.number) !== block.header.number) {
+          throw new Error("pending RPC answer does not match the pending state");
+        }
+      }
+      if (bi < blocks - 1) {
+        await node.chain.insertBlock(block);
+        await node.chain.setHead(block.hash());
+      }
+    }
+    // The last block stays pending (all frames applied) while the previous one is latest: same size both ways.
+    const mk = (tag: string, full: boolean) => `{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["${tag}",${full}]}`;
+    const size = (r: unknown) => (r as { transactions: unknown[] }).transactions.length;
+    const pendingTxs = size(await rpc(http, mk("pending", false)));
+    const latestTxs = size(await rpc(http, mk("latest", false)));
+    const rows = [];
+    for (const full of [false, true]) {
+      for (const tag of ["latest", "pending"]) {
+        const expect = tag === "pending" ? pendingTxs : latestTxs;
+        rows.push({ tag, full, ...(await throughput(http, mk(tag, full), seconds, concurrency, (r) => size(r) === expect)) });
+      }
+    }
+    const report = {
+      bench: "flashblocks",
+      machine: { cpus: cpus().length, model: cpus()[0]?.model },
+      frames: { blocks: blocks - WARMUP_BLOCKS, txsPerFrame: perFrame, framesPerBlock: framesPerBlock + 1 },
+      arrivalToVisibleMs: percentiles(arrivalToVisible),
+      arrivalToExecutedMs: percentiles(arrivalToExecuted),
+      sendToVisibleMs: percentiles(sendToVisible),
+      getBlockByNumber: { pendingTxs, latestTxs, concurrency, seconds, rows },
+    };
+    console.log(JSON.stringify(report));
+    await node.stop();
+  } finally {
+    for (const s of sockets) s.terminate();
+    wss.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+await main();

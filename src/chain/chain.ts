@@ -258,8 +258,12 @@ export class Chain {
     return this.headBlock;
   }
 
-  onHead(listener: HeadListener): void {
+  /** Registers a head listener; returns its removal. */
+  onHead(listener: HeadListener): () => void {
     this.listeners.push(listener);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    };
   }
 
   /** Decodes a header from its RLP with the right hardfork. */

@@ -6,6 +6,11 @@
  *
  * This is the one interface the execution pool takes over (issue: pipelined node): it holds
  * no reference to the RPC layer and takes plain call arguments.
+ *
+ * Where a call runs is a {@link CallTarget}: a block header (the state after that canonical
+ * block, in its context — as geth runs `latest` calls), or an explicit {@link CallContext}
+ * naming the block context and the state, which the `pending` tag uses (the pending block's
+ * context over the pre-confirmed state).
  */
 import { createBlock, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
@@ -19,7 +24,9 @@ import { ServerError } from "../rpc/errors.js";
 import { createAddress } from "../rpc/format/receipt.js";
 import { revertError } from "./revert.js";
 import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
-import type { OverlayStateManager } from "./state/overlayStateManager.js";
+import { OverlayStateManager } from "./state/overlayStateManager.js";
+import type { StateReader } from "./state/stateReader.js";
+import { TrieNodeDb } from "./state/trieNodeDb.js";
 
 /** Call arguments, decoded (geth `TransactionArgs`). */
 export interface CallArgs {
@@ -47,6 +54,25 @@ export interface CallOutcome {
   /** "revert" for REVERT, another EVM error name for halts, undefined on success. */
   error?: string;
   accessList?: { address: string; storageKeys: string[] }[];
+}
+
+/**
+ * An explicit execution context: the block whose environment the EVM sees (NUMBER, TIMESTAMP,
+ * BASEFEE, COINBASE, PREVRANDAO, gas limit, hardfork; BLOCKHASH over its parent) and the state
+ * the call runs on. The header need not be stored (a pending block's partial header).
+ */
+export interface CallContext {
+  header: BlockHeader;
+  /** The state to execute on; when omitted, the state after `header` (which must then be canonical). */
+  state?: StateReader;
+}
+
+/** Where a call runs: after a canonical block (its header) or in an explicit {@link CallContext}. */
+export type CallTarget = BlockHeader | CallContext;
+
+/** The {@link CallContext} of a target (a bare header: its own state). */
+export function callContextOf(target: CallTarget): CallContext {
+  return "header" in target ? target : { header: target };
 }
 
 const ZERO_ADDRESS = new Uint8Array(20);
@@ -120,11 +146,26 @@ export class CallExecutor {
     return (args.gasPrice ?? 0n) === 0n && (args.maxFeePerGas ?? 0n) === 0n && (args.maxPriorityFeePerGas ?? 0n) === 0n;
   }
 
-  /** A VM and block context for calls on top of `header`'s state. */
-  private async setup(header: BlockHeader, args: CallArgs): Promise<{ vm: VM; state: OverlayStateManager; block: ReturnType<typeof createBlock>; common: Common }> {
+  /**
+   * A VM and block context for calls in `ctx`: over `ctx.state` when given (the OP fork then
+   * follows the header's own timestamp), else over the state after `ctx.header`.
+   */
+  private async setup(
+    ctx: CallContext,
+    args: CallArgs,
+  ): Promise<{ vm: VM; state: OverlayStateManager; block: ReturnType<typeof createBlock>; common: Common }> {
+    const { header } = ctx;
     const common = this.chain.commonAt(header.number, header.timestamp);
-    const { state } = this.chain.stateManagerAt(header);
-    const vm = await this.chain.makeVM(common, state, header.parentHash);
+    let state: OverlayStateManager;
+    let vm: VM;
+    if (ctx.state === undefined) {
+      state = this.chain.stateManagerAt(header).state;
+      vm = await this.chain.makeVM(common, state, header.parentHash);
+    } else {
+      const store = this.chain.store;
+      state = new OverlayStateManager(ctx.state, new TrieNodeDb(store), (a) => store.storageSlots(a));
+      vm = await this.chain.makeVM(common, state, header.parentHash, header.timestamp);
+    }
     const zero = this.zeroFee(args);
     const h = header.toJSON() as Record<string, unknown>;
     if (zero && header.baseFeePerGas !== undefined) h.baseFeePerGas = 0n;
@@ -187,11 +228,14 @@ export class CallExecutor {
   }
 
   /**
-   * eth_call: executes `args` on the state after `header` and returns the output bytes.
+   * eth_call: executes `args` at `target` (the state after a block, or an explicit context) and
+   * returns the output bytes.
    * @throws RpcError code 3 / -32000 on revert (geth), ServerError for halts and invalid calls.
    */
-  async call(header: BlockHeader, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
-    const { vm, block, common } = await this.setup(header, args);
+  async call(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
+    const ctx = callContextOf(target);
+    const { header } = ctx;
+    const { vm, block, common } = await this.setup(ctx, args);
     const tx = this.buildTx(common, args, this.gasFor(header, args, cap), header.baseFeePerGas);
     const out = await this.runOnce(vm, block, tx, args);
     if (out.error === "revert") throw revertError(out.returnValue);
@@ -200,11 +244,13 @@ export class CallExecutor {
   }
 
   /**
-   * eth_estimateGas: geth/reth gas search (see estimateGas.ts) with one VM and state reused
-   * across runs (each run inside a checkpoint that is reverted).
+   * eth_estimateGas: geth/reth gas search (see estimateGas.ts) at `target`, with one VM and
+   * state reused across runs (each run inside a checkpoint that is reverted).
    */
-  async estimateGas(header: BlockHeader, args: CallArgs, cap = RPC_GAS_CAP): Promise<bigint> {
-    const { vm, state, block, common } = await this.setup(header, args);
+  async estimateGas(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<bigint> {
+    const ctx = callContextOf(target);
+    const { header } = ctx;
+    const { vm, state, block, common } = await this.setup(ctx, args);
     let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : header.gasLimit;
     const feePerGas = args.maxFeePerGas ?? args.gasPrice ?? 0n;
     if (feePerGas > 0n) {
@@ -241,15 +287,17 @@ export class CallExecutor {
   }
 
   /**
-   * eth_createAccessList (geth algorithm): run with the current list until the touched
-   * addresses and slots stop changing; sender, recipient and precompiles are excluded.
+   * eth_createAccessList (geth algorithm) at `target`: run with the current list until the
+   * touched addresses and slots stop changing; sender, recipient and precompiles are excluded.
    */
   async createAccessList(
-    header: BlockHeader,
+    target: CallTarget,
     args: CallArgs,
     cap = RPC_GAS_CAP,
   ): Promise<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: bigint; error?: string }> {
-    const { vm, state, block, common } = await this.setup(header, args);
+    const ctx = callContextOf(target);
+    const { header } = ctx;
+    const { vm, state, block, common } = await this.setup(ctx, args);
     const gas = this.gasFor(header, args, cap);
     const from = bytesToHex(args.from ?? ZERO_ADDRESS);
     let to: string | undefined = args.to === undefined || args.to === null ? undefined : bytesToHex(args.to);

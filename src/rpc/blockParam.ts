@@ -44,7 +44,19 @@ export function parseBlockParam(value: unknown, index: number, opts: { allowHash
   throw new InvalidParamsError(`invalid argument ${index}: block number or tag expected, got ${Array.isArray(value) ? "array" : typeof value}`);
 }
 
-/** Resolves a block parameter; undefined when the block does not exist. */
+/**
+ * True for the `pending` tag (also as EIP-1898 `{blockNumber: "pending"}`). Methods that answer
+ * `pending` from the pre-confirmed state check this first; {@link resolveBlock} maps it to the
+ * latest block, the answer whenever there is no pending snapshot.
+ */
+export function isPendingParam(p: BlockParam): boolean {
+  return p.kind === "tag" && p.tag === "pending";
+}
+
+/**
+ * Resolves a block parameter; undefined when the block does not exist. `pending` resolves to the
+ * latest sealed block: callers with pre-confirmed data ({@link isPendingParam}) answer before this.
+ */
 export function resolveBlock(chain: Chain, p: BlockParam): Block | undefined {
   switch (p.kind) {
     case "number":

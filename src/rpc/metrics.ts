@@ -4,7 +4,7 @@
  * Every metric is looked up in the registry before being created, so importing this module
  * twice (tests, worker reloads) never throws "metric already registered".
  */
-import { Counter, Histogram, register } from "prom-client";
+import { Counter, Gauge, Histogram, register } from "prom-client";
 
 /** Label used for the `method` label when the method is not in the served table (bounds cardinality). */
 export const UNKNOWN_METHOD_LABEL = "unknown";
@@ -45,4 +45,24 @@ export const rpcBatchSize = histogram(
   "Entries per JSON-RPC batch request",
   [],
   [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+);
+
+function gauge<L extends string>(name: string, help: string, labelNames: L[]): Gauge<L> {
+  return (register.getSingleMetric(name) as Gauge<L> | undefined) ?? new Gauge<L>({ name, help, labelNames });
+}
+
+/** Open WebSocket JSON-RPC connections. */
+export const rpcWsConnections = gauge("basalt_rpc_ws_connections", "Open WebSocket JSON-RPC connections", []);
+
+/** Active eth_subscribe subscriptions, by kind (`newHeads`, `logs`, `newFlashblocks`, …). */
+export const rpcWsSubscriptions = gauge("basalt_rpc_ws_subscriptions", "Active eth_subscribe subscriptions", ["kind"]);
+
+/** eth_subscription notifications written to WebSocket connections, by subscription kind. */
+export const rpcWsNotificationsTotal = counter("basalt_rpc_ws_notifications_total", "eth_subscription notifications sent", ["kind"]);
+
+/** WebSocket connections closed because the client did not read its messages fast enough. */
+export const rpcWsSlowConsumerDisconnectsTotal = counter(
+  "basalt_rpc_ws_slow_consumer_disconnects_total",
+  "WebSocket connections closed for unread output above the backpressure bound",
+  [],
 );

@@ -3,14 +3,55 @@
  * eth_getBlockReceipts, eth_getTransactionByHash, eth_getTransactionReceipt,
  * eth_getTransactionBy{BlockHash,BlockNumber}AndIndex, eth_getBlockTransactionCountBy*,
  * eth_getUncleCountBy*, eth_blockNumber, eth_chainId.
+ *
+ * The `pending` tag answers from the pending snapshot's pending block (its pre-rendered JSON)
+ * when there is one, else exactly as `latest`. Lookups by transaction hash try the canonical
+ * chain first (a pre-confirmed transaction that became canonical answers with its canonical
+ * block), then every block of the snapshot; lookups by block hash also find the snapshot's
+ * blocks by their partial-block hash.
  */
 import type { Block } from "@ethereumjs/block";
+import type { Chain } from "../../chain/chain.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
+import { pendingHead, type PendingBlockView, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../backend.js";
-import { parseBlockParam, resolveBlock } from "../blockParam.js";
-import { formatBlock, formatReceipt, formatReceipts, formatTransaction, parseHash, parseQuantity, toQuantity } from "../format/index.js";
+import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
+import {
+  formatBlock,
+  formatReceipt,
+  formatReceipts,
+  formatTransaction,
+  parseHash,
+  parseQuantity,
+  toData,
+  toQuantity,
+  type RpcReceipt,
+} from "../format/index.js";
 import { maxParams, parseBool, required } from "../params.js";
-import type { MethodTable } from "../types.js";
+import { RawJson, type MethodTable } from "../types.js";
+import { findPendingBlock, findPendingTx, pendingFor } from "./pending.js";
+
+/**
+ * The canonical receipt of transaction `hash`, formatted as eth_getTransactionReceipt returns it
+ * (also eth_sendRawTransactionSync); null when the transaction is not in a canonical block.
+ */
+export function canonicalReceipt(chain: Chain, hash: Uint8Array): RpcReceipt | null {
+  const loc = chain.store.getTxLocation(hash);
+  return loc === undefined ? null : receiptAt(chain, loc);
+}
+
+/** The receipt of the transaction at `loc` (a canonical transaction's location); null when its block or receipts are missing. */
+function receiptAt(chain: Chain, loc: { blockHash: Uint8Array; index: number }): RpcReceipt | null {
+  const block = chain.getBlockByHash(loc.blockHash);
+  const receipts = chain.getReceipts(loc.blockHash);
+  if (block === undefined || receipts === undefined) return null;
+  return formatReceipt(block, receipts, chain.getSenders(loc.blockHash), loc.index, { op: chain.op });
+}
+
+/** The n-th transaction of a pending block as eth_getTransactionBy*AndIndex returns it, null out of range. */
+function pendingTxAt(block: PendingBlockView, index: bigint): RawJson | null {
+  return index < BigInt(block.txs.length) ? new RawJson(block.txs[Number(index)]!.txJson) : null;
+}
 
 /** Handlers of the block family. */
 export function blockMethods(b: RpcBackend): MethodTable {
@@ -48,65 +89,122 @@ export function blockMethods(b: RpcBackend): MethodTable {
     );
   };
 
-  /** The block named by a number/tag parameter at `params[0]`. */
-  const byNumber = (params: unknown[]): Block | undefined => resolveBlock(chain, parseBlockParam(required(params, 0), 0));
-  /** The block named by a hash parameter at `params[0]`. */
-  const byHash = (params: unknown[]): Block | undefined => chain.getBlockByHash(parseHash(required(params, 0), 0));
-  const count = (block: Block | undefined, n: (b: Block) => number): string | null => (block === undefined ? null : toQuantity(n(block)));
+  /**
+   * The block named by a number/tag parameter at `params[0]`: a stored block, or for `pending`
+   * with a snapshot its pending block.
+   */
+  const byNumber = (method: string, params: unknown[]): Block | PendingBlockView | undefined => {
+    const p = parseBlockParam(required(params, 0), 0);
+    if (isPendingParam(p)) {
+      const s = pendingFor(b, method);
+      if (s !== undefined) return pendingHead(s);
+    }
+    return resolveBlock(chain, p);
+  };
+  /** A block of the current snapshot (if any) by hash: the by-hash methods' fallback after the stored blocks. */
+  const pendingByHash = (method: string, hash: Uint8Array): PendingBlockView | undefined => {
+    const s = pendingFor(b, method);
+    return s === undefined ? undefined : findPendingBlock(s, toData(hash));
+  };
+  /** The block named by a hash parameter at `params[0]`: a stored block, else a block of the pending snapshot. */
+  const byHash = (method: string, params: unknown[]): Block | PendingBlockView | undefined => {
+    const h = parseHash(required(params, 0), 0);
+    return chain.getBlockByHash(h) ?? pendingByHash(method, h);
+  };
+  const isStored = (block: Block | PendingBlockView): block is Block => "header" in block;
+  const count = (block: Block | PendingBlockView | undefined, n: (b: Block) => number, pendingN: (b: PendingBlockView) => number): string | null =>
+    block === undefined ? null : toQuantity(isStored(block) ? n(block) : pendingN(block));
+  const txAt = (block: Block | PendingBlockView | undefined, index: bigint): unknown =>
+    block === undefined || isStored(block) ? txInBlock(block, index) : pendingTxAt(block, index);
+  /** A pre-confirmed transaction of the current snapshot (if any): the by-hash lookups' fallback after the canonical chain. */
+  const pendingTx = (method: string, hash: Uint8Array): PendingTx | undefined => {
+    const s = pendingFor(b, method);
+    return s === undefined ? undefined : findPendingTx(s, toData(hash));
+  };
 
   return {
     eth_chainId: () => toQuantity(chain.chainId),
     eth_blockNumber: () => toQuantity(chain.head.header.number),
 
-    /** eth_getBlockByNumber(block, fullTransactions) */
+    /** eth_getBlockByNumber(block, fullTransactions); `pending`: the pending block's pre-rendered JSON. */
     eth_getBlockByNumber: (params) => {
       maxParams(params, 2);
       const p = parseBlockParam(required(params, 0), 0);
       const full = parseBool(required(params, 1), 1);
+      if (isPendingParam(p)) {
+        const s = pendingFor(b, "eth_getBlockByNumber");
+        if (s !== undefined) {
+          const head = pendingHead(s);
+          return new RawJson(full ? head.blockJsonFull : head.blockJson);
+        }
+      }
       return blockJson(resolveBlock(chain, p), full);
     },
-    /** eth_getBlockByHash(hash, fullTransactions) */
+    /** eth_getBlockByHash(hash, fullTransactions): a stored block, else a block of the pending snapshot. */
     eth_getBlockByHash: (params) => {
       maxParams(params, 2);
       const h = parseHash(required(params, 0), 0);
       const full = parseBool(required(params, 1), 1);
-      return blockJson(chain.getBlockByHash(h), full);
+      const block = chain.getBlockByHash(h);
+      if (block === undefined) {
+        const pb = pendingByHash("eth_getBlockByHash", h);
+        if (pb !== undefined) return new RawJson(full ? pb.blockJsonFull : pb.blockJson);
+      }
+      return blockJson(block, full);
     },
-    /** eth_getBlockReceipts(block) */
+    /**
+     * eth_getBlockReceipts(block). `pending`: every pre-confirmed receipt of the pending block
+     * (the reference node answers from `latest` here); a snapshot block's hash: its receipts.
+     */
     eth_getBlockReceipts: (params) => {
       maxParams(params, 1);
-      const block = resolveBlock(chain, parseBlockParam(required(params, 0), 0, { allowHash: true }));
-      if (block === undefined) return null;
+      const p = parseBlockParam(required(params, 0), 0, { allowHash: true });
+      if (isPendingParam(p)) {
+        const s = pendingFor(b, "eth_getBlockReceipts");
+        if (s !== undefined) return new RawJson(pendingHead(s).receiptsJson);
+      }
+      const block = resolveBlock(chain, p);
+      if (block === undefined) {
+        const pb = p.kind === "hash" ? pendingByHash("eth_getBlockReceipts", p.hash) : undefined;
+        return pb === undefined ? null : new RawJson(pb.receiptsJson);
+      }
       const receipts = chain.getReceipts(block.hash());
       if (receipts === undefined) return null;
       return formatReceipts(block, receipts, chain.getSenders(block.hash()), { op });
     },
-    eth_getBlockTransactionCountByNumber: (params) => count(byNumber(params), (b) => b.transactions.length),
-    eth_getBlockTransactionCountByHash: (params) => count(byHash(params), (b) => b.transactions.length),
-    eth_getUncleCountByBlockNumber: (params) => count(byNumber(params), (b) => b.uncleHeaders.length),
-    eth_getUncleCountByBlockHash: (params) => count(byHash(params), (b) => b.uncleHeaders.length),
-    eth_getTransactionByBlockNumberAndIndex: (params) => txInBlock(byNumber(params), parseQuantity(required(params, 1), 1)),
-    eth_getTransactionByBlockHashAndIndex: (params) => txInBlock(byHash(params), parseQuantity(required(params, 1), 1)),
-    /** eth_getTransactionByHash(hash): canonical chain first, then the mempool. */
+    /** eth_getBlockTransactionCountByNumber(block); `pending`: the pending block's transaction count. */
+    eth_getBlockTransactionCountByNumber: (params) =>
+      count(byNumber("eth_getBlockTransactionCountByNumber", params), (b) => b.transactions.length, (pb) => pb.txs.length),
+    eth_getBlockTransactionCountByHash: (params) =>
+      count(byHash("eth_getBlockTransactionCountByHash", params), (b) => b.transactions.length, (pb) => pb.txs.length),
+    /** eth_getUncleCountByBlockNumber(block); a pending block has no uncles. */
+    eth_getUncleCountByBlockNumber: (params) => count(byNumber("eth_getUncleCountByBlockNumber", params), (b) => b.uncleHeaders.length, () => 0),
+    eth_getUncleCountByBlockHash: (params) => count(byHash("eth_getUncleCountByBlockHash", params), (b) => b.uncleHeaders.length, () => 0),
+    /** eth_getTransactionByBlockNumberAndIndex(block, index); `pending`: from the pending block's transactions. */
+    eth_getTransactionByBlockNumberAndIndex: (params) =>
+      txAt(byNumber("eth_getTransactionByBlockNumberAndIndex", params), parseQuantity(required(params, 1), 1)),
+    eth_getTransactionByBlockHashAndIndex: (params) =>
+      txAt(byHash("eth_getTransactionByBlockHashAndIndex", params), parseQuantity(required(params, 1), 1)),
+    /** eth_getTransactionByHash(hash): canonical chain first, then the pending snapshot, then the mempool. */
     eth_getTransactionByHash: (params) => {
       maxParams(params, 1);
       const h = parseHash(required(params, 0), 0);
       const loc = chain.store.getTxLocation(h);
       if (loc !== undefined) return txInBlock(chain.getBlockByHash(loc.blockHash), BigInt(loc.index));
+      const pre = pendingTx("eth_getTransactionByHash", h);
+      if (pre !== undefined) return new RawJson(pre.txJson);
       const pooled = b.pool.get(h);
       if (pooled !== undefined) return formatTransaction(pooled.tx, null, pooled.sender, { op });
       return null;
     },
-    /** eth_getTransactionReceipt(hash) */
+    /** eth_getTransactionReceipt(hash): canonical chain first, then the pending snapshot. */
     eth_getTransactionReceipt: (params) => {
       maxParams(params, 1);
       const h = parseHash(required(params, 0), 0);
       const loc = chain.store.getTxLocation(h);
-      if (loc === undefined) return null;
-      const block = chain.getBlockByHash(loc.blockHash);
-      const receipts = chain.getReceipts(loc.blockHash);
-      if (block === undefined || receipts === undefined) return null;
-      return formatReceipt(block, receipts, chain.getSenders(loc.blockHash), loc.index, { op });
+      if (loc !== undefined) return receiptAt(chain, loc);
+      const pre = pendingTx("eth_getTransactionReceipt", h);
+      return pre === undefined ? null : new RawJson(pre.receiptJson);
     },
   };
 }

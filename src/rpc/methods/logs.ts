@@ -1,16 +1,26 @@
 /**
  * eth_getLogs: logs of a block range or one block hash, filtered by address and topics.
  * Blocks whose header bloom cannot match are skipped without reading receipts.
+ *
+ * `pending` with a pending snapshot (without one, `pending` is `latest`):
+ * - `toBlock: "pending"`: the canonical logs of `fromBlock`..latest, then the matching logs of
+ *   the pre-confirmed transactions of every snapshot block from `fromBlock` on, deduplicated by
+ *   (blockNumber, logIndex) — a canonical log wins — and ordered by block, then log index (the
+ *   reference node's rule, base/base `eth_getLogs`);
+ * - `fromBlock: "pending"`: only the logs of the snapshot blocks not yet canonical.
+ * `blockHash` filters are unchanged. eth_newFilter / eth_getFilterChanges are not served here.
  */
 import type { Block } from "@ethereumjs/block";
 import { MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
 import type { RpcBackend } from "../backend.js";
-import { parseBlockParam, resolveBlock } from "../blockParam.js";
+import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError, ServerError } from "../errors.js";
 import { formatBlockLogs, parseAddress, parseHash, type RpcLog } from "../format/index.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
+import { pendingFor } from "./pending.js";
 
 /** A parsed log filter. */
 interface LogFilter {
@@ -37,7 +47,7 @@ function mayMatch(block: Block, f: LogFilter): boolean {
   return true;
 }
 
-function matches(log: RpcLog, f: LogFilter): boolean {
+export function matches(log: RpcLog, f: LogFilter): boolean {
   if (f.addresses.size > 0 && !f.addresses.has(log.address)) return false;
   if (f.topics.length > log.topics.length) return false;
   for (let i = 0; i < f.topics.length; i++) {
@@ -45,6 +55,42 @@ function matches(log: RpcLog, f: LogFilter): boolean {
     if (t !== null && t.size > 0 && !t.has(log.topics[i])) return false;
   }
   return true;
+}
+
+/** A log's position, the key of pending/canonical deduplication: (blockNumber, logIndex). */
+function position(l: RpcLog): [bigint, bigint] {
+  return [BigInt(l.blockNumber), BigInt(l.logIndex)];
+}
+
+/**
+ * Adds to `out` the matching logs of the pre-confirmed transactions of the snapshot blocks
+ * numbered `from` or above that are not already in `out` at the same (blockNumber, logIndex),
+ * then orders `out` by block and log index.
+ */
+function mergePendingLogs(out: RpcLog[], s: PendingSnapshot, from: bigint, f: LogFilter): void {
+  const seen = new Set(out.map((l) => `${BigInt(l.blockNumber)}:${BigInt(l.logIndex)}`));
+  let added = false;
+  for (const block of s.blocks) {
+    if (BigInt(block.number) < from) continue;
+    for (const tx of block.txs) {
+      for (const l of tx.logs) {
+        if (!matches(l, f)) continue;
+        const [n, i] = position(l);
+        const k = `${n}:${i}`;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push(l);
+        added = true;
+        if (out.length > MAX_LOGS_PER_RESPONSE) throw new ServerError(`query returned more than ${MAX_LOGS_PER_RESPONSE} results`);
+      }
+    }
+  }
+  if (!added) return;
+  out.sort((a, b) => {
+    const [an, ai] = position(a);
+    const [bn, bi] = position(b);
+    return an !== bn ? (an < bn ? -1 : 1) : ai < bi ? -1 : ai > bi ? 1 : 0;
+  });
 }
 
 /** Handlers of the logs family. */
@@ -94,6 +140,14 @@ export function logMethods(b: RpcBackend): MethodTable {
         return out;
       }
       const head = chain.head.header.number;
+      const fromPending = o.fromBlock != null && isPendingParam(parseBlockParam(o.fromBlock, 0));
+      const toPending = o.toBlock != null && isPendingParam(parseBlockParam(o.toBlock, 0));
+      const s = fromPending || toPending ? pendingFor(b, "eth_getLogs") : undefined;
+      if (s !== undefined && fromPending) {
+        // Only the pre-confirmed logs: the snapshot blocks after the head.
+        mergePendingLogs(out, s, head + 1n, filter);
+        return out;
+      }
       const num = (v: unknown, name: string): bigint => {
         if (v == null) return head;
         const p = parseBlockParam(v, 0);
@@ -104,6 +158,11 @@ export function logMethods(b: RpcBackend): MethodTable {
       };
       const from = num(o.fromBlock, "from");
       const to = num(o.toBlock, "to");
+      if (s !== undefined && from > head && BigInt(s.blocks.at(-1)!.number) >= from) {
+        // fromBlock after the head but within the pending blocks: only pre-confirmed logs.
+        mergePendingLogs(out, s, from, filter);
+        return out;
+      }
       if (from > head || to > head) {
         if (from > to && to <= head) throw new InvalidParamsError("invalid block range params");
         throw new InvalidParamsError("block range extends beyond current head block");
@@ -114,6 +173,7 @@ export function logMethods(b: RpcBackend): MethodTable {
         const block = chain.getBlockByNumber(n);
         if (block !== undefined) collect(block);
       }
+      if (s !== undefined) mergePendingLogs(out, s, from, filter);
       return out;
     },
   };

@@ -3,16 +3,22 @@
  * eth_getStorageAt, eth_getStorageValues, eth_getProof. Reads come from flat state (latest)
  * or the history index (older blocks), never from a trie walk — except eth_getProof, which
  * walks the trie at the block's state root by definition.
+ *
+ * With the `pending` tag and a pending snapshot, reads see the pre-confirmed state (the
+ * snapshot's diff over the head state); eth_getProof answers `pending` from `latest` (there is
+ * no pending trie). Without a snapshot, `pending` is `latest`.
  */
 import { MerklePatriciaTrie, createMerkleProof } from "@ethereumjs/mpt";
 import { KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, equalsBytes } from "@ethereumjs/util";
 import { TrieNodeDb } from "../../execution/state/trieNodeDb.js";
 import type { RpcBackend } from "../backend.js";
-import { parseBlockParam, resolveStateBlock } from "../blockParam.js";
+import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { InvalidParamsError } from "../errors.js";
 import { parseAddress, toData, toFixedData, toQuantity } from "../format/quantity.js";
 import { maxParams, parseStorageKey, required } from "../params.js";
 import type { MethodTable } from "../types.js";
+import type { StateReader } from "../../execution/state/stateReader.js";
+import { pendingFor, pendingState } from "./pending.js";
 
 /** Largest number of slots one eth_getStorageValues request may ask for (geth: 1024). */
 const MAX_STORAGE_VALUES_KEYS = 1024;
@@ -24,9 +30,15 @@ function word(v: Uint8Array): string {
 /** Handlers of the state family. */
 export function stateMethods(b: RpcBackend): MethodTable {
   const { chain } = b;
-  const stateFor = (params: unknown[], index: number) => {
-    const block = resolveStateBlock(chain, parseBlockParam(params[index], index, { allowHash: true, optional: true }));
-    return { block, state: chain.stateAt(block.header) };
+  /** The state named by the block parameter at `params[index]`, for `method`; `pending` is the pre-confirmed state when there is one. */
+  const stateFor = (method: string, params: unknown[], index: number): { state: StateReader; pending: boolean } => {
+    const p = parseBlockParam(params[index], index, { allowHash: true, optional: true });
+    if (isPendingParam(p)) {
+      const s = pendingFor(b, method);
+      if (s !== undefined) return { state: pendingState(b, s), pending: true };
+    }
+    const block = resolveStateBlock(chain, p);
+    return { state: chain.stateAt(block.header), pending: isPendingParam(p) };
   };
 
   return {
@@ -34,14 +46,18 @@ export function stateMethods(b: RpcBackend): MethodTable {
     eth_getBalance: (params) => {
       maxParams(params, 2);
       const addr = parseAddress(required(params, 0), 0);
-      return toQuantity(stateFor(params, 1).state.account(addr)?.balance ?? 0n);
+      return toQuantity(stateFor("eth_getBalance", params, 1).state.account(addr)?.balance ?? 0n);
     },
-    /** eth_getTransactionCount(address, block); `pending` adds this node's mempool. */
+    /**
+     * eth_getTransactionCount(address, block). `pending`: the larger of the pre-confirmed nonce
+     * and this node's mempool nonce (the reference node counts pre-confirmed transactions only).
+     */
     eth_getTransactionCount: (params) => {
       maxParams(params, 2);
       const addr = parseAddress(required(params, 0), 0);
-      const nonce = stateFor(params, 1).state.account(addr)?.nonce ?? 0n;
-      if (params[1] === "pending") {
+      const { state, pending } = stateFor("eth_getTransactionCount", params, 1);
+      const nonce = state.account(addr)?.nonce ?? 0n;
+      if (pending) {
         const p = b.pool.pendingNonce(addr);
         if (p !== undefined && p > nonce) return toQuantity(p);
       }
@@ -51,7 +67,7 @@ export function stateMethods(b: RpcBackend): MethodTable {
     eth_getCode: (params) => {
       maxParams(params, 2);
       const addr = parseAddress(required(params, 0), 0);
-      const { state } = stateFor(params, 1);
+      const { state } = stateFor("eth_getCode", params, 1);
       const acc = state.account(addr);
       if (acc === undefined || equalsBytes(acc.codeHash, KECCAK256_NULL)) return "0x";
       return toData(state.code(acc.codeHash) ?? new Uint8Array());
@@ -61,7 +77,7 @@ export function stateMethods(b: RpcBackend): MethodTable {
       maxParams(params, 3);
       const addr = parseAddress(required(params, 0), 0);
       const key = parseStorageKey(required(params, 1));
-      return word(stateFor(params, 2).state.storage(addr, key));
+      return word(stateFor("eth_getStorageAt", params, 2).state.storage(addr, key));
     },
     /** eth_getStorageValues({address: [keys]}, block) */
     eth_getStorageValues: (params) => {
@@ -77,7 +93,7 @@ export function stateMethods(b: RpcBackend): MethodTable {
         return { a, addr: parseAddress(a, 0), keys: keys.map((k) => parseStorageKey(k)) };
       });
       if (total > MAX_STORAGE_VALUES_KEYS) throw new InvalidParamsError(`too many storage keys requested (max ${MAX_STORAGE_VALUES_KEYS}, got ${total})`);
-      const { state } = stateFor(params, 1);
+      const { state } = stateFor("eth_getStorageValues", params, 1);
       const out: Record<string, string[]> = {};
       for (const { a, addr, keys } of parsed) out[a.toLowerCase()] = keys.map((k) => word(state.storage(addr, k)));
       return out;
@@ -89,7 +105,9 @@ export function stateMethods(b: RpcBackend): MethodTable {
       const rawKeys = required(params, 1);
       if (!Array.isArray(rawKeys)) throw new InvalidParamsError("invalid argument 1: storage keys array expected");
       const keys = rawKeys.map((k) => parseStorageKey(k));
-      const { block, state } = stateFor(params, 2);
+      // `pending` answers from `latest`: the pre-confirmed state has no trie to prove against.
+      const block = resolveStateBlock(chain, parseBlockParam(params[2], 2, { allowHash: true, optional: true }));
+      const state = chain.stateAt(block.header);
       const nodes = new TrieNodeDb(chain.store);
       const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, root });
       const accountProof = await createMerkleProof(trie(block.header.stateRoot), addr);

@@ -1,0 +1,104 @@
+/**
+ * Reads of the pending (pre-confirmed, flashblocks) state shared by the method families that
+ * answer the `pending` tag: which snapshot a request sees, its transactions and blocks by hash,
+ * its state (the snapshot's diff over the head state) and the execution context of pending
+ * calls. Every helper is O(1) per lookup after a per-snapshot index is built once.
+ *
+ * A request resolves `pending` once ({@link pendingFor}); without a snapshot every `pending`
+ * read answers exactly as `latest` (never an older block, never null).
+ */
+import type { BlockHeader } from "@ethereumjs/block";
+import { Counter, register } from "prom-client";
+import type { CallContext } from "../../execution/callExecutor.js";
+import { pendingHead, type PendingBlockView, type PendingSnapshot, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
+import { PendingStateReader, pendingStateIndex } from "../../flashblocks/pendingView.js";
+import type { RpcBackend } from "../backend.js";
+
+/** Where a `pending` read was answered from: the pre-confirmed snapshot or, without one, the latest block. */
+export type PendingReadSource = "pending" | "latest";
+
+const PENDING_READS = "basalt_rpc_pending_reads_total";
+/** `pending` reads by method and by where they were answered from (`pending` snapshot or `latest` fallback). */
+export const rpcPendingReadsTotal: Counter<"method" | "source"> =
+  (register.getSingleMetric(PENDING_READS) as Counter<"method" | "source"> | undefined) ??
+  new Counter({ name: PENDING_READS, help: "JSON-RPC reads of the pending tag, by method and answer source", labelNames: ["method", "source"] });
+
+/**
+ * The snapshot answering `pending` for one request, or undefined when there is none — the caller
+ * then answers from `latest`. Resolved once per request. The source only hands out snapshots
+ * ahead of the canonical head; a snapshot whose pending block is not ahead (a race with a new
+ * head) is treated as absent here too, so `pending` never answers from an older block.
+ * `method` labels {@link rpcPendingReadsTotal}.
+ */
+export function pendingFor(b: RpcBackend, method: string): PendingSnapshot | undefined {
+  const s = b.pending.current();
+  const ahead = s !== undefined && s.blocks.length > 0 && BigInt(pendingHead(s).number) > b.chain.head.header.number;
+  rpcPendingReadsTotal.inc({ method, source: ahead ? "pending" : "latest" });
+  return ahead ? s : undefined;
+}
+
+/** Every block (any of them, not only the last) and transaction of a snapshot by hash. */
+interface SnapshotIndex {
+  txs: Map<string, PendingTx>;
+  blocks: Map<string, PendingBlockView>;
+}
+
+const snapshotIndexes = new WeakMap<PendingSnapshot, SnapshotIndex>();
+
+function indexOf(s: PendingSnapshot): SnapshotIndex {
+  let ix = snapshotIndexes.get(s);
+  if (ix === undefined) {
+    ix = { txs: new Map(), blocks: new Map() };
+    for (const block of s.blocks) {
+      ix.blocks.set(block.hash.toLowerCase(), block);
+      for (const tx of block.txs) ix.txs.set(tx.hash.toLowerCase(), tx);
+    }
+    snapshotIndexes.set(s, ix);
+  }
+  return ix;
+}
+
+/**
+ * A pre-confirmed transaction of any block of the snapshot by hash (0x hex, any case), for
+ * eth_getTransactionByHash, eth_getTransactionReceipt and eth_sendRawTransactionSync.
+ */
+export function findPendingTx(s: PendingSnapshot, hash: string): PendingTx | undefined {
+  return indexOf(s).txs.get(hash.toLowerCase());
+}
+
+/** A block of the snapshot by its (partial-block) hash, for the by-hash block methods. */
+export function findPendingBlock(s: PendingSnapshot, hash: string): PendingBlockView | undefined {
+  return indexOf(s).blocks.get(hash.toLowerCase());
+}
+
+/**
+ * The state after the pre-confirmed transactions: the snapshot's absolute diff layered over the
+ * head state (eth_getBalance, eth_getCode, eth_getStorageAt, eth_getStorageValues,
+ * eth_getTransactionCount and pending calls).
+ */
+export function pendingState(b: RpcBackend, s: PendingSnapshot): PendingStateReader {
+  return new PendingStateReader(b.chain.stateAt(b.chain.head.header), pendingStateIndex(s));
+}
+
+const pendingHeaders = new WeakMap<PendingSnapshot, BlockHeader>();
+
+/** The pending block's header (decoded once per snapshot, with the hardfork of its number and time). */
+export function pendingHeader(b: RpcBackend, s: PendingSnapshot): BlockHeader {
+  let h = pendingHeaders.get(s);
+  if (h === undefined) pendingHeaders.set(s, (h = b.chain.decodeHeader(pendingHead(s).headerRlp)));
+  return h;
+}
+
+/**
+ * Where eth_call, eth_estimateGas and eth_createAccessList run for `pending`: in the pending
+ * block's own context (NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO and gas limit of the
+ * block being built; BLOCKHASH over its parent) on the pre-confirmed state.
+ *
+ * The reference node (base/base) runs pending calls in the context of the snapshot's canonical
+ * anchor block instead, with the pending state as overrides — so NUMBER/TIMESTAMP lag the
+ * pending block (base/base issue #1439, documented in base/docs PR #1234). basalt uses the
+ * pending block's context, as a transaction sent now would see it.
+ */
+export function pendingCallContext(b: RpcBackend, s: PendingSnapshot): CallContext {
+  return { header: pendingHeader(b, s), state: pendingState(b, s) };
+}

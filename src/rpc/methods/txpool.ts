@@ -27,10 +27,14 @@ export function txpoolMethods(b: RpcBackend): MethodTable {
     return out;
   };
   return {
-    /** eth_sendRawTransaction(raw): validates (OP chains: also op-reth's pool rules), pools, returns the transaction hash. */
+    /**
+     * eth_sendRawTransaction(raw): validates (OP chains: also op-reth's pool rules), pools, returns the transaction hash.
+     * With `--sequencer-http` (`b.forwarder`) the sequencer gets it first: its error is the answer, else it is also pooled here.
+     */
     eth_sendRawTransaction: async (params) => {
       maxParams(params, 1);
       const raw = parseData(required(params, 0), 0);
+      if (b.forwarder !== undefined) return b.forwarder.forward(toData(raw));
       return toData((await pool.addRaw(raw)).hash);
     },
     txpool_content: () => {

@@ -1,0 +1,512 @@
+/**
+ * Follow mode (`--follow-rpc <url>`): the node produces no blocks; it follows a trusted L2 RPC
+ * (a sequencer or another node). Every block is fetched with full transactions, rebuilt
+ * ({@link blockFromRpc}: transaction, header and transactions-root hashes checked), executed on
+ * the local state and verified (state root, receipts root, …) before it becomes canonical, so a
+ * source can stall the node but not make it accept an invalid state.
+ *
+ * The loop polls the source's `latest` block every `pollIntervalMs`; with a ws(s):// URL it also
+ * subscribes to `newHeads` and syncs as soon as a head arrives (polling stays on as a safety net;
+ * the socket reconnects with backoff). Missing blocks are fetched a few requests ahead of the
+ * import. When the source's chain no longer extends the local head (a reorg of the unsafe head),
+ * the follower walks back by number to the common ancestor, executes the source's first block of
+ * the new branch, moves the head to it (`Chain.setHead` unwinds the old branch: its blocks,
+ * transactions, receipts and logs leave every canonical index) and imports the rest. The source's
+ * `safe` and `finalized` blocks become the local pointers once those blocks are local.
+ */
+import type { Block } from "@ethereumjs/block";
+import { equalsBytes } from "@ethereumjs/util";
+import type { Logger } from "pino";
+import type { Chain } from "../chain/chain.js";
+import { ChainError, ChainErrorCode } from "../chain/errors.js";
+import { fromHex, to0x } from "../util/bytes.js";
+import { BasaltError } from "../util/errors.js";
+import { BlockFromRpcError, blockFromRpc } from "./blockFromRpc.js";
+import {
+  followBlocksImportedTotal,
+  followErrorsTotal,
+  followHeadBlock,
+  followImportSeconds,
+  followReorgsTotal,
+  followSourceHeadBlock,
+  type FollowErrorReason,
+} from "./metrics.js";
+import {
+  HttpRpcClient,
+  RPC_CLIENT_TIMEOUT_MS,
+  RpcClientError,
+  RpcClientErrorCode,
+  UpstreamRpcError,
+  WsRpcClient,
+  isWebSocketUrl,
+  type JsonRpcClient,
+} from "./rpcClient.js";
+
+/**
+ * Blocks requested ahead of the one being imported. Hides the source's round-trip time while
+ * catching up (8 × a 2 s Base block's JSON is a few MB in flight at most).
+ */
+export const FOLLOW_FETCH_AHEAD = 8;
+/** How often the source's `safe` and `finalized` blocks are read: a few seconds, as they move once per L1 batch. */
+export const FOLLOW_TAGS_INTERVAL_MS = 4_000;
+/** eth_syncing reports progress only while the node is more than this many blocks behind the source ("a couple"). */
+export const FOLLOW_SYNCING_LAG_BLOCKS = 2n;
+/** First retry delay after a failed round (network fault, bad block): a quarter second, so blips cost little. */
+export const FOLLOW_BACKOFF_INITIAL_MS = 250;
+/** Largest retry delay (doubling per failure): 10 s, a handful of Base block times. */
+export const FOLLOW_BACKOFF_MAX_MS = 10_000;
+/** Most reorg steps in one sync round before the loop re-polls the source (a source that keeps changing). */
+const MAX_REORG_STEPS_PER_ROUND = 16;
+
+/** Progress of follow mode, in eth_syncing's terms. */
+export interface FollowStatus {
+  /** Local head when following started. */
+  startingBlock: bigint;
+  /** Local head now. */
+  currentBlock: bigint;
+  /** The source's head as last seen (never below `currentBlock`). */
+  highestBlock: bigint;
+}
+
+/** Options of a {@link Follower}. */
+export interface FollowerOptions {
+  /** Milliseconds between polls of the source's head (`--follow.poll-interval`). */
+  pollIntervalMs: number;
+  logger: Logger;
+  /** Per-request timeout towards the source (default: the RPC client's). */
+  requestTimeoutMs?: number;
+}
+
+/** The followed RPC serves another chain (chain id or genesis differs): following is refused. */
+export class FollowSourceMismatchError extends BasaltError<{ source: string; field: "chainId" | "genesis"; local: string; remote: string }> {
+  constructor(message: string, meta: { source: string; field: "chainId" | "genesis"; local: string; remote: string }) {
+    super("SYNC_FOLLOW_SOURCE_MISMATCH", message, meta);
+  }
+}
+
+/** The source's answers do not fit together (a block it announced is missing, a hash moved under us). */
+export class FollowInconsistentError extends BasaltError<{ source: string; block?: string }> {
+  constructor(message: string, meta: { source: string; block?: string }) {
+    super("SYNC_FOLLOW_INCONSISTENT", message, meta);
+  }
+}
+
+/** The follower was stopped while an operation (the start check) was still waiting. */
+export class FollowStoppedError extends BasaltError {
+  constructor() {
+    super("SYNC_FOLLOW_STOPPED", "follow mode stopped");
+  }
+}
+
+/** A block reference read from the source: number, hash, parent. */
+interface SourceHeader {
+  number: bigint;
+  hash: Uint8Array;
+  parentHash: Uint8Array;
+}
+
+/** The metric label of a failure. */
+function reasonOf(e: unknown): FollowErrorReason {
+  if (e instanceof UpstreamRpcError) return "upstream";
+  if (e instanceof RpcClientError) {
+    if (e.code === RpcClientErrorCode.TIMEOUT) return "timeout";
+    if (e.code === RpcClientErrorCode.INVALID_RESPONSE) return "invalid_response";
+    return "network";
+  }
+  if (e instanceof BlockFromRpcError) return "invalid_block";
+  if (e instanceof ChainError) return e.code === ChainErrorCode.INVALID_BLOCK || e.code === ChainErrorCode.INVALID_HEADER ? "execution" : "inconsistent";
+  if (e instanceof FollowInconsistentError) return "inconsistent";
+  return "internal";
+}
+
+const quantity = (n: bigint): string => `0x${n.toString(16)}`;
+
+/** Follows a trusted L2 RPC: fetches, executes, verifies and commits its blocks; applies its reorgs. */
+export class Follower {
+  private readonly client: JsonRpcClient;
+  private readonly log: Logger;
+  private readonly pollIntervalMs: number;
+  private readonly requestTimeoutMs: number;
+  private started = false;
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private startingBlock = 0n;
+  private highest = 0n;
+  private backoff = FOLLOW_BACKOFF_INITIAL_MS;
+  private lastTagsAt = 0;
+  /** Failure kinds already logged at warn since the last good round. */
+  private readonly warned = new Set<FollowErrorReason>();
+  private caughtUp = false;
+  /** Ends the current sleep; `wakeable` sleeps also end on a new head. */
+  private endSleep: (() => void) | undefined;
+  private sleepWakeable = false;
+  /** A head arrived while syncing: skip the next wakeable sleep. */
+  private headPending = false;
+
+  constructor(
+    private readonly chain: Chain,
+    url: string,
+    opts: FollowerOptions,
+  ) {
+    this.log = opts.logger;
+    this.pollIntervalMs = opts.pollIntervalMs;
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? RPC_CLIENT_TIMEOUT_MS;
+    const copts = { timeoutMs: this.requestTimeoutMs, logger: opts.logger };
+    this.client = isWebSocketUrl(url) ? new WsRpcClient(url, copts) : new HttpRpcClient(url, copts);
+  }
+
+  /** The source endpoint without credentials. */
+  get endpoint(): string {
+    return this.client.endpoint;
+  }
+
+  /**
+   * Checks that the source serves this chain (same `eth_chainId`, same block 0 hash), then starts
+   * the follow loop. Resolves once the check passed; rejects with {@link FollowSourceMismatchError}
+   * when it does not. An unreachable source is retried (with backoff, warned once) until it answers
+   * or {@link stop} is called.
+   */
+  async start(): Promise<void> {
+    if (this.started) throw new BasaltError("SYNC_FOLLOW_STARTED", "the follower is already started");
+    this.started = true;
+    const ws = this.client instanceof WsRpcClient ? this.client : undefined;
+    if (ws !== undefined) {
+      ws.onOpen(() => void this.subscribeHeads(ws));
+      ws.connect();
+    }
+    try {
+      await this.checkSource(ws);
+    } catch (e) {
+      this.client.close();
+      throw e;
+    }
+    this.startingBlock = this.chain.head.header.number;
+    this.highest = this.startingBlock;
+    followHeadBlock.set(Number(this.startingBlock));
+    this.log.info({ source: this.endpoint, head: this.startingBlock.toString(), pollIntervalMs: this.pollIntervalMs }, "following a trusted RPC");
+    this.loop = this.run();
+  }
+
+  /** Stops the loop (after the block being imported, if any) and closes the connection. Idempotent. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.endSleep?.();
+    this.client.close();
+    await this.loop;
+  }
+
+  /** Progress: where following started, the local head, the source's head. */
+  status(): FollowStatus {
+    const current = this.chain.head.header.number;
+    return { startingBlock: this.startingBlock, currentBlock: current, highestBlock: this.highest > current ? this.highest : current };
+  }
+
+  /** eth_syncing's answer: the {@link status} while more than {@link FOLLOW_SYNCING_LAG_BLOCKS} behind the source, else false. */
+  syncing(): false | FollowStatus {
+    const s = this.status();
+    return s.highestBlock - s.currentBlock > FOLLOW_SYNCING_LAG_BLOCKS ? s : false;
+  }
+
+  // ---- start check ----------------------------------------------------------------------
+
+  private async checkSource(ws: WsRpcClient | undefined): Promise<void> {
+    for (;;) {
+      if (this.stopped) throw new FollowStoppedError();
+      try {
+        // A WebSocket source: give the first connection its handshake time before asking.
+        if (ws !== undefined) await ws.waitOpen(this.requestTimeoutMs);
+        const rawId = await this.client.call<unknown>("eth_chainId");
+        if (typeof rawId !== "string" || !/^0x[0-9a-fA-F]+$/.test(rawId)) {
+          const meta = { endpoint: this.endpoint, method: "eth_chainId" };
+          throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: eth_chainId: expected a hex quantity`, meta);
+        }
+        const id = BigInt(rawId);
+        if (id !== this.chain.chainId) {
+          throw new FollowSourceMismatchError(
+            `--follow-rpc ${this.endpoint} serves chain id ${id}, but this node's chain id is ${this.chain.chainId}: follow a node of the same network`,
+            { source: this.endpoint, field: "chainId", local: this.chain.chainId.toString(), remote: id.toString() },
+          );
+        }
+        const genesis = await this.header("0x0");
+        if (genesis === undefined || !equalsBytes(genesis.hash, this.chain.genesisHash)) {
+          const remote = genesis === undefined ? "none" : to0x(genesis.hash);
+          throw new FollowSourceMismatchError(
+            `--follow-rpc ${this.endpoint} has genesis block ${remote}, but this node's genesis is ${to0x(this.chain.genesisHash)}: ` +
+              "follow a node of the same network",
+            { source: this.endpoint, field: "genesis", local: to0x(this.chain.genesisHash), remote },
+          );
+        }
+        this.warned.clear();
+        return;
+      } catch (e) {
+        if (e instanceof FollowSourceMismatchError || this.stopped) throw e;
+        this.recordError(e);
+        await this.sleep(this.nextBackoff(), false);
+      }
+    }
+  }
+
+  // ---- loop -----------------------------------------------------------------------------
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let delay = this.pollIntervalMs;
+      let wakeable = true;
+      try {
+        await this.syncOnce();
+        if (this.warned.size > 0) this.log.info({ source: this.endpoint, head: this.chain.head.header.number.toString() }, "following again");
+        this.warned.clear();
+        this.backoff = FOLLOW_BACKOFF_INITIAL_MS;
+      } catch (e) {
+        if (this.stopped) break;
+        this.recordError(e);
+        delay = this.nextBackoff();
+        wakeable = false;
+      }
+      await this.sleep(delay, wakeable);
+    }
+  }
+
+  /** Counts a failure and logs it: at warn the first time per kind since the last good round, else at debug. */
+  private recordError(e: unknown): void {
+    const reason = reasonOf(e);
+    followErrorsTotal.inc({ reason });
+    const fields = { source: this.endpoint, reason, err: (e as Error).message, retryMs: this.backoff };
+    if (this.warned.has(reason)) {
+      this.log.debug(fields, "follow mode: round failed");
+      return;
+    }
+    this.warned.add(reason);
+    if (reason === "internal") this.log.error({ ...fields, stack: (e as Error).stack }, "follow mode: unexpected failure; retrying");
+    else this.log.warn(fields, "follow mode: round failed; retrying with backoff");
+  }
+
+  private nextBackoff(): number {
+    const d = this.backoff;
+    this.backoff = Math.min(this.backoff * 2, FOLLOW_BACKOFF_MAX_MS);
+    return d;
+  }
+
+  private sleep(ms: number, wakeable: boolean): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (wakeable && this.headPending) {
+      this.headPending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.endSleep = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.endSleep = done;
+      this.sleepWakeable = wakeable;
+    });
+  }
+
+  /** A new head was announced (newHeads): sync now. */
+  private onHead(result: unknown): void {
+    const n = typeof result === "object" && result !== null ? (result as { number?: unknown }).number : undefined;
+    if (typeof n === "string" && /^0x[0-9a-fA-F]+$/.test(n)) this.seeSourceHead(BigInt(n));
+    if (this.endSleep !== undefined && this.sleepWakeable) this.endSleep();
+    else this.headPending = true;
+  }
+
+  private async subscribeHeads(ws: WsRpcClient): Promise<void> {
+    try {
+      await ws.subscribe("newHeads", (r) => this.onHead(r));
+      this.log.debug({ source: this.endpoint }, "subscribed to newHeads");
+    } catch (e) {
+      // Polling still runs; the next reconnect subscribes again.
+      this.log.debug({ source: this.endpoint, err: (e as Error).message }, "newHeads subscription failed; relying on polling");
+    }
+  }
+
+  private seeSourceHead(n: bigint): void {
+    if (n !== this.highest) {
+      this.highest = n;
+      followSourceHeadBlock.set(Number(n));
+    }
+  }
+
+  // ---- sync -----------------------------------------------------------------------------
+
+  /** One round: read the source's head, bring the local chain to it, then track safe/finalized. */
+  private async syncOnce(): Promise<void> {
+    const target = await this.header("latest");
+    if (target === undefined) throw new FollowInconsistentError(`${this.endpoint} has no latest block`, { source: this.endpoint });
+    this.seeSourceHead(target.number);
+    await this.syncTo(target);
+    if (!this.caughtUp && equalsBytes(this.chain.head.hash(), target.hash)) {
+      this.caughtUp = true;
+      this.log.info({ source: this.endpoint, head: target.number.toString() }, "follow mode caught up with the source");
+    }
+    await this.trackTags();
+  }
+
+  private async syncTo(target: SourceHeader): Promise<void> {
+    for (let steps = 0; steps < MAX_REORG_STEPS_PER_ROUND && !this.stopped; steps++) {
+      const head = this.chain.head.header;
+      if (equalsBytes(head.hash(), target.hash)) return;
+      if (target.number > head.number) {
+        const outcome = await this.importRange(head.number + 1n, target.number);
+        if (outcome === "done") return;
+      }
+      if (this.stopped) return;
+      await this.reorg(target.number);
+    }
+  }
+
+  /**
+   * Imports blocks `from..to` in order, fetching up to {@link FOLLOW_FETCH_AHEAD} ahead. Returns
+   * "diverged" when a block's parent is not the local head (the source reorged), "done" otherwise.
+   */
+  private async importRange(from: bigint, to: bigint): Promise<"done" | "diverged"> {
+    const queue: Promise<Block>[] = [];
+    let next = from;
+    const fill = (): void => {
+      while (queue.length < FOLLOW_FETCH_AHEAD && next <= to) {
+        const p = this.fetchBlock(next++);
+        p.catch(() => undefined); // awaited in order below; abandoned ones must not surface as unhandled
+        queue.push(p);
+      }
+    };
+    fill();
+    while (queue.length > 0) {
+      if (this.stopped) return "done";
+      const block = await queue.shift()!;
+      fill();
+      if (!equalsBytes(block.header.parentHash, this.chain.head.hash())) return "diverged";
+      await this.importOne(block);
+    }
+    return "done";
+  }
+
+  /** Executes, verifies and commits `block` (child of the head) as the new head. */
+  private async importOne(block: Block): Promise<void> {
+    const end = followImportSeconds.startTimer();
+    await this.chain.importBlock(block);
+    end();
+    followBlocksImportedTotal.inc();
+    followHeadBlock.set(Number(block.header.number));
+    this.log.debug({ number: block.header.number.toString(), hash: to0x(block.hash()), txs: block.transactions.length }, "followed block imported");
+  }
+
+  /**
+   * Moves the local chain onto the source's branch: finds the highest block both agree on (by
+   * number, walking back from the lower head), then either rolls back to it (the source's head is
+   * that ancestor) or executes the source's next block and makes it the head, which unwinds the
+   * old branch. The new branch's first block is executed before anything is unwound.
+   */
+  private async reorg(targetNumber: bigint): Promise<void> {
+    const oldHead = this.chain.head.header;
+    const floor = this.chain.oldestStateBlock();
+    let n = oldHead.number < targetNumber ? oldHead.number : targetNumber;
+    for (;;) {
+      const src = await this.header(quantity(n));
+      if (src === undefined) {
+        throw new FollowInconsistentError(`${this.endpoint} has no block ${n}, though its head is ${targetNumber}`, { source: this.endpoint, block: n.toString() });
+      }
+      const local = this.chain.getCanonicalHash(n);
+      if (local !== undefined && equalsBytes(local, src.hash)) break;
+      if (n <= floor) {
+        throw new FollowInconsistentError(
+          `no common ancestor with ${this.endpoint} at or above block ${floor} (the oldest block with state); resync from a fresh datadir`,
+          { source: this.endpoint, block: n.toString() },
+        );
+      }
+      n--;
+    }
+    const ancestor = n;
+    const ancestorHash = this.chain.getCanonicalHash(ancestor)!;
+    if (ancestor === targetNumber) {
+      // The source's head is behind ours on our own chain: drop our blocks above it.
+      await this.chain.setHead(ancestorHash);
+      this.afterReorg(oldHead.number, ancestor, ancestorHash);
+      return;
+    }
+    const first = await this.fetchBlock(ancestor + 1n);
+    if (!equalsBytes(first.header.parentHash, ancestorHash)) {
+      throw new FollowInconsistentError(`${this.endpoint} changed its chain during the reorg at block ${ancestor + 1n}; retrying`, {
+        source: this.endpoint,
+        block: (ancestor + 1n).toString(),
+      });
+    }
+    const end = followImportSeconds.startTimer();
+    await this.chain.insertBlock(first);
+    await this.chain.setHead(first.hash());
+    end();
+    followBlocksImportedTotal.inc();
+    this.afterReorg(oldHead.number, ancestor, first.hash());
+  }
+
+  private afterReorg(oldHead: bigint, ancestor: bigint, newHead: Uint8Array): void {
+    followHeadBlock.set(Number(this.chain.head.header.number));
+    if (oldHead > ancestor) {
+      followReorgsTotal.inc();
+      const fields = { source: this.endpoint, depth: (oldHead - ancestor).toString(), ancestor: ancestor.toString(), newHead: to0x(newHead) };
+      this.log.info(fields, "followed the source's reorg");
+    }
+  }
+
+  /** Sets the local safe/finalized pointers to the source's, when those blocks are local and canonical. */
+  private async trackTags(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastTagsAt < FOLLOW_TAGS_INTERVAL_MS) return;
+    this.lastTagsAt = now;
+    let safe: SourceHeader | undefined;
+    let finalized: SourceHeader | undefined;
+    try {
+      [safe, finalized] = await Promise.all([this.header("safe"), this.header("finalized")]);
+    } catch (e) {
+      // Sources without the tags (an old node) are followed without them.
+      if (e instanceof UpstreamRpcError) {
+        this.log.debug({ source: this.endpoint, err: e.message }, "source does not serve safe/finalized");
+        return;
+      }
+      throw e;
+    }
+    const local = (h: SourceHeader | undefined): Uint8Array | undefined => {
+      if (h === undefined) return undefined;
+      const c = this.chain.getCanonicalHash(h.number);
+      return c !== undefined && equalsBytes(c, h.hash) ? h.hash : undefined;
+    };
+    const s = local(safe);
+    const f = local(finalized);
+    const changed = (p: Uint8Array | undefined, name: "safe" | "finalized"): boolean => {
+      const cur = this.chain.pointer(name);
+      return p !== undefined && (cur === undefined || !equalsBytes(cur.hash(), p));
+    };
+    if (changed(s, "safe") || changed(f, "finalized")) await this.chain.setHead(this.chain.head.hash(), s, f);
+  }
+
+  // ---- source reads ---------------------------------------------------------------------
+
+  /** eth_getBlockByNumber(tag, false) reduced to number/hash/parent; undefined when the source has no such block. */
+  private async header(tag: string): Promise<SourceHeader | undefined> {
+    const json = await this.client.call<unknown>("eth_getBlockByNumber", [tag, false]);
+    if (json === null) return undefined;
+    const o = json as { number?: unknown; hash?: unknown; parentHash?: unknown };
+    const ok = (v: unknown, re: RegExp): v is string => typeof v === "string" && re.test(v);
+    if (typeof json !== "object" || !ok(o.number, /^0x[0-9a-fA-F]+$/) || !ok(o.hash, /^0x[0-9a-fA-F]{64}$/) || !ok(o.parentHash, /^0x[0-9a-fA-F]{64}$/)) {
+      throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: eth_getBlockByNumber(${tag}): not a block object`, {
+        endpoint: this.endpoint,
+        method: "eth_getBlockByNumber",
+      });
+    }
+    return { number: BigInt(o.number), hash: fromHex(o.hash), parentHash: fromHex(o.parentHash) };
+  }
+
+  /** Fetches block `n` with full transactions and rebuilds it (hashes verified). */
+  private async fetchBlock(n: bigint): Promise<Block> {
+    const json = await this.client.call<unknown>("eth_getBlockByNumber", [quantity(n), true]);
+    if (json === null) {
+      throw new FollowInconsistentError(`${this.endpoint} has no block ${n}, though it announced a head at or above it`, {
+        source: this.endpoint,
+        block: n.toString(),
+      });
+    }
+    return blockFromRpc(json, this.chain);
+  }
+}

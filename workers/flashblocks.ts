@@ -41,6 +41,7 @@ const client = new FlashblocksStreamClient(
     disconnected: (reason, detail, retryInMs) => {
       stats.set("connected", 0);
       stats.inc(`disconnect:${reason}`);
+      ingest.onDisconnected();
       log.warn({ url: data.url, reason, detail: detail.slice(0, 200), retryInMs }, "flashblocks stream down; reconnecting");
     },
   },

@@ -20,7 +20,11 @@ import { PendingBuildError, PendingBuilder, type DiffMismatch } from "./pendingB
 import { FlashblockSequencer } from "./sequence.js";
 import { nowMs } from "./streamClient.js";
 
-type QueueItem = { kind: "frame"; data: Uint8Array | string; receivedAt: number } | { kind: "canonical" } | { kind: "replay"; fb: FlashblocksPayloadV1 };
+type QueueItem =
+  | { kind: "frame"; data: Uint8Array | string; receivedAt: number }
+  | { kind: "canonical" }
+  | { kind: "replay"; fb: FlashblocksPayloadV1 }
+  | { kind: "disconnected" };
 
 /** Logs a recurring fault at warn the first time per key, then at debug. */
 class OnceLogger {
@@ -68,6 +72,15 @@ export class FlashblocksIngest {
     this.push({ kind: "canonical" });
   }
 
+  /**
+   * The stream went down: the pending state is dropped (answers fall back to `latest`) and,
+   * after the reconnect, mid-block frames are ignored until the next index 0 — the producer's
+   * pending block cannot be known to be complete across a gap.
+   */
+  onDisconnected(): void {
+    this.push({ kind: "disconnected" });
+  }
+
   /** Resolves once every queued item is processed. */
   drained(): Promise<void> {
     return this.idle;
@@ -88,6 +101,7 @@ export class FlashblocksIngest {
         try {
           if (item.kind === "frame") await this.frame(item.data, item.receivedAt);
           else if (item.kind === "replay") await this.offer(item.fb);
+          else if (item.kind === "disconnected") this.reset();
           else await this.canonical();
         } catch (e) {
           // Nothing from the stream may stop the pipeline; an unexpected error drops pending state.

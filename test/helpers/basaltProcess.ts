@@ -52,7 +52,7 @@ export interface StartNodeOptions {
   /** data directory (already initialised by the caller if required) */
   datadir: string;
   /**
-   * Extra arguments after `node --datadir D`. `--http.port`, `--authrpc.port` and
+   * Extra arguments after `node --datadir D`. `--http.port`, `--authrpc.port`, `--flashblocks.port` and
    * `--authrpc.jwtsecret` are added with free ports / a temp secret file unless present here.
    */
   args?: string[];
@@ -82,6 +82,8 @@ export interface NodeHandle {
   readonly engineUrl: string;
   readonly httpPort: number;
   readonly authPort: number;
+  /** devnet flashblocks stream (`ws://127.0.0.1:<port>/ws`; served only while the devnet sequencer builds flashblocks) */
+  readonly flashblocksUrl: string;
   /** the 32-byte JWT secret the node was given */
   readonly jwtSecret: Buffer;
   /** path of the jwtsecret file */
@@ -234,7 +236,7 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
   const cli = opts.cli ?? DEFAULT_CLI_PATH;
   assertCliExists(cli);
   const extra = [...(opts.args ?? [])];
-  const [freeHttp, freeAuth] = await getFreePorts(2);
+  const [freeHttp, freeAuth, freeFlashblocks] = await getFreePorts(3);
   const httpPortArg = argValue(extra, "--http.port");
   const authPortArg = argValue(extra, "--authrpc.port");
   const secretArg = argValue(extra, "--authrpc.jwtsecret");
@@ -242,6 +244,10 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
   const authPort = authPortArg !== undefined ? Number(authPortArg) : (freeAuth as number);
   if (httpPortArg === undefined) extra.push("--http.port", String(httpPort));
   if (authPortArg === undefined) extra.push("--authrpc.port", String(authPort));
+  // The devnet flashblocks server defaults to port 1111: give every node its own.
+  const flashblocksPortArg = argValue(extra, "--flashblocks.port");
+  const flashblocksPort = flashblocksPortArg !== undefined ? Number(flashblocksPortArg) : (freeFlashblocks as number);
+  if (flashblocksPortArg === undefined) extra.push("--flashblocks.port", String(flashblocksPort));
 
   let secretDir: string | undefined;
   let jwtSecretPath: string;
@@ -285,6 +291,7 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
   const handle: NodeHandle = {
     url: `http://${LOCALHOST}:${httpPort}`,
     engineUrl: `http://${LOCALHOST}:${authPort}`,
+    flashblocksUrl: `ws://${LOCALHOST}:${flashblocksPort}/ws`,
     httpPort,
     authPort,
     jwtSecret,

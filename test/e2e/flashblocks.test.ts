@@ -1,0 +1,221 @@
+/**
+ * End-to-end pre-confirmations with two real processes, the setup an application developer
+ * runs locally:
+ * - a devnet sequencer (2 s blocks, a flashblock every 200 ms on its flashblocks server);
+ * - a follower: `--follow-rpc` to the sequencer (blocks executed and checked), `--flashblocks-url`
+ *   to its stream (pending state), `--sequencer-http` (transactions forwarded), WebSocket RPC on.
+ *
+ * A transaction sent to the follower is pre-confirmed in the follower's `pending` answers —
+ * block, receipts, balances, nonce, calls, logs, subscriptions — before the block is sealed,
+ * with the same partial-block hash the sequencer published; after sealing the canonical answers
+ * replace the pending ones. Then the faults: the producer killed and restarted, the follower
+ * restarted mid-block.
+ */
+import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { hexToBytes } from "@ethereumjs/util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { commonFromGenesis } from "../../src/chain/chainSpec.js";
+import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
+import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "../../src/flashblocks/codec.js";
+import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { getFreePorts } from "../helpers/ports.js";
+import { postRaw, rpcResult, type Json } from "../helpers/rpc.js";
+
+type Obj = Record<string, Json>;
+const accounts = devAccounts();
+const common = commonFromGenesis(devnetGenesis());
+const GWEI = 10n ** 9n;
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function transfer(from: number, nonce: bigint, to: string, value: bigint): { raw: string; hash: string } {
+  const tx = createFeeMarket1559Tx(
+    { chainId: 845337n, nonce, maxFeePerGas: 10n * GWEI, maxPriorityFeePerGas: GWEI / 1000n, gasLimit: 21_000n, to: hexToBytes(to as `0x${string}`), value },
+    { common },
+  ).sign(hexToBytes(accounts[from]!.privateKey as `0x${string}`));
+  return { raw: "0x" + Buffer.from(tx.serialize()).toString("hex"), hash: "0x" + Buffer.from(tx.hash()).toString("hex") };
+}
+
+/** Several reads in one batch; retried until they describe the same pending block (the worker may publish between two reads). */
+async function pendingView(url: string, txHash: string, from: string, to: string): Promise<Obj[] | undefined> {
+  const calls = [
+    ["eth_getBlockByNumber", ["pending", false]],
+    ["eth_getTransactionReceipt", [txHash]],
+    ["eth_getBlockReceipts", ["pending"]],
+    ["eth_blockNumber", []],
+    ["eth_getBalance", [to, "pending"]],
+    ["eth_getTransactionCount", [from, "pending"]],
+    ["eth_getTransactionByHash", [txHash]],
+    ["eth_getBlockTransactionCountByNumber", ["pending"]],
+    ["eth_getBalance", [to, "latest"]],
+  ];
+  const body = JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params })));
+  const r = await postRaw(url, body);
+  const out = (JSON.parse(r.body) as { id: number; result: Json }[]).sort((a, b) => a.id - b.id).map((x) => x.result as Obj);
+  const [block, receipt] = out;
+  if (receipt === null || block === null) return undefined;
+  if (receipt!.blockHash !== block!.hash) return undefined;
+  return out;
+}
+
+describe("flashblocks end to end: sequencer + follower", () => {
+  const dirs: string[] = [];
+  let seq: NodeHandle;
+  let follower: NodeHandle;
+  let seqWs: string;
+  let followerWs: string;
+  let fbPort: string;
+  const frames: FlashblocksPayloadV1[] = [];
+  let stream: WebSocket | undefined;
+
+  const startSequencer = async (datadir: string): Promise<NodeHandle> =>
+    startNode({ datadir, args: ["--dev.block-time", "2", "--flashblocks.interval", "200", "--ws", "--ws.port", seqWs.split(":")[2]!, "--flashblocks.port", fbPort] });
+  const startFollower = async (datadir: string): Promise<NodeHandle> =>
+    startNode({
+      datadir,
+      args: ["--follow-rpc", seqWs, "--flashblocks-url", seq.flashblocksUrl, "--sequencer-http", seq.url, "--ws", "--ws.port", followerWs.split(":")[2]!, "--flashblocks.interval", "0"],
+    });
+
+  beforeAll(async () => {
+    const [p1, p2, p3] = await getFreePorts(3);
+    seqWs = `ws://127.0.0.1:${p1}`;
+    followerWs = `ws://127.0.0.1:${p2}`;
+    fbPort = String(p3);
+    dirs.push(await makeTempDir("basalt-e2e-fb-seq-"), await makeTempDir("basalt-e2e-fb-fol-"));
+    seq = await startSequencer(dirs[0]!);
+    follower = await startFollower(dirs[1]!);
+    // The test watches the sequencer's stream too, to compare hashes with what it published.
+    stream = new WebSocket(seq.flashblocksUrl);
+    stream.on("message", (d: Buffer, binary: boolean) => frames.push(decodeFlashblockFrame(binary ? new Uint8Array(d) : d.toString("utf8"))));
+    await until("the follower to import a block", async () => (BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) >= 1n ? true : undefined));
+  }, 90_000);
+
+  afterAll(async () => {
+    stream?.terminate();
+    await stopAllProcesses();
+    for (const d of dirs) await removeDir(d);
+  });
+
+  it("pre-confirms a transaction sent to the follower in every pending answer before the block is sealed", async () => {
+    const to = "0x" + "ab".repeat(20);
+    const from = accounts[3]!.address.toLowerCase();
+    const nonce = BigInt((await rpcResult(follower.url, "eth_getTransactionCount", [from, "latest"])) as string);
+    const { raw, hash } = transfer(3, nonce, to, 12_345n);
+    expect(await rpcResult(follower.url, "eth_sendRawTransaction", [raw])).toBe(hash);
+
+    const view = await until("the transaction in the follower's pending block", () => pendingView(follower.url, hash, from, to));
+    const [block, receipt, receipts, latestHex, balance, count, tx, txCount, latestBalance] = view as [Obj, Obj, Obj[], string, string, string, Obj, string, string];
+    const latest = BigInt(latestHex as unknown as string);
+    // Pending: the block being built, not yet sealed.
+    expect(BigInt(block.number as string)).toBe(latest + 1n);
+    expect(BigInt(receipt.blockNumber as string)).toBe(latest + 1n);
+    expect(receipt.status).toBe("0x1");
+    expect((block.transactions as string[]).includes(hash)).toBe(true);
+    expect(BigInt(txCount as unknown as string)).toBe(BigInt((block.transactions as string[]).length));
+    expect(receipts.map((r) => r.transactionHash)).toEqual(block.transactions);
+    expect(tx.blockHash).toBe(block.hash);
+    expect(BigInt(balance as unknown as string) - BigInt(latestBalance as unknown as string)).toBe(12_345n);
+    expect(BigInt(count as unknown as string)).toBe(nonce + 1n);
+    // The follower re-executed the sequencer's flashblock to the very block hash it published.
+    const published = frames.filter((f) => f.metadata.blockNumber === latest + 1n).map((f) => "0x" + Buffer.from(f.diff.blockHash).toString("hex"));
+    expect(published).toContain(block.hash);
+
+    // Sealed: the canonical answers replace the pending ones.
+    const sealed = await until("the block to be sealed on the follower", async () => {
+      const r = (await rpcResult(follower.url, "eth_getTransactionReceipt", [hash])) as Obj | null;
+      return r !== null && BigInt(r.blockNumber as string) <= BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) ? r : undefined;
+    });
+    const canonical = (await rpcResult(follower.url, "eth_getBlockByNumber", [sealed.blockNumber, false])) as Obj;
+    expect(sealed.blockHash).toBe(canonical.hash);
+    expect(sealed.blockHash).not.toBe(block.hash);
+    expect((await rpcResult(seq.url, "eth_getBlockByNumber", [sealed.blockNumber, false]) as Obj).hash).toBe(canonical.hash);
+    const pendingNow = (await rpcResult(follower.url, "eth_getBlockByNumber", ["pending", false])) as Obj;
+    expect(BigInt(pendingNow.number as string)).toBeGreaterThanOrEqual(BigInt(canonical.number as string));
+  }, 60_000);
+
+  it("answers eth_call and eth_estimateGas in the pending block's context", async () => {
+    const to = "0x" + "cd".repeat(20);
+    const from = accounts[4]!.address.toLowerCase();
+    const nonce = BigInt((await rpcResult(follower.url, "eth_getTransactionCount", [from, "latest"])) as string);
+    const { raw, hash } = transfer(4, nonce, to, 10n ** 18n);
+    await rpcResult(follower.url, "eth_sendRawTransaction", [raw]);
+    await until("pre-confirmation", async () => ((await rpcResult(follower.url, "eth_getTransactionReceipt", [hash])) === null ? undefined : true));
+    // The recipient received 1 ether in the pending block only: a pending estimate can spend it, a latest one cannot.
+    // One batch, retried until it is taken while the transfer is still pending (not yet sealed).
+    const spend = { from: to, to: from, value: "0xde0b6b3a7640000" };
+    const batch = JSON.stringify([
+      { jsonrpc: "2.0", id: 0, method: "eth_getTransactionReceipt", params: [hash] },
+      { jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] },
+      { jsonrpc: "2.0", id: 2, method: "eth_estimateGas", params: [spend, "pending"] },
+      { jsonrpc: "2.0", id: 3, method: "eth_estimateGas", params: [spend, "latest"] },
+      { jsonrpc: "2.0", id: 4, method: "eth_call", params: [{ to: from, data: "0x" }, "pending"] },
+    ]);
+    const answers = await until("a view with the transfer still pending", async () => {
+      const out = (JSON.parse((await postRaw(follower.url, batch)).body) as { id: number; result?: Json; error?: { message: string } }[]).sort((a, b) => a.id - b.id);
+      const receipt = out[0]!.result as Obj | null;
+      if (receipt === null || BigInt(receipt.blockNumber as string) <= BigInt(out[1]!.result as string)) return undefined;
+      return out;
+    });
+    expect(answers[2]!.result).toBe("0x5208");
+    expect(answers[3]!.error?.message).toMatch(/insufficient funds/);
+    expect(answers[4]!.result).toBe("0x");
+  }, 60_000);
+
+  it("streams the pending block after each flashblock to eth_subscribe(newFlashblocks)", async () => {
+    const ws = new WebSocket(followerWs);
+    const got: Obj[] = [];
+    await new Promise((r) => ws.once("open", r));
+    ws.on("message", (d: Buffer) => {
+      const m = JSON.parse(d.toString()) as { method?: string; params?: { result: Obj } };
+      if (m.method === "eth_subscription") got.push(m.params!.result);
+    });
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newFlashblocks"] }));
+    await until("three flashblock notifications", async () => (got.length >= 3 ? true : undefined));
+    ws.terminate();
+    for (const b of got) {
+      expect(typeof b.hash).toBe("string");
+      expect(Array.isArray(b.transactions)).toBe(true);
+    }
+  }, 30_000);
+
+  it("recovers pending state after the producer is killed and restarted", async () => {
+    seq.child.kill("SIGKILL");
+    await seq.exited;
+    // Stream down: pending answers fall back to latest.
+    const fallback = await until("pending to fall back to latest", async () => {
+      const [p, l] = await Promise.all([
+        rpcResult(follower.url, "eth_getBlockByNumber", ["pending", false]),
+        rpcResult(follower.url, "eth_getBlockByNumber", ["latest", false]),
+      ]);
+      return (p as Obj).hash === (l as Obj).hash ? p : undefined;
+    });
+    expect(fallback).not.toBeNull();
+    seq = await startSequencer(dirs[0]!);
+    const to = "0x" + "ef".repeat(20);
+    const from = accounts[5]!.address.toLowerCase();
+    const nonce = BigInt((await rpcResult(seq.url, "eth_getTransactionCount", [from, "latest"])) as string);
+    const { raw, hash } = transfer(5, nonce, to, 7n);
+    await rpcResult(seq.url, "eth_sendRawTransaction", [raw]);
+    await until("pre-confirmation after the producer restart", () => pendingView(follower.url, hash, from, to), 40_000);
+  }, 90_000);
+
+  it("resumes after the follower restarts mid-block", async () => {
+    await follower.stop();
+    follower = await startFollower(dirs[1]!);
+    const to = "0x" + "12".repeat(20);
+    const from = accounts[6]!.address.toLowerCase();
+    const nonce = BigInt((await rpcResult(seq.url, "eth_getTransactionCount", [from, "latest"])) as string);
+    const { raw, hash } = transfer(6, nonce, to, 9n);
+    await rpcResult(follower.url, "eth_sendRawTransaction", [raw]);
+    await until("pre-confirmation after the follower restart", () => pendingView(follower.url, hash, from, to), 40_000);
+  }, 90_000);
+});

@@ -6,6 +6,10 @@ import { CliError, parseCli, parseEnvFile, type CliErrorCode } from "../../../sr
 import {
   DEFAULT_AUTHRPC_PORT,
   DEFAULT_DEV_BLOCK_TIME_S,
+  DEFAULT_FLASHBLOCKS_INTERVAL_MS,
+  DEFAULT_FLASHBLOCKS_PORT,
+  DEFAULT_FOLLOW_POLL_INTERVAL_MS,
+  DEFAULT_WS_PORT,
   DEFAULT_HTTP_ADDR,
   DEFAULT_HTTP_PORT,
   DEFAULT_STATE_HISTORY_BLOCKS,
@@ -121,6 +125,17 @@ describe("defaults", () => {
       "authrpc.port": DEFAULT_AUTHRPC_PORT,
       "authrpc.jwtsecret": undefined,
       "dev.block-time": DEFAULT_DEV_BLOCK_TIME_S,
+      ws: false,
+      "ws.addr": "127.0.0.1",
+      "ws.port": DEFAULT_WS_PORT,
+      "follow-rpc": undefined,
+      "follow.poll-interval": DEFAULT_FOLLOW_POLL_INTERVAL_MS,
+      "sequencer-http": undefined,
+      "flashblocks-url": undefined,
+      "flashblocks.interval": DEFAULT_FLASHBLOCKS_INTERVAL_MS,
+      "flashblocks.addr": "127.0.0.1",
+      "flashblocks.port": DEFAULT_FLASHBLOCKS_PORT,
+      "flashblocks.format": "brotli",
       archive: true,
       "history.blocks": DEFAULT_STATE_HISTORY_BLOCKS,
       "log.level": "info",
@@ -258,6 +273,9 @@ describe("environment and env file", () => {
     expect(envVarName("http.port")).toBe("BASALT_HTTP_PORT");
     expect(envVarName("dev.block-time")).toBe("BASALT_DEV_BLOCK_TIME");
     expect(envVarName("env-file")).toBe("BASALT_ENV_FILE");
+    // The specification's flashblocks variable, with basalt's prefix (RETH_FB_WEBSOCKET_URL on base/node).
+    expect(envVarName("flashblocks-url")).toBe("BASALT_FB_WEBSOCKET_URL");
+    expect(parseCli(["node"], { BASALT_FB_WEBSOCKET_URL: "wss://example.org/ws" }).options["flashblocks-url"]).toBe("wss://example.org/ws");
     const names = OPTION_LIST.map((o) => envVarName(o.name));
     expect(new Set(names).size).toBe(names.length);
   });

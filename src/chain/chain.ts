@@ -15,6 +15,7 @@ import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
 import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
+import { primeCommon } from "./commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
 import { blockFromValues } from "./blockCodec.js";
@@ -229,7 +230,7 @@ export class Chain {
   commonAt(number: bigint, timestamp: bigint): Common {
     const c = this.common.copy();
     c.setHardforkBy({ blockNumber: number, timestamp });
-    return c;
+    return primeCommon(c);
   }
 
   /**

@@ -15,11 +15,9 @@
  */
 import { Block, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
-import { MerklePatriciaTrie } from "@ethereumjs/mpt";
-import { RLP } from "@ethereumjs/rlp";
-import { KECCAK256_RLP } from "@ethereumjs/util";
 import type { StoredReceipt } from "../chain/types.js";
 import { OpFork } from "../chain/op/forks.js";
+import { OrderedTrieCache, orderedTrieRoot } from "../chain/orderedTrie.js";
 import { EMPTY_REQUESTS_HASH } from "../execution/op/opPayload.js";
 import { encodeOpReceipt, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import type { FlashblockBase } from "./codec.js";
@@ -81,43 +79,42 @@ export async function assemblePartialBlock(
   const opts = { common, skipConsensusFormatValidation: true };
   const withdrawals = common.isActivatedEIP(4895) ? [] : undefined;
   if (roots.transactionsRoot !== undefined) header.transactionsTrie = roots.transactionsRoot;
-  else header.transactionsTrie = await new Block(createBlockHeader(header as never, opts), txs as never, [], withdrawals, opts).genTxTrie();
+  else header.transactionsTrie = orderedTrieRoot(txs.map((t) => t.serialize()));
   return new Block(createBlockHeader(header as never, opts) as BlockHeader, txs as never, [], withdrawals, opts);
 }
 
 /**
- * Transactions and receipts tries of a block that only grows (flashblocks append): each
- * flashblock inserts its new entries, so a frame costs its own transactions, not the block's.
- * Keys are rlp(index) as in every Ethereum block; receipts use the OP encoding (deposit nonce
- * dropped for Regolith-to-Canyon blocks, as `opReceiptsRoot`).
+ * Transactions and receipts tries of a block that only grows (flashblocks append): the
+ * encodings of earlier entries and their leaves are kept ({@link OrderedTrieCache}), so a frame
+ * costs its own transactions plus the branch nodes above them. Receipts use the OP encoding
+ * (deposit nonce dropped for Regolith-to-Canyon blocks, as `opReceiptsRoot`).
  */
 export class GrowingBlockTries {
-  private readonly txTrie = new MerklePatriciaTrie();
-  private readonly receiptTrie = new MerklePatriciaTrie();
-  private count = 0;
+  private readonly txValues: Uint8Array[] = [];
+  private readonly receiptValues: Uint8Array[] = [];
+  private readonly txCache = new OrderedTrieCache();
+  private readonly receiptCache = new OrderedTrieCache();
   constructor(private readonly fork: OpFork) {}
 
   /** Number of entries inserted so far. */
   get size(): number {
-    return this.count;
+    return this.txValues.length;
   }
 
-  /** Inserts the entries from index {@link size} on. */
-  async extend(txs: readonly OpTransaction[], receipts: readonly StoredReceipt[]): Promise<void> {
+  /** Adds the entries from index {@link size} on. */
+  extend(txs: readonly OpTransaction[], receipts: readonly StoredReceipt[]): void {
     const strip = this.fork >= OpFork.regolith && this.fork < OpFork.canyon;
-    for (let i = this.count; i < txs.length; i++) {
-      const key = RLP.encode(i);
-      await this.txTrie.put(key, txs[i]!.serialize());
-      await this.receiptTrie.put(key, encodeOpReceipt(receipts[i]!, { stripDepositNonce: strip }));
+    for (let i = this.txValues.length; i < txs.length; i++) {
+      this.txValues.push(txs[i]!.serialize());
+      this.receiptValues.push(encodeOpReceipt(receipts[i]!, { stripDepositNonce: strip }));
     }
-    this.count = txs.length;
   }
 
   get transactionsRoot(): Uint8Array {
-    return this.count === 0 ? KECCAK256_RLP : this.txTrie.root();
+    return orderedTrieRoot(this.txValues, this.txCache);
   }
 
   get receiptsRoot(): Uint8Array {
-    return this.count === 0 ? KECCAK256_RLP : this.receiptTrie.root();
+    return orderedTrieRoot(this.receiptValues, this.receiptCache);
   }
 }

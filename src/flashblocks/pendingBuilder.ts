@@ -245,7 +245,7 @@ export class PendingBuilder {
 
   private async render(b: BuildingBlock, fb: FlashblocksPayloadV1): Promise<void> {
     const running = b.executor.runningTotals();
-    await b.tries.extend(b.txs, running.receipts);
+    b.tries.extend(b.txs, running.receipts);
     const totals = { ...running, receiptsRoot: b.tries.receiptsRoot };
     const block = await assemblePartialBlock(b.common, b.template, b.txs, totals, {
       stateRoot: fb.diff.stateRoot,

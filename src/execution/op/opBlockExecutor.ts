@@ -22,7 +22,6 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { Capability, type TypedTransaction } from "@ethereumjs/tx";
-import { MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { decodeL1InfoCalldata } from "../../chain/op/l1InfoTx.js";
 import { l1InfoSourceHash } from "../../chain/op/sourceHash.js";
@@ -46,6 +45,7 @@ import {
   OPERATOR_FEE_VAULT_ADDRESS as OPERATOR_FEE_VAULT,
 } from "../../chain/op/predeploys.js";
 import type { Log, StoredReceipt } from "../../chain/types.js";
+import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
 import { applyBeaconRootCall, applyHistoryStorageCall } from "../systemCalls.js";
 import { OpExecutionError, OpExecutionErrorCode } from "./errors.js";
@@ -157,13 +157,8 @@ export function encodeOpReceipt(r: StoredReceipt, forRoot: { stripDepositNonce: 
 
 /** Root of the receipts trie (key = rlp(index)). */
 export async function opReceiptsRoot(receipts: StoredReceipt[], fork: OpFork): Promise<Uint8Array> {
-  if (receipts.length === 0) return KECCAK256_RLP;
-  const trie = new MerklePatriciaTrie();
   const strip = fork >= OpFork.regolith && fork < OpFork.canyon;
-  for (const [i, r] of receipts.entries()) {
-    await trie.put(RLP.encode(i), encodeOpReceipt(r, { stripDepositNonce: strip }));
-  }
-  return trie.root();
+  return orderedTrieRoot(receipts.map((r) => encodeOpReceipt(r, { stripDepositNonce: strip })));
 }
 
 /**

@@ -15,6 +15,7 @@ import type { VM } from "@ethereumjs/vm";
 import { DEPOSIT_TX_TYPE, DepositTransaction } from "../../chain/op/depositTx.js";
 import { extraDataFromEip1559Params, opNextBaseFee } from "../../chain/op/eip1559.js";
 import { OpFork, opForkAt, type OpChainConfig } from "../../chain/op/forks.js";
+import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { OpBlockExecutor, type OpBlockTotals, type OpTransaction } from "./opBlockExecutor.js";
 import { OpExecutionError } from "./errors.js";
 import { BasaltError } from "../../util/errors.js";
@@ -145,8 +146,7 @@ export async function buildOpPayload(vm: VM, common: Common, op: OpChainConfig, 
   if (common.isActivatedEIP(4844)) header.blobGasUsed = totals.blobGasUsed;
   const opts = { common, skipConsensusFormatValidation: true };
   const withdrawals = common.isActivatedEIP(4895) ? [] : undefined;
-  const draft = new Block(createBlockHeader(header as never, opts), txs as never, [], withdrawals, opts);
-  header.transactionsTrie = await draft.genTxTrie();
+  header.transactionsTrie = orderedTrieRoot(txs.map((t) => t.serialize()));
   const sealed = new Block(createBlockHeader(header as never, opts), txs as never, [], withdrawals, opts);
   return { block: sealed, totals };
 }
@@ -179,7 +179,7 @@ export async function verifyOpBlock(vm: VM, block: Block, op: OpChainConfig, par
   check("receiptsRoot", t.receiptsRoot, h.receiptTrie);
   check("logsBloom", t.logsBloom, h.logsBloom);
   check("stateRoot", t.stateRoot, h.stateRoot);
-  if (!(await block.transactionsTrieIsValid())) check("transactionsRoot", await block.genTxTrie(), h.transactionsTrie);
+  check("transactionsRoot", orderedTrieRoot(block.transactions.map((t) => t.serialize())), h.transactionsTrie);
   if (h.withdrawalsRoot !== undefined || t.withdrawalsRoot !== undefined) check("withdrawalsRoot", t.withdrawalsRoot, h.withdrawalsRoot);
   if (h.blobGasUsed !== undefined) check("blobGasUsed", t.blobGasUsed, h.blobGasUsed);
   if (h.excessBlobGas !== undefined) check("excessBlobGas", 0n, h.excessBlobGas);

@@ -30,10 +30,10 @@ import { pino } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
 import { Chain } from "../src/chain/chain.js";
 import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
-import { isDeposit } from "../src/chain/op/depositTx.js";
 import { startNode } from "../src/cli/commands/node.js";
 import { tableDefaults, type BasaltOptions } from "../src/config/options.js";
-import { encodeFlashblock, type FlashblocksPayloadV1 } from "../src/flashblocks/codec.js";
+import { encodeFlashblock } from "../src/flashblocks/codec.js";
+import { flashblocksOfBlock } from "../src/flashblocks/replay.js";
 import { pendingHead, type PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
 import { nowMs } from "../src/flashblocks/streamClient.js";
 import { OpDevSequencer } from "../src/sequencer/opDevSequencer.js";
@@ -59,46 +59,6 @@ function percentiles(xs: number[]): Percentiles {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number): number => Number(s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]!.toFixed(3));
   return { n: s.length, p50: q(50), p90: q(90), p99: q(99), max: Number(s[s.length - 1]!.toFixed(3)) };
-}
-
-/** Cuts a sealed block into flashblocks: the deposits at index 0, then `perFrame` transactions per frame. */
-function framesOf(block: Block, perFrame: number): FlashblocksPayloadV1[] {
-  const raw = block.transactions.map((t) => t.serialize());
-  const deposits = block.transactions.filter((t) => isDeposit(t as never)).length;
-  const groups: Uint8Array[][] = [raw.slice(0, deposits)];
-  for (let i = deposits; i < raw.length; i += perFrame) groups.push(raw.slice(i, i + perFrame));
-  const h = block.header;
-  const payloadId = h.hash().slice(0, 8);
-  return groups.map((transactions, index) => ({
-    payloadId,
-    index,
-    base:
-      index === 0
-        ? {
-            parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
-            parentHash: h.parentHash,
-            feeRecipient: h.coinbase.bytes,
-            prevRandao: h.mixHash,
-            blockNumber: h.number,
-            gasLimit: h.gasLimit,
-            timestamp: h.timestamp,
-            extraData: h.extraData,
-            baseFeePerGas: h.baseFeePerGas!,
-          }
-        : undefined,
-    diff: {
-      stateRoot: new Uint8Array(32),
-      receiptsRoot: h.receiptTrie,
-      logsBloom: h.logsBloom,
-      gasUsed: h.gasUsed,
-      blockHash: new Uint8Array(32),
-      transactions,
-      withdrawals: [],
-      withdrawalsRoot: h.withdrawalsRoot ?? new Uint8Array(32),
-      blobGasUsed: h.blobGasUsed,
-    },
-    metadata: { blockNumber: h.number, prevFlashblockId: undefined },
-  }));
 }
 
 async function rpc(url: string, body: string): Promise<unknown> {
@@ -189,7 +149,7 @@ async function main(): Promise<void> {
     const arrivalToExecuted: number[] = [];
     const sendToVisible: number[] = [];
     for (const [bi, block] of sealed.slice(0, blocks).entries()) {
-      for (const fb of framesOf(block, perFrame)) {
+      for (const fb of flashblocksOfBlock(block, perFrame)) {
         const frame = encodeFlashblock(fb, { compress: true });
         // The RPC thread is told of each new snapshot through Atomics.waitAsync (no polling, no
         // message): wait for the one of this frame, leaving both cores to the node as in production.

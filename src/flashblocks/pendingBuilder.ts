@@ -56,14 +56,7 @@ export interface DiffMismatch {
 }
 
 /** JSON of one transaction and its receipt, with the block hash as a placeholder. */
-interface RenderedTx {
-  hash: string;
-  from: string;
-  to: string | null;
-  txJson: string;
-  receiptJson: string;
-  logs: RpcLog[];
-}
+type RenderedTx = PendingTx;
 
 /** A pending block under execution. */
 interface BuildingBlock {

@@ -15,6 +15,7 @@
  * Subscribers' messages are ignored. See /work/shared/reference/flashblocks.md §1.5.
  */
 import uws from "uWebSockets.js";
+import { listenExclusive } from "../rpc/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, us_socket_context_t, WebSocket } from "uWebSockets.js";
 import type { Logger } from "pino";
 import type { FlashblocksFormat } from "../config/options.js";
@@ -41,8 +42,6 @@ export const MAX_SUBSCRIBER_BUFFERED_BYTES = 16 * 1024 * 1024;
 const MAX_INBOUND_MESSAGE_BYTES = 4 * 1024;
 /** Seconds without traffic before uWS pings (then drops) a subscriber: uWS's default of 120 s. */
 const SUBSCRIBER_IDLE_TIMEOUT_S = 120;
-/** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT: fail instead of sharing a port via SO_REUSEPORT. */
-const LISTEN_EXCLUSIVE_PORT = 1;
 /** `WebSocket.send` result: the message was not sent because the backpressure limit was reached. */
 const SEND_DROPPED = 2;
 /** `WebSocket.send` result: the message was buffered (backpressure built up). */
@@ -52,8 +51,6 @@ const CLOSE_GOING_AWAY = 1001;
 /** Paths subscribers connect at: `/` (rollup-boost's local stream) and `/ws` (Base's public endpoint). */
 const SUBSCRIBE_PATHS = new Set(["/", "/ws"]);
 
-/** The 4-argument listen overload the native module has but the bundled typings omit. */
-type ListenWithOptions = (host: string, port: number, options: number, cb: (listenSocket: us_listen_socket | false) => void) => TemplatedApp;
 
 /** Options of {@link FlashblocksPublisher}. */
 export interface FlashblocksPublisherOptions {
@@ -123,22 +120,15 @@ export class FlashblocksPublisher {
   }
 
   /** Binds the address; resolves with the bound port (the real one when `port` was 0). */
-  listen(): Promise<number> {
+  async listen(): Promise<number> {
     const { host, port } = this.opts;
-    return new Promise((resolve, reject) => {
-      const listen = this.app.listen as unknown as ListenWithOptions;
-      listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
-        if (socket === false) {
-          reject(new FlashblocksPublisherError(`cannot listen for flashblocks subscribers on ${host}:${port}`, host, port));
-          return;
-        }
-        this.listenSocket = socket;
-        this.boundPort = uws.us_socket_local_port(socket);
-        this.opts.logger?.debug({ host, port: this.boundPort }, "flashblocks publisher listening");
-        resolve(this.boundPort);
-      });
-    });
+    const bound = await listenExclusive(this.app, host, port, () => new FlashblocksPublisherError(`cannot listen for flashblocks subscribers on ${host}:${port}`, host, port));
+    this.listenSocket = bound.socket;
+    this.boundPort = bound.port;
+    this.opts.logger?.debug({ host, port: bound.port }, "flashblocks publisher listening");
+    return bound.port;
   }
+
 
   /** The subscribe URL (`ws://host:port/ws`) once listening. */
   get url(): string | undefined {

@@ -5,6 +5,7 @@
  * Engine JWT check; everything else is a 200 whose body {@link handleBody} produces.
  */
 import uws from "uWebSockets.js";
+import { listenExclusive } from "./listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from "uWebSockets.js";
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
@@ -42,8 +43,6 @@ export class RpcServerError extends BasaltError<{ host: string; port: number }> 
 
 /** Content types geth accepts for JSON-RPC (parameters such as charset are ignored). */
 const ACCEPTED_CONTENT_TYPES = new Set(["application/json", "application/json-rpc", "application/jsonrequest"]);
-/** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT: fail instead of sharing a port via SO_REUSEPORT. */
-const LISTEN_EXCLUSIVE_PORT = 1;
 
 const STATUS_OK = "200 OK";
 const STATUS_NO_CONTENT = "204 No Content";
@@ -53,13 +52,6 @@ const STATUS_TOO_LARGE = "413 Request Entity Too Large";
 const STATUS_UNSUPPORTED_MEDIA = "415 Unsupported Media Type";
 const STATUS_INTERNAL = "500 Internal Server Error";
 
-/** The 4-argument listen overload the native module has but the bundled typings omit. */
-type ListenWithOptions = (
-  host: string,
-  port: number,
-  options: number,
-  cb: (listenSocket: us_listen_socket | false) => void,
-) => TemplatedApp;
 
 /** What a request handler captured synchronously from the (stack-allocated) HttpRequest. */
 interface RequestState {
@@ -89,22 +81,14 @@ export class RpcHttpServer {
   }
 
   /** Binds the address; resolves with the bound port (the real one when `port` was 0). */
-  listen(): Promise<number> {
+  async listen(): Promise<number> {
     const { host, port } = this.opts;
-    return new Promise((resolve, reject) => {
-      const listen = this.app.listen as unknown as ListenWithOptions;
-      listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
-        if (socket === false) {
-          reject(new RpcServerError("RPC_LISTEN_FAILED", `cannot listen on ${host}:${port}`, host, port));
-          return;
-        }
-        this.listenSocket = socket;
-        const bound = uws.us_socket_local_port(socket);
-        this.opts.logger?.debug({ host, port: bound, transport: this.opts.transport }, "RPC server listening");
-        resolve(bound);
-      });
-    });
+    const bound = await listenExclusive(this.app, host, port, () => new RpcServerError("RPC_LISTEN_FAILED", `cannot listen on ${host}:${port}`, host, port));
+    this.listenSocket = bound.socket;
+    this.opts.logger?.debug({ host, port: bound.port, transport: this.opts.transport }, "RPC server listening");
+    return bound.port;
   }
+
 
   /** Stops accepting connections and drops open ones (in-flight requests are aborted). */
   close(): void {

@@ -5,6 +5,7 @@
  * connection. Upgrades are accepted on any path (geth serves WebSocket on `/` and any other path).
  */
 import uws from "uWebSockets.js";
+import { listenExclusive } from "./listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from "uWebSockets.js";
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
@@ -30,13 +31,9 @@ export const WS_IDLE_TIMEOUT_S = 30;
 const CLOSE_SLOW_CONSUMER = 1008;
 /** Close code on server shutdown: RFC 6455 1001 (going away). */
 const CLOSE_GOING_AWAY = 1001;
-/** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT: fail instead of sharing a port via SO_REUSEPORT. */
-const LISTEN_EXCLUSIVE_PORT = 1;
 /** Answer of an envelope failure (a bug): the request is answered rather than left hanging. */
 const INTERNAL_ERROR_TEXT = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}';
 
-/** The 4-argument listen overload the native module has but the bundled typings omit. */
-type ListenWithOptions = (host: string, port: number, options: number, cb: (listenSocket: us_listen_socket | false) => void) => TemplatedApp;
 
 /** Options of {@link RpcWsServer}. */
 export interface RpcWsServerOptions {
@@ -121,22 +118,14 @@ export class RpcWsServer {
   }
 
   /** Binds the address; resolves with the bound port (the real one when `port` was 0). */
-  listen(): Promise<number> {
+  async listen(): Promise<number> {
     const { host, port } = this.opts;
-    return new Promise((resolve, reject) => {
-      const listen = this.app.listen as unknown as ListenWithOptions;
-      listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
-        if (socket === false) {
-          reject(new RpcServerError("RPC_LISTEN_FAILED", `cannot listen on ${host}:${port} (WebSocket)`, host, port));
-          return;
-        }
-        this.listenSocket = socket;
-        const bound = uws.us_socket_local_port(socket);
-        this.opts.logger?.debug({ host, port: bound, transport: "ws" }, "RPC server listening");
-        resolve(bound);
-      });
-    });
+    const bound = await listenExclusive(this.app, host, port, () => new RpcServerError("RPC_LISTEN_FAILED", `cannot listen on ${host}:${port} (WebSocket)`, host, port));
+    this.listenSocket = bound.socket;
+    this.opts.logger?.debug({ host, port: bound.port, transport: "ws" }, "RPC server listening");
+    return bound.port;
   }
+
 
   /** Open connections. */
   get connectionCount(): number {

@@ -14,8 +14,8 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/chain/chain.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
-import { isDeposit } from "../../../src/chain/op/depositTx.js";
 import { encodeFlashblock, type FlashblocksPayloadV1 } from "../../../src/flashblocks/codec.js";
+import { flashblocksOfBlock } from "../../../src/flashblocks/replay.js";
 import { FlashblocksIngest } from "../../../src/flashblocks/ingest.js";
 import { allocateIngestStats, IngestStats } from "../../../src/flashblocks/ingestStats.js";
 import { allocatePendingBuffer, PendingBufferReader, PendingBufferWriter } from "../../../src/flashblocks/pendingBuffer.js";
@@ -35,42 +35,12 @@ const accounts = devAccounts();
 const PAYLOAD_ID = Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
 
 /** Splits a sealed block into flashblocks: index 0 = its deposits, then one frame per other transaction. */
-function framesOf(block: Block, payloadId = PAYLOAD_ID): FlashblocksPayloadV1[] {
-  const raw = block.transactions.map((t) => t.serialize());
-  const deposits = block.transactions.filter((t) => isDeposit(t as never)).length;
-  const groups = [raw.slice(0, deposits), ...raw.slice(deposits).map((r) => [r])];
-  const h = block.header;
-  return groups.map((transactions, index) => ({
-    payloadId,
-    index,
-    base:
-      index === 0
-        ? {
-            parentBeaconBlockRoot: h.parentBeaconBlockRoot!,
-            parentHash: h.parentHash,
-            feeRecipient: h.coinbase.bytes,
-            prevRandao: h.mixHash,
-            blockNumber: h.number,
-            gasLimit: h.gasLimit,
-            timestamp: h.timestamp,
-            extraData: h.extraData,
-            baseFeePerGas: h.baseFeePerGas!,
-          }
-        : undefined,
-    diff: {
-      stateRoot: new Uint8Array(32),
-      // Only the last frame's cumulative values are known from the sealed block.
-      receiptsRoot: index === groups.length - 1 ? h.receiptTrie : new Uint8Array(32),
-      logsBloom: index === groups.length - 1 ? h.logsBloom : new Uint8Array(256),
-      gasUsed: index === groups.length - 1 ? h.gasUsed : 0n,
-      blockHash: new Uint8Array(32),
-      transactions,
-      withdrawals: [],
-      withdrawalsRoot: h.withdrawalsRoot ?? new Uint8Array(32),
-      blobGasUsed: h.blobGasUsed,
-    },
-    metadata: { blockNumber: h.number },
-  }));
+function framesOf(block: Block): FlashblocksPayloadV1[] {
+  const frames = flashblocksOfBlock(block, 1, PAYLOAD_ID);
+  // Only the last frame's cumulative values are known from the sealed block.
+  return frames.map((f, i) =>
+    i === frames.length - 1 ? f : { ...f, diff: { ...f.diff, receiptsRoot: new Uint8Array(32), logsBloom: new Uint8Array(256), gasUsed: 0n } },
+  );
 }
 
 function text(fb: FlashblocksPayloadV1): string {

@@ -8,6 +8,7 @@ import type { Block } from "@ethereumjs/block";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { mkdtempSync, rmSync } from "node:fs";
+import { brotliCompressSync } from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
@@ -208,5 +209,52 @@ describe("flashblocks ingestion", () => {
     ingest.onFrame(text(next[0]!), 30);
     await ingest.drained();
     expect(stats.get("dropped:stale")).toBe(1);
+  });
+
+  it("rejects a frame that decompresses past 32 MiB and keeps the last good state", async () => {
+    const before = reader.generation();
+    // 33 MiB of JSON whitespace compresses to a few KiB: a decompression bomb.
+    const bomb = brotliCompressSync(Buffer.alloc(33 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    ingest.onFrame(new Uint8Array(bomb), 40);
+    await ingest.drained();
+    expect(stats.get("rejected:oversize")).toBe(1);
+    expect(reader.generation()).toBe(before);
+  });
+
+  it("converges back to the producer's pending block at the next index 0 after lost and reordered frames", async () => {
+    // Fresh follower state: the producer seals a third block on top of block 2.
+    const pool = new TxPool(producer);
+    const seq = new OpDevSequencer(producer, pool, 0, silent);
+    await pool.addRaw(transfer(2, 0n, 8, 1n).serialize());
+    await pool.addRaw(transfer(3, 0n, 8, 2n).serialize());
+    await pool.addRaw(transfer(4, 0n, 8, 3n).serialize());
+    await seq.sealOne();
+    const third = producer.head;
+    const frames = framesOf(third);
+    expect(frames.length).toBe(4);
+    const cleared = stats.get("cleared:non-sequential-gap");
+    // Frame 1 is lost: frame 2 breaks the sequence and pending state is cleared.
+    ingest.onFrame(text(frames[0]!), 50);
+    ingest.onFrame(text(frames[2]!), 51);
+    await ingest.drained();
+    expect(stats.get("cleared:non-sequential-gap")).toBe(cleared + 1);
+    expect(reader.read()).toBeUndefined();
+    // The late frame 1 and frame 3 cannot apply without their index 0.
+    ingest.onFrame(text(frames[1]!), 52);
+    ingest.onFrame(text(frames[3]!), 53);
+    await ingest.drained();
+    expect(reader.read()).toBeUndefined();
+    // The producer restarts the block (a stalled stream resumes at the next index 0): converged.
+    const rebuilt = Uint8Array.from([9, 9, 9, 9, 9, 9, 9, 9]);
+    for (const [i, f] of framesOf(third).entries()) ingest.onFrame(text({ ...f, payloadId: rebuilt }), 60 + i);
+    await ingest.drained();
+    const s = reader.read()!;
+    expect(pendingHead(s).number).toBe(3);
+    expect(pendingHead(s).txs.map((t) => t.hash)).toEqual(third.transactions.map((t) => bytesToHex(t.hash())));
+    const after = producer.stateAt(third.header);
+    const view = new PendingStateReader(follower.stateAt(follower.head.header), pendingStateIndex(s));
+    const addr8 = hexToBytes(accounts[8]!.address as `0x${string}`);
+    expect(view.account(addr8)?.balance).toBe(after.account(addr8)?.balance);
   });
 });

@@ -67,6 +67,18 @@ async function pendingView(url: string, txHash: string, from: string, to: string
   return out;
 }
 
+/** Waits until the node serves pre-confirmed state (its pending block is ahead of latest): its stream is live. */
+async function livePending(url: string, ms = 40_000): Promise<void> {
+  await until(
+    "a live pending block",
+    async () => {
+      const [p, l] = await Promise.all([rpcResult(url, "eth_getBlockByNumber", ["pending", false]), rpcResult(url, "eth_blockNumber")]);
+      return BigInt((p as Obj).number as string) > BigInt(l as string) ? true : undefined;
+    },
+    ms,
+  );
+}
+
 describe("flashblocks end to end: sequencer + follower", () => {
   const dirs: string[] = [];
   let seq: NodeHandle;
@@ -97,6 +109,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
     stream = new WebSocket(seq.flashblocksUrl);
     stream.on("message", (d: Buffer, binary: boolean) => frames.push(decodeFlashblockFrame(binary ? new Uint8Array(d) : d.toString("utf8"))));
     await until("the follower to import a block", async () => (BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) >= 1n ? true : undefined));
+    await livePending(follower.url);
   }, 90_000);
 
   afterAll(async () => {
@@ -200,6 +213,8 @@ describe("flashblocks end to end: sequencer + follower", () => {
     });
     expect(fallback).not.toBeNull();
     seq = await startSequencer(dirs[0]!);
+    // The follower reconnects (backoff up to 10 s), then pre-confirms again.
+    await livePending(follower.url);
     const to = "0x" + "ef".repeat(20);
     const from = accounts[5]!.address.toLowerCase();
     const nonce = BigInt((await rpcResult(seq.url, "eth_getTransactionCount", [from, "latest"])) as string);
@@ -211,6 +226,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
   it("resumes after the follower restarts mid-block", async () => {
     await follower.stop();
     follower = await startFollower(dirs[1]!);
+    await livePending(follower.url);
     const to = "0x" + "12".repeat(20);
     const from = accounts[6]!.address.toLowerCase();
     const nonce = BigInt((await rpcResult(seq.url, "eth_getTransactionCount", [from, "latest"])) as string);

@@ -14,19 +14,17 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
-import { Address, bytesToHex, hexToBytes } from "@ethereumjs/util";
+import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis, type DevAccount } from "../../src/chain/devnet.js";
-import { DepositTransaction } from "../../src/chain/op/depositTx.js";
-import { batcherHashFromAddress, encodeL1InfoCalldata, L1_INFO_DEPOSIT_GAS } from "../../src/chain/op/l1InfoTx.js";
-import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from "../../src/chain/op/predeploys.js";
-import { l1InfoSourceHash } from "../../src/chain/op/sourceHash.js";
+import { SEQUENCER_FEE_VAULT_ADDRESS } from "../../src/chain/op/predeploys.js";
 import { makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 import { engineCall, rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
+import { l1InfoTx } from "../helpers/opDeposits.js";
 
 type Obj = { [k: string]: Json };
 
@@ -163,37 +161,6 @@ describe("follow mode with sequencer forwarding (e2e)", () => {
   });
 });
 
-/** The L1-attributes deposit of an Engine-built devnet block (Jovian calldata). */
-function l1InfoTx(seqNumber: bigint, l1Hash: Uint8Array): string {
-  const data = encodeL1InfoCalldata(
-    {
-      number: 1n,
-      timestamp: 1_700_000_000n,
-      baseFee: 7n * GWEI,
-      hash: l1Hash,
-      sequenceNumber: seqNumber,
-      batcherHash: batcherHashFromAddress(new Uint8Array(20).fill(0xba)),
-      baseFeeScalar: 2269n,
-      blobBaseFeeScalar: 1_055_762n,
-      blobBaseFee: 3n,
-      operatorFeeScalar: 0n,
-      operatorFeeConstant: 0n,
-      daFootprintGasScalar: 0n,
-    },
-    "jovian",
-  );
-  const tx = new DepositTransaction({
-    sourceHash: l1InfoSourceHash(l1Hash, seqNumber),
-    from: new Address(hexToBytes(L1_INFO_DEPOSITOR_ADDRESS)),
-    to: new Address(hexToBytes(L1_BLOCK_ADDRESS)),
-    mint: 0n,
-    value: 0n,
-    gasLimit: L1_INFO_DEPOSIT_GAS,
-    isSystemTx: false,
-    data,
-  });
-  return bytesToHex(tx.serialize());
-}
 
 describe("follow mode: reorg of the unsafe head (e2e)", () => {
   let seq: NodeHandle;

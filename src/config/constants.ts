@@ -142,3 +142,9 @@ export const FLASHBLOCKS_BACKOFF_MAX_MS = 10_000;
  * leaves headroom and is only committed by the OS as it is written.
  */
 export const PENDING_SNAPSHOT_SLOT_BYTES = 64 * 1024 * 1024;
+/**
+ * Blocks whose final JSON answers (block with hashes, with full transactions, receipts) are
+ * kept ready: 64 covers the ~2 minutes of Base blocks that RPC traffic concentrates on (head,
+ * recent receipts) at a few MB per full 200-transaction block.
+ */
+export const RESPONSE_CACHE_BLOCKS = 64;

@@ -28,6 +28,7 @@ import {
   type RpcReceipt,
 } from "../format/index.js";
 import { maxParams, parseBool, required } from "../params.js";
+import { BlockResponseCache } from "../responseCache.js";
 import { RawJson, type MethodTable } from "../types.js";
 import { findPendingBlock, findPendingTx, pendingFor } from "./pending.js";
 
@@ -59,13 +60,27 @@ export function blockMethods(b: RpcBackend): MethodTable {
   /** OP chains format transactions and receipts as op-reth does (undefined on plain Ethereum chains). */
   const op = chain.op;
 
-  const blockJson = (block: Block | undefined, full: boolean): unknown => {
-    if (block === undefined) return null;
+  const renderBlock = (block: Block, full: boolean): unknown => {
     if (!full) return formatBlock(block, { fullTransactions: false, senders: [] });
     const hash = block.hash();
     // Deposits report their receipt's deposit nonce and version: only OP blocks need the receipts.
     const receipts = op !== undefined && block.transactions.some((tx) => isDeposit(tx)) ? chain.getReceipts(hash) : undefined;
     return formatBlock(block, { fullTransactions: true, senders: chain.getSenders(hash), receipts, op });
+  };
+  const renderReceipts = (block: Block): unknown => {
+    const receipts = chain.getReceipts(block.hash());
+    return receipts === undefined ? undefined : formatReceipts(block, receipts, chain.getSenders(block.hash()), { op });
+  };
+  /** Final JSON of recent blocks' answers, rendered when they become the head. */
+  const cache = new BlockResponseCache((block, answer) => {
+    const v = answer === "receipts" ? renderReceipts(block) : renderBlock(block, answer === "full");
+    return v === undefined ? undefined : JSON.stringify(v);
+  });
+  chain.onHead((head, reorged) => cache.onHead(head, reorged));
+
+  const blockJson = (block: Block | undefined, full: boolean): unknown => {
+    if (block === undefined) return null;
+    return cache.get(block, full ? "full" : "hashes");
   };
 
   const txInBlock = (block: Block | undefined, index: bigint): unknown => {
@@ -168,9 +183,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
         const pb = p.kind === "hash" ? pendingByHash("eth_getBlockReceipts", p.hash) : undefined;
         return pb === undefined ? null : new RawJson(pb.receiptsJson);
       }
-      const receipts = chain.getReceipts(block.hash());
-      if (receipts === undefined) return null;
-      return formatReceipts(block, receipts, chain.getSenders(block.hash()), { op });
+      return cache.get(block, "receipts") ?? null;
     },
     /** eth_getBlockTransactionCountByNumber(block); `pending`: the pending block's transaction count. */
     eth_getBlockTransactionCountByNumber: (params) =>

@@ -12,7 +12,8 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import type { GenesisJson } from "../../src/chain/genesis.js";
 import { opConfigFromGenesisConfig } from "../../src/chain/op/forks.js";
 import { WitnessStore } from "../../src/execution/state/witnessState.js";
-import { executeStateless, headerFromJson } from "../../src/execution/op/stateless.js";
+import { executeStateless } from "../../src/execution/op/stateless.js";
+import { headerFromRpc } from "../../src/sync/blockFromRpc.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DIR = path.join(REPO, "..", "shared", "fixtures", "op", "kona-op-sepolia");
@@ -62,7 +63,15 @@ describe("kona OP Sepolia fixtures: stateless re-execution", () => {
       const common = commonFromGenesis(genesis);
       const witness = WitnessStore.fromValues(Object.values(data.preimages).map((v) => hexToBytes(v as `0x${string}`)));
       expect(witness.size).toBe(Object.keys(data.preimages).length);
-      const parent = headerFromJson(fixture.parent_header, common);
+      const rules = {
+        op,
+        commonAt: (number: bigint, timestamp: bigint) => {
+          const c = common.copy();
+          c.setHardforkBy({ blockNumber: number, timestamp });
+          return c;
+        },
+      };
+      const parent = headerFromRpc(fixture.parent_header, rules, { requireHash: false });
       const p = fixture.executing_payload;
       const built = await executeStateless(
         witness,

@@ -25,7 +25,7 @@ import { opForkAt } from "../chain/op/forks.js";
 import type { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { formatHeader } from "../rpc/format/block.js";
 import { toData, toQuantity } from "../rpc/format/quantity.js";
-import { formatReceipt, type RpcLog } from "../rpc/format/receipt.js";
+import { formatReceipt } from "../rpc/format/receipt.js";
 import { formatTransaction } from "../rpc/format/transaction.js";
 import { BasaltError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
@@ -293,7 +293,8 @@ export class PendingBuilder {
       to: tx.to === undefined ? null : toData(tx.to.bytes),
       txJson: swap(JSON.stringify(txObj)),
       receiptJson: swap(JSON.stringify(receipt)),
-      logs: JSON.parse(swap(JSON.stringify(receipt.logs))) as RpcLog[],
+      // Their blockHash is set per frame in blockView.
+      logs: receipt.logs,
     };
   }
 

@@ -21,6 +21,16 @@ export interface PendingSource {
   onSnapshot(listener: (s: PendingSnapshot) => void): () => void;
 }
 
+/**
+ * Whether a snapshot still holds pre-confirmed state: its pending block is ahead of the
+ * canonical head `headNumber`. A snapshot that is not (the head caught up before the worker
+ * cleared it) must not answer `pending`, which is never older than `latest`.
+ */
+export function isAheadOfHead(s: PendingSnapshot, headNumber: bigint): boolean {
+  const last = s.blocks.at(-1);
+  return last !== undefined && BigInt(last.number) > headNumber;
+}
+
 /** A source with no pre-confirmation data: every `pending` read answers from `latest`. */
 export const NO_PENDING: PendingSource = {
   current: () => undefined,

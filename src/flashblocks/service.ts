@@ -14,8 +14,8 @@ import { PENDING_SNAPSHOT_SLOT_BYTES } from "../config/constants.js";
 import { allocateIngestStats, IngestStats } from "./ingestStats.js";
 import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds } from "./ingestMetrics.js";
 import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";
-import { pendingHead, type PendingSnapshot } from "./pendingSnapshot.js";
-import type { PendingSource } from "./pendingView.js";
+import type { PendingSnapshot } from "./pendingSnapshot.js";
+import { isAheadOfHead, type PendingSource } from "./pendingView.js";
 import { nowMs, type StreamClientOptions } from "./streamClient.js";
 
 /** Pause before a crashed worker is replaced (avoids a hot crash loop). */
@@ -120,7 +120,7 @@ export class FlashblocksService implements PendingSource {
   }
 
   private ahead(s: PendingSnapshot): boolean {
-    return BigInt(pendingHead(s).number) > this.chain.head.header.number;
+    return isAheadOfHead(s, this.chain.head.header.number);
   }
 
   current(): PendingSnapshot | undefined {

@@ -239,6 +239,7 @@ export class SubscriptionHub {
   private readonly byKind = new Map<SubscriptionKind, Map<string, Subscription>>();
   private readonly byConn = new Map<SubscriptionConnection, Map<string, Subscription>>();
   private readonly removeSnapshotListener: () => void;
+  private readonly removeHeadListener: () => void;
   /** The last head seen: the ancestor of the next head when no reorg is reported. */
   private lastHead: Block;
   private closed = false;
@@ -251,7 +252,7 @@ export class SubscriptionHub {
     this.log = deps.logger;
     this.lastHead = deps.chain.head;
     for (const k of SUBSCRIPTION_KINDS) this.byKind.set(k, new Map());
-    deps.chain.onHead((head, reorged) => this.guard("chain head", () => this.onHead(head, reorged)));
+    this.removeHeadListener = deps.chain.onHead((head, reorged) => this.guard("chain head", () => this.onHead(head, reorged)));
     deps.pool?.onAdded((tx) => this.guard("mempool", () => this.onPendingTransaction(tx)));
     this.removeSnapshotListener = deps.pending.onSnapshot((s) => this.guard("flashblocks", () => this.onSnapshot(s)));
   }
@@ -364,11 +365,12 @@ export class SubscriptionHub {
     return n;
   }
 
-  /** Drops every subscription and stops listening (the chain and mempool listeners become no-ops). */
+  /** Drops every subscription and stops listening (the mempool listener, which cannot be removed, becomes a no-op). */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.removeSnapshotListener();
+    this.removeHeadListener();
     for (const conn of [...this.byConn.keys()]) this.dropConnection(conn);
   }
 

@@ -11,7 +11,7 @@ import type { BlockHeader } from "@ethereumjs/block";
 import { Counter, register } from "prom-client";
 import type { CallContext } from "../../execution/callExecutor.js";
 import { pendingHead, type PendingBlockView, type PendingSnapshot, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
-import { PendingStateReader, pendingStateIndex } from "../../flashblocks/pendingView.js";
+import { isAheadOfHead, PendingStateReader, pendingStateIndex } from "../../flashblocks/pendingView.js";
 import type { RpcBackend } from "../backend.js";
 
 /** Where a `pending` read was answered from: the pre-confirmed snapshot or, without one, the latest block. */
@@ -32,7 +32,7 @@ export const rpcPendingReadsTotal: Counter<"method" | "source"> =
  */
 export function pendingFor(b: RpcBackend, method: string): PendingSnapshot | undefined {
   const s = b.pending.current();
-  const ahead = s !== undefined && s.blocks.length > 0 && BigInt(pendingHead(s).number) > b.chain.head.header.number;
+  const ahead = s !== undefined && isAheadOfHead(s, b.chain.head.header.number);
   rpcPendingReadsTotal.inc({ method, source: ahead ? "pending" : "latest" });
   return ahead ? s : undefined;
 }

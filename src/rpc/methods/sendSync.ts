@@ -100,26 +100,6 @@ export const rpcSendRawTxSyncWait: Histogram<"outcome"> =
     buckets: [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 3, 4, 6],
   });
 
-/**
- * One `chain.onHead` registration per chain fanning out to the current waiters: Chain offers no
- * way to remove a head listener, so waiters come and go here instead.
- */
-const headWaiters = new WeakMap<Chain, Set<() => void>>();
-
-function onNextHeads(chain: Chain, listener: () => void): () => void {
-  let set = headWaiters.get(chain);
-  if (set === undefined) {
-    const waiters = new Set<() => void>();
-    headWaiters.set(chain, (set = waiters));
-    chain.onHead(() => {
-      for (const w of [...waiters]) w();
-    });
-  }
-  set.add(listener);
-  const s = set;
-  return () => void s.delete(listener);
-}
-
 /** The receipt of `hash` if one is already known: canonical first, then the current pending snapshot. */
 function receiptNow(b: RpcBackend, hash: string, hashBytes: Uint8Array): { receipt: unknown; outcome: SyncOutcome } | undefined {
   const canonical = canonicalReceipt(b.chain, hashBytes);
@@ -165,17 +145,11 @@ export function waitForReceipt(b: RpcBackend, hash: string, timeoutMs: number): 
       const tx = findPendingTx(s, hash);
       if (tx !== undefined) settle("pending", () => resolve(new RawJson(tx.receiptJson)));
     });
-    offHead = onNextHeads(b.chain, () => {
+    offHead = b.chain.onHead(() => {
       const r = canonicalReceipt(b.chain, hashBytes);
       if (r !== null) settle("canonical", () => resolve(r));
     });
     timer = setTimeout(() => settle("timeout", () => reject(new TransactionConfirmationTimeoutError(hash, timeoutMs))), timeoutMs);
-    if (settled) {
-      // A listener fired during registration: undo what was registered after it.
-      clearTimeout(timer);
-      offSnapshot();
-      offHead();
-    }
   });
 }
 

@@ -2,6 +2,7 @@
  * Every default of basalt in one place, each with the reason for its value.
  * Option tables (`src/config/options.ts`) take their defaults from here.
  */
+import { availableParallelism } from "node:os";
 
 /** Default HTTP JSON-RPC port: the port every Ethereum tool assumes (geth, reth, anvil). */
 export const DEFAULT_HTTP_PORT = 8545;
@@ -31,6 +32,23 @@ export const MAX_JSON_DEPTH = 64;
 export const RPC_GAS_CAP = 50_000_000n;
 /** Wall-clock limit of one eth_call-like execution: geth's `RPCEVMTimeout` (5 s). */
 export const RPC_EVM_TIMEOUT_MS = 5_000;
+/**
+ * Execution pool threads (eth_call, eth_estimateGas, eth_createAccessList): every core but one,
+ * which the RPC thread keeps for parsing, routing and serving cached answers (at least one).
+ */
+export const DEFAULT_EXECUTION_THREADS = Math.max(1, availableParallelism() - 1);
+/**
+ * Call-family requests allowed to wait for a pool thread, per thread. An ERC-20 call takes
+ * 1–3 ms on a worker, so 256 waiting is under a second of queueing per thread — far inside the
+ * 5 s timeout — while bounding memory (each waiting request is a few hundred bytes). Beyond it
+ * requests are refused with -32005 at once.
+ */
+export const EXECUTION_QUEUE_PER_THREAD = 256;
+/**
+ * Heap limit of one execution worker. Calls are capped at 50M gas, whose EVM memory is a few
+ * MB; the rest is caches (code, trie nodes). A worker above it is replaced rather than growing.
+ */
+export const EXECUTION_WORKER_HEAP_MB = 1_024;
 /** Transaction fee cap for eth_sendRawTransaction: geth's and reth's 1 ether. */
 export const RPC_TX_FEE_CAP_WEI = 10n ** 18n;
 /** eth_estimateGas stops bisecting when (hi - lo) / hi < 1.5 % (geth `estimateGasErrorRatio`). */

@@ -23,6 +23,8 @@ import {
   MAX_BATCH_LENGTH,
   MAX_REQUEST_BODY_BYTES,
   RPC_EVM_TIMEOUT_MS,
+  DEFAULT_EXECUTION_THREADS,
+  EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
 } from "./constants.js";
 
@@ -110,6 +112,10 @@ export interface BasaltOptions {
   "rpc.gascap": number;
   /** Wall-clock limit of one eth_call-like execution, in milliseconds. */
   "rpc.evmtimeout": number;
+  /** Execution pool worker threads. */
+  "rpc.threads": number;
+  /** Call-family requests allowed to wait for an execution thread. */
+  "rpc.queue": number;
   /** Most requests in one JSON-RPC batch. */
   "rpc.batch-limit": number;
   /** Largest HTTP request body, in bytes. */
@@ -284,6 +290,24 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "rpc",
     commands: ["node"],
     valueName: "<ms>",
+  },
+  "rpc.threads": {
+    name: "rpc.threads",
+    type: "number",
+    description: "Worker threads executing eth_call, eth_estimateGas and eth_createAccessList (default: cores - 1)",
+    default: DEFAULT_EXECUTION_THREADS,
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
+  },
+  "rpc.queue": {
+    name: "rpc.queue",
+    type: "number",
+    description: "Call-family requests allowed to wait for an execution thread; beyond it -32005 at once",
+    default: DEFAULT_EXECUTION_THREADS * EXECUTION_QUEUE_PER_THREAD,
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
   },
   "rpc.batch-limit": {
     name: "rpc.batch-limit",

@@ -35,7 +35,8 @@ export interface FlashblocksServiceOptions {
 
 /** Flashblocks ingestion as seen from the RPC thread. */
 export class FlashblocksService implements PendingSource {
-  private readonly pendingSab = allocatePendingBuffer(PENDING_SNAPSHOT_SLOT_BYTES);
+  /** The pending block's shared memory; other workers (the execution pool) read it directly. */
+  readonly pendingSab = allocatePendingBuffer(PENDING_SNAPSHOT_SLOT_BYTES);
   private readonly statsSab = allocateIngestStats();
   private readonly reader = new PendingBufferReader(this.pendingSab);
   readonly stats = new IngestStats(this.statsSab);

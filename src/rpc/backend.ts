@@ -4,7 +4,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import type { Chain } from "../chain/chain.js";
-import type { CallExecutor } from "../execution/callExecutor.js";
+import type { CallService } from "../execution/callRequest.js";
 import type { TxPool } from "../txpool/txpool.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 
@@ -33,7 +33,8 @@ export interface TxForwarder {
 export interface RpcBackend {
   chain: Chain;
   pool: TxPool;
-  calls: CallExecutor;
+  /** Runs eth_call, eth_estimateGas and eth_createAccessList (the execution pool in a running node). */
+  calls: CallService;
   settings: RpcSettings;
   /** Pre-confirmed state (flashblocks) answering the `pending` tag; {@link NO_PENDING} without a stream. */
   pending: PendingSource;

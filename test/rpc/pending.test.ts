@@ -23,7 +23,7 @@ import { decodeBlockFromRlp } from "../../src/chain/blockCodec.js";
 import { Chain, encodeBody } from "../../src/chain/chain.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../src/config/constants.js";
-import { CallExecutor } from "../../src/execution/callExecutor.js";
+import { InlineCallService } from "../../src/execution/callRequest.js";
 import {
   PENDING_SNAPSHOT_VERSION,
   decodePendingSnapshot,
@@ -88,7 +88,7 @@ class TestPendingSource implements PendingSource {
 }
 
 function backendOf(chain: Chain, pool: TxPool, pending: PendingSource): RpcBackend {
-  return { chain, pool, calls: new CallExecutor(chain), settings: { gasCap: 50_000_000n, clientVersion: "test" }, pending, syncing: () => false };
+  return { chain, pool, calls: new InlineCallService(chain, pending), settings: { gasCap: 50_000_000n, clientVersion: "test" }, pending, syncing: () => false };
 }
 
 function methodsOf(b: RpcBackend): MethodTable {

@@ -8,10 +8,10 @@ import type { Logger } from "pino";
 import { Chain } from "../../chain/chain.js";
 import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
-import { CLIENT_NAME } from "../../config/constants.js";
+import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BUILTIN_NETWORKS, isBuiltinNetwork } from "../../config/options.js";
-import { CallExecutor } from "../../execution/callExecutor.js";
+import { ExecutionPool } from "../../execution/pool/executionPool.js";
 import type { RpcBackend } from "../../rpc/backend.js";
 import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
 import { blockMethods } from "../../rpc/methods/blocks.js";
@@ -85,10 +85,26 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   if (opts["flashblocks-url"] !== undefined && chain.op === undefined) {
     throw new BasaltError("CLI_INVALID_VALUE", `--flashblocks-url: flashblocks need an OP Stack chain; ${opts.network} is not one`);
   }
+  // eth_call, eth_estimateGas and eth_createAccessList run in worker threads, never on this one.
+  const calls = new ExecutionPool({
+    threads: opts["rpc.threads"],
+    maxQueue: opts["rpc.queue"],
+    timeoutMs: opts["rpc.evmtimeout"],
+    workerHeapMb: EXECUTION_WORKER_HEAP_MB,
+    worker: {
+      datadir,
+      archive: opts.archive,
+      historyBlocks: opts["history.blocks"],
+      pending: flashblocks?.pendingSab,
+      logLevel: opts["log.level"],
+      logFormat: opts["log.format"],
+    },
+    logger: log,
+  });
   const backend: RpcBackend = {
     chain,
     pool,
-    calls: new CallExecutor(chain),
+    calls,
     settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
     pending: flashblocks ?? NO_PENDING,
     // Follow mode reports its progress while more than a couple of blocks behind the source.
@@ -131,12 +147,22 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const cors = opts["http.corsdomain"] === "" ? undefined : opts["http.corsdomain"].split(",").map((s) => s.trim());
   const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: log, cors });
   const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: log });
-  const httpPort = await http.listen();
+  let httpPort: number;
+  try {
+    // Every worker has the store open before the first request is accepted.
+    await calls.start();
+    httpPort = await http.listen();
+  } catch (e) {
+    await calls.close();
+    await chain.close();
+    throw e;
+  }
   let authPort: number;
   try {
     authPort = await auth.listen();
   } catch (e) {
     http.close();
+    await calls.close();
     await chain.close();
     throw e;
   }
@@ -145,6 +171,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   } catch (e) {
     http.close();
     auth.close();
+    await calls.close();
     await chain.close();
     throw e;
   }
@@ -162,6 +189,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     auth.close();
     fbPublisher?.close();
     hub?.close();
+    await calls.close();
     await chain.close();
     throw e;
   }
@@ -179,6 +207,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       hub?.close();
       await flashblocks?.stop();
       forwarder?.close();
+      await calls.close();
       await chain.close();
       throw e;
     }
@@ -213,6 +242,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await producer?.stop();
       fbPublisher?.close();
       await flashblocks?.stop();
+      await calls.close();
       await chain.close();
     })();
     return stopping;

@@ -1,52 +1,51 @@
 /**
- * Execution against state: eth_call, eth_estimateGas, eth_createAccessList. Execution is
- * delegated to the CallExecutor (the seam the worker pool takes over).
+ * Execution against state: eth_call, eth_estimateGas, eth_createAccessList. The RPC thread
+ * validates the parameters and resolves the block tag; execution happens in the execution pool
+ * (`backend.calls`, src/execution/pool/executionPool.ts), which answers the result's JSON text.
  *
  * With the `pending` tag and a pending snapshot, calls run in the pending block's context over
  * the pre-confirmed state ({@link pendingCallContext}; the reference node uses the anchor
  * block's context instead, base/base issue #1439); without one, exactly as `latest`.
  */
-import type { CallTarget } from "../../execution/callExecutor.js";
+import type { CallBlockRef, CallMethod } from "../../execution/callRequest.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
-import { toData, toQuantity } from "../format/quantity.js";
 import { maxParams, parseCallArgs, required } from "../params.js";
-import type { MethodTable } from "../types.js";
-import { pendingCallContext, pendingFor } from "./pending.js";
+import { RawJson, type MethodTable } from "../types.js";
+import { pendingFor } from "./pending.js";
+import { to0x } from "../../util/bytes.js";
 
 /** Handlers of the call family. */
 export function callMethods(b: RpcBackend): MethodTable {
   const { chain, calls } = b;
-  /** Where the call of `method` runs: the block parameter at `params[i]`, resolved once. */
-  const target = (method: string, params: unknown[], i: number): CallTarget => {
+  /** Where the call of `method` runs: the block parameter at `params[i]`, resolved once, here, to a hash (or pending). */
+  const blockRef = (method: string, params: unknown[], i: number): CallBlockRef => {
     const p = parseBlockParam(params[i], i, { allowHash: true, optional: true });
-    if (isPendingParam(p)) {
-      const s = pendingFor(b, method);
-      if (s !== undefined) return pendingCallContext(b, s);
-    }
-    return resolveStateBlock(chain, p).header;
+    if (isPendingParam(p) && pendingFor(b, method) !== undefined) return { pending: true };
+    return { hash: to0x(resolveStateBlock(chain, p).hash()) };
+  };
+  /** Validates the call object here (a malformed request never reaches the pool), then executes. */
+  const run = async (method: CallMethod, params: unknown[]): Promise<RawJson> => {
+    const args = required(params, 0);
+    parseCallArgs(args, 0);
+    const block = blockRef(method, params, 1);
+    return new RawJson(await calls.execute({ method, args, block, gasCap: b.settings.gasCap.toString() }));
   };
   return {
     /** eth_call(call, block) */
-    eth_call: async (params) => {
+    eth_call: (params) => {
       maxParams(params, 4);
-      const args = parseCallArgs(required(params, 0), 0);
-      return toData(await calls.call(target("eth_call", params, 1), args, b.settings.gasCap));
+      return run("eth_call", params);
     },
     /** eth_estimateGas(call, block) */
-    eth_estimateGas: async (params) => {
+    eth_estimateGas: (params) => {
       maxParams(params, 3);
-      const args = parseCallArgs(required(params, 0), 0);
-      return toQuantity(await calls.estimateGas(target("eth_estimateGas", params, 1), args, b.settings.gasCap));
+      return run("eth_estimateGas", params);
     },
     /** eth_createAccessList(call, block) */
-    eth_createAccessList: async (params) => {
+    eth_createAccessList: (params) => {
       maxParams(params, 2);
-      const args = parseCallArgs(required(params, 0), 0);
-      const r = await calls.createAccessList(target("eth_createAccessList", params, 1), args, b.settings.gasCap);
-      const out: Record<string, unknown> = { accessList: r.accessList, gasUsed: toQuantity(r.gasUsed) };
-      if (r.error !== undefined) out.error = r.error;
-      return out;
+      return run("eth_createAccessList", params);
     },
   };
 }

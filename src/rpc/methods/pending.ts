@@ -10,8 +10,9 @@
 import type { BlockHeader } from "@ethereumjs/block";
 import { Counter, register } from "prom-client";
 import type { CallContext } from "../../execution/callExecutor.js";
-import { pendingHead, type PendingBlockView, type PendingSnapshot, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
-import { isAheadOfHead, PendingStateReader, pendingStateIndex } from "../../flashblocks/pendingView.js";
+import { pendingCallContextOf, pendingHeaderOf, pendingStateOf } from "../../flashblocks/pendingContext.js";
+import type { PendingBlockView, PendingSnapshot, PendingTx } from "../../flashblocks/pendingSnapshot.js";
+import { isAheadOfHead, type PendingStateReader } from "../../flashblocks/pendingView.js";
 import type { RpcBackend } from "../backend.js";
 
 /** Where a `pending` read was answered from: the pre-confirmed snapshot or, without one, the latest block. */
@@ -77,28 +78,15 @@ export function findPendingBlock(s: PendingSnapshot, hash: string): PendingBlock
  * eth_getTransactionCount and pending calls).
  */
 export function pendingState(b: RpcBackend, s: PendingSnapshot): PendingStateReader {
-  return new PendingStateReader(b.chain.stateAt(b.chain.head.header), pendingStateIndex(s));
+  return pendingStateOf(b.chain, s);
 }
-
-const pendingHeaders = new WeakMap<PendingSnapshot, BlockHeader>();
 
 /** The pending block's header (decoded once per snapshot, with the hardfork of its number and time). */
 export function pendingHeader(b: RpcBackend, s: PendingSnapshot): BlockHeader {
-  let h = pendingHeaders.get(s);
-  if (h === undefined) pendingHeaders.set(s, (h = b.chain.decodeHeader(pendingHead(s).headerRlp)));
-  return h;
+  return pendingHeaderOf(b.chain, s);
 }
 
-/**
- * Where eth_call, eth_estimateGas and eth_createAccessList run for `pending`: in the pending
- * block's own context (NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO and gas limit of the
- * block being built; BLOCKHASH over its parent) on the pre-confirmed state.
- *
- * The reference node (base/base) runs pending calls in the context of the snapshot's canonical
- * anchor block instead, with the pending state as overrides — so NUMBER/TIMESTAMP lag the
- * pending block (base/base issue #1439, documented in base/docs PR #1234). basalt uses the
- * pending block's context, as a transaction sent now would see it.
- */
+/** Where eth_call, eth_estimateGas and eth_createAccessList run for `pending` ({@link pendingCallContextOf}). */
 export function pendingCallContext(b: RpcBackend, s: PendingSnapshot): CallContext {
-  return { header: pendingHeader(b, s), state: pendingState(b, s) };
+  return pendingCallContextOf(b.chain, s);
 }

@@ -1,0 +1,58 @@
+/**
+ * The bytes exchanged with the execution pool's workers: msgpack of plain values only (no class
+ * instances cross the thread boundary). A worker never throws across it: an error answer
+ * carries the JSON-RPC code, message and data, so the RPC thread rebuilds the same error.
+ */
+import { Packr } from "msgpackr";
+import type { CallRequest } from "../callRequest.js";
+import type { JsonRpcErrorObject } from "../../rpc/errors.js";
+
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+/** A task: the request plus when the RPC thread accepted it (epoch ms), so stale work is dropped. */
+export interface CallTask {
+  req: CallRequest;
+  /** Epoch milliseconds after which the answer is no longer awaited (the timeout fired). 0 = none. */
+  deadline: number;
+}
+
+/** A worker's answer: the result as JSON text, or an error object. */
+export type CallReply = { ok: string } | { err: JsonRpcErrorObject };
+
+/** Encodes a task for a worker. */
+export function encodeCallTask(t: CallTask): Uint8Array {
+  return packr.pack(t);
+}
+
+/** Decodes a task (worker side). */
+export function decodeCallTask(bytes: Uint8Array): CallTask {
+  return packr.unpack(bytes) as CallTask;
+}
+
+/** Encodes a worker's answer. */
+export function encodeCallReply(r: CallReply): Uint8Array {
+  return packr.pack(r);
+}
+
+/** Decodes a worker's answer (RPC thread side). */
+export function decodeCallReply(bytes: Uint8Array): CallReply {
+  return packr.unpack(bytes) as CallReply;
+}
+
+/** A sender-recovery task: the raw transactions (EIP-2718 envelopes) of one block and the chain's hardfork point. */
+export interface SendersTask {
+  /** Block number and timestamp (the hardfork the transactions are decoded with). */
+  number: string;
+  timestamp: string;
+  txs: Uint8Array[];
+}
+
+/** Encodes a sender-recovery task. */
+export function encodeSendersTask(t: SendersTask): Uint8Array {
+  return packr.pack(t);
+}
+
+/** Decodes a sender-recovery task (worker side). */
+export function decodeSendersTask(bytes: Uint8Array): SendersTask {
+  return packr.unpack(bytes) as SendersTask;
+}

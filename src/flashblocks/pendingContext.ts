@@ -1,0 +1,38 @@
+/**
+ * The pending (pre-confirmed) state and execution context of a snapshot on any thread that
+ * holds a {@link Chain}: the RPC thread for state reads, the execution pool's workers for
+ * pending calls.
+ */
+import type { BlockHeader } from "@ethereumjs/block";
+import type { Chain } from "../chain/chain.js";
+import type { CallContext } from "../execution/callExecutor.js";
+import { pendingHead, type PendingSnapshot } from "./pendingSnapshot.js";
+import { PendingStateReader, pendingStateIndex } from "./pendingView.js";
+
+/** The snapshot's absolute state diff layered over the head state of `chain`. */
+export function pendingStateOf(chain: Chain, s: PendingSnapshot): PendingStateReader {
+  return new PendingStateReader(chain.stateAt(chain.head.header), pendingStateIndex(s));
+}
+
+const pendingHeaders = new WeakMap<PendingSnapshot, BlockHeader>();
+
+/** The pending block's header (decoded once per snapshot, with the hardfork of its number and time). */
+export function pendingHeaderOf(chain: Chain, s: PendingSnapshot): BlockHeader {
+  let h = pendingHeaders.get(s);
+  if (h === undefined) pendingHeaders.set(s, (h = chain.decodeHeader(pendingHead(s).headerRlp)));
+  return h;
+}
+
+/**
+ * Where eth_call, eth_estimateGas and eth_createAccessList run for `pending`: in the pending
+ * block's own context (NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO and gas limit of the
+ * block being built; BLOCKHASH over its parent) on the pre-confirmed state.
+ *
+ * The reference node (base/base) runs pending calls in the context of the snapshot's canonical
+ * anchor block instead, with the pending state as overrides — so NUMBER/TIMESTAMP lag the
+ * pending block (base/base issue #1439, documented in base/docs PR #1234). basalt uses the
+ * pending block's context, as a transaction sent now would see it.
+ */
+export function pendingCallContextOf(chain: Chain, s: PendingSnapshot): CallContext {
+  return { header: pendingHeaderOf(chain, s), state: pendingStateOf(chain, s) };
+}

@@ -1,0 +1,151 @@
+/**
+ * The execution pool with real piscina workers (the compiled worker in dist/) over a real LMDB
+ * datadir: answers and errors cross the thread boundary intact, a request running past the
+ * timeout is cut off and its worker replaced, a full queue refuses at once with -32005, a
+ * crashed worker fails only its own request and is replaced, and sender recovery matches the
+ * transactions' own.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { hexToBytes } from "@ethereumjs/util";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Chain } from "../../../src/chain/chain.js";
+import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
+import type { CallRequest } from "../../../src/execution/callRequest.js";
+import { ExecutionPool, type ExecutionPoolOptions } from "../../../src/execution/pool/executionPool.js";
+import { toJsonRpcError } from "../../../src/rpc/errors.js";
+import { REPO_ROOT } from "../../helpers/basaltProcess.js";
+
+const WORKER = new URL(`file://${path.join(REPO_ROOT, "dist", "workers", "execution.js")}`);
+const silent = pino({ level: "silent" });
+const accounts = devAccounts();
+/** Init code that never returns: JUMPDEST; PUSH1 0; JUMP — burns the whole gas cap. */
+const LOOP = "0x5b600056";
+
+let dir: string;
+let chain: Chain;
+let headHash: string;
+const pools: ExecutionPool[] = [];
+
+function newPool(over: Partial<ExecutionPoolOptions> = {}): ExecutionPool {
+  const p = new ExecutionPool({
+    threads: 1,
+    maxQueue: 16,
+    timeoutMs: 5_000,
+    workerHeapMb: 512,
+    worker: { datadir: dir, archive: true, historyBlocks: 128, logLevel: "silent", logFormat: "json" },
+    logger: silent,
+    workerFile: WORKER,
+    ...over,
+  });
+  pools.push(p);
+  return p;
+}
+
+const transfer = (): CallRequest => ({
+  method: "eth_estimateGas",
+  args: { from: accounts[0]!.address, to: accounts[1]!.address, value: "0x1" },
+  block: { hash: headHash },
+  gasCap: "50000000",
+});
+const loop = (): CallRequest => ({ method: "eth_call", args: { data: LOOP }, block: { hash: headHash }, gasCap: "50000000" });
+
+async function errorOf(p: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+  try {
+    await p;
+  } catch (e) {
+    return toJsonRpcError(e);
+  }
+  throw new Error("expected a failure");
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "basalt-pool-"));
+  await Chain.init(dir, devnetGenesis(), { archive: true });
+  chain = Chain.open(dir, { logger: silent, archive: true });
+  headHash = "0x" + Buffer.from(chain.head.hash()).toString("hex");
+});
+
+afterAll(async () => {
+  for (const p of pools) await p.close();
+  await chain.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("execution pool", () => {
+  it("answers the call family from a worker, errors included", async () => {
+    const pool = newPool({ threads: 2 });
+    expect(await pool.start()).toBe(2);
+    expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
+    // A revert keeps geth's code 3 and its data across the thread boundary.
+    const revert = await errorOf(pool.execute({ method: "eth_call", args: { data: "0x602a60005260206000fd" }, block: { hash: headHash }, gasCap: "50000000" }));
+    expect(revert).toEqual({ code: 3, message: "execution reverted", data: "0x" + "2a".padStart(64, "0") });
+    const list = JSON.parse(await pool.execute({ ...transfer(), method: "eth_createAccessList" })) as { accessList: unknown[]; gasUsed: string };
+    expect(list).toEqual({ accessList: [], gasUsed: "0x5208" });
+    // A block the worker cannot find (reorged away after the tag was resolved).
+    const missing = await errorOf(pool.execute({ ...transfer(), block: { hash: "0x" + "11".repeat(32) } }));
+    expect(missing).toEqual({ code: -32000, message: "header not found" });
+  });
+
+  it("cuts off a request running past the timeout and replaces its worker", async () => {
+    // The loop burns 50M gas in about 2.5 s; the timeout leaves room for a replacement worker's start.
+    const pool = newPool({ timeoutMs: 1_000 });
+    await pool.start();
+    for (let i = 0; i < 2; i++) {
+      const e = await errorOf(pool.execute(loop()));
+      expect(e).toEqual({ code: -32000, message: "execution aborted (timeout = 1s)" });
+      // The replacement worker answers the next request.
+      expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
+    }
+    expect(pool.threads.length).toBe(1);
+  });
+
+  it("refuses requests beyond the queue bound at once with -32005", async () => {
+    const pool = newPool({ maxQueue: 2, timeoutMs: 1_000 });
+    await pool.start();
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => pool.execute(loop())));
+    const errors = results.map((r) => (r.status === "rejected" ? toJsonRpcError(r.reason) : { code: 0, message: "ok" }));
+    const busy = errors.filter((e) => e.code === -32005);
+    // One runs, two wait; the other nine are refused without waiting for a worker.
+    expect(busy.length).toBe(9);
+    expect(busy[0]!.message).toMatch(/server busy/);
+    expect(errors.filter((e) => /execution aborted/.test(e.message)).length).toBe(3);
+    expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
+  });
+
+  it("fails only the request of a crashed worker and replaces the worker", async () => {
+    const pool = newPool({ threads: 2, timeoutMs: 10_000 });
+    await pool.start();
+    const doomed = pool.execute(loop());
+    // Wait until the loop has a worker, then kill that worker (as a fatal error would).
+    await new Promise((r) => setTimeout(r, 100));
+    const other = pool.execute(transfer());
+    const busyWorker = pool.threads[0]!;
+    await Promise.all(pool.threads.map((t) => (t === busyWorker ? t.terminate() : undefined)));
+    const e = await errorOf(doomed).catch(() => undefined);
+    const otherResult = await other.catch((x: unknown) => toJsonRpcError(x));
+    // Exactly the crashed worker's request failed with an internal error; the other answered.
+    const outcomes = [e, otherResult];
+    expect(outcomes.some((o) => o !== undefined && typeof o === "object" && (o as { code: number }).code === -32603)).toBe(true);
+    expect(outcomes.some((o) => o === JSON.stringify("0x5208") || o === '"0x5208"')).toBe(true);
+    for (let i = 0; i < 4; i++) expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
+    expect(pool.threads.length).toBe(2);
+  });
+
+  it("recovers senders on a worker exactly as the transactions do", async () => {
+    const pool = newPool();
+    await pool.start();
+    const common = chain.commonAt(1n, chain.head.header.timestamp + 2n);
+    const txs = accounts.slice(0, 5).map((a, i) =>
+      createFeeMarket1559Tx(
+        { chainId: chain.chainId, nonce: BigInt(i), maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: accounts[9]!.address },
+        { common },
+      ).sign(hexToBytes(a.privateKey as `0x${string}`)),
+    );
+    const keys = await pool.recoverSenders(1n, chain.head.header.timestamp + 2n, txs.map((t) => t.serialize()));
+    expect(keys.map((k) => Buffer.from(k).toString("hex"))).toEqual(txs.map((t) => Buffer.from(t.getSenderPublicKey()).toString("hex")));
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Execution pool worker (piscina): runs eth_call, eth_estimateGas and eth_createAccessList on a
+ * read-only view of the chain database, and recovers transaction senders for block import.
+ *
+ * Each task re-reads the head pointer first (a fresh LMDB read snapshot), so it sees every
+ * block the RPC thread had committed when it resolved the request's block tag. One task runs at
+ * a time per worker, so the snapshot is stable for the whole execution. `pending` is read from
+ * the flashblocks SharedArrayBuffer, like the RPC thread reads it. Handlers never throw across
+ * the thread boundary: errors are answered as JSON-RPC error objects (see protocol.ts).
+ */
+import { createTxFromRLP } from "@ethereumjs/tx";
+import { workerData } from "piscina";
+import { Chain } from "../src/chain/chain.js";
+import { CallExecutor } from "../src/execution/callExecutor.js";
+import { executeCallRequest } from "../src/execution/callRequest.js";
+import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
+import { decodeCallTask, decodeSendersTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
+import type { PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
+import { isAheadOfHead, NO_PENDING, type PendingSource } from "../src/flashblocks/pendingView.js";
+import { toJsonRpcError } from "../src/rpc/errors.js";
+import { createLogger } from "../src/util/logger.js";
+
+const data = workerData as ExecutionWorkerData;
+const log = createLogger(data.logLevel, data.logFormat).child({ thread: "execution" });
+const chain = Chain.open(data.datadir, { readOnly: true, archive: data.archive, historyBlocks: data.historyBlocks, logger: log });
+const executor = new CallExecutor(chain);
+
+/** The pending snapshot as this worker sees it, served only while ahead of this worker's head. */
+function pendingSource(sab: SharedArrayBuffer | undefined): PendingSource {
+  if (sab === undefined) return NO_PENDING;
+  const reader = new PendingBufferReader(sab);
+  return {
+    current(): PendingSnapshot | undefined {
+      const s = reader.read();
+      return s !== undefined && isAheadOfHead(s, chain.head.header.number) ? s : undefined;
+    },
+    onSnapshot: () => () => undefined,
+  };
+}
+const pending = pendingSource(data.pending);
+
+/** Health check and start-up barrier: answers once the store is open. */
+export function ping(): string {
+  return chain.refreshHead().header.number.toString();
+}
+
+/** One call-family request (msgpack in, msgpack out). */
+export async function call(bytes: Uint8Array): Promise<Uint8Array> {
+  const task = decodeCallTask(bytes);
+  if (task.deadline > 0 && Date.now() > task.deadline) {
+    // The RPC thread has answered with a timeout already; do not spend a worker on it.
+    return encodeCallReply({ err: { code: -32000, message: "execution aborted (request expired in the queue)" } });
+  }
+  try {
+    chain.refreshHead();
+    return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, task.req) });
+  } catch (e) {
+    log.debug({ err: (e as Error).message, method: task.req.method }, "call failed");
+    return encodeCallReply({ err: toJsonRpcError(e) });
+  }
+}
+
+/** Senders' public keys (64 bytes each, concatenated) of one block's non-deposit transactions. */
+export function senders(bytes: Uint8Array): Uint8Array {
+  const task = decodeSendersTask(bytes);
+  const common = chain.commonAt(BigInt(task.number), BigInt(task.timestamp));
+  const out = new Uint8Array(task.txs.length * 64);
+  task.txs.forEach((raw, i) => out.set(createTxFromRLP(raw, { common }).getSenderPublicKey(), i * 64));
+  return out;
+}

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-for (const b of ["importChain.js", "senderRecovery.js", "rpcLatency.js", "opDevnet.js", "flashblocks.js"]) {
+for (const b of ["micro.js", "importChain.js", "importThroughput.js", "senderRecovery.js", "rpcLatency.js", "opDevnet.js", "flashblocks.js"]) {
   const r = spawnSync(process.execPath, [join(here, b)], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

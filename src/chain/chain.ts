@@ -9,6 +9,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes } from "@ethereumjs/util";
 import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
+import type { SenderRecovery } from "../execution/senderRecovery.js";
 import type { Logger } from "pino";
 import { DEFAULT_STATE_HISTORY_BLOCKS } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
@@ -124,6 +125,8 @@ export class Chain {
   private readonly blocks = new LruMap<string, Block>(512);
   private headBlock: Block;
   private listeners: HeadListener[] = [];
+  /** Sender recovery on the execution pool, when the node has one. */
+  private senderRecovery: SenderRecovery | undefined;
   /** Blocks executed on top of the current head but not yet canonical (Engine API). */
   private readonly executed = new LruMap<string, ExecutedBlock>(64);
 
@@ -257,6 +260,14 @@ export class Chain {
     const b = hash === undefined ? undefined : this.getBlockByHash(hash);
     if (b !== undefined) this.headBlock = b;
     return this.headBlock;
+  }
+
+  /**
+   * Recovers the senders of imported blocks on the execution pool (before each block executes,
+   * and ahead of time through {@link SenderRecovery.prefetch}).
+   */
+  useSenderRecovery(recovery: SenderRecovery | undefined): void {
+    this.senderRecovery = recovery;
   }
 
   /** Registers a head listener; returns its removal. */
@@ -455,6 +466,7 @@ export class Chain {
       });
     }
     this.validateHeader(block.header, parent);
+    await this.senderRecovery?.ensure(block);
     const { state, nodes } = this.stateManagerAt(parent);
     const common = block.common;
     const vm = await this.makeVM(common, state, block.header.parentHash, block.header.timestamp);

@@ -297,7 +297,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     description: "Worker threads executing eth_call, eth_estimateGas and eth_createAccessList (default: cores - 1)",
     default: DEFAULT_EXECUTION_THREADS,
     group: "rpc",
-    commands: ["node"],
+    commands: ["node", "import"],
     min: 1,
   },
   "rpc.queue": {

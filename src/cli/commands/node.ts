@@ -12,6 +12,7 @@ import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js
 import type { BasaltOptions } from "../../config/options.js";
 import { BUILTIN_NETWORKS, isBuiltinNetwork } from "../../config/options.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
+import { SenderRecovery } from "../../execution/senderRecovery.js";
 import type { RpcBackend } from "../../rpc/backend.js";
 import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
 import { blockMethods } from "../../rpc/methods/blocks.js";
@@ -151,6 +152,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   try {
     // Every worker has the store open before the first request is accepted.
     await calls.start();
+    // Imported blocks (follow mode, engine_newPayload) have their senders recovered on the pool too.
+    chain.useSenderRecovery(new SenderRecovery(calls));
     httpPort = await http.listen();
   } catch (e) {
     await calls.close();
@@ -242,6 +245,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await producer?.stop();
       fbPublisher?.close();
       await flashblocks?.stop();
+      chain.useSenderRecovery(undefined);
       await calls.close();
       await chain.close();
     })();

@@ -20,6 +20,7 @@ import { Piscina } from "piscina";
 import type { Logger } from "pino";
 import { InternalError, LimitExceededError, RpcError, ServerError } from "../../rpc/errors.js";
 import type { CallRequest, CallService } from "../callRequest.js";
+import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { decodeCallReply, encodeCallTask, encodeSendersTask } from "./protocol.js";
 
@@ -54,7 +55,7 @@ function timeoutMessage(ms: number): string {
 }
 
 /** The worker pool; also the node's {@link CallService}. */
-export class ExecutionPool implements CallService {
+export class ExecutionPool implements CallService, SenderKeyRecoverer {
   private readonly piscina: Piscina;
   private readonly log: Logger;
   private started = false;
@@ -94,6 +95,11 @@ export class ExecutionPool implements CallService {
     this.started = true;
     this.log.debug({ threads: this.opts.threads, maxQueue: this.opts.maxQueue, timeoutMs: this.opts.timeoutMs }, "execution pool ready");
     return this.piscina.threads.length;
+  }
+
+  /** Worker threads configured. */
+  get threadCount(): number {
+    return this.opts.threads;
   }
 
   /** Worker threads (tests: terminate one to exercise crash handling). */

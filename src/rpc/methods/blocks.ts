@@ -28,7 +28,7 @@ import {
   type RpcReceipt,
 } from "../format/index.js";
 import { maxParams, parseBool, required } from "../params.js";
-import { BlockResponseCache } from "../responseCache.js";
+import { BlockResponseCache, type BlockAnswer } from "../responseCache.js";
 import { RawJson, type MethodTable } from "../types.js";
 import { findPendingBlock, findPendingTx, pendingFor } from "./pending.js";
 
@@ -54,28 +54,33 @@ function pendingTxAt(block: PendingBlockView, index: bigint): RawJson | null {
   return index < BigInt(block.txs.length) ? new RawJson(block.txs[Number(index)]!.txJson) : null;
 }
 
+/**
+ * The final JSON text of one block answer — eth_getBlockByNumber/ByHash with transaction hashes
+ * (`hashes`) or full transactions (`full`, with the stored senders; on OP chains the stored
+ * receipts too when the block holds deposits, for their nonce and version), or
+ * eth_getBlockReceipts (`receipts`; undefined when the receipts are not stored). This is what
+ * the response cache holds.
+ */
+export function renderBlockAnswer(chain: Chain, block: Block, answer: BlockAnswer): string | undefined {
+  const op = chain.op;
+  const hash = block.hash();
+  if (answer === "receipts") {
+    const receipts = chain.getReceipts(hash);
+    return receipts === undefined ? undefined : JSON.stringify(formatReceipts(block, receipts, chain.getSenders(hash), { op }));
+  }
+  if (answer === "hashes") return JSON.stringify(formatBlock(block, { fullTransactions: false, senders: [] }));
+  const receipts = op !== undefined && block.transactions.some((tx) => isDeposit(tx)) ? chain.getReceipts(hash) : undefined;
+  return JSON.stringify(formatBlock(block, { fullTransactions: true, senders: chain.getSenders(hash), receipts, op }));
+}
+
 /** Handlers of the block family. */
 export function blockMethods(b: RpcBackend): MethodTable {
   const { chain } = b;
   /** OP chains format transactions and receipts as op-reth does (undefined on plain Ethereum chains). */
   const op = chain.op;
 
-  const renderBlock = (block: Block, full: boolean): unknown => {
-    if (!full) return formatBlock(block, { fullTransactions: false, senders: [] });
-    const hash = block.hash();
-    // Deposits report their receipt's deposit nonce and version: only OP blocks need the receipts.
-    const receipts = op !== undefined && block.transactions.some((tx) => isDeposit(tx)) ? chain.getReceipts(hash) : undefined;
-    return formatBlock(block, { fullTransactions: true, senders: chain.getSenders(hash), receipts, op });
-  };
-  const renderReceipts = (block: Block): unknown => {
-    const receipts = chain.getReceipts(block.hash());
-    return receipts === undefined ? undefined : formatReceipts(block, receipts, chain.getSenders(block.hash()), { op });
-  };
   /** Final JSON of recent blocks' answers, rendered when they become the head. */
-  const cache = new BlockResponseCache((block, answer) => {
-    const v = answer === "receipts" ? renderReceipts(block) : renderBlock(block, answer === "full");
-    return v === undefined ? undefined : JSON.stringify(v);
-  });
+  const cache = new BlockResponseCache((block, answer) => renderBlockAnswer(chain, block, answer));
   chain.onHead((head, reorged) => cache.onHead(head, reorged));
 
   const blockJson = (block: Block | undefined, full: boolean): unknown => {

@@ -17,7 +17,6 @@ import { join } from "node:path";
 import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { Address, bigIntToBytes, createContractAddress, hexToBytes, setLengthLeft } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
 import { pino } from "pino";
 import { Chain } from "../src/chain/chain.js";
 import { commonFromGenesis } from "../src/chain/chainSpec.js";
@@ -27,6 +26,7 @@ import { OpDevSequencer } from "../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../src/txpool/txpool.js";
 import { BasaltError } from "../src/util/errors.js";
 import { to0x } from "../src/util/bytes.js";
+import { balanceSlot, tokenInitCode, TOTAL_SUPPLY_SLOT, transferCalldata } from "./workload/contracts.js";
 
 /** Default transactions per workload: enough for several full-ish blocks, well under a minute. */
 const DEFAULT_TXS_PER_WORKLOAD = 2000;
@@ -48,135 +48,6 @@ const ERC20_TRANSFER_GAS = 100_000n;
 const ERC20_DEPLOY_GAS = 500_000n;
 /** Token supply minted to each deployer: 10^9 tokens of 18 decimals. */
 const ERC20_SUPPLY = 10n ** 27n;
-
-/** Function selectors (first 4 bytes of keccak256 of the signature). */
-const SEL_TRANSFER = selector("transfer(address,uint256)");
-const SEL_BALANCE_OF = selector("balanceOf(address)");
-const SEL_TOTAL_SUPPLY = selector("totalSupply()");
-/** topic0 of `Transfer(address indexed from, address indexed to, uint256 value)`. */
-const TRANSFER_TOPIC = keccak_256(new TextEncoder().encode("Transfer(address,address,uint256)"));
-/** Storage slot of `totalSupply`; the balance mapping is at slot 0 (Solidity layout: keccak256(key ++ slot)). */
-const TOTAL_SUPPLY_SLOT = 2;
-
-function selector(signature: string): Uint8Array {
-  return keccak_256(new TextEncoder().encode(signature)).subarray(0, 4);
-}
-
-// ---- a tiny EVM assembler --------------------------------------------------------------------
-
-/** EVM opcodes used by the token (yellow paper appendix H). */
-const OP = {
-  STOP: 0x00, ADD: 0x01, SUB: 0x03, LT: 0x10, EQ: 0x14, AND: 0x16, SHR: 0x1c, SHA3: 0x20, CALLER: 0x33, CALLDATALOAD: 0x35,
-  CODECOPY: 0x39, POP: 0x50, MSTORE: 0x52, SLOAD: 0x54, SSTORE: 0x55, JUMPI: 0x57, JUMPDEST: 0x5b, PUSH1: 0x60,
-  DUP1: 0x80, DUP2: 0x81, DUP4: 0x83, SWAP1: 0x90, LOG3: 0xa3, RETURN: 0xf3, REVERT: 0xfd,
-} as const;
-
-/** One assembly item: an opcode, a push of bytes/number, a jump target label, or a push of a label's offset. */
-type Asm = number | { push: Uint8Array | bigint | number } | { label: string } | { ref: string };
-
-const push = (v: Uint8Array | bigint | number): Asm => ({ push: v });
-const label = (name: string): Asm => ({ label: name });
-const ref = (name: string): Asm => ({ ref: name });
-
-function pushBytes(v: Uint8Array | bigint | number): Uint8Array {
-  if (v instanceof Uint8Array) return v;
-  const n = BigInt(v);
-  return n === 0n ? new Uint8Array([0]) : bigIntToBytes(n);
-}
-
-/**
- * Assembles `items` into bytecode: labels become JUMPDESTs, `ref`s become PUSH2 of the label's
- * offset (two passes; every ref is 3 bytes so offsets are known after the first).
- */
-function assemble(items: Asm[]): Uint8Array {
-  const labels = new Map<string, number>();
-  const emit = (resolve: boolean): number[] => {
-    const out: number[] = [];
-    for (const it of items) {
-      if (typeof it === "number") out.push(it);
-      else if ("label" in it) {
-        labels.set(it.label, out.length);
-        out.push(OP.JUMPDEST);
-      } else if ("ref" in it) {
-        const at = resolve ? labels.get(it.ref) : 0;
-        if (at === undefined) throw new BasaltError("BENCH_ASM_LABEL", `undefined label ${it.ref}`);
-        out.push(0x61, at >> 8, at & 0xff);
-      } else {
-        const b = pushBytes(it.push);
-        if (b.length > 32) throw new BasaltError("BENCH_ASM_PUSH", `push of ${b.length} bytes, at most 32 expected`);
-        out.push(OP.PUSH1 + b.length - 1, ...b);
-      }
-    }
-    return out;
-  };
-  emit(false);
-  return new Uint8Array(emit(true));
-}
-
-/** `keccak256(mem[0..64))` with mem[0] = the address on the stack top, mem[32] = 0: the balance slot of it. */
-const BALANCE_SLOT_OF_TOP: Asm[] = [push(0), OP.MSTORE, push(0), push(0x20), OP.MSTORE, push(0x40), push(0), OP.SHA3];
-/** Returns the stack top as one 32-byte word. */
-const RETURN_TOP: Asm[] = [push(0), OP.MSTORE, push(0x20), push(0), OP.RETURN];
-
-/**
- * Runtime of the minimal ERC-20: `transfer(address,uint256)` (reverts on insufficient balance,
- * moves the amount between the balance-mapping slots, emits Transfer, returns true),
- * `balanceOf(address)`, `totalSupply()`; anything else reverts.
- */
-const TOKEN_RUNTIME = assemble([
-  push(0), OP.CALLDATALOAD, push(0xe0), OP.SHR,
-  OP.DUP1, push(SEL_TRANSFER), OP.EQ, ref("transfer"), OP.JUMPI,
-  OP.DUP1, push(SEL_BALANCE_OF), OP.EQ, ref("balanceOf"), OP.JUMPI,
-  OP.DUP1, push(SEL_TOTAL_SUPPLY), OP.EQ, ref("totalSupply"), OP.JUMPI,
-  label("fail"), push(0), OP.DUP1, OP.REVERT,
-
-  label("transfer"),
-  push(0x24), OP.CALLDATALOAD, // amount
-  push(0x04), OP.CALLDATALOAD, push(new Uint8Array(20).fill(0xff)), OP.AND, // to, amount
-  OP.CALLER, ...BALANCE_SLOT_OF_TOP, // fromSlot, to, amount
-  OP.DUP1, OP.SLOAD, // bal, fromSlot, to, amount
-  OP.DUP4, OP.DUP2, OP.LT, ref("fail"), OP.JUMPI, // bal < amount → revert
-  OP.DUP4, OP.SWAP1, OP.SUB, OP.SWAP1, OP.SSTORE, // balances[from] = bal - amount; to, amount
-  OP.DUP1, ...BALANCE_SLOT_OF_TOP, // toSlot, to, amount
-  OP.DUP1, OP.SLOAD, OP.DUP4, OP.ADD, OP.SWAP1, OP.SSTORE, // balances[to] += amount; to, amount
-  OP.DUP2, push(0), OP.MSTORE, // mem[0] = amount
-  OP.CALLER, push(TRANSFER_TOPIC), push(0x20), push(0), OP.LOG3, // Transfer(caller, to, amount)
-  OP.POP, push(1), ...RETURN_TOP,
-
-  label("balanceOf"),
-  push(0x04), OP.CALLDATALOAD, ...BALANCE_SLOT_OF_TOP, OP.SLOAD, ...RETURN_TOP,
-
-  label("totalSupply"),
-  push(TOTAL_SUPPLY_SLOT), OP.SLOAD, ...RETURN_TOP,
-]);
-
-/** Init code: totalSupply = balances[msg.sender] = supply, emit Transfer(0, msg.sender, supply), return the runtime. */
-function tokenInitCode(supply: bigint): Uint8Array {
-  const ctor = (runtimeOffset: number): Asm[] => [
-    push(supply), OP.DUP1, push(TOTAL_SUPPLY_SLOT), OP.SSTORE, // totalSupply = supply; supply
-    OP.CALLER, ...BALANCE_SLOT_OF_TOP, // slot, supply
-    OP.DUP2, OP.SWAP1, OP.SSTORE, // balances[caller] = supply; supply
-    push(0), OP.MSTORE, // mem[0] = supply
-    OP.CALLER, push(0), push(TRANSFER_TOPIC), push(0x20), push(0), OP.LOG3, // Transfer(0, caller, supply)
-    push(setLengthLeft(bigIntToBytes(BigInt(TOKEN_RUNTIME.length)), 2)), OP.DUP1,
-    push(setLengthLeft(bigIntToBytes(BigInt(runtimeOffset)), 2)), push(0), OP.CODECOPY, // mem[0..len) = runtime
-    push(0), OP.RETURN,
-  ];
-  const len = assemble(ctor(0)).length;
-  const code = assemble(ctor(len));
-  const out = new Uint8Array(code.length + TOKEN_RUNTIME.length);
-  out.set(code);
-  out.set(TOKEN_RUNTIME, code.length);
-  return out;
-}
-
-function transferCalldata(to: Uint8Array, amount: bigint): Uint8Array {
-  const out = new Uint8Array(4 + 64);
-  out.set(SEL_TRANSFER);
-  out.set(setLengthLeft(to, 32), 4);
-  out.set(setLengthLeft(bigIntToBytes(amount), 32), 36);
-  return out;
-}
 
 // ---- the benchmark ---------------------------------------------------------------------------
 
@@ -302,13 +173,6 @@ class Bench {
     }
     return { txs, gas };
   }
-}
-
-/** Storage slot of `balances[holder]` (mapping at slot 0): keccak256(pad32(holder) ++ pad32(0)). */
-function balanceSlot(holder: Uint8Array): Uint8Array {
-  const key = new Uint8Array(64);
-  key.set(setLengthLeft(holder, 32));
-  return keccak_256(key);
 }
 
 /**

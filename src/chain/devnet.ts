@@ -5,7 +5,7 @@
  * anvil/hardhat test mnemonic, and the OP predeploys.
  */
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../util/keccak.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
@@ -52,7 +52,7 @@ export interface DevAccount {
 
 /** EIP-55 checksum of a 20-byte address given as lowercase hex without 0x. */
 function checksum(lowerHex: string): string {
-  const hash = bytesToHex(keccak_256(utf8ToBytes(lowerHex)));
+  const hash = bytesToHex(keccak256(utf8ToBytes(lowerHex)));
   let out = "0x";
   for (let i = 0; i < lowerHex.length; i++) {
     const c = lowerHex[i] as string;
@@ -77,7 +77,7 @@ export function devAccounts(): DevAccount[] {
       const key = root.derive(`${DEV_HD_PATH}/${i}`).privateKey;
       if (key === null) throw new Error(`dev account ${i}: no private key derived`);
       const pub = secp256k1.getPublicKey(key, false);
-      const address = bytesToHex(keccak_256(pub.subarray(1)).subarray(12));
+      const address = bytesToHex(keccak256(pub.subarray(1)).subarray(12));
       list.push({ address: checksum(address), privateKey: `0x${bytesToHex(key)}` });
     }
     accounts = list;

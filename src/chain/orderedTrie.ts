@@ -12,7 +12,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { KECCAK256_RLP } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../util/keccak.js";
 
 /** Key of item `i`, as nibbles. */
 function keyNibbles(i: number): Uint8Array {
@@ -39,7 +39,7 @@ function hexPrefix(nibbles: Uint8Array, from: number, to: number, leaf: boolean)
 
 /** A child reference: the node itself when its RLP is under 32 bytes, else its hash. */
 function reference(encoded: Uint8Array): Uint8Array | unknown[] {
-  return encoded.length < 32 ? (RLP.decode(encoded) as unknown[]) : keccak_256(encoded);
+  return encoded.length < 32 ? (RLP.decode(encoded) as unknown[]) : keccak256(encoded);
 }
 
 /** Leaf encodings by (item, depth) for a trie that only grows; values must not change. */
@@ -106,5 +106,5 @@ function encodeNode(items: number[], lo: number, hi: number, depth: number, valu
 export function orderedTrieRoot(values: readonly Uint8Array[], cache: OrderedTrieCache = new OrderedTrieCache()): Uint8Array {
   if (values.length === 0) return KECCAK256_RLP;
   const items = sortedItems(values.length, cache);
-  return keccak_256(encodeNode(items, 0, items.length, 0, values, cache));
+  return keccak256(encodeNode(items, 0, items.length, 0, values, cache));
 }

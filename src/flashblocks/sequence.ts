@@ -6,7 +6,7 @@
  * /work/shared/reference/flashblocks.md, including the newer preflight rules, the `prev_flashblock_id` link check
  * and the hold-ahead cache of PR #973) and the newer canonical reconciliation with `Rebase` (§2.3).
  */
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../util/keccak.js";
 import { bytesEqual } from "../util/bytes.js";
 import { encodeFlashblock, MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblocksPayloadV1 } from "./codec.js";
 
@@ -65,7 +65,7 @@ function sameContent(a: FlashblocksPayloadV1, b: FlashblocksPayloadV1): boolean 
 
 /** Hash of an EIP-2718 encoded transaction (keccak-256 of its envelope bytes, deposits included). */
 function txHash(raw: Uint8Array): Uint8Array {
-  return keccak_256(raw);
+  return keccak256(raw);
 }
 
 /**

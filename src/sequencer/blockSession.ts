@@ -25,7 +25,7 @@ import { createBlock, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { bigIntToBytes, concatBytes, hexToBytes, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../util/keccak.js";
 import { RLP } from "@ethereumjs/rlp";
 import { blockWriteOf, type Chain, type ExecutedBlock } from "../chain/chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
@@ -90,7 +90,7 @@ export interface BlockSessionOptions {
  * or at another time gets another id.
  */
 export function sessionPayloadId(parentHash: Uint8Array, timestamp: bigint): Uint8Array {
-  return keccak_256(concatBytes(parentHash, setLengthLeft(bigIntToBytes(timestamp), 8))).slice(0, PAYLOAD_ID_BYTES);
+  return keccak256(concatBytes(parentHash, setLengthLeft(bigIntToBytes(timestamp), 8))).slice(0, PAYLOAD_ID_BYTES);
 }
 
 /** The flashblock `base` (block environment) of an OP header template (`opHeaderTemplate`). */

@@ -19,7 +19,7 @@
  * since it, or at once when deposits are waiting (as if they had been mined in the next L1
  * block). After a restart the origin is read back from the head's L1-attributes deposit.
  */
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../util/keccak.js";
 import { Address, bigIntToBytes, concatBytes, equalsBytes, hexToBytes, setLengthLeft, utf8ToBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
 import type { Chain, ExecutedBlock } from "../chain/chain.js";
@@ -80,7 +80,7 @@ export interface OpDevSequencerOptions {
 
 /** Hash of simulated L1 block `n`. */
 export function devL1BlockHash(n: bigint): Uint8Array {
-  return keccak_256(concatBytes(utf8ToBytes("basalt devnet L1"), setLengthLeft(bigIntToBytes(n), 8)));
+  return keccak256(concatBytes(utf8ToBytes("basalt devnet L1"), setLengthLeft(bigIntToBytes(n), 8)));
 }
 
 /** The next block to build: its payload attributes, the L1 origin they move to, and the deposits they include. */
@@ -288,9 +288,9 @@ export class OpDevSequencer {
     const included = seq === 0n ? deposits : [];
     const attrs: OpPayloadAttributes = {
       timestamp,
-      prevRandao: keccak_256(origin.hash),
+      prevRandao: keccak256(origin.hash),
       suggestedFeeRecipient: hexToBytes(SEQUENCER_FEE_VAULT_ADDRESS),
-      parentBeaconBlockRoot: keccak_256(concatBytes(utf8ToBytes("basalt devnet beacon"), origin.hash)),
+      parentBeaconBlockRoot: keccak256(concatBytes(utf8ToBytes("basalt devnet beacon"), origin.hash)),
       // L1 info, the origin's user deposits, then any fork's upgrade deposits (specs derivation.md).
       transactions: [...[l1Info, ...included].map((t) => t.serialize()), ...upgradeTransactionsForBlock(op, timestamp, head.header.timestamp)],
       noTxPool: false,

@@ -11,7 +11,7 @@
 import { RLP } from "@ethereumjs/rlp";
 import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../util/keccak.js";
 import type { Chain } from "../chain/chain.js";
 import { DEPOSIT_TX_TYPE } from "../chain/op/depositTx.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
@@ -96,7 +96,7 @@ export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: Typed
         canonical[0] = 3;
         canonical.set(body, 1);
         const tx = createTxFromRLP(canonical, { common });
-        return { tx, hash: keccak_256(canonical) };
+        return { tx, hash: keccak256(canonical) };
       }
     }
     const tx = createTxFromRLP(raw, { common });

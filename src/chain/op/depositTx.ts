@@ -11,7 +11,7 @@
 import { Capability } from "@ethereumjs/tx";
 import { RLP } from "@ethereumjs/rlp";
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, concatBytes } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import { BasaltError } from "../../util/errors.js";
 
 /** EIP-2718 type byte of deposit transactions (specs deposits.md "The Deposited Transaction Type"). */
@@ -134,7 +134,7 @@ export class DepositTransaction implements DepositTxFields {
 
   /** keccak256 of the envelope: the transaction hash. */
   hash(): Uint8Array {
-    this.cachedHash ??= keccak_256(this.serialize());
+    this.cachedHash ??= keccak256(this.serialize());
     return this.cachedHash;
   }
 

@@ -4,7 +4,7 @@
  * (`payloadHash = keccak256(l1BlockHash ++ uint256(logIndex))`), 1 = L1-info deposit
  * (`keccak256(l1BlockHash ++ uint256(sequenceNumber))`), 2 = upgrade deposit (`keccak256(intent)`).
  */
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import { BasaltError } from "../../util/errors.js";
 
 /** Source-hash domain of user deposits (TransactionDeposited logs). */
@@ -38,7 +38,7 @@ function domainHash(domain: bigint, payloadHash: Uint8Array): Uint8Array {
   const buf = new Uint8Array(2 * WORD);
   buf.set(word(domain), 0);
   buf.set(payloadHash, WORD);
-  return keccak_256(buf);
+  return keccak256(buf);
 }
 
 function blockScoped(l1BlockHash: Uint8Array, index: bigint | number): Uint8Array {
@@ -46,7 +46,7 @@ function blockScoped(l1BlockHash: Uint8Array, index: bigint | number): Uint8Arra
   const buf = new Uint8Array(2 * WORD);
   buf.set(l1BlockHash, 0);
   buf.set(word(BigInt(index)), WORD);
-  return keccak_256(buf);
+  return keccak256(buf);
 }
 
 /** Source hash of a user deposit: domain 0 over `keccak256(l1BlockHash ++ uint256(logIndex))`; `logIndex` is block-wide. */
@@ -61,5 +61,5 @@ export function l1InfoSourceHash(l1BlockHash: Uint8Array, sequenceNumber: bigint
 
 /** Source hash of an upgrade deposit: domain 2 over `keccak256(utf8(intent))`, e.g. "Ecotone: L1 Block Deployment". */
 export function upgradeSourceHash(intent: string): Uint8Array {
-  return domainHash(UPGRADE_DEPOSIT_DOMAIN, keccak_256(new TextEncoder().encode(intent)));
+  return domainHash(UPGRADE_DEPOSIT_DOMAIN, keccak256(new TextEncoder().encode(intent)));
 }

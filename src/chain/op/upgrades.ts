@@ -21,7 +21,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, createAddressFromString, toChecksumAddress } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import { fromHex } from "../../util/bytes.js";
 import { BasaltError } from "../../util/errors.js";
 import { GAS_PRICE_ORACLE_ECOTONE_CREATION_CODE } from "./bytecode/gasPriceOracleEcotone.js";
@@ -127,7 +127,7 @@ function addressBytes(address: string): Uint8Array {
 
 /** First 4 bytes of keccak256 of a Solidity function signature. */
 function selector(signature: string): Uint8Array {
-  return keccak_256(new TextEncoder().encode(signature)).slice(0, 4);
+  return keccak256(new TextEncoder().encode(signature)).slice(0, 4);
 }
 
 /**
@@ -137,7 +137,7 @@ function selector(signature: string): Uint8Array {
  */
 export function contractCreationAddress(from: string, nonce: bigint): string {
   if (nonce < 0n) throw new OpUpgradeError("OP_UPGRADE_BAD_NONCE", `nonce must be >= 0, got ${nonce}`, { nonce: nonce.toString() });
-  const hash = keccak_256(RLP.encode([addressBytes(from), bigIntToUnpaddedBytes(nonce)]));
+  const hash = keccak256(RLP.encode([addressBytes(from), bigIntToUnpaddedBytes(nonce)]));
   return toChecksumAddress(`0x${Buffer.from(hash.slice(12)).toString("hex")}`);
 }
 

@@ -28,7 +28,7 @@ import { l1InfoSourceHash } from "../../chain/op/sourceHash.js";
 import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, equalsBytes, concatBytes, setLengthLeft, hexToBytes, intToBytes, KECCAK256_RLP } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
 import { EVMError } from "@ethereumjs/evm";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import { DEPOSIT_TX_TYPE, isDeposit, type DepositTransaction } from "../../chain/op/depositTx.js";
 import { OpFork, isActivationBlock, opForkAt, type OpChainConfig } from "../../chain/op/forks.js";
 import { loadL1BlockInfo, type L1BlockInfo } from "../../chain/op/l1BlockInfo.js";
@@ -117,7 +117,7 @@ function txIntrinsicGas(data: Uint8Array, isCreate: boolean, fork: OpFork): { in
 function bloomOf(logs: Log[]): Uint8Array {
   const bloom = new Uint8Array(256);
   const add = (v: Uint8Array): void => {
-    const h = keccak_256(v);
+    const h = keccak256(v);
     for (let i = 0; i < 6; i += 2) {
       const bit = ((h[i] << 8) | h[i + 1]) & 2047;
       bloom[256 - 1 - (bit >> 3)] |= 1 << (bit & 7);

@@ -18,7 +18,7 @@ import {
   createAccount,
   equalsBytes,
 } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import type { AccountChange, StorageChange } from "../../storage/store.js";
 import type { StateReader } from "./stateReader.js";
 import type { TrieNodeDb } from "./trieNodeDb.js";
@@ -197,7 +197,7 @@ export class OverlayStateManager implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const codeHash = keccak_256(value);
+    const codeHash = keccak256(value);
     const h = hex(codeHash);
     if (!this.codes.has(h)) {
       this.codes.set(h, value);
@@ -280,6 +280,8 @@ export class OverlayStateManager implements StateManagerInterface {
       db: this.nodes,
       valueEncoding: ValueEncoding.Bytes,
       useKeyHashing: true,
+      // Keys and nodes hashed by the native addon where built (the trie's default is @noble's JS keccak).
+      useKeyHashingFunction: keccak256,
       root,
     });
   }

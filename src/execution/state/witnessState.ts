@@ -7,7 +7,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { Account, KECCAK256_RLP, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import { BasaltError } from "../../util/errors.js";
 import { toHex } from "../../util/bytes.js";
 import type { StateReader } from "./stateReader.js";
@@ -26,7 +26,7 @@ export class WitnessStore implements TrieNodeSource {
 
   /** Adds a preimage; its key is computed, so a wrong pairing cannot be inserted. */
   add(value: Uint8Array): void {
-    this.map.set(toHex(keccak_256(value)), value);
+    this.map.set(toHex(keccak256(value)), value);
   }
 
   /** Builds a store from values (keys are recomputed and not trusted). */
@@ -118,7 +118,7 @@ export class WitnessStateReader implements StateReader {
   account(address: Uint8Array): Account | undefined {
     const k = toHex(address);
     if (this.accounts.has(k)) return this.accounts.get(k);
-    const rlp = trieGet(this.witness, this.stateRoot, keccak_256(address));
+    const rlp = trieGet(this.witness, this.stateRoot, keccak256(address));
     const a = rlp === undefined ? undefined : createAccountFromRLP(rlp);
     this.accounts.set(k, a);
     return a;
@@ -127,7 +127,7 @@ export class WitnessStateReader implements StateReader {
   storage(address: Uint8Array, slot: Uint8Array): Uint8Array {
     const a = this.account(address);
     if (a === undefined) return new Uint8Array(0);
-    const v = trieGet(this.witness, a.storageRoot, keccak_256(slot));
+    const v = trieGet(this.witness, a.storageRoot, keccak256(slot));
     return v === undefined ? new Uint8Array(0) : (RLP.decode(v) as Uint8Array);
   }
 

@@ -10,7 +10,7 @@
 import type { Block } from "@ethereumjs/block";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
 import { opForkAt, type OpFork } from "../../chain/op/forks.js";
 import { l1BlockInfoFromCalldata, type L1BlockInfo } from "../../chain/op/l1BlockInfo.js";
@@ -102,7 +102,7 @@ export function formatLog(log: Log, ctx: LogContext): RpcLog {
  * (the receipts' `contractAddress`).
  */
 export function createAddress(sender: Uint8Array, nonce: bigint): Uint8Array {
-  return keccak_256(RLP.encode([sender, bigIntToUnpaddedBytes(nonce)])).subarray(12);
+  return keccak256(RLP.encode([sender, bigIntToUnpaddedBytes(nonce)])).subarray(12);
 }
 
 /** The block's blob base fee (from its `excessBlobGas`), or undefined before Cancun. */

@@ -18,7 +18,7 @@ import { InvalidParamsError, ServerError } from "../errors.js";
 import { formatBlockLogs, parseAddress, parseHash, type RpcLog } from "../format/index.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
 import { pendingFor } from "./pending.js";
 
@@ -29,7 +29,7 @@ interface LogFilter {
 }
 
 function bloomHas(bloom: Uint8Array, item: Uint8Array): boolean {
-  const h = keccak_256(item);
+  const h = keccak256(item);
   for (let i = 0; i < 6; i += 2) {
     const bit = ((h[i] << 8) | h[i + 1]) & 2047;
     if ((bloom[256 - 1 - Math.floor(bit / 8)] & (1 << bit % 8)) === 0) return false;

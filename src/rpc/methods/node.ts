@@ -3,7 +3,7 @@
  * web3_sha3, eth_syncing, eth_accounts, eth_config (EIP-7910), eth_capabilities.
  */
 import type { Common } from "@ethereumjs/common";
-import { keccak_256 } from "@noble/hashes/sha3.js";
+import { keccak256 } from "../../util/keccak.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../../chain/op/forks.js";
 import type { RpcBackend } from "../backend.js";
 import { parseData, toData, toQuantity } from "../format/index.js";
@@ -96,7 +96,7 @@ export function nodeMethods(b: RpcBackend): MethodTable {
     net_listening: () => true,
     net_peerCount: () => "0x0",
     web3_clientVersion: () => b.settings.clientVersion,
-    web3_sha3: (params) => toData(keccak_256(parseData(required(params, 0), 0))),
+    web3_sha3: (params) => toData(keccak256(parseData(required(params, 0), 0))),
     eth_accounts: () => [],
     eth_syncing: () => {
       const s = b.syncing();

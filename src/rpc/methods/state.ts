@@ -8,6 +8,7 @@
  * snapshot's diff over the head state); eth_getProof answers `pending` from `latest` (there is
  * no pending trie). Without a snapshot, `pending` is `latest`.
  */
+import { keccak256 } from "../../util/keccak.js";
 import { MerklePatriciaTrie, createMerkleProof } from "@ethereumjs/mpt";
 import { KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, equalsBytes } from "@ethereumjs/util";
 import { TrieNodeDb } from "../../execution/state/trieNodeDb.js";
@@ -109,7 +110,7 @@ export function stateMethods(b: RpcBackend): MethodTable {
       const block = resolveStateBlock(chain, parseBlockParam(params[2], 2, { allowHash: true, optional: true }));
       const state = chain.stateAt(block.header);
       const nodes = new TrieNodeDb(chain.store);
-      const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, root });
+      const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, useKeyHashingFunction: keccak256, root });
       const accountProof = await createMerkleProof(trie(block.header.stateRoot), addr);
       const acc = state.account(addr);
       const storageRoot = acc?.storageRoot ?? KECCAK256_RLP;

@@ -16,6 +16,8 @@ import {
   MAX_BATCH_LENGTH,
   MAX_REQUEST_BODY_BYTES,
   RPC_EVM_TIMEOUT_MS,
+  DEFAULT_EXECUTION_THREADS,
+  EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
 } from "../../../src/config/constants.js";
 import { OPTION_LIST, envVarName } from "../../../src/config/options.js";
@@ -119,6 +121,8 @@ describe("defaults", () => {
       "http.corsdomain": "",
       "rpc.gascap": Number(RPC_GAS_CAP),
       "rpc.evmtimeout": RPC_EVM_TIMEOUT_MS,
+      "rpc.threads": DEFAULT_EXECUTION_THREADS,
+      "rpc.queue": DEFAULT_EXECUTION_THREADS * EXECUTION_QUEUE_PER_THREAD,
       "rpc.batch-limit": MAX_BATCH_LENGTH,
       "rpc.max-body": MAX_REQUEST_BODY_BYTES,
       "authrpc.addr": "127.0.0.1",

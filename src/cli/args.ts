@@ -24,8 +24,8 @@ import {
 } from "../config/options.js";
 import { BasaltError } from "../util/errors.js";
 
-/** What `basalt` was asked to do. */
-export type CliCommand = Command | "help" | "version";
+/** What `basalt` was asked to do (`bench` runs a tool of the benchmark suite with its own arguments). */
+export type CliCommand = Command | "help" | "version" | "bench";
 
 /** Where an option's value came from. */
 export type OptionSource = "cli" | "env" | "env-file" | "default";
@@ -35,12 +35,13 @@ export interface ParsedCli {
   /**
    * The command. Any help request (`basalt --help`, `-h`, `basalt help [cmd]`,
    * `basalt <cmd> --help`) is normalized to `"help"` with the topic command, if any, as
-   * `positionals[0]`; `--version` / `basalt version` give `"version"`.
+   * `positionals[0]`; `--version` / `basalt version` give `"version"`. `basalt bench ...` gives
+   * `"bench"` with every argument after `bench`, unparsed, as `positionals`.
    */
   command: CliCommand;
   /** Resolved options (for help/version: the defaults only; nothing is read). */
   options: BasaltOptions;
-  /** Arguments after the command: files of import/export, the topic of help. */
+  /** Arguments after the command: files of import/export, the topic of help, the argv of bench. */
   positionals: string[];
   /** True when help was requested (then `command` is `"help"`). */
   help: boolean;
@@ -82,7 +83,10 @@ export class CliError extends BasaltError<CliErrorMeta> {
   }
 }
 
-const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "help", "version"];
+const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "help", "version", "bench"];
+
+/** The command that takes its own arguments (`basalt bench <tool> [args]`); it must come first. */
+const BENCH_COMMAND = "bench";
 
 function isCliCommand(s: string): s is CliCommand {
   return (ALL_COMMANDS as readonly string[]).includes(s);
@@ -362,12 +366,14 @@ function unknownCommand(word: string): CliError {
  * mistake in the user's input. Help and version requests never read the environment or files.
  */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCli {
+  // `basalt bench <tool> [args]`: the tool parses its own arguments (including its --help).
+  if (argv[0] === BENCH_COMMAND) return { command: BENCH_COMMAND, help: false, positionals: argv.slice(1), ...defaultsOnly() };
   // Help and version first, leniently, so `basalt init --bogus --help` still shows help.
   const lenient = tokenize(argv, false);
   const first = lenient.positionals[0];
   if (lenient.help || first === "help") {
     const topic = first === "help" ? lenient.positionals[1] : first;
-    if (topic !== undefined && !(COMMANDS as readonly string[]).includes(topic)) throw unknownCommand(topic);
+    if (topic !== undefined && topic !== BENCH_COMMAND && !(COMMANDS as readonly string[]).includes(topic)) throw unknownCommand(topic);
     return { command: "help", help: true, positionals: topic === undefined ? [] : [topic], ...defaultsOnly() };
   }
   if (lenient.version || first === "version") return { command: "version", help: false, positionals: [], ...defaultsOnly() };
@@ -375,6 +381,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
   const tokens = tokenize(argv, true);
   const positionals = [...tokens.positionals];
   const explicitCommand = positionals[0] !== undefined && isCliCommand(positionals[0]);
+  if (positionals[0] === BENCH_COMMAND) {
+    const message = "`bench` must be the first argument: basalt bench <tool> [args] (the node options do not apply to it)";
+    throw new CliError("CLI_UNEXPECTED_ARGUMENT", message, { value: BENCH_COMMAND });
+  }
   const command = (explicitCommand ? positionals.shift() : "node") as Command;
 
   // Command-line values (last occurrence wins).

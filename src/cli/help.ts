@@ -13,6 +13,7 @@ import {
   type OptionDefinition,
 } from "../config/options.js";
 import { CliError, closest } from "./args.js";
+import { BENCH_HELP } from "./commands/bench.js";
 
 /** Usage line and summary of each command. */
 export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary: string } } = {
@@ -85,8 +86,9 @@ const FOOTER = [
  * Throws a `CLI_UNKNOWN_COMMAND` {@link CliError} for an unknown command.
  */
 export function renderHelp(command?: string): string {
+  if (command === "bench") return BENCH_HELP;
   if (command !== undefined && !(COMMANDS as readonly string[]).includes(command)) {
-    const suggestion = closest(command, COMMANDS);
+    const suggestion = closest(command, [...COMMANDS, "bench"]);
     throw new CliError("CLI_UNKNOWN_COMMAND", `unknown command ${JSON.stringify(command)} (did you mean ${suggestion}?)`, {
       command,
       suggestion,
@@ -96,8 +98,9 @@ export function renderHelp(command?: string): string {
   if (command === undefined) {
     lines.push("basalt: an Ethereum / OP Stack execution node", "", "Usage:");
     for (const c of COMMANDS) lines.push(`  ${COMMAND_USAGE[c].usage}`);
-    lines.push("  basalt help [command]", "  basalt --version", "", "Commands:");
+    lines.push("  basalt bench <load|scenario|micro> [args]", "  basalt help [command]", "  basalt --version", "", "Commands:");
     for (const c of COMMANDS) lines.push(`  ${c.padEnd(8)}${COMMAND_USAGE[c].summary}`);
+    lines.push(`  ${"bench".padEnd(8)}Run a tool of the benchmark suite (its own arguments; see basalt help bench)`);
     lines.push(...optionsSection(OPTION_LIST, true));
     lines.push("", "Run `basalt help <command>` for the options of one command.");
   } else {

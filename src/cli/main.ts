@@ -1,6 +1,6 @@
 /**
  * The `basalt` command: parses options (flags > BASALT_* env > --env-file > defaults) and
- * runs init, import, export or node.
+ * runs init, import, export or node; `basalt bench` hands its arguments to the bench suite.
  */
 import { readFileSync } from "node:fs";
 import { parseCli } from "./args.js";
@@ -11,6 +11,7 @@ import { initCommand } from "./commands/init.js";
 import { importCommand } from "./commands/import.js";
 import { exportCommand } from "./commands/export.js";
 import { nodeCommand } from "./commands/node.js";
+import { benchCommand } from "./commands/bench.js";
 
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCli(argv, process.env);
@@ -23,6 +24,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`basalt ${pkg.version}\n`);
     return;
   }
+  if (parsed.command === "bench") return benchCommand(parsed.positionals);
   const opts = parsed.options;
   const log = createLogger(opts["log.level"], opts["log.format"]);
   switch (parsed.command) {

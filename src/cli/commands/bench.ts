@@ -1,0 +1,92 @@
+/**
+ * `basalt bench <load|scenario|micro> [args]`: runs one tool of the benchmark suite. Each tool is
+ * a module of the compiled bench folder (`dist/bench/<tool>/cli.js`, exporting
+ * `main(argv: string[]): Promise<void>`), loaded only when asked for, and parses its own
+ * arguments (the node's options do not apply).
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { BasaltError } from "../../util/errors.js";
+
+/** The tools of the bench suite, in display order. */
+export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro"] as const;
+/** A tool of the bench suite. */
+export type BenchSubcommand = (typeof BENCH_SUBCOMMANDS)[number];
+
+/** One line per tool, for help. */
+export const BENCH_SUMMARIES: { readonly [S in BenchSubcommand]: string } = {
+  load: "HTTP load test of any JSON-RPC endpoints (open-loop steps and a closed-loop peak)",
+  scenario: "End-to-end scenarios against basalt and reference nodes",
+  micro: "Micro-benchmarks of basalt's internals",
+};
+
+/** The help text of `basalt bench`. */
+export const BENCH_HELP = [
+  "basalt bench: the benchmark suite",
+  "",
+  "Usage:",
+  "  basalt bench <tool> [args]",
+  "  basalt bench <tool> --help",
+  "",
+  "Tools:",
+  ...BENCH_SUBCOMMANDS.map((s) => `  ${s.padEnd(10)}${BENCH_SUMMARIES[s]}`),
+  "",
+  "Each tool takes its own arguments; the node options of `basalt --help` do not apply.",
+  "",
+].join("\n");
+
+/** Stable codes of {@link BenchCommandError}. */
+export type BenchCommandErrorCode = "BENCH_UNKNOWN_TOOL" | "BENCH_MODULE_MISSING" | "BENCH_MODULE_INVALID";
+
+/** `basalt bench` was asked for a tool that does not exist or is not built. */
+export class BenchCommandError extends BasaltError<{ tool: string; module?: string }> {
+  constructor(code: BenchCommandErrorCode, message: string, meta: { tool: string; module?: string }) {
+    super(code, message, meta);
+  }
+}
+
+function isSubcommand(s: string): s is BenchSubcommand {
+  return (BENCH_SUBCOMMANDS as readonly string[]).includes(s);
+}
+
+/**
+ * The URL of a tool's module: `bench/<tool>/cli.js` of the compiled tree, three levels above this
+ * file (dist/src/cli/commands → dist).
+ */
+export function benchModuleUrl(tool: BenchSubcommand): URL {
+  return new URL(`../../../bench/${tool}/cli.js`, import.meta.url);
+}
+
+/**
+ * Runs `basalt bench` with `argv` (the arguments after `bench`): no tool or `--help` prints
+ * {@link BENCH_HELP}; otherwise the tool's module is imported and its `main` called with the
+ * remaining arguments. Throws {@link BenchCommandError} for an unknown tool, a module that is not
+ * built, or one without a `main` function.
+ */
+export async function benchCommand(argv: string[]): Promise<void> {
+  const tool = argv[0];
+  if (tool === undefined || tool === "--help" || tool === "-h" || tool === "help") {
+    process.stdout.write(BENCH_HELP);
+    return;
+  }
+  if (!isSubcommand(tool)) {
+    const message = `unknown bench tool ${JSON.stringify(tool)}: expected one of ${BENCH_SUBCOMMANDS.join(", ")}`;
+    throw new BenchCommandError("BENCH_UNKNOWN_TOOL", message, { tool });
+  }
+  const url = benchModuleUrl(tool);
+  const file = fileURLToPath(url);
+  if (!existsSync(file)) {
+    throw new BenchCommandError(
+      "BENCH_MODULE_MISSING",
+      `the bench tool ${tool} is not available: expected its compiled module at ${file} ` +
+        "(run `npm run build`; the bench folder is compiled with the node)",
+      { tool, module: file },
+    );
+  }
+  const mod = (await import(url.href)) as { main?: unknown };
+  if (typeof mod.main !== "function") {
+    const message = `the bench module ${file} exports no main function: expected main(argv: string[]): Promise<void>`;
+    throw new BenchCommandError("BENCH_MODULE_INVALID", message, { tool, module: file });
+  }
+  await (mod.main as (argv: string[]) => Promise<void>)(argv.slice(1));
+}

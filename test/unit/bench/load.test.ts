@@ -1,0 +1,347 @@
+/**
+ * The HTTP load tool (bench/load) against tiny local node:http servers: open-loop request counts,
+ * failure kinds, drops at the in-flight cap, the closed loop's concurrency, RSS sampling, and the
+ * text/JSON/HTML reports. Asserts behaviour only, never latency figures.
+ */
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { checkOutcome, prepareCorpus } from "../../../bench/load/check.js";
+import { RpcHttpClient } from "../../../bench/load/client.js";
+import { runClosedLoop } from "../../../bench/load/closedLoop.js";
+import { runOpenLoop } from "../../../bench/load/openLoop.js";
+import { renderHtml } from "../../../bench/load/plot.js";
+import { formatTable, writeReport } from "../../../bench/load/report.js";
+import { readRssMiB } from "../../../bench/load/rss.js";
+import { runLoad } from "../../../bench/load/run.js";
+import { Tally, latencyStats } from "../../../bench/load/stats.js";
+import type { Corpus, LoadReport } from "../../../bench/load/types.js";
+import { makeTempDir, removeDir } from "../../helpers/basaltProcess.js";
+import { getFreePort, LOCALHOST } from "../../helpers/ports.js";
+
+/** A running test server. */
+interface TestServer {
+  url: string;
+  /** requests received (warm-up included) */
+  received: () => number;
+  /** most requests in flight at once */
+  maxConcurrent: () => number;
+  close: () => Promise<void>;
+}
+
+type Handler = (body: string, res: http.ServerResponse) => void;
+
+const servers: TestServer[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+  await Promise.all(dirs.splice(0).map((d) => removeDir(d)));
+});
+
+/** Starts a server on 127.0.0.1 calling `handler` with each request's body. */
+async function startServer(handler: Handler): Promise<TestServer> {
+  let received = 0;
+  let current = 0;
+  let max = 0;
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    received++;
+    current++;
+    max = Math.max(max, current);
+    res.once("close", () => current--);
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => handler(Buffer.concat(chunks).toString("utf8"), res));
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.once("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, LOCALHOST, resolve));
+  const { port } = server.address() as AddressInfo;
+  const handle: TestServer = {
+    url: `http://${LOCALHOST}:${port}`,
+    received: () => received,
+    maxConcurrent: () => max,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  servers.push(handle);
+  return handle;
+}
+
+function json(res: http.ServerResponse, value: unknown, status = 200): void {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Answers every request (or batch element) with result "0x1" and its id. */
+const okHandler: Handler = (body, res) => {
+  const req = JSON.parse(body) as { id: unknown } | { id: unknown }[];
+  json(res, Array.isArray(req) ? req.map((r) => ({ jsonrpc: "2.0", id: r.id, result: "0x1" })) : { jsonrpc: "2.0", id: req.id, result: "0x1" });
+};
+
+function rpcBody(method: string, id = 1): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params: [] });
+}
+
+describe("open loop", () => {
+  it("sends about rate × seconds requests, all counted ok, warm-up not counted", async () => {
+    const server = await startServer(okHandler);
+    const corpus: Corpus = { name: "c", bodies: [rpcBody("a"), rpcBody("b")], validate: (r) => (r === "0x1" ? undefined : "not 0x1") };
+    const report = await runLoad({ endpoints: [{ name: "s", url: server.url }], corpora: [corpus], steps: [200], stepSeconds: 1 });
+    expect(report.results).toHaveLength(1);
+    const step = report.results[0]!.steps[0]!;
+    expect(step.rate).toBe(200);
+    expect(step.sent).toBeGreaterThanOrEqual(150);
+    expect(step.sent).toBeLessThanOrEqual(250);
+    expect(step.ok).toBe(step.sent);
+    expect(step.failed).toBe(0);
+    expect(step.dropped).toBe(0);
+    expect(step.errorRate).toBe(0);
+    expect(step.achievedRps).toBeCloseTo(step.ok / 1, 6);
+    expect(step.failures).toEqual({});
+    expect(step.p50).toBeGreaterThan(0);
+    expect(step.p99).toBeGreaterThanOrEqual(step.p50);
+    expect(step.max).toBeGreaterThanOrEqual(step.p99);
+    expect(step.rssMiB).toBeUndefined();
+    // The warm-up sent each body once more.
+    expect(server.received()).toBe(step.sent + corpus.bodies.length);
+    expect(report.results[0]!.peak).toBeUndefined();
+    expect(report.plan).toEqual({ steps: [200], stepSeconds: 1 });
+  });
+
+  it("counts JSON-RPC errors, HTTP 429/500, garbage, missing results, validate failures and timeouts by kind", async () => {
+    const server = await startServer((body, res) => {
+      const { id, method } = JSON.parse(body) as { id: number; method: string };
+      switch (method) {
+        case "good":
+          return json(res, { jsonrpc: "2.0", id, result: "0x1" });
+        case "rpcError":
+          return json(res, { jsonrpc: "2.0", id, error: { code: -32005, message: "limit exceeded" } });
+        case "tooMany":
+          return json(res, { error: "slow down" }, 429);
+        case "broken":
+          return json(res, { error: "oops" }, 500);
+        case "garbage":
+          res.writeHead(200, { "content-type": "application/json" });
+          return res.end("<html>not json");
+        case "noResult":
+          return json(res, { jsonrpc: "2.0", id });
+        case "invalid":
+          return json(res, { jsonrpc: "2.0", id, result: "0x2" });
+        case "hang":
+          return; // never answers
+      }
+    });
+    const methods = ["good", "rpcError", "tooMany", "broken", "garbage", "noResult", "invalid", "hang"];
+    const validate = (r: unknown): string | undefined => (r === "0x1" ? undefined : "expected 0x1");
+    const corpus: Corpus = { name: "mixed", bodies: methods.map((m, i) => rpcBody(m, i)), validate };
+    const client = new RpcHttpClient(server.url, { timeoutMs: 800 });
+    try {
+      const step = await runOpenLoop(client, prepareCorpus(corpus), { rate: 32, seconds: 1, maxInFlight: 100 });
+      expect(step.sent).toBe(32);
+      expect(step.ok + step.failed).toBe(32);
+      expect(step.ok).toBe(4);
+      expect(step.failures).toEqual({
+        "rpc -32005": 4,
+        "http 429": 4,
+        "http 500": 4,
+        "invalid json": 4,
+        "missing result": 4,
+        "validate: expected 0x1": 4,
+        timeout: 4,
+      });
+      expect(step.errorRate).toBeCloseTo(28 / 32, 9);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("counts connection errors by code", async () => {
+    const port = await getFreePort();
+    const report = await runLoad({
+      endpoints: [{ name: "down", url: `http://${LOCALHOST}:${port}` }],
+      corpora: [{ name: "c", bodies: [rpcBody("x")] }],
+      steps: [20],
+      stepSeconds: 0.5,
+    });
+    const step = report.results[0]!.steps[0]!;
+    expect(step.sent).toBe(10);
+    expect(step.ok).toBe(0);
+    expect(step.failures).toEqual({ econnrefused: 10 });
+    expect(step.errorRate).toBe(1);
+  });
+
+  it("drops requests due while maxInFlight are in flight", async () => {
+    const server = await startServer(() => undefined); // never answers
+    const client = new RpcHttpClient(server.url, { timeoutMs: 2000 });
+    try {
+      const step = await runOpenLoop(client, prepareCorpus({ name: "c", bodies: [rpcBody("x")] }), { rate: 50, seconds: 1, maxInFlight: 5 });
+      expect(step.sent).toBe(5);
+      expect(step.dropped).toBe(45);
+      expect(step.ok).toBe(0);
+      expect(step.failures).toEqual({ timeout: 5 });
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe("closed loop", () => {
+  /** Answers like okHandler after `ms`: long enough for every client's request to be in flight at once. */
+  const slowOk =
+    (ms: number): Handler =>
+    (body, res) => {
+      setTimeout(() => okHandler(body, res), ms);
+    };
+
+  it("keeps exactly `concurrency` requests in flight", async () => {
+    const server = await startServer(slowOk(20));
+    const client = new RpcHttpClient(server.url, { timeoutMs: 5000 });
+    try {
+      const peak = await runClosedLoop(client, prepareCorpus({ name: "c", bodies: [rpcBody("x")] }), { concurrency: 8, seconds: 1 });
+      expect(server.maxConcurrent()).toBe(8);
+      expect(peak.concurrency).toBe(8);
+      expect(peak.ok).toBeGreaterThan(8);
+      expect(peak.failed).toBe(0);
+      expect(peak.rps).toBeCloseTo(peak.ok, 6);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("runs the peak after the steps with more clients than the default socket pool, sampling RSS of a pid", async () => {
+    const server = await startServer(slowOk(150));
+    const report = await runLoad({
+      endpoints: [{ name: "self", url: server.url, pid: process.pid }],
+      corpora: [{ name: "c", bodies: [rpcBody("x")] }],
+      steps: [10],
+      stepSeconds: 0.3,
+      peak: { concurrency: 70, seconds: 0.5 },
+    });
+    const r = report.results[0]!;
+    expect(server.maxConcurrent()).toBe(70);
+    expect(r.steps[0]!.rssMiB).toBeGreaterThan(0);
+    expect(r.peak?.concurrency).toBe(70);
+    expect(r.peak?.ok).toBeGreaterThan(0);
+    expect(r.peak?.rssMiB).toBeGreaterThan(0);
+    expect(report.plan.peak).toEqual({ concurrency: 70, seconds: 0.5 });
+  });
+});
+
+describe("checks", () => {
+  it("counts each element of a batch, matched by id", () => {
+    const prepared = prepareCorpus({
+      name: "batch",
+      bodies: [JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, method: "m", params: [] })))],
+      validate: (r, bodyIndex, elementIndex) => (r === "ok" && bodyIndex === 0 && elementIndex !== undefined ? undefined : "bad"),
+    });
+    const tally = new Tally();
+    const answer = [
+      { jsonrpc: "2.0", id: 3, result: "ok" },
+      { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "x" } },
+    ];
+    checkOutcome({ status: 200, body: JSON.stringify(answer) }, prepared, 0, tally);
+    expect(tally.ok).toBe(1);
+    expect(tally.failures).toEqual({ "rpc -32000": 1, "missing response": 1 });
+    checkOutcome({ status: 503, body: "" }, prepared, 0, tally);
+    expect(tally.failures["http 503"]).toBe(3);
+    checkOutcome({ error: "timeout" }, prepared, 0, tally);
+    expect(tally.failures.timeout).toBe(3);
+    expect(tally.failed).toBe(8);
+  });
+
+  it("rejects empty corpora and bodies that are not requests", () => {
+    expect(() => prepareCorpus({ name: "e", bodies: [] })).toThrow(/no bodies/);
+    expect(() => prepareCorpus({ name: "e", bodies: ["nope"] })).toThrow(/not JSON/);
+    expect(() => prepareCorpus({ name: "e", bodies: ["42"] })).toThrow(/not a JSON-RPC request/);
+  });
+
+  it("computes nearest-rank percentiles", () => {
+    const samples = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(latencyStats(samples)).toEqual({ p50: 50, p90: 90, p99: 99, max: 100 });
+    expect(latencyStats([])).toEqual({ p50: 0, p90: 0, p99: 0, max: 0 });
+  });
+});
+
+describe("rss", () => {
+  it("reads VmRSS of a live pid and nothing for a missing one", () => {
+    const rss = readRssMiB(process.pid);
+    expect(rss).toBeGreaterThan(1);
+    expect(readRssMiB(2 ** 22 + 12345)).toBeUndefined();
+  });
+});
+
+/** A synthetic two-endpoint, two-corpus report (names that need escaping included). */
+function sampleReport(): LoadReport {
+  const step = (rate: number, failed = 0) => ({
+    rate,
+    seconds: 1,
+    sent: rate,
+    ok: rate - failed,
+    failed,
+    dropped: 0,
+    errorRate: failed / rate,
+    achievedRps: rate - failed,
+    failures: failed > 0 ? { "http 429": failed } : {},
+    p50: 1.5,
+    p90: 2.5,
+    p99: 10,
+    max: 20,
+    rssMiB: 100,
+  });
+  const peak = { concurrency: 32, seconds: 10, ok: 5000, failed: 0, rps: 500, failures: {}, p50: 3, p90: 5, p99: 9, max: 30 };
+  return {
+    startedAt: "2025-01-01T00:00:00.000Z",
+    machine: { cpus: 2, cpuModel: "Test CPU", memGiB: 8, node: "v20.0.0" },
+    plan: { steps: [1, 16, 256], stepSeconds: 1, peak: { concurrency: 32, seconds: 10 } },
+    results: [
+      { endpoint: "basalt", corpus: "eth_blockNumber", steps: [step(1), step(16), step(256, 6)], peak },
+      { endpoint: "ref<node>", corpus: "eth_blockNumber", steps: [step(1), step(16), step(256)], peak: { ...peak, rps: 400 } },
+      { endpoint: "basalt", corpus: "eth_getBlockByNumber(full)", steps: [step(1), step(16), step(256)] },
+      { endpoint: "ref<node>", corpus: "eth_getBlockByNumber(full)", steps: [step(1), step(16), step(256)] },
+    ],
+  };
+}
+
+describe("reports", () => {
+  it("tabulates every endpoint and corpus, steps then peaks then failures", () => {
+    const text = formatTable(sampleReport());
+    const expected = ["basalt", "ref<node>", "eth_blockNumber", "eth_getBlockByNumber(full)", "p99 ms", "http 429 ×6"];
+    for (const name of expected) expect(text).toContain(name);
+    expect(text.indexOf("open loop")).toBeLessThan(text.indexOf("peak (closed loop"));
+    expect(text.indexOf("peak (closed loop")).toBeLessThan(text.indexOf("failures:"));
+    expect(text.split("\n").filter((l) => l.startsWith("basalt ") || l.startsWith("ref<node>")).length).toBe(12 + 2 + 1);
+  });
+
+  it("renders a self-contained HTML page with SVG charts", () => {
+    const html = renderHtml(sampleReport());
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain("<svg");
+    expect(html.match(/<svg/g)?.length).toBe(2 + 2 + 1); // latency + throughput per corpus, one peak chart
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
+    expect(html).not.toMatch(/https?:\/\//);
+    expect(html).not.toContain("ref<node>");
+    expect(html).toContain("ref&lt;node&gt;");
+    expect(html).toContain("eth_getBlockByNumber(full)");
+  });
+
+  it("writes the JSON and HTML files", async () => {
+    const dir = await makeTempDir("basalt-load-report-");
+    dirs.push(dir);
+    const report = sampleReport();
+    const paths = writeReport(report, `${dir}/nested`, "run1");
+    expect(paths.json).toMatch(/nested\/run1\.json$/);
+    expect(paths.html).toMatch(/nested\/run1\.html$/);
+    expect(JSON.parse(readFileSync(paths.json, "utf8"))).toEqual(report);
+    expect(readFileSync(paths.html, "utf8")).toContain("<svg");
+    expect(writeReport(report, dir).json).toMatch(/load\.json$/);
+  });
+});

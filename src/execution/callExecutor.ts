@@ -27,6 +27,8 @@ import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
 import { OverlayStateManager } from "./state/overlayStateManager.js";
 import type { StateReader } from "./state/stateReader.js";
 import { TrieNodeDb } from "./state/trieNodeDb.js";
+import { LruMap } from "../util/lru.js";
+import { toHex } from "../util/bytes.js";
 
 /** Call arguments, decoded (geth `TransactionArgs`). */
 export interface CallArgs {
@@ -95,8 +97,37 @@ function gethTxError(e: unknown, args: CallArgs): ServerError {
   return new ServerError(m.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, ""));
 }
 
+/**
+ * What calls at one target share: the VM (its EVM and opcode tables), the overlay state with its
+ * read caches, the block context (and its zero-base-fee twin) and the gas cap. Building it costs
+ * more than a typical call (a VM is ~0.5 ms); every call runs inside a checkpoint that is
+ * reverted, so the state stays the target's. Calls on one context run one at a time.
+ */
+interface ExecContext {
+  vm: VM;
+  state: OverlayStateManager;
+  common: Common;
+  header: BlockHeader;
+  /** Block environments by fee variant (`base`, `zero`, `zero-blob`). */
+  blocks: Map<string, ReturnType<typeof createBlock>>;
+  /** The effective gas cap for `cap` (memoized per cap). */
+  caps: Map<bigint, bigint>;
+  /** Tail of the calls queued on this context. */
+  tail: Promise<unknown>;
+}
+
+/**
+ * Call contexts kept per executor. Calls mostly target the head (and `pending`); a few more
+ * cover requests for recent blocks. A head change retires the head's context (its flat-state
+ * reads would see the new head).
+ */
+const CALL_CONTEXTS = 8;
+
 /** Executes calls on top of one block's state. */
 export class CallExecutor {
+  private readonly contexts = new LruMap<string, ExecContext>(CALL_CONTEXTS);
+  private readonly explicitContexts = new WeakMap<StateReader, ExecContext>();
+
   constructor(private readonly chain: Chain) {}
 
   /** Builds the unsigned transaction of `args` with `gasLimit`, sender overridden. */
@@ -147,14 +178,22 @@ export class CallExecutor {
   }
 
   /**
-   * A VM and block context for calls in `ctx`: over `ctx.state` when given (the OP fork then
-   * follows the header's own timestamp), else over the state after `ctx.header`.
+   * The shared context for calls in `ctx`: over `ctx.state` when given (the OP fork then follows
+   * the header's own timestamp), else over the state after `ctx.header`. Cached per target: a
+   * header's context is keyed by its hash and the current head (the head's state is read from
+   * the flat tables, which move with the head); an explicit state's by the state object.
    */
-  private async setup(
-    ctx: CallContext,
-    args: CallArgs,
-  ): Promise<{ vm: VM; state: OverlayStateManager; block: ReturnType<typeof createBlock>; common: Common }> {
+  private async context(ctx: CallContext): Promise<ExecContext> {
     const { header } = ctx;
+    let key: string | undefined;
+    if (ctx.state === undefined) {
+      key = toHex(header.hash()) + toHex(this.chain.head.hash());
+      const hit = this.contexts.get(key);
+      if (hit !== undefined) return hit;
+    } else {
+      const hit = this.explicitContexts.get(ctx.state);
+      if (hit !== undefined) return hit;
+    }
     const common = this.chain.commonAt(header.number, header.timestamp);
     let state: OverlayStateManager;
     let vm: VM;
@@ -166,15 +205,47 @@ export class CallExecutor {
       state = new OverlayStateManager(ctx.state, new TrieNodeDb(store), (a) => store.storageSlots(a));
       vm = await this.chain.makeVM(common, state, header.parentHash, header.timestamp);
     }
-    const zero = this.zeroFee(args);
-    const h = header.toJSON() as Record<string, unknown>;
-    if (zero && header.baseFeePerGas !== undefined) h.baseFeePerGas = 0n;
-    const block = createBlock({ header: h }, { common, skipConsensusFormatValidation: true, freeze: false });
-    if (zero && header.excessBlobGas !== undefined && (args.maxFeePerBlobGas ?? 0n) === 0n) {
+    const ec: ExecContext = { vm, state, common, header, blocks: new Map(), caps: new Map(), tail: Promise.resolve() };
+    if (key !== undefined) this.contexts.set(key, ec);
+    else this.explicitContexts.set(ctx.state!, ec);
+    return ec;
+  }
+
+  /** The block environment of `ec` for `args`: geth runs calls that pay nothing with base fee 0 (and blob base fee 0). */
+  private blockFor(ec: ExecContext, args: CallArgs): ReturnType<typeof createBlock> {
+    const zeroBase = this.zeroFee(args);
+    const zeroBlob = zeroBase && (args.maxFeePerBlobGas ?? 0n) === 0n && ec.header.excessBlobGas !== undefined;
+    const key = zeroBlob ? "zero-blob" : zeroBase ? "zero" : "base";
+    let block = ec.blocks.get(key);
+    if (block === undefined) {
+      const { header } = ec;
+      const h = header.toJSON() as Record<string, unknown>;
+      if (zeroBase && header.baseFeePerGas !== undefined) h.baseFeePerGas = 0n;
+      block = createBlock({ header: h }, { common: ec.common, skipConsensusFormatValidation: true, freeze: false });
       // geth zeroes the blob base fee for calls that pay none.
-      Object.defineProperty(block.header, "getBlobGasPrice", { value: () => 0n });
+      if (zeroBlob) Object.defineProperty(block.header, "getBlobGasPrice", { value: () => 0n });
+      ec.blocks.set(key, block);
     }
-    return { vm, state, block, common };
+    return block;
+  }
+
+  /**
+   * Runs `fn` on the context of `ctx` after the calls queued before it, inside a checkpoint that
+   * is reverted afterwards (the context keeps the target's state for the next call).
+   */
+  private async withContext<T>(ctx: CallContext, fn: (ec: ExecContext) => Promise<T>): Promise<T> {
+    const ec = await this.context(ctx);
+    const run = ec.tail.then(async () => {
+      await ec.state.checkpoint();
+      try {
+        return await fn(ec);
+      } finally {
+        await ec.state.revert();
+        ec.state.originalStorageCache.clear();
+      }
+    });
+    ec.tail = run.catch(() => undefined);
+    return run;
   }
 
   private async runOnce(vm: VM, block: ReturnType<typeof createBlock>, tx: TypedTransaction, args: CallArgs, reportAccessList = false): Promise<CallOutcome> {
@@ -206,8 +277,15 @@ export class CallExecutor {
    * The effective gas cap: the RPC cap, lowered to the per-transaction maximum where
    * EIP-7825 (Osaka, 2^24) applies — as geth does for calls and estimates.
    */
-  private capFor(header: BlockHeader, cap: bigint): bigint {
-    const common = this.chain.commonAt(header.number, header.timestamp);
+  private capFor(ec: ExecContext, cap: bigint): bigint {
+    const known = ec.caps.get(cap);
+    if (known !== undefined) return known;
+    const effective = this.effectiveCap(ec.common, cap);
+    ec.caps.set(cap, effective);
+    return effective;
+  }
+
+  private effectiveCap(common: Common, cap: bigint): bigint {
     if (common.isActivatedEIP(7825)) {
       let max = MAX_TX_GAS_7825;
       try {
@@ -220,8 +298,8 @@ export class CallExecutor {
     return cap;
   }
 
-  private gasFor(header: BlockHeader, args: CallArgs, cap: bigint): bigint {
-    const c = this.capFor(header, cap);
+  private gasFor(ec: ExecContext, args: CallArgs, cap: bigint): bigint {
+    const c = this.capFor(ec, cap);
     let gas = args.gas ?? c;
     if (gas > c) gas = c;
     return gas;
@@ -233,14 +311,13 @@ export class CallExecutor {
    * @throws RpcError code 3 / -32000 on revert (geth), ServerError for halts and invalid calls.
    */
   async call(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
-    const ctx = callContextOf(target);
-    const { header } = ctx;
-    const { vm, block, common } = await this.setup(ctx, args);
-    const tx = this.buildTx(common, args, this.gasFor(header, args, cap), header.baseFeePerGas);
-    const out = await this.runOnce(vm, block, tx, args);
-    if (out.error === "revert") throw revertError(out.returnValue);
-    if (out.error !== undefined) throw new ServerError(gethHaltMessage(out.error, out.gasUsed));
-    return out.returnValue;
+    return this.withContext(callContextOf(target), async (ec) => {
+      const tx = this.buildTx(ec.common, args, this.gasFor(ec, args, cap), ec.header.baseFeePerGas);
+      const out = await this.runOnce(ec.vm, this.blockFor(ec, args), tx, args);
+      if (out.error === "revert") throw revertError(out.returnValue);
+      if (out.error !== undefined) throw new ServerError(gethHaltMessage(out.error, out.gasUsed));
+      return out.returnValue;
+    });
   }
 
   /**
@@ -248,42 +325,43 @@ export class CallExecutor {
    * state reused across runs (each run inside a checkpoint that is reverted).
    */
   async estimateGas(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<bigint> {
-    const ctx = callContextOf(target);
-    const { header } = ctx;
-    const { vm, state, block, common } = await this.setup(ctx, args);
-    let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : header.gasLimit;
-    const feePerGas = args.maxFeePerGas ?? args.gasPrice ?? 0n;
-    if (feePerGas > 0n) {
-      const acc = state.getAccountSync(args.from ?? ZERO_ADDRESS);
-      let blobCost: bigint | undefined;
-      if (args.blobVersionedHashes !== undefined) blobCost = BigInt(args.blobVersionedHashes.length) * 131_072n * (args.maxFeePerBlobGas ?? 0n);
-      hi = capByAllowance(hi, acc?.balance ?? 0n, args.value ?? 0n, feePerGas, blobCost);
-    }
-    const effCap = this.capFor(header, cap);
-    if (hi > effCap) hi = effCap;
-    const to = args.to ?? undefined;
-    let isPlainTransfer = (args.data === undefined || args.data.length === 0) && to !== undefined;
-    if (isPlainTransfer && to !== undefined) {
-      const acc = state.getAccountSync(to);
-      if (acc !== undefined && !equalsBytes(acc.codeHash, KECCAK256_NULL)) isPlainTransfer = false;
-    }
-    const run = async (gasLimit: bigint): Promise<GasRunResult> => {
-      const tx = this.buildTx(common, args, gasLimit, header.baseFeePerGas);
-      await state.checkpoint();
-      try {
-        const out = await this.runOnce(vm, block, tx, args);
-        if (out.error === undefined) return { ok: true, gasUsed: out.gasUsed, refund: out.refund };
-        if (out.error === "revert") return { ok: false, gasUsed: out.gasUsed, refund: out.refund, revertData: out.returnValue };
-        return { ok: false, gasUsed: out.gasUsed, refund: out.refund, error: out.error };
-      } catch (e) {
-        if (e instanceof ServerError && /intrinsic gas too low|gas limit/i.test(e.message)) return { ok: false, gasUsed: 0n, refund: 0n };
-        throw e;
-      } finally {
-        await state.revert();
-        state.originalStorageCache.clear();
+    return this.withContext(callContextOf(target), async (ec) => {
+      const { vm, state, common, header } = ec;
+      const block = this.blockFor(ec, args);
+      let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : header.gasLimit;
+      const feePerGas = args.maxFeePerGas ?? args.gasPrice ?? 0n;
+      if (feePerGas > 0n) {
+        const acc = state.getAccountSync(args.from ?? ZERO_ADDRESS);
+        let blobCost: bigint | undefined;
+        if (args.blobVersionedHashes !== undefined) blobCost = BigInt(args.blobVersionedHashes.length) * 131_072n * (args.maxFeePerBlobGas ?? 0n);
+        hi = capByAllowance(hi, acc?.balance ?? 0n, args.value ?? 0n, feePerGas, blobCost);
       }
-    };
-    return searchGas({ run, hi, isPlainTransfer });
+      const effCap = this.capFor(ec, cap);
+      if (hi > effCap) hi = effCap;
+      const to = args.to ?? undefined;
+      let isPlainTransfer = (args.data === undefined || args.data.length === 0) && to !== undefined;
+      if (isPlainTransfer && to !== undefined) {
+        const acc = state.getAccountSync(to);
+        if (acc !== undefined && !equalsBytes(acc.codeHash, KECCAK256_NULL)) isPlainTransfer = false;
+      }
+      const run = async (gasLimit: bigint): Promise<GasRunResult> => {
+        const tx = this.buildTx(common, args, gasLimit, header.baseFeePerGas);
+        await state.checkpoint();
+        try {
+          const out = await this.runOnce(vm, block, tx, args);
+          if (out.error === undefined) return { ok: true, gasUsed: out.gasUsed, refund: out.refund };
+          if (out.error === "revert") return { ok: false, gasUsed: out.gasUsed, refund: out.refund, revertData: out.returnValue };
+          return { ok: false, gasUsed: out.gasUsed, refund: out.refund, error: out.error };
+        } catch (e) {
+          if (e instanceof ServerError && /intrinsic gas too low|gas limit/i.test(e.message)) return { ok: false, gasUsed: 0n, refund: 0n };
+          throw e;
+        } finally {
+          await state.revert();
+          state.originalStorageCache.clear();
+        }
+      };
+      return searchGas({ run, hi, isPlainTransfer });
+    });
   }
 
   /**
@@ -295,45 +373,46 @@ export class CallExecutor {
     args: CallArgs,
     cap = RPC_GAS_CAP,
   ): Promise<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: bigint; error?: string }> {
-    const ctx = callContextOf(target);
-    const { header } = ctx;
-    const { vm, state, block, common } = await this.setup(ctx, args);
-    const gas = this.gasFor(header, args, cap);
-    const from = bytesToHex(args.from ?? ZERO_ADDRESS);
-    let to: string | undefined = args.to === undefined || args.to === null ? undefined : bytesToHex(args.to);
-    if (to === undefined) {
-      const acc = state.getAccountSync(args.from ?? ZERO_ADDRESS);
-      to = bytesToHex(createAddress(args.from ?? ZERO_ADDRESS, args.nonce ?? acc?.nonce ?? 0n));
-    }
-    const precompiles = new Set<string>();
-    for (let i = 1; i <= 0x11; i++) precompiles.add("0x" + i.toString(16).padStart(40, "0"));
-    // P256VERIFY at 0x100: EIP-7951 (Osaka), and on OP chains RIP-7212 from Fjord (op-revm's Fjord precompiles).
-    const opP256 = this.chain.op !== undefined && opForkAt(this.chain.op, header.timestamp) >= OpFork.fjord;
-    if (common.isActivatedEIP(7951) || opP256) precompiles.add("0x" + "100".padStart(40, "0"));
-    let list: { address: string; storageKeys: string[] }[] = (args.accessList ?? []).map((e) => ({
-      address: bytesToHex(e.address),
-      storageKeys: e.storageKeys.map((k) => bytesToHex(k) as string),
-    }));
-    for (let i = 0; i < 16; i++) {
-      const tx = this.buildTx(common, { ...args, accessList: list.map((e) => ({ address: hexBytes(e.address), storageKeys: e.storageKeys.map(hexBytes) })) }, gas, header.baseFeePerGas);
-      await state.checkpoint();
-      let out: CallOutcome;
-      try {
-        out = await this.runOnce(vm, block, tx, args, true);
-      } finally {
-        await state.revert();
-        state.originalStorageCache.clear();
+    return this.withContext(callContextOf(target), async (ec) => {
+      const { vm, state, common, header } = ec;
+      const block = this.blockFor(ec, args);
+      const gas = this.gasFor(ec, args, cap);
+      const from = bytesToHex(args.from ?? ZERO_ADDRESS);
+      let to: string | undefined = args.to === undefined || args.to === null ? undefined : bytesToHex(args.to);
+      if (to === undefined) {
+        const acc = state.getAccountSync(args.from ?? ZERO_ADDRESS);
+        to = bytesToHex(createAddress(args.from ?? ZERO_ADDRESS, args.nonce ?? acc?.nonce ?? 0n));
       }
-      const next = (out.accessList ?? [])
-        .filter((e) => e.address !== from && e.address !== to && !precompiles.has(e.address))
-        .map((e) => ({ address: e.address, storageKeys: [...e.storageKeys] }));
-      if (sameList(next, list)) {
-        const error = out.error === undefined ? undefined : out.error === "revert" ? revertError(out.returnValue).message : gethHaltMessage(out.error, out.gasUsed);
-        return { accessList: list, gasUsed: out.gasUsed, error };
+      const precompiles = new Set<string>();
+      for (let i = 1; i <= 0x11; i++) precompiles.add("0x" + i.toString(16).padStart(40, "0"));
+      // P256VERIFY at 0x100: EIP-7951 (Osaka), and on OP chains RIP-7212 from Fjord (op-revm's Fjord precompiles).
+      const opP256 = this.chain.op !== undefined && opForkAt(this.chain.op, header.timestamp) >= OpFork.fjord;
+      if (common.isActivatedEIP(7951) || opP256) precompiles.add("0x" + "100".padStart(40, "0"));
+      let list: { address: string; storageKeys: string[] }[] = (args.accessList ?? []).map((e) => ({
+        address: bytesToHex(e.address),
+        storageKeys: e.storageKeys.map((k) => bytesToHex(k) as string),
+      }));
+      for (let i = 0; i < 16; i++) {
+        const tx = this.buildTx(common, { ...args, accessList: list.map((e) => ({ address: hexBytes(e.address), storageKeys: e.storageKeys.map(hexBytes) })) }, gas, header.baseFeePerGas);
+        await state.checkpoint();
+        let out: CallOutcome;
+        try {
+          out = await this.runOnce(vm, block, tx, args, true);
+        } finally {
+          await state.revert();
+          state.originalStorageCache.clear();
+        }
+        const next = (out.accessList ?? [])
+          .filter((e) => e.address !== from && e.address !== to && !precompiles.has(e.address))
+          .map((e) => ({ address: e.address, storageKeys: [...e.storageKeys] }));
+        if (sameList(next, list)) {
+          const error = out.error === undefined ? undefined : out.error === "revert" ? revertError(out.returnValue).message : gethHaltMessage(out.error, out.gasUsed);
+          return { accessList: list, gasUsed: out.gasUsed, error };
+        }
+        list = next;
       }
-      list = next;
-    }
-    return { accessList: list, gasUsed: 0n };
+      return { accessList: list, gasUsed: 0n };
+    });
   }
 }
 

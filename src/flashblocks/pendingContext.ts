@@ -23,6 +23,9 @@ export function pendingHeaderOf(chain: Chain, s: PendingSnapshot): BlockHeader {
   return h;
 }
 
+/** The call context of each snapshot, with the head it was built on. */
+const callContexts = new WeakMap<PendingSnapshot, { head: Uint8Array; ctx: CallContext }>();
+
 /**
  * Where eth_call, eth_estimateGas and eth_createAccessList run for `pending`: in the pending
  * block's own context (NUMBER, TIMESTAMP, BASEFEE, COINBASE, PREVRANDAO and gas limit of the
@@ -34,5 +37,11 @@ export function pendingHeaderOf(chain: Chain, s: PendingSnapshot): BlockHeader {
  * pending block's context, as a transaction sent now would see it.
  */
 export function pendingCallContextOf(chain: Chain, s: PendingSnapshot): CallContext {
-  return { header: pendingHeaderOf(chain, s), state: pendingStateOf(chain, s) };
+  // One context per snapshot and head, so the call executor reuses its VM and caches across calls.
+  const head = chain.head.hash();
+  const known = callContexts.get(s);
+  if (known !== undefined && Buffer.from(known.head).equals(head)) return known.ctx;
+  const ctx = { header: pendingHeaderOf(chain, s), state: pendingStateOf(chain, s) };
+  callContexts.set(s, { head, ctx });
+  return ctx;
 }

@@ -1,7 +1,8 @@
 /**
  * Devnet-only methods (served only while basalt sequences its built-in devnet):
  * `dev_sendDeposit` injects an L1→L2 user deposit as if the L1 OptimismPortal had emitted
- * it, so tests and applications can exercise deposits without an L1.
+ * it, so tests and applications can exercise deposits without an L1; `evm_mine` seals a block
+ * now (anvil/hardhat's method), so tools drive a `--dev.block-time 0` devnet block by block.
  */
 import type { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
 import { InvalidParamsError } from "../errors.js";
@@ -11,6 +12,9 @@ import type { MethodTable } from "../types.js";
 
 /** Gas of a deposit when the request names none: enough for a transfer or a small call. */
 const DEFAULT_DEPOSIT_GAS = 100_000n;
+
+/** What anvil answers to `evm_mine`: "0x0" (hardhat answers the same). */
+const EVM_MINE_RESULT = "0x0";
 
 /** Handlers of the dev family. */
 export function devMethods(sequencer: OpDevSequencer): MethodTable {
@@ -36,6 +40,22 @@ export function devMethods(sequencer: OpDevSequencer): MethodTable {
         data: o.data == null ? (o.input == null ? new Uint8Array(0) : parseData(o.input, 0)) : parseData(o.data, 0),
       });
       return toData(tx.hash());
+    },
+
+    /**
+     * evm_mine(): seals one block now through the devnet sequencer (`sealOne`: the L1-attributes
+     * deposit, waiting deposits, then the pooled transactions that fit) and answers "0x0" like
+     * anvil. anvil's optional parameter (a timestamp, or `{timestamp, blocks}`) is not supported:
+     * any non-null parameter is rejected with -32602 — blocks take the current time.
+     */
+    evm_mine: async (params) => {
+      maxParams(params, 1);
+      if (params.length === 1 && params[0] !== null) {
+        const what = "evm_mine takes no timestamp or options here (blocks take the current time); call it without parameters";
+        throw new InvalidParamsError(`invalid argument 0: ${what}`);
+      }
+      await sequencer.sealOne();
+      return EVM_MINE_RESULT;
     },
   };
 }

@@ -1,0 +1,63 @@
+/**
+ * Starts the compiled basalt (`dist/src/cli/main.js node`) on the built-in OP devnet in a
+ * temporary datadir, on free loopback ports, sealing blocks only on demand (`evm_mine`).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { compiledScript, spawnChild, type Child } from "./processes.js";
+import { freePorts, LOOPBACK } from "./ports.js";
+import { waitForRpc } from "./rpc.js";
+
+/** How long basalt may take to open its store, start its workers and answer: 60 s on a loaded 2-core machine. */
+const READY_TIMEOUT_MS = 60_000;
+
+/** Options of {@link startBasalt}. */
+export interface BasaltOptions {
+  /** `--log.level` (default "warn": the scenario's stderr stays readable) */
+  logLevel?: string;
+  /** more `basalt node` arguments, e.g. ["--rpc.threads", "1"] */
+  extraArgs?: string[];
+}
+
+/** A running basalt devnet node. */
+export interface BasaltNode {
+  /** JSON-RPC HTTP URL */
+  url: string;
+  /** pid of the node process (for RSS) */
+  pid: number;
+  datadir: string;
+  child: Child;
+  /** stops the node and removes its datadir */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node dist/src/cli/main.js node --dev.block-time 0` on a fresh temp datadir with free
+ * HTTP, Engine and flashblocks ports, and waits until it answers JSON-RPC.
+ */
+export async function startBasalt(opts: BasaltOptions = {}): Promise<BasaltNode> {
+  const cli = compiledScript("src", "cli", "main.js");
+  const datadir = mkdtempSync(path.join(tmpdir(), "basalt-scenario-"));
+  const [http, auth, flashblocks] = await freePorts(3);
+  const args = [
+    cli, "node",
+    "--datadir", datadir,
+    "--dev.block-time", "0",
+    "--http.addr", LOOPBACK, "--http.port", String(http),
+    "--authrpc.addr", LOOPBACK, "--authrpc.port", String(auth),
+    "--flashblocks.addr", LOOPBACK, "--flashblocks.port", String(flashblocks),
+    "--log.level", opts.logLevel ?? "warn",
+    ...(opts.extraArgs ?? []),
+  ];
+  const child = spawnChild("basalt", process.execPath, args, { cleanup: () => rmSync(datadir, { recursive: true, force: true }) });
+  const stop = (): Promise<void> => child.stop();
+  const url = `http://${LOOPBACK}:${http}`;
+  try {
+    await waitForRpc(url, READY_TIMEOUT_MS, () => child.assertAlive());
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { url, pid: child.pid, datadir, child, stop };
+}

@@ -1,0 +1,326 @@
+/**
+ * The basalt-vs-anvil scenario (`node dist/bench/scenario.js`): builds the same realistic chain
+ * (blocks of ~200 transfers, ERC-20 transfers and swaps, from the same signed transactions) in
+ * basalt and in anvil, checks both executed it identically, serves basalt's exact block and
+ * receipts bytes from a bare uWebSockets.js server, runs the same load against all of them (one
+ * at a time), then an overload step on basalt's eth_call at 10× its peak; prints the load table
+ * and the targets (ratios basalt/anvil and basalt/bare, latency, overload) with PASS/MISS, and
+ * writes the reports and targets.json.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { formatTable, writeReport } from "../load/report.js";
+import { readRssMiB } from "../load/rss.js";
+import { runLoad } from "../load/run.js";
+import type { Corpus, Endpoint, LoadReport } from "../load/types.js";
+import { buildWorkload } from "../workload/workload.js";
+import { startAnvil, type AnvilNode } from "./anvil.js";
+import { startBareServer, type BareServer } from "./bareServer.js";
+import { startBasalt, type BasaltNode } from "./basalt.js";
+import { buildChains, type Agreement } from "./chain.js";
+import { BLOCK_FULL_BODY, CORPUS, ENDPOINT, RECEIPTS_BODY, scenarioCorpora } from "./corpora.js";
+import { ScenarioError } from "./errors.js";
+import { stopAllChildren } from "./processes.js";
+import { postText } from "./rpc.js";
+import { computeTargets, formatTargets, throughput, type OverloadResult, type TargetLine } from "./targets.js";
+
+/** Where results go without --out (a timestamped folder under it, relative to the working directory). */
+export const DEFAULT_OUT_PARENT = "bench-results";
+/** Full-run defaults: 10 blocks of 200 transactions (a busy Base block), the load tool's rate ladder, 3 s steps, a 5 s peak of 32 clients. */
+const FULL = {
+  blocks: 10,
+  txsPerBlock: 200,
+  steps: [1, 4, 16, 64, 256, 512, 2048],
+  stepSeconds: 3,
+  peakConcurrency: 32,
+  peakSeconds: 5,
+  overloadSeconds: 5,
+};
+/** --quick: 2 blocks, two steps (one at the latency target's 256 req/s) of 1 s, a 2 s peak and overload — about a minute and a half. */
+const QUICK = { ...FULL, blocks: 2, steps: [16, 256], stepSeconds: 1, peakSeconds: 2, overloadSeconds: 2 };
+/** Overload: offered rate as a multiple of basalt's measured eth_call throughput (the issue's 10×). */
+const DEFAULT_OVERLOAD_FACTOR = 10;
+/** RSS sampling period during the overload step. */
+const RSS_SAMPLE_MS = 100;
+/** Pause after the overload step before the "after" RSS sample (lets queued work drain). */
+const OVERLOAD_SETTLE_MS = 1_000;
+
+/** What {@link runScenario} runs. */
+export interface ScenarioOptions {
+  blocks: number;
+  txsPerBlock: number;
+  steps: number[];
+  stepSeconds: number;
+  /** closed-loop peak; undefined = none */
+  peak?: { concurrency: number; seconds: number };
+  /** seconds of the overload step; 0 = no overload stage */
+  overloadSeconds: number;
+  /** overload rate = factor × basalt's eth_call throughput */
+  overloadFactor: number;
+  /** result directory */
+  out: string;
+  /** more `basalt node` arguments */
+  basaltArgs?: string[];
+  /** progress lines (default: none) */
+  onProgress?: (line: string) => void;
+}
+
+/** Everything one scenario run produced. */
+export interface ScenarioResult {
+  agreement: Agreement;
+  report: LoadReport;
+  overload?: OverloadResult;
+  targets: TargetLine[];
+  files: { json: string; html: string; targets: string };
+}
+
+/** The usage text of the scenario. */
+export const SCENARIO_USAGE = `node dist/bench/scenario.js: basalt vs anvil (and vs a bare server of basalt's bytes) on the same chain
+
+Options:
+  --blocks N              workload blocks (default ${FULL.blocks}; --quick ${QUICK.blocks})
+  --txs-per-block N       transactions per block (default ${FULL.txsPerBlock})
+  --steps a,b,c           open-loop rates in req/s (default ${FULL.steps.join(",")}; --quick ${QUICK.steps.join(",")})
+  --step-seconds N        seconds per step (default ${FULL.stepSeconds}; --quick ${QUICK.stepSeconds})
+  --peak-concurrency N    closed-loop peak clients (default ${FULL.peakConcurrency})
+  --peak-seconds N        seconds of the peak, 0 = none (default ${FULL.peakSeconds}; --quick ${QUICK.peakSeconds})
+  --overload-seconds N    seconds of the overload step, 0 = none (default ${FULL.overloadSeconds}; --quick ${QUICK.overloadSeconds})
+  --overload-factor N     overload rate as a multiple of basalt's eth_call throughput (default ${DEFAULT_OVERLOAD_FACTOR})
+  --out DIR               result directory (default ./${DEFAULT_OUT_PARENT}/scenario-<timestamp>)
+  --quick                 a short run (the --quick defaults above)
+  -h, --help              this text
+`;
+
+/** Value flags of the scenario and whether their value is a list, an integer, a number ≥ 0, or a path. */
+const VALUE_FLAGS: Record<string, "int" | "num0" | "int0" | "list" | "path"> = {
+  "--blocks": "int",
+  "--txs-per-block": "int",
+  "--steps": "list",
+  "--step-seconds": "num0",
+  "--peak-concurrency": "int",
+  "--peak-seconds": "num0",
+  "--overload-seconds": "num0",
+  "--overload-factor": "num0",
+  "--out": "path",
+};
+
+function argError(flag: string, message: string): ScenarioError {
+  return new ScenarioError("BENCH_SCENARIO_ARG", `${flag}: ${message}`, { option: flag });
+}
+
+function number(flag: string, raw: string, kind: "int" | "num0" | "int0"): number {
+  const n = Number(raw);
+  const ok = raw.trim() !== "" && Number.isFinite(n) && (kind === "int" ? Number.isInteger(n) && n >= 1 : n >= 0);
+  if (!ok) throw argError(flag, `invalid value ${JSON.stringify(raw)}: expected ${kind === "int" ? "an integer >= 1" : "a number >= 0"}`);
+  return n;
+}
+
+/** Parses the scenario's arguments; returns undefined for --help. Throws `BENCH_SCENARIO_ARG` naming the flag. */
+export function parseScenarioArgs(argv: readonly string[], now: Date = new Date()): ScenarioOptions | undefined {
+  const given = new Map<string, string>();
+  let quick = false;
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]!;
+    const eq = tok.startsWith("--") ? tok.indexOf("=") : -1;
+    const flag = eq >= 0 ? tok.slice(0, eq) : tok;
+    if (flag === "--help" || flag === "-h") return undefined;
+    if (flag === "--quick") {
+      if (eq >= 0) throw argError(flag, "takes no value");
+      quick = true;
+      continue;
+    }
+    if (VALUE_FLAGS[flag] === undefined) throw argError(flag, "unknown flag; see --help");
+    const value = eq >= 0 ? tok.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw argError(flag, "missing value");
+    given.set(flag, value);
+  }
+  const d = quick ? QUICK : FULL;
+  const num = (flag: string, dflt: number): number => {
+    const raw = given.get(flag);
+    return raw === undefined ? dflt : number(flag, raw, VALUE_FLAGS[flag] as "int" | "num0");
+  };
+  const stepsRaw = given.get("--steps");
+  const steps = stepsRaw === undefined ? d.steps : stepsRaw.split(",").map((s) => number("--steps", s, "num0"));
+  if (steps.length === 0 || steps.some((s) => s <= 0)) {
+    throw argError("--steps", `invalid value ${JSON.stringify(stepsRaw)}: expected positive rates, e.g. 16,256`);
+  }
+  const stepSeconds = num("--step-seconds", d.stepSeconds);
+  if (stepSeconds <= 0) throw argError("--step-seconds", "expected a number > 0");
+  const peakSeconds = num("--peak-seconds", d.peakSeconds);
+  const overloadFactor = num("--overload-factor", DEFAULT_OVERLOAD_FACTOR);
+  if (overloadFactor <= 0) throw argError("--overload-factor", "expected a number > 0");
+  const stamp = now.toISOString().replace(/[:.]/g, "-");
+  return {
+    blocks: num("--blocks", d.blocks),
+    txsPerBlock: num("--txs-per-block", d.txsPerBlock),
+    steps,
+    stepSeconds,
+    ...(peakSeconds > 0 ? { peak: { concurrency: num("--peak-concurrency", d.peakConcurrency), seconds: peakSeconds } } : {}),
+    overloadSeconds: num("--overload-seconds", d.overloadSeconds),
+    overloadFactor,
+    out: given.get("--out") ?? path.join(DEFAULT_OUT_PARENT, `scenario-${stamp}`),
+  };
+}
+
+/** Fetches basalt's exact answer bytes to `body` (checked to be a JSON-RPC result). */
+async function capture(url: string, body: string, what: string): Promise<Buffer> {
+  const text = await postText(url, body);
+  const parsed = JSON.parse(text) as { result?: unknown; error?: unknown };
+  if (parsed.result === undefined || parsed.result === null) {
+    throw new ScenarioError("BENCH_SCENARIO_RPC", `basalt ${what}: a result expected, got ${text.slice(0, 200)}`);
+  }
+  return Buffer.from(text, "utf8");
+}
+
+/**
+ * The overload stage: one open-loop step of the eth_call (transfer) corpus on basalt alone at
+ * `factor ×` its measured eth_call throughput, with basalt's RSS sampled before, during (every
+ * 100 ms, the highest kept) and a second after.
+ */
+async function runOverload(basalt: BasaltNode, report: LoadReport, corpora: Corpus[], opts: ScenarioOptions): Promise<OverloadResult | undefined> {
+  const peakRps = throughput(report, ENDPOINT.basalt, CORPUS.callTransfer);
+  const corpus = corpora.find((c) => c.name === CORPUS.callTransfer);
+  if (peakRps === undefined || peakRps <= 0 || corpus === undefined) return undefined;
+  const rate = Math.max(1, Math.round(peakRps * opts.overloadFactor));
+  const progress = opts.onProgress ?? ((): void => undefined);
+  progress(`overload: eth_call at ${rate} req/s (${opts.overloadFactor}× basalt's ${peakRps.toFixed(0)} req/s) for ${opts.overloadSeconds} s`);
+  const rssBeforeMiB = readRssMiB(basalt.pid);
+  let rssDuringMaxMiB: number | undefined;
+  const timer = setInterval(() => {
+    const v = readRssMiB(basalt.pid);
+    if (v !== undefined && (rssDuringMaxMiB === undefined || v > rssDuringMaxMiB)) rssDuringMaxMiB = v;
+  }, RSS_SAMPLE_MS);
+  let overloadReport: LoadReport;
+  try {
+    overloadReport = await runLoad({
+      endpoints: [{ name: ENDPOINT.basalt, url: basalt.url, pid: basalt.pid }],
+      corpora: [{ ...corpus, endpoints: [ENDPOINT.basalt] }],
+      steps: [rate],
+      stepSeconds: opts.overloadSeconds,
+      onProgress: progress,
+    });
+  } finally {
+    clearInterval(timer);
+  }
+  await new Promise((r) => setTimeout(r, OVERLOAD_SETTLE_MS));
+  const rssAfterMiB = readRssMiB(basalt.pid);
+  writeReport(overloadReport, opts.out, "overload");
+  const step = overloadReport.results[0]?.steps[0];
+  if (step === undefined) return undefined;
+  return {
+    peakRps,
+    rate,
+    step,
+    ...(rssBeforeMiB !== undefined ? { rssBeforeMiB } : {}),
+    ...(rssDuringMaxMiB !== undefined ? { rssDuringMaxMiB } : {}),
+    ...(rssAfterMiB !== undefined ? { rssAfterMiB } : {}),
+  };
+}
+
+/**
+ * Runs the scenario: workload → basalt and anvil started → the chain built on both and checked
+ * for agreement → basalt's block and receipts bytes captured and served by the bare server →
+ * the load run on every endpoint (one at a time) → the overload stage (if any) → targets. Writes
+ * `load.json`/`load.html`, `overload.json`/`overload.html` (with an overload stage) and
+ * `targets.json` to `opts.out`. Every child process is stopped before it returns or throws.
+ */
+export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult> {
+  const progress = opts.onProgress ?? ((): void => undefined);
+  let basalt: BasaltNode | undefined;
+  let anvil: AnvilNode | undefined;
+  let bare: BareServer | undefined;
+  try {
+    progress(`workload: ${opts.blocks} blocks × ${opts.txsPerBlock} txs`);
+    const w = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: opts.blocks, txsPerBlock: opts.txsPerBlock });
+    progress(`workload: ${w.setup.reduce((n, r) => n + r.length, 0)} setup txs in ${w.setup.length} rounds, ${w.senders.length} senders`);
+    [basalt, anvil] = await Promise.all([startBasalt({ extraArgs: opts.basaltArgs ?? [] }), startAnvil()]);
+    progress(`basalt ${basalt.url} (pid ${basalt.pid}), anvil ${anvil.url} (pid ${anvil.pid})`);
+    const { agreement } = await buildChains(w, { name: ENDPOINT.basalt, url: basalt.url }, { name: ENDPOINT.anvil, url: anvil.url }, progress);
+    const blockBytes = await capture(basalt.url, BLOCK_FULL_BODY, "eth_getBlockByNumber(latest,true)");
+    const receiptsBytes = await capture(basalt.url, RECEIPTS_BODY, "eth_getBlockReceipts(latest)");
+    bare = await startBareServer(blockBytes, receiptsBytes);
+    progress(`bare server ${bare.blockUrl} (${blockBytes.length} bytes), ${bare.receiptsUrl} (${receiptsBytes.length} bytes)`);
+
+    const endpoints: Endpoint[] = [
+      { name: ENDPOINT.basalt, url: basalt.url, pid: basalt.pid },
+      { name: ENDPOINT.anvil, url: anvil.url, pid: anvil.pid },
+      { name: ENDPOINT.bare, url: bare.blockUrl, pid: bare.pid },
+      { name: ENDPOINT.bareReceipts, url: bare.receiptsUrl, pid: bare.pid },
+    ];
+    const corpora = scenarioCorpora(w, { nodes: [ENDPOINT.basalt, ENDPOINT.anvil], bare: ENDPOINT.bare, bareReceipts: ENDPOINT.bareReceipts });
+    const report = await runLoad({
+      endpoints,
+      corpora,
+      steps: opts.steps,
+      stepSeconds: opts.stepSeconds,
+      ...(opts.peak !== undefined ? { peak: opts.peak } : {}),
+      onProgress: progress,
+    });
+    // The overload stage loads basalt alone: the others stop first so they take no CPU.
+    await Promise.all([bare.stop(), anvil.stop()]);
+    const overload = opts.overloadSeconds > 0 ? await runOverload(basalt, report, corpora, opts) : undefined;
+
+    const targets = computeTargets(report, overload);
+    mkdirSync(opts.out, { recursive: true });
+    const { json, html } = writeReport(report, opts.out, "load");
+    const targetsFile = path.join(opts.out, "targets.json");
+    const summary = {
+      startedAt: report.startedAt,
+      machine: report.machine,
+      workload: {
+        blocks: opts.blocks,
+        txsPerBlock: opts.txsPerBlock,
+        senders: w.senders.length,
+        blockBytes: blockBytes.length,
+        receiptsBytes: receiptsBytes.length,
+      },
+      agreement: { ...agreement, gasUsed: agreement.gasUsed.toString() },
+      targets,
+      overload: overload ?? null,
+    };
+    writeFileSync(targetsFile, `${JSON.stringify(summary, null, 2)}\n`);
+    return { agreement, report, ...(overload !== undefined ? { overload } : {}), targets, files: { json, html, targets: targetsFile } };
+  } finally {
+    await Promise.all([bare?.stop(), anvil?.stop(), basalt?.stop()]);
+  }
+}
+
+/**
+ * Entry of `node dist/bench/scenario.js [args]`: parses `argv`, runs the scenario with progress on
+ * stderr, prints the load table and the targets table on stdout. Always stops its child
+ * processes, also on error and on SIGINT/SIGTERM; sets a non-zero exit code on failure.
+ */
+export async function main(argv: string[]): Promise<void> {
+  let opts: ScenarioOptions | undefined;
+  try {
+    opts = parseScenarioArgs(argv);
+  } catch (e) {
+    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (opts === undefined) {
+    process.stdout.write(SCENARIO_USAGE);
+    return;
+  }
+  const onSignal = (signal: NodeJS.Signals): void => {
+    process.stderr.write(`\n${signal}: stopping child processes\n`);
+    void stopAllChildren().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const result = await runScenario({ ...opts, onProgress: (line) => process.stderr.write(`${line}\n`) });
+    process.stdout.write(formatTable(result.report));
+    process.stdout.write(`\n${formatTargets(result.targets, result.report)}`);
+    process.stdout.write(`\nreports: ${result.files.json}, ${result.files.html}, ${result.files.targets}\n`);
+  } catch (e) {
+    process.stderr.write(`scenario failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  } finally {
+    await stopAllChildren();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  }
+}

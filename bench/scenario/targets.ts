@@ -1,0 +1,198 @@
+/**
+ * The scenario's targets: throughput ratios basalt/anvil and basalt/bare per method, latency at a
+ * fixed rate, and the overload behaviour — each a line with its measured figure and PASS/MISS
+ * (N/A when the run did not measure it, e.g. no 256 req/s step or no overload stage).
+ */
+import type { LoadReport, StepResult } from "../load/types.js";
+import { CORPUS, ENDPOINT } from "./corpora.js";
+
+/** The verdict of one target. */
+export type Verdict = "PASS" | "MISS" | "N/A";
+
+/** One target line. */
+export interface TargetLine {
+  /** stable id, e.g. "block-full-vs-anvil" */
+  id: string;
+  /** what is required, e.g. "eth_getBlockByNumber(latest,true): basalt ≥ anvil" */
+  target: string;
+  /** the measured figure(s) in words */
+  measured: string;
+  /** the figure compared with `threshold` (a ratio, or ms, or MiB), when measured */
+  value?: number;
+  threshold?: number;
+  verdict: Verdict;
+}
+
+/** What the overload stage measured (an open-loop eth_call step on basalt at a multiple of its peak). */
+export interface OverloadResult {
+  /** basalt's eth_call throughput the rate was derived from, req/s */
+  peakRps: number;
+  /** the offered rate, req/s */
+  rate: number;
+  step: StepResult;
+  /** basalt's RSS just before the step, MiB */
+  rssBeforeMiB?: number;
+  /** the highest RSS sampled during the step, MiB */
+  rssDuringMaxMiB?: number;
+  /** RSS a moment after the step, MiB */
+  rssAfterMiB?: number;
+}
+
+/** Block and receipts serving: basalt must reach anvil's throughput (ratio ≥ 1). */
+export const SERVE_VS_ANVIL_MIN = 1;
+/** Block and receipts serving: basalt must reach 70 % of the bare server serving the same bytes. */
+export const SERVE_VS_BARE_MIN = 0.7;
+/** eth_call / eth_estimateGas: basalt must reach half of anvil's throughput (a Rust EVM vs a JS one). */
+export const EXECUTION_VS_ANVIL_MIN = 0.5;
+/** The rate the execution latency target is read at: 256 req/s, a busy public endpoint's share of one node. */
+export const LATENCY_RATE = 256;
+/** eth_call / eth_estimateGas p99 limit at {@link LATENCY_RATE}: 10 ms, wallet-interactive latency. */
+export const LATENCY_P99_MAX_MS = 10;
+/**
+ * Overload p99 limit: 1 s. A rejection costs the server microseconds; a second bounds what the
+ * kernel and the generator add at 10× the peak, while a server that queued without bound would
+ * push answers toward the 10 s request timeout.
+ */
+export const OVERLOAD_P99_MAX_MS = 1_000;
+/**
+ * Overload memory limit: RSS may grow by at most 256 MiB during the step — a bounded queue of
+ * waiting requests costs tens of MiB, unbounded queueing at 10× the peak costs far more.
+ */
+export const OVERLOAD_RSS_GROWTH_MAX_MIB = 256;
+
+/**
+ * Throughput of `corpus` on `endpoint`: the closed-loop peak's req/s when the run had a peak,
+ * else the best achieved req/s of its open-loop steps; undefined when not run.
+ */
+export function throughput(report: LoadReport, endpoint: string, corpus: string): number | undefined {
+  const r = report.results.find((x) => x.endpoint === endpoint && x.corpus === corpus);
+  if (r === undefined) return undefined;
+  if (r.peak !== undefined) return r.peak.rps;
+  if (r.steps.length === 0) return undefined;
+  return Math.max(...r.steps.map((s) => s.achievedRps));
+}
+
+function fmt(n: number): string {
+  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
+}
+
+function ratioLine(report: LoadReport, id: string, corpus: string, other: string, label: string, min: number): TargetLine {
+  const target = `${corpus}: basalt ≥ ${min === 1 ? "" : `${Math.round(min * 100)} % of `}${label}`;
+  const a = throughput(report, ENDPOINT.basalt, corpus);
+  const b = throughput(report, other, corpus);
+  if (a === undefined || b === undefined || b <= 0) return { id, target, measured: "not measured", threshold: min, verdict: "N/A" };
+  const ratio = a / b;
+  const measured = `basalt ${fmt(a)} req/s / ${label} ${fmt(b)} req/s = ${ratio.toFixed(2)}`;
+  // Without a peak the figures are open-loop rates, capped by the offered rate: no verdict.
+  if (report.plan.peak === undefined) {
+    return { id, target, measured: `${measured} (open loop only, no peak run)`, value: ratio, threshold: min, verdict: "N/A" };
+  }
+  return { id, target, measured, value: ratio, threshold: min, verdict: ratio >= min ? "PASS" : "MISS" };
+}
+
+function latencyLine(report: LoadReport, id: string, corpus: string): TargetLine {
+  const target = `${corpus}: basalt p99 < ${LATENCY_P99_MAX_MS} ms at ${LATENCY_RATE} req/s`;
+  const r = report.results.find((x) => x.endpoint === ENDPOINT.basalt && x.corpus === corpus);
+  const s = r?.steps.find((x) => x.rate === LATENCY_RATE);
+  if (s === undefined) return { id, target, measured: `no ${LATENCY_RATE} req/s step`, threshold: LATENCY_P99_MAX_MS, verdict: "N/A" };
+  const ok = s.p99 < LATENCY_P99_MAX_MS && s.failed === 0;
+  const measured = `p99 ${s.p99.toFixed(2)} ms (p50 ${s.p50.toFixed(2)} ms)${s.failed > 0 ? `, ${s.failed} failed` : ""}`;
+  return { id, target, measured, value: s.p99, threshold: LATENCY_P99_MAX_MS, verdict: ok ? "PASS" : "MISS" };
+}
+
+/** `rpc -32005 ×120, timeout ×3` — every failure kind, most frequent first. */
+function kinds(failures: Record<string, number>): string {
+  const e = Object.entries(failures).sort((a, b) => b[1] - a[1]);
+  return e.length === 0 ? "none" : e.map(([k, n]) => `${k} ×${n}`).join(", ");
+}
+
+function overloadLines(o: OverloadResult | undefined): TargetLine[] {
+  const errorsTarget = "overload (eth_call at 10× basalt's peak): every failure a prompt JSON-RPC error (-32005 expected)";
+  const latencyTarget = `overload: p99 < ${OVERLOAD_P99_MAX_MS} ms`;
+  const memoryTarget = `overload: basalt RSS grows < ${OVERLOAD_RSS_GROWTH_MAX_MIB} MiB`;
+  if (o === undefined) {
+    return [
+      { id: "overload-errors", target: errorsTarget, measured: "no overload stage", verdict: "N/A" },
+      { id: "overload-latency", target: latencyTarget, measured: "no overload stage", threshold: OVERLOAD_P99_MAX_MS, verdict: "N/A" },
+      { id: "overload-memory", target: memoryTarget, measured: "no overload stage", threshold: OVERLOAD_RSS_GROWTH_MAX_MIB, verdict: "N/A" },
+    ];
+  }
+  const s = o.step;
+  const unanswered = Object.entries(s.failures).filter(([k]) => !k.startsWith("rpc ")).reduce((n, [, c]) => n + c, 0);
+  const offered = s.seconds > 0 ? (s.sent + s.dropped) / s.seconds : 0;
+  const errors: TargetLine = {
+    id: "overload-errors",
+    target: errorsTarget,
+    measured:
+      `${fmt(o.rate)} req/s offered (peak ${fmt(o.peakRps)}; generator reached ${fmt(offered)}, dropped ${s.dropped}): ok ${s.ok}, ` +
+      `error rate ${(s.errorRate * 100).toFixed(1)} %, failures: ${kinds(s.failures)}`,
+    value: unanswered,
+    threshold: 0,
+    verdict: unanswered === 0 ? "PASS" : "MISS",
+  };
+  const latency: TargetLine = {
+    id: "overload-latency",
+    target: latencyTarget,
+    measured: `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`,
+    value: s.p99,
+    threshold: OVERLOAD_P99_MAX_MS,
+    verdict: s.p99 < OVERLOAD_P99_MAX_MS ? "PASS" : "MISS",
+  };
+  const mib = (v: number | undefined): string => (v === undefined ? "?" : `${v.toFixed(1)} MiB`);
+  const rssText = `RSS before ${mib(o.rssBeforeMiB)}, during (max) ${mib(o.rssDuringMaxMiB)}, after ${mib(o.rssAfterMiB)}`;
+  const memory: TargetLine =
+    o.rssBeforeMiB === undefined || o.rssDuringMaxMiB === undefined
+      ? { id: "overload-memory", target: memoryTarget, measured: rssText, threshold: OVERLOAD_RSS_GROWTH_MAX_MIB, verdict: "N/A" }
+      : {
+          id: "overload-memory",
+          target: memoryTarget,
+          measured: rssText,
+          value: o.rssDuringMaxMiB - o.rssBeforeMiB,
+          threshold: OVERLOAD_RSS_GROWTH_MAX_MIB,
+          verdict: o.rssDuringMaxMiB - o.rssBeforeMiB < OVERLOAD_RSS_GROWTH_MAX_MIB ? "PASS" : "MISS",
+        };
+  return [errors, latency, memory];
+}
+
+/** Every target line of the scenario, from the load report and the overload stage (if it ran). */
+export function computeTargets(report: LoadReport, overload?: OverloadResult): TargetLine[] {
+  return [
+    ratioLine(report, "block-full-vs-anvil", CORPUS.blockFull, ENDPOINT.anvil, "anvil", SERVE_VS_ANVIL_MIN),
+    ratioLine(report, "block-full-vs-bare", CORPUS.blockFull, ENDPOINT.bare, "bare", SERVE_VS_BARE_MIN),
+    ratioLine(report, "receipts-vs-anvil", CORPUS.receipts, ENDPOINT.anvil, "anvil", SERVE_VS_ANVIL_MIN),
+    ratioLine(report, "receipts-vs-bare", CORPUS.receipts, ENDPOINT.bareReceipts, "bare", SERVE_VS_BARE_MIN),
+    ratioLine(report, "call-vs-anvil", CORPUS.callTransfer, ENDPOINT.anvil, "anvil", EXECUTION_VS_ANVIL_MIN),
+    latencyLine(report, "call-p99", CORPUS.callTransfer),
+    ratioLine(report, "estimate-vs-anvil", CORPUS.estimateGas, ENDPOINT.anvil, "anvil", EXECUTION_VS_ANVIL_MIN),
+    latencyLine(report, "estimate-p99", CORPUS.estimateGas),
+    ...overloadLines(overload),
+  ];
+}
+
+/** Informational ratios basalt/anvil of every corpus both ran (not targets). */
+export function allRatios(report: LoadReport): Array<{ corpus: string; basalt: number; anvil: number; ratio: number }> {
+  const out: Array<{ corpus: string; basalt: number; anvil: number; ratio: number }> = [];
+  for (const corpus of new Set(report.results.map((r) => r.corpus))) {
+    const a = throughput(report, ENDPOINT.basalt, corpus);
+    const b = throughput(report, ENDPOINT.anvil, corpus);
+    if (a !== undefined && b !== undefined && b > 0) out.push({ corpus, basalt: a, anvil: b, ratio: a / b });
+  }
+  return out;
+}
+
+/** The target lines as a plain-text table (verdict, target, measured), plus the basalt/anvil ratio of every method. */
+export function formatTargets(lines: TargetLine[], report?: LoadReport): string {
+  const w = Math.max(...lines.map((l) => l.target.length));
+  const out = ["targets:", ...lines.map((l) => `${l.verdict.padEnd(4)}  ${l.target.padEnd(w)}  ${l.measured}`)];
+  if (report !== undefined) {
+    const ratios = allRatios(report);
+    if (ratios.length > 0) {
+      const cw = Math.max(...ratios.map((r) => r.corpus.length));
+      out.push("", "throughput basalt/anvil per method (peak req/s, or best step when no peak):");
+      for (const r of ratios) {
+        out.push(`  ${r.corpus.padEnd(cw)}  basalt ${fmt(r.basalt).padStart(7)}  anvil ${fmt(r.anvil).padStart(7)}  ratio ${r.ratio.toFixed(2)}`);
+      }
+    }
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -99,7 +99,7 @@ async function runOne(
   const peak = plan.peak;
   const client = new RpcHttpClient(endpoint.url, {
     timeoutMs: plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxSockets: Math.max(DEFAULT_MAX_SOCKETS, peak?.concurrency ?? 0),
+    maxSockets: Math.max(plan.maxSockets ?? DEFAULT_MAX_SOCKETS, peak?.concurrency ?? 0),
   });
   const rss = (): number | undefined => (endpoint.pid === undefined ? undefined : readRssMiB(endpoint.pid));
   const result: CorpusResult = { endpoint: endpoint.name, corpus: prepared.corpus.name, steps: [] };

@@ -42,6 +42,8 @@ export interface LoadPlan {
   peak?: { concurrency: number; seconds: number };
   /** requests allowed in flight in open loop before new ones are counted as dropped (bounds the load generator's memory); default 4096 */
   maxInFlight?: number;
+  /** sockets the generator opens per endpoint (many connections, as many clients behind a load balancer); default 64 */
+  maxSockets?: number;
   /** per-request timeout ms; default 10000 */
   timeoutMs?: number;
   /** progress lines go here (default: none) */

@@ -41,6 +41,8 @@ const FULL = {
 const QUICK = { ...FULL, blocks: 2, steps: [16, 256], stepSeconds: 1, peakSeconds: 2, overloadSeconds: 2 };
 /** Overload: offered rate as a multiple of basalt's measured eth_call throughput (the 10×). */
 const DEFAULT_OVERLOAD_FACTOR = 10;
+/** Connections of the overload step: above basalt's default execution queue (256 per thread), so the queue bound is what answers. */
+const OVERLOAD_SOCKETS = 1024;
 /** RSS sampling period during the overload step. */
 const RSS_SAMPLE_MS = 100;
 /** Pause after the overload step before the "after" RSS sample (lets queued work drain). */
@@ -198,6 +200,8 @@ async function runOverload(basalt: BasaltNode, report: LoadReport, corpora: Corp
       corpora: [{ ...corpus, endpoints: [ENDPOINT.basalt] }],
       steps: [rate],
       stepSeconds: opts.overloadSeconds,
+      // Many clients at once (as behind a load balancer): more connections than basalt's execution queue admits.
+      maxSockets: OVERLOAD_SOCKETS,
       onProgress: progress,
     });
   } finally {

@@ -70,6 +70,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       // Workers stay up: each one's store handles and caches are what make it fast.
       idleTimeout: 2 ** 31 - 1,
       maxQueue: opts.maxQueue,
+      // One request per worker: a worker terminated for a timeout never takes another request with it.
       concurrentTasksPerWorker: 1,
       workerData: opts.worker,
       resourceLimits: { maxOldGenerationSizeMb: opts.workerHeapMb },

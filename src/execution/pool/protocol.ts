@@ -9,6 +9,14 @@ import type { JsonRpcErrorObject } from "../../rpc/errors.js";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
+/**
+ * msgpackr returns views into its reusable 8 KiB+ buffer, and postMessage clones a view's whole
+ * backing buffer: copy the encoded bytes into their own exact-size buffer before sending.
+ */
+function own(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
+}
+
 /** A task: the request plus when the RPC thread accepted it (epoch ms), so stale work is dropped. */
 export interface CallTask {
   req: CallRequest;
@@ -21,7 +29,7 @@ export type CallReply = { ok: string } | { err: JsonRpcErrorObject };
 
 /** Encodes a task for a worker. */
 export function encodeCallTask(t: CallTask): Uint8Array {
-  return packr.pack(t);
+  return own(packr.pack(t));
 }
 
 /** Decodes a task (worker side). */
@@ -31,7 +39,7 @@ export function decodeCallTask(bytes: Uint8Array): CallTask {
 
 /** Encodes a worker's answer. */
 export function encodeCallReply(r: CallReply): Uint8Array {
-  return packr.pack(r);
+  return own(packr.pack(r));
 }
 
 /** Decodes a worker's answer (RPC thread side). */
@@ -49,7 +57,7 @@ export interface SendersTask {
 
 /** Encodes a sender-recovery task. */
 export function encodeSendersTask(t: SendersTask): Uint8Array {
-  return packr.pack(t);
+  return own(packr.pack(t));
 }
 
 /** Decodes a sender-recovery task (worker side). */

@@ -1,5 +1,7 @@
 /**
- * Starts anvil (`@foundry-rs/anvil`, the Rust node the scenario compares basalt with) on a free
+ * Starts anvil (foundry's Rust node the scenario compares basalt with; npm package
+ * `@foundry-rs/anvil-linux-amd64`, an optional dependency of basalt — the platform packages of
+ * other systems are not in the registry basalt installs from) on a free
  * loopback port, with basalt's devnet chain id, block gas limit and EVM fork, mining on demand.
  */
 import { existsSync } from "node:fs";
@@ -48,7 +50,7 @@ export function anvilBinary(): string {
   }
   const wrapper = path.join(repoRoot(), "node_modules", ".bin", "anvil");
   if (existsSync(wrapper)) return wrapper;
-  const expected = "@foundry-rs/anvil (npm install) with its platform binary, or node_modules/.bin/anvil";
+  const expected = `@foundry-rs/anvil-${process.platform}-${arch ?? process.arch} (installed by npm ci on linux-x64), or anvil in node_modules/.bin`;
   throw new ScenarioError("BENCH_SCENARIO_SPAWN", `anvil not found: expected ${expected}`);
 }
 

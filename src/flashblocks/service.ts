@@ -17,6 +17,7 @@ import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";
 import type { PendingSnapshot } from "./pendingSnapshot.js";
 import { isAheadOfHead, type PendingSource } from "./pendingView.js";
 import { nowMs, type StreamClientOptions } from "./streamClient.js";
+import { workerUrl } from "../util/workerUrl.js";
 
 /** Pause before a crashed worker is replaced (avoids a hot crash loop). */
 const WORKER_RESTART_DELAY_MS = 1_000;
@@ -62,7 +63,7 @@ export class FlashblocksService implements PendingSource {
   }
 
   private spawn(): Promise<void> {
-    const worker = new Worker(new URL("../../workers/flashblocks.js", import.meta.url), {
+    const worker = new Worker(workerUrl("flashblocks"), {
       workerData: {
         datadir: this.opts.datadir,
         url: this.opts.url,

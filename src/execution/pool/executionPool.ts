@@ -23,6 +23,7 @@ import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { decodeCallReply, encodeCallTask, encodeSendersTask } from "./protocol.js";
+import { workerUrl } from "../../util/workerUrl.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {
@@ -45,8 +46,6 @@ export interface ExecutionPoolOptions {
   workerHeapMb: number;
   worker: ExecutionWorkerData;
   logger: Logger;
-  /** The compiled worker entry; default `workers/execution.js` beside this build (tests running TypeScript sources point at dist/). */
-  workerFile?: URL;
 }
 
 /** geth's wording for a call cut off by `--rpc.evmtimeout`. */
@@ -64,7 +63,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   constructor(private readonly opts: ExecutionPoolOptions) {
     this.log = opts.logger.child({ subsystem: "execution-pool" });
     this.piscina = new Piscina({
-      filename: (opts.workerFile ?? new URL("../../../workers/execution.js", import.meta.url)).href,
+      filename: workerUrl("execution").href,
       minThreads: opts.threads,
       maxThreads: opts.threads,
       // Workers stay up: each one's store handles and caches are what make it fast.

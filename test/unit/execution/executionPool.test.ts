@@ -17,9 +17,7 @@ import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import type { CallRequest } from "../../../src/execution/callRequest.js";
 import { ExecutionPool, type ExecutionPoolOptions } from "../../../src/execution/pool/executionPool.js";
 import { toJsonRpcError } from "../../../src/rpc/errors.js";
-import { REPO_ROOT } from "../../helpers/basaltProcess.js";
 
-const WORKER = new URL(`file://${path.join(REPO_ROOT, "dist", "workers", "execution.js")}`);
 const silent = pino({ level: "silent" });
 const accounts = devAccounts();
 /** Init code that never returns: JUMPDEST; PUSH1 0; JUMP — burns the whole gas cap. */
@@ -38,7 +36,6 @@ function newPool(over: Partial<ExecutionPoolOptions> = {}): ExecutionPool {
     workerHeapMb: 512,
     worker: { datadir: dir, archive: true, historyBlocks: 128, logLevel: "silent", logFormat: "json" },
     logger: silent,
-    workerFile: WORKER,
     ...over,
   });
   pools.push(p);

@@ -33,6 +33,14 @@ export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary:
     usage: "basalt export --datadir D [--from N --to M] [options] <out.rlp>",
     summary: "Export canonical blocks to an RLP chain file",
   },
+  doctor: {
+    usage: "basalt doctor [options]",
+    summary: "Check a configuration before and while running: options, datadir, ports, L1, flashblocks, sync lag",
+  },
+  snapshot: {
+    usage: "basalt snapshot export|import --datadir D <file>",
+    summary: "Export a datadir to a snapshot file, or import one (verified by head hash and state root)",
+  },
 };
 
 /** The flag with its value placeholder, e.g. `--http.port <port>` or `--archive, --no-archive`. */

@@ -166,3 +166,32 @@ export const PENDING_SNAPSHOT_SLOT_BYTES = 64 * 1024 * 1024;
  * recent receipts) at a few MB per full 200-transaction block.
  */
 export const RESPONSE_CACHE_BLOCKS = 64;
+
+/**
+ * Consensus-side RPC port (`optimism_syncStatus`, `healthz`): the host port Base's node setup
+ * maps to its consensus client (base/node docker-compose 7545 → 8545), which the docs' sync
+ * check queries.
+ */
+export const DEFAULT_ROLLUP_PORT = 7545;
+/** Prometheus metrics port: reth's `--metrics` default (9001). */
+export const DEFAULT_METRICS_PORT = 9001;
+/**
+ * Public mode: sustained requests per second per client IP. Public endpoints are rate limited
+ * without published figures; 50 req/s keeps one abusive client below ~5 % of the RPC thread's
+ * capacity for cached reads while leaving interactive dApps (a few requests per second) untouched.
+ */
+export const DEFAULT_PUBLIC_RATE_PER_IP = 50;
+/** Public mode: burst a client may spend at once (two seconds at the sustained rate). */
+export const DEFAULT_PUBLIC_BURST_PER_IP = 100;
+/**
+ * Public mode: open connections allowed (HTTP keep-alive and WebSocket together). Each costs a
+ * socket and a few KiB; 2,048 is far below `LimitNOFILE` in deploy/basalt.service.
+ */
+export const DEFAULT_PUBLIC_MAX_CONNECTIONS = 2_048;
+/**
+ * Historical proofs window: 28 days of 2-second blocks, the documented default
+ * (specification "Limits": "Default proof history window: 28 days of blocks").
+ */
+export const DEFAULT_PROOFS_HISTORY_WINDOW = (28 * 24 * 3600) / 2;
+/** Graceful shutdown: in-flight requests get this long to finish before they are cut off. */
+export const SHUTDOWN_DRAIN_MS = 5_000;

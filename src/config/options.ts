@@ -24,12 +24,18 @@ import {
   MAX_REQUEST_BODY_BYTES,
   RPC_EVM_TIMEOUT_MS,
   DEFAULT_EXECUTION_THREADS,
+  DEFAULT_ROLLUP_PORT,
+  DEFAULT_METRICS_PORT,
+  DEFAULT_PUBLIC_RATE_PER_IP,
+  DEFAULT_PUBLIC_BURST_PER_IP,
+  DEFAULT_PUBLIC_MAX_CONNECTIONS,
+  DEFAULT_PROOFS_HISTORY_WINDOW,
   EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
 } from "./constants.js";
 
 /** The commands that take options. */
-export type Command = "node" | "init" | "import" | "export";
+export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot";
 
 /** Every command that takes options, in display order. */
 export const COMMANDS: readonly Command[] = ["node", "init", "import", "export"];
@@ -120,6 +126,34 @@ export interface BasaltOptions {
   "rpc.batch-limit": number;
   /** Largest HTTP request body, in bytes. */
   "rpc.max-body": number;
+  /** Serve the consensus-side RPC (optimism_syncStatus, healthz). */
+  rollup: boolean;
+  /** Consensus-side RPC listen address. */
+  "rollup.addr": string;
+  /** Consensus-side RPC listen port. */
+  "rollup.port": number;
+  /** Serve Prometheus metrics. */
+  metrics: boolean;
+  /** Prometheus metrics listen address. */
+  "metrics.addr": string;
+  /** Prometheus metrics listen port. */
+  "metrics.port": number;
+  /** Public-endpoint mode: rate limits, no debug/admin/engine namespaces, eth_getBlockReceipts refused. */
+  public: boolean;
+  /** Public mode: sustained requests per second per client IP. */
+  "public.rate": number;
+  /** Public mode: burst per client IP. */
+  "public.burst": number;
+  /** Public mode: most open connections. */
+  "public.max-connections": number;
+  /** L1 execution RPC URL (derivation; checked by `basalt doctor`). */
+  "l1.rpc": string | undefined;
+  /** L1 beacon API URL (blobs for derivation; checked by `basalt doctor`). */
+  "l1.beacon": string | undefined;
+  /** Historical proofs extension (a later release); validated now. */
+  "historical-proofs": boolean;
+  /** Historical proofs: blocks kept. */
+  "proofs.history-window": number;
   /** Least severe level logged. */
   "log.level": LogLevel;
   /** Log line format. */
@@ -142,7 +176,7 @@ export type OptionType = "number" | "string" | "boolean";
 export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
 
 /** The help-text group of an option. */
-export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "dev" | "storage" | "logging" | "import/export";
+export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "dev" | "storage" | "logging" | "import/export";
 
 /** Groups in help-text order, with their headings. */
 export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
@@ -151,6 +185,7 @@ export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
   { group: "engine", title: "Engine API" },
   { group: "sync", title: "Follow mode" },
   { group: "flashblocks", title: "Flashblocks" },
+  { group: "operations", title: "Operations (sync status, metrics, public endpoints, L1, proofs)" },
   { group: "dev", title: "Devnet" },
   { group: "storage", title: "Storage" },
   { group: "logging", title: "Logging" },
@@ -457,6 +492,132 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node"],
     choices: FLASHBLOCKS_FORMATS,
     valueName: "<format>",
+  },
+  rollup: {
+    name: "rollup",
+    type: "boolean",
+    description: "Serve the consensus-side RPC: optimism_syncStatus, optimism_outputAtBlock, optimism_rollupConfig, optimism_version, healthz",
+    default: true,
+    group: "operations",
+    commands: ["node"],
+  },
+  "rollup.addr": {
+    name: "rollup.addr",
+    type: "string",
+    description: "Consensus-side RPC listen address",
+    default: DEFAULT_HTTP_ADDR,
+    group: "operations",
+    commands: ["node"],
+    valueName: "<ip>",
+  },
+  "rollup.port": {
+    name: "rollup.port",
+    type: "number",
+    description: "Consensus-side RPC listen port (the sync check's port)",
+    default: DEFAULT_ROLLUP_PORT,
+    group: "operations",
+    commands: ["node"],
+    valueName: "<port>",
+  },
+  metrics: {
+    name: "metrics",
+    type: "boolean",
+    description: "Serve Prometheus metrics on --metrics.addr:--metrics.port at /metrics",
+    default: false,
+    group: "operations",
+    commands: ["node"],
+  },
+  "metrics.addr": {
+    name: "metrics.addr",
+    type: "string",
+    description: "Prometheus metrics listen address",
+    default: DEFAULT_HTTP_ADDR,
+    group: "operations",
+    commands: ["node"],
+    valueName: "<ip>",
+  },
+  "metrics.port": {
+    name: "metrics.port",
+    type: "number",
+    description: "Prometheus metrics listen port",
+    default: DEFAULT_METRICS_PORT,
+    group: "operations",
+    commands: ["node"],
+    valueName: "<port>",
+  },
+  public: {
+    name: "public",
+    type: "boolean",
+    description: "Public-endpoint mode: per-IP rate limit (HTTP 429), eth_getBlockReceipts refused (HTTP 403), debug/admin/engine namespaces off, connection cap",
+    default: false,
+    group: "operations",
+    commands: ["node"],
+  },
+  "public.rate": {
+    name: "public.rate",
+    type: "number",
+    description: "Public mode: sustained requests per second per client IP (token bucket)",
+    default: DEFAULT_PUBLIC_RATE_PER_IP,
+    group: "operations",
+    commands: ["node"],
+    fractional: true,
+    valueName: "<req/s>",
+  },
+  "public.burst": {
+    name: "public.burst",
+    type: "number",
+    description: "Public mode: requests a client IP may send at once (bucket size)",
+    default: DEFAULT_PUBLIC_BURST_PER_IP,
+    group: "operations",
+    commands: ["node"],
+    min: 1,
+  },
+  "public.max-connections": {
+    name: "public.max-connections",
+    type: "number",
+    description: "Public mode: most open connections (HTTP and WebSocket together)",
+    default: DEFAULT_PUBLIC_MAX_CONNECTIONS,
+    group: "operations",
+    commands: ["node"],
+    min: 1,
+  },
+  "l1.rpc": {
+    name: "l1.rpc",
+    type: "string",
+    description: "L1 execution RPC URL (needed by derivation; checked by basalt doctor)",
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_L1_ETH_RPC",
+    valueName: "<url>",
+  },
+  "l1.beacon": {
+    name: "l1.beacon",
+    type: "string",
+    description: "L1 beacon API URL (blobs for derivation; checked by basalt doctor)",
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_L1_BEACON",
+    valueName: "<url>",
+  },
+  "historical-proofs": {
+    name: "historical-proofs",
+    type: "boolean",
+    description: "Historical proofs extension (eth_getProof, debug_executionWitness over a window; served by a later release, validated now)",
+    default: false,
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_HISTORICAL_PROOFS",
+  },
+  "proofs.history-window": {
+    name: "proofs.history-window",
+    type: "number",
+    description: "Historical proofs: blocks kept (default 28 days of 2 s blocks)",
+    default: DEFAULT_PROOFS_HISTORY_WINDOW,
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_PROOFS_HISTORY_WINDOW",
+    min: 1,
+    valueName: "<blocks>",
   },
   "dev.block-time": {
     name: "dev.block-time",

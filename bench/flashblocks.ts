@@ -128,6 +128,8 @@ async function main(): Promise<void> {
     const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws`;
     const opts = {
       ...tableDefaults(),
+      // Not measured here; off so the bench never collides with a node on 7545.
+      rollup: false,
       datadir: dirs[1]!,
       network: "devnet",
       "http.port": 0,

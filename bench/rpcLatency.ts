@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     const chain = Chain.open(datadir);
     for (const { bytes } of splitRlpItems(readFileSync(sharedFixture("execution-apis/prague/chain.rlp")))) await chain.importBlock(decodeBlockFromRlp(chain, bytes));
     await chain.close();
-    const opts = { ...tableDefaults(), datadir, network: "devnet", "http.port": 0, "authrpc.port": 0, "authrpc.jwtsecret": join(datadir, "jwt.hex") } as BasaltOptions;
+    const opts = { ...tableDefaults(), rollup: false, datadir, network: "devnet", "http.port": 0, "authrpc.port": 0, "authrpc.jwtsecret": join(datadir, "jwt.hex") } as BasaltOptions;
     const node = await startNode(opts, pino({ level: "warn" }), false);
     const url = `http://127.0.0.1:${node.httpPort}`;
     const results = [

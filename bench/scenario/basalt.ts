@@ -47,6 +47,8 @@ export async function startBasalt(opts: BasaltOptions = {}): Promise<BasaltNode>
     "--http.addr", LOOPBACK, "--http.port", String(http),
     "--authrpc.addr", LOOPBACK, "--authrpc.port", String(auth),
     "--flashblocks.addr", LOOPBACK, "--flashblocks.port", String(flashblocks),
+    // The consensus-side RPC is not measured; off so a node already on 7545 cannot collide.
+    "--no-rollup",
     "--log.level", opts.logLevel ?? "warn",
     ...(opts.extraArgs ?? []),
   ];

@@ -15,8 +15,8 @@ export type RpcResult = unknown;
 
 /** Per-request context passed to every handler. */
 export interface RpcContext {
-  /** Which server the request came in on: the public HTTP/WS port or the authenticated Engine port. */
-  transport: "http" | "ws" | "engine";
+  /** Which server the request came in on: the public HTTP/WS port, the authenticated Engine port or the consensus-side (rollup) port. */
+  transport: "http" | "ws" | "engine" | "rollup";
   /** Remote address, for logs and rate limits. */
   remoteAddress?: string;
 }

@@ -52,7 +52,7 @@ export interface StartNodeOptions {
   /** data directory (already initialised by the caller if required) */
   datadir: string;
   /**
-   * Extra arguments after `node --datadir D`. `--http.port`, `--authrpc.port`, `--flashblocks.port` and
+   * Extra arguments after `node --datadir D`. `--http.port`, `--authrpc.port`, `--flashblocks.port`, `--rollup.port` and
    * `--authrpc.jwtsecret` are added with free ports / a temp secret file unless present here.
    */
   args?: string[];
@@ -84,6 +84,8 @@ export interface NodeHandle {
   readonly authPort: number;
   /** devnet flashblocks stream (`ws://127.0.0.1:<port>/ws`; served only while the devnet sequencer builds flashblocks) */
   readonly flashblocksUrl: string;
+  /** consensus-side RPC (`optimism_syncStatus`, …; served on OP chains unless `--no-rollup`), e.g. http://127.0.0.1:23456 */
+  readonly rollupUrl: string;
   /** the 32-byte JWT secret the node was given */
   readonly jwtSecret: Buffer;
   /** path of the jwtsecret file */
@@ -236,7 +238,7 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
   const cli = opts.cli ?? DEFAULT_CLI_PATH;
   assertCliExists(cli);
   const extra = [...(opts.args ?? [])];
-  const [freeHttp, freeAuth, freeFlashblocks] = await getFreePorts(3);
+  const [freeHttp, freeAuth, freeFlashblocks, freeRollup] = await getFreePorts(4);
   const httpPortArg = argValue(extra, "--http.port");
   const authPortArg = argValue(extra, "--authrpc.port");
   const secretArg = argValue(extra, "--authrpc.jwtsecret");
@@ -248,6 +250,10 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
   const flashblocksPortArg = argValue(extra, "--flashblocks.port");
   const flashblocksPort = flashblocksPortArg !== undefined ? Number(flashblocksPortArg) : (freeFlashblocks as number);
   if (flashblocksPortArg === undefined) extra.push("--flashblocks.port", String(flashblocksPort));
+  // The consensus-side RPC defaults to port 7545 (on by default): give every node its own.
+  const rollupPortArg = argValue(extra, "--rollup.port");
+  const rollupPort = rollupPortArg !== undefined ? Number(rollupPortArg) : (freeRollup as number);
+  if (rollupPortArg === undefined) extra.push("--rollup.port", String(rollupPort));
 
   let secretDir: string | undefined;
   let jwtSecretPath: string;
@@ -292,6 +298,7 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
     url: `http://${LOCALHOST}:${httpPort}`,
     engineUrl: `http://${LOCALHOST}:${authPort}`,
     flashblocksUrl: `ws://${LOCALHOST}:${flashblocksPort}/ws`,
+    rollupUrl: `http://${LOCALHOST}:${rollupPort}`,
     httpPort,
     authPort,
     jwtSecret,

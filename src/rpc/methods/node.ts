@@ -98,6 +98,10 @@ export function nodeMethods(b: RpcBackend): MethodTable {
     web3_clientVersion: () => b.settings.clientVersion,
     web3_sha3: (params) => toData(keccak256(parseData(required(params, 0), 0))),
     eth_accounts: () => [],
+    /**
+     * eth_syncing: false when in sync; in follow mode, while more than FOLLOW_SYNCING_LAG_BLOCKS behind the source,
+     * geth's `{startingBlock, currentBlock, highestBlock}` as hex quantities (highestBlock = the source's head as last seen).
+     */
     eth_syncing: () => {
       const s = b.syncing();
       if (s === false) return false;

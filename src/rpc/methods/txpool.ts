@@ -6,9 +6,46 @@ import { toChecksumAddress } from "@ethereumjs/util";
 import type { OpChainConfig } from "../../chain/op/forks.js";
 import type { PooledTx } from "../../txpool/txpool.js";
 import type { RpcBackend } from "../backend.js";
+import { ServerError } from "../errors.js";
 import { formatTransaction, parseAddress, parseData, toData, toQuantity } from "../format/index.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
+
+/**
+ * How far behind the network (blocks) the node may be and still accept transactions: 8 blocks ≈ 16 s
+ * of Base blocks. A transaction built on older state (its nonce read from a lagging node) is likely
+ * already superseded, and relaying it earns the user "nonce has already been used".
+ */
+export const SEND_MAX_SYNC_LAG_BLOCKS = 8n;
+
+/**
+ * eth_sendRawTransaction(Sync) while the node is more than {@link SEND_MAX_SYNC_LAG_BLOCKS} behind
+ * the network: -32000 with how far behind it is, instead of relaying a transaction built on stale state.
+ */
+export class NodeSyncingError extends ServerError {
+  constructor(
+    readonly localHead: bigint,
+    readonly networkHead: bigint,
+  ) {
+    super(
+      `node is syncing: behind the network by ${networkHead - localHead} blocks ` +
+        `(local head ${localHead}, network head ${networkHead}); retry once synced`,
+      undefined,
+      "RPC_NODE_SYNCING",
+    );
+  }
+}
+
+/**
+ * Refuses a transaction submission while the node lags the network (as the follower sees the
+ * source's head, `b.syncing()`) by more than {@link SEND_MAX_SYNC_LAG_BLOCKS}.
+ * @throws NodeSyncingError when it does.
+ */
+export function assertSyncedForSend(b: Pick<RpcBackend, "syncing">): void {
+  const s = b.syncing();
+  if (s === false) return;
+  if (s.highestBlock - s.currentBlock > SEND_MAX_SYNC_LAG_BLOCKS) throw new NodeSyncingError(s.currentBlock, s.highestBlock);
+}
 
 /** Pending transactions by nonce; on OP chains (`op` set) in op-reth's transaction form. */
 function byNonce(list: PooledTx[], op: OpChainConfig | undefined): Record<string, unknown> {
@@ -30,10 +67,12 @@ export function txpoolMethods(b: RpcBackend): MethodTable {
     /**
      * eth_sendRawTransaction(raw): validates (OP chains: also op-reth's pool rules), pools, returns the transaction hash.
      * With `--sequencer-http` (`b.forwarder`) the sequencer gets it first: its error is the answer, else it is also pooled here.
+     * While the node is far behind the network: {@link NodeSyncingError} (checked after the parameters).
      */
     eth_sendRawTransaction: async (params) => {
       maxParams(params, 1);
       const raw = parseData(required(params, 0), 0);
+      assertSyncedForSend(b);
       if (b.forwarder !== undefined) return b.forwarder.forward(toData(raw));
       return toData((await pool.addRaw(raw)).hash);
     },

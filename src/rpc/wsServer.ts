@@ -12,6 +12,7 @@ import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
 import { handleBody, type HandleBodyOptions } from "./envelope.js";
 import { rpcWsConnections, rpcWsSlowConsumerDisconnectsTotal } from "./metrics.js";
 import { RpcServerError } from "./server.js";
+import { STATUS_UNAVAILABLE, type PublicPolicy } from "./publicPolicy.js";
 import type { SubscriptionConnection, SubscriptionHub } from "./subscriptions.js";
 import type { MethodTable, RpcContext } from "./types.js";
 
@@ -29,6 +30,8 @@ export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 export const WS_IDLE_TIMEOUT_S = 30;
 /** Close code for a client that reads too slowly: RFC 6455 1008 (policy violation). */
 const CLOSE_SLOW_CONSUMER = 1008;
+/** Close code for a public-mode client that keeps ignoring the rate limit: RFC 6455 1008 (policy violation). */
+const CLOSE_RATE_LIMITED = 1008;
 /** Close code on server shutdown: RFC 6455 1001 (going away). */
 const CLOSE_GOING_AWAY = 1001;
 /** Answer of an envelope failure (a bug): the request is answered rather than left hanging. */
@@ -55,6 +58,8 @@ export interface RpcWsServerOptions {
   bodyOptions?: HandleBodyOptions;
   /** Optional logger; per-connection lines are debug. */
   logger?: Logger;
+  /** Public-endpoint mode (`--public`): per-message rate limit, namespaces off, connection cap (shared with the HTTP server). */
+  public?: PublicPolicy;
 }
 
 /** One WebSocket connection. */
@@ -62,6 +67,8 @@ class WsConnection implements SubscriptionConnection {
   closed = false;
   /** The connection's method table: the served methods with its own eth_subscribe / eth_unsubscribe. */
   methods: MethodTable;
+  /** Public mode: messages rate limited in a row (reset by an admitted one). */
+  limitedInARow = 0;
 
   constructor(
     private readonly server: RpcWsServer,
@@ -88,6 +95,8 @@ interface ConnectionData {
 export class RpcWsServer {
   private readonly app: TemplatedApp;
   private readonly maxBufferedBytes: number;
+  /** The methods served: `opts.methods`, filtered by the public policy when there is one. */
+  private readonly methods: MethodTable;
   private readonly connections = new Set<WsConnection>();
   private listenSocket: us_listen_socket | null = null;
   /** A slow consumer was already logged at warn (later ones go to debug). */
@@ -96,6 +105,7 @@ export class RpcWsServer {
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: RpcWsServerOptions) {
     this.maxBufferedBytes = opts.maxBufferedBytes ?? WS_MAX_BUFFERED_BYTES;
+    this.methods = opts.public === undefined ? opts.methods : opts.public.filterMethods(opts.methods);
     this.app = uws.App();
     this.app.ws<ConnectionData>("/*", {
       maxPayloadLength: opts.maxMessageBytes ?? MAX_REQUEST_BODY_BYTES,
@@ -176,6 +186,13 @@ export class RpcWsServer {
   }
 
   private onUpgrade(res: HttpResponse, req: HttpRequest, context: us_socket_context_t): void {
+    if (this.opts.public !== undefined && !this.opts.public.hasCapacity()) {
+      res.cork(() => {
+        res.writeStatus(STATUS_UNAVAILABLE).writeHeader("retry-after", "1").writeHeader("content-type", "text/plain");
+        res.end("too many connections", true);
+      });
+      return;
+    }
     const data: ConnectionData = { remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString() };
     res.upgrade<ConnectionData>(
       data,
@@ -188,9 +205,10 @@ export class RpcWsServer {
 
   private onOpen(ws: WebSocket<ConnectionData>): void {
     const data = ws.getUserData();
-    const conn = new WsConnection(this, ws, data.remoteAddress, this.opts.methods, this.opts.hub);
+    const conn = new WsConnection(this, ws, data.remoteAddress, this.methods, this.opts.hub);
     data.conn = conn;
     this.connections.add(conn);
+    this.opts.public?.opened();
     rpcWsConnections.inc();
     this.opts.logger?.debug({ remote: conn.remoteAddress }, "WebSocket connection opened");
   }
@@ -200,7 +218,26 @@ export class RpcWsServer {
     if (conn === undefined || conn.closed) return;
     // The ArrayBuffer is only valid during this callback: decode it now.
     const text = Buffer.from(message).toString("utf8");
+    if (this.opts.public !== undefined && !this.admit(conn, this.opts.public, text)) return;
     this.process(conn, text).catch((err: unknown) => this.opts.logger?.error({ err }, "RPC WebSocket handler failed"));
+  }
+
+  /** Public mode: spends the message's tokens; a refused message is answered -32005, and a connection ignoring that is closed (1008). */
+  private admit(conn: WsConnection, policy: PublicPolicy, text: string): boolean {
+    const verdict = policy.admit(conn.remoteAddress, text, "ws");
+    if (verdict.kind === "ok") {
+      conn.limitedInARow = 0;
+      return true;
+    }
+    conn.limitedInARow++;
+    if (policy.shouldCloseWs(conn.limitedInARow)) {
+      const fields = { remote: conn.remoteAddress, refused: conn.limitedInARow };
+      this.opts.logger?.debug(fields, "WebSocket client ignores the rate limit: connection closed");
+      conn.ws.end(CLOSE_RATE_LIMITED, "rate limit exceeded");
+    } else {
+      this.write(conn, verdict.body);
+    }
+    return false;
   }
 
   private async process(conn: WsConnection, text: string): Promise<void> {
@@ -225,6 +262,7 @@ export class RpcWsServer {
     conn.closed = true;
     this.connections.delete(conn);
     this.opts.hub?.dropConnection(conn);
+    this.opts.public?.release();
     rpcWsConnections.dec();
     this.opts.logger?.debug({ remote: conn.remoteAddress, code }, "WebSocket connection closed");
   }

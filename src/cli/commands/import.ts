@@ -10,6 +10,7 @@ import { EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
 import { SenderRecovery } from "../../execution/senderRecovery.js";
 import type { Block } from "@ethereumjs/block";
+import { countRlpItems, ProgressMeter } from "../../metrics/progress.js";
 
 /** Seconds between import progress lines. */
 const PROGRESS_INTERVAL_MS = 8_000;
@@ -86,11 +87,16 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
   try {
     for (const file of files) {
       const bytes = readFileSync(file);
+      // Progress lines give the pace over the last interval and the time left for this file's blocks.
+      const inFile = countRlpItems(bytes);
+      let doneInFile = 0;
+      const meter = new ProgressMeter(imported);
       let number: bigint | undefined;
       let lastOk: bigint | undefined;
       try {
         for (const block of blocksWithLookahead(chain, bytes, () => recovery, SENDER_LOOKAHEAD_BLOCKS)) {
           number = block.header.number;
+          doneInFile++;
           const known = chain.getCanonicalHash(number);
           if (known !== undefined && Buffer.from(known).equals(block.hash())) {
             skipped++;
@@ -104,7 +110,10 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
           if (Date.now() - lastLog > PROGRESS_INTERVAL_MS) {
             lastLog = Date.now();
             const s = (lastLog - t0) / 1000;
-            log.info({ head: number.toString(), blocksPerSecond: (imported / s).toFixed(1), mgasPerSecond: (Number(gas) / 1e6 / s).toFixed(2) }, "importing");
+            const pace = meter.sample(imported, inFile - doneInFile);
+            const remaining = inFile - doneInFile;
+            const mgasPerSecond = (Number(gas) / 1e6 / s).toFixed(2);
+            log.info({ head: number.toString(), remaining, blocksPerSecond: pace.blocksPerSecond, eta: pace.eta, mgasPerSecond }, "importing");
           }
         }
       } catch (e) {

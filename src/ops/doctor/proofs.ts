@@ -1,0 +1,38 @@
+/**
+ * `basalt doctor` check "proofs": the historical proofs options (`--historical-proofs`,
+ * `--proofs.history-window`; env `BASALT_HISTORICAL_PROOFS`, `BASALT_PROOFS_HISTORY_WINDOW`)
+ * are consistent. The extension itself arrives in a later release.
+ */
+import { join } from "node:path";
+import { DEFAULT_PROOFS_HISTORY_WINDOW } from "../../config/constants.js";
+import { envVarName } from "../../config/options.js";
+import { result, type CheckResult, type DoctorContext } from "./types.js";
+
+/**
+ * Smallest useful window: 12 hours of 2-second blocks. Base's newer proofs code refuses a window
+ * not above `TWELVE_HOURS_IN_BLOCKS` = 21,600 (reference proofs-and-sync §1.2), since pruning
+ * would otherwise outrun the backfill.
+ */
+export const MIN_USEFUL_PROOFS_WINDOW = 21_600;
+
+/** Check "proofs": SKIP when disabled; FAIL for a window below 1; WARN otherwise (not served yet; small windows). */
+export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {
+  const id = "proofs";
+  const title = "Historical proofs";
+  const o = ctx.options;
+  const window = o["proofs.history-window"];
+  const data = { enabled: o["historical-proofs"], window, storage: join(o.datadir, "proofs") };
+  if (!o["historical-proofs"]) {
+    return result(id, title, "SKIP", `disabled (--historical-proofs / ${envVarName("historical-proofs")})`, undefined, data);
+  }
+  if (!Number.isInteger(window) || window < 1) {
+    const fix = `set ${envVarName("proofs.history-window")} to a block count >= 1 (default ${DEFAULT_PROOFS_HISTORY_WINDOW}, 28 days)`;
+    return result(id, title, "FAIL", `--proofs.history-window ${window} is not a positive block count`, fix, data);
+  }
+  const notes = [`window ${window} blocks (${((window * 2) / 86_400).toFixed(1)} days of 2 s blocks), stored in ${data.storage}`];
+  if (window < MIN_USEFUL_PROOFS_WINDOW) notes.push(`below ${MIN_USEFUL_PROOFS_WINDOW} blocks (12 h), which Base's node refuses`);
+  const fix =
+    "the options are accepted and validated, but the proofs extension arrives in a later release: until then eth_getProof " +
+    "answers within the state history (--history.blocks, or --archive)";
+  return result(id, title, "WARN", `enabled; ${notes.join("; ")}`, fix, data);
+}

@@ -1,0 +1,65 @@
+/**
+ * The shapes shared by every `basalt doctor` check: a check's verdict and result, the context a
+ * check reads (the resolved options and where each came from), and the doctor's error class.
+ */
+import type { OptionSource } from "../../cli/args.js";
+import type { BasaltOptions, OptionName } from "../../config/options.js";
+import { BasaltError } from "../../util/errors.js";
+
+/** Verdicts in display order: fine, worth a look, blocks running the node, not applicable. */
+export const VERDICTS = ["OK", "WARN", "FAIL", "SKIP"] as const;
+/** The verdict of one check. */
+export type Verdict = (typeof VERDICTS)[number];
+
+/** The result of one check. */
+export interface CheckResult {
+  /** Stable identifier, e.g. `"l1.rpc"` or `"port.http"` (for scripts reading `--json`). */
+  id: string;
+  /** Short human label, e.g. `"L1 RPC"`. */
+  title: string;
+  verdict: Verdict;
+  /** What was found (one line). */
+  detail: string;
+  /** For WARN and FAIL: what to do about it. */
+  fix?: string;
+  /** Measured values (latency, free bytes, lag, ...), for `--json`. */
+  data?: Record<string, unknown>;
+}
+
+/** What a check reads. */
+export interface DoctorContext {
+  /** The resolved options, as `basalt node` would get them from the same flags, environment and env file. */
+  options: BasaltOptions;
+  /** Where each option's value came from. */
+  sources: Record<OptionName, OptionSource>;
+  /** Time limit of one network probe, in milliseconds. */
+  timeoutMs: number;
+  /** The current time in milliseconds (a seam for tests). */
+  now: () => number;
+}
+
+/** Stable codes of {@link DoctorError}. */
+export type DoctorErrorCode = "DOCTOR_PROBE_FAILED" | "DOCTOR_BAD_ANSWER";
+
+/** Details of a {@link DoctorError}. */
+export interface DoctorErrorMeta extends Record<string, unknown> {
+  /** The URL or address probed. */
+  target?: string;
+  /** HTTP status of the answer, when there was one. */
+  status?: number;
+}
+
+/** A probe of `basalt doctor` failed: the target is unreachable, or answered something unexpected. */
+export class DoctorError extends BasaltError<DoctorErrorMeta> {
+  constructor(code: DoctorErrorCode, message: string, meta: DoctorErrorMeta = {}, options?: { cause?: unknown }) {
+    super(code, message, meta, options);
+  }
+}
+
+/** A {@link CheckResult} built from its parts (drops an undefined `fix` / `data` so `--json` stays tidy). */
+export function result(id: string, title: string, verdict: Verdict, detail: string, fix?: string, data?: Record<string, unknown>): CheckResult {
+  const r: CheckResult = { id, title, verdict, detail };
+  if (fix !== undefined) r.fix = fix;
+  if (data !== undefined) r.data = data;
+  return r;
+}

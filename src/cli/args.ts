@@ -47,6 +47,10 @@ export interface ParsedCli {
   help: boolean;
   /** Where each option's value came from ("default" includes the derived defaults). */
   sources: Record<OptionName, OptionSource>;
+  /** `basalt doctor --json`: print the results machine-readable (the only command taking `--json`). */
+  json?: boolean;
+  /** `basalt snapshot import --force`: replace the chain of a non-empty datadir (the only command taking `--force`). */
+  force?: boolean;
 }
 
 /** Stable codes of {@link CliError}. */
@@ -83,7 +87,23 @@ export class CliError extends BasaltError<CliErrorMeta> {
   }
 }
 
-const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "help", "version", "bench"];
+const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "doctor", "snapshot", "help", "version", "bench"];
+
+/** `basalt doctor` checks a node's configuration, so it accepts every option of `node` besides its own. */
+const DOCTOR_COMMAND = "doctor";
+/** `basalt doctor`'s output switch; not in the option table (it has no environment variable). */
+const JSON_FLAG = "--json";
+/** `basalt snapshot export|import <file>` works on a datadir: it takes these options only, plus {@link FORCE_FLAG}. */
+const SNAPSHOT_COMMAND = "snapshot";
+const SNAPSHOT_OPTIONS: ReadonlySet<string> = new Set(["datadir", "network", "genesis-url", "env-file", "log.level", "log.format"]);
+/** `basalt snapshot import`'s overwrite switch; not in the option table (it has no environment variable). */
+const FORCE_FLAG = "--force";
+
+/** Whether option `def` may be given to `command` (see {@link DOCTOR_COMMAND}). */
+function appliesTo(def: OptionDefinition, command: Command): boolean {
+  if (command === SNAPSHOT_COMMAND) return SNAPSHOT_OPTIONS.has(def.name);
+  return def.commands.includes(command) || (command === DOCTOR_COMMAND && def.commands.includes("node"));
+}
 
 /** The command that takes its own arguments (`basalt bench <tool> [args]`); it must come first. */
 const BENCH_COMMAND = "bench";
@@ -147,6 +167,10 @@ interface Tokens {
   positionals: string[];
   help: boolean;
   version: boolean;
+  /** `--json` was given (valid for `basalt doctor` only). */
+  json: boolean;
+  /** `--force` was given (valid for `basalt snapshot` only). */
+  force: boolean;
 }
 
 /**
@@ -154,7 +178,7 @@ interface Tokens {
  * requests), malformed options are skipped instead of raising.
  */
 function tokenize(argv: readonly string[], strict: boolean): Tokens {
-  const out: Tokens = { flags: [], positionals: [], help: false, version: false };
+  const out: Tokens = { flags: [], positionals: [], help: false, version: false, json: false, force: false };
   let i = 0;
   for (; i < argv.length; i++) {
     const tok = argv[i] as string;
@@ -168,6 +192,14 @@ function tokenize(argv: readonly string[], strict: boolean): Tokens {
     }
     if (tok === "--version") {
       out.version = true;
+      continue;
+    }
+    if (tok === FORCE_FLAG) {
+      out.force = true;
+      continue;
+    }
+    if (tok === JSON_FLAG) {
+      out.json = true;
       continue;
     }
     if (!tok.startsWith("-") || tok === "-") {
@@ -373,7 +405,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
   const first = lenient.positionals[0];
   if (lenient.help || first === "help") {
     const topic = first === "help" ? lenient.positionals[1] : first;
-    if (topic !== undefined && topic !== BENCH_COMMAND && !(COMMANDS as readonly string[]).includes(topic)) throw unknownCommand(topic);
+    if (topic !== undefined && topic !== BENCH_COMMAND && topic !== SNAPSHOT_COMMAND && !(COMMANDS as readonly string[]).includes(topic)) throw unknownCommand(topic);
     return { command: "help", help: true, positionals: topic === undefined ? [] : [topic], ...defaultsOnly() };
   }
   if (lenient.version || first === "version") return { command: "version", help: false, positionals: [], ...defaultsOnly() };
@@ -386,11 +418,24 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
     throw new CliError("CLI_UNEXPECTED_ARGUMENT", message, { value: BENCH_COMMAND });
   }
   const command = (explicitCommand ? positionals.shift() : "node") as Command;
+  if (tokens.json && command !== DOCTOR_COMMAND) {
+    throw new CliError("CLI_OPTION_NOT_FOR_COMMAND", `option ${JSON_FLAG} does not apply to \`basalt ${command}\` (it is an option of: doctor)`, {
+      option: JSON_FLAG,
+      command,
+    });
+  }
+
+  if (tokens.force && command !== SNAPSHOT_COMMAND) {
+    throw new CliError("CLI_OPTION_NOT_FOR_COMMAND", `option ${FORCE_FLAG} does not apply to \`basalt ${command}\` (it is an option of: snapshot)`, {
+      option: FORCE_FLAG,
+      command,
+    });
+  }
 
   // Command-line values (last occurrence wins).
   const fromCli = new Map<OptionName, unknown>();
   for (const t of tokens.flags) {
-    if (!t.def.commands.includes(command)) {
+    if (!appliesTo(t.def, command)) {
       throw new CliError(
         "CLI_OPTION_NOT_FOR_COMMAND",
         `option ${t.flag} does not apply to \`basalt ${command}\` (it is an option of: ${t.def.commands.join(", ")})`,
@@ -404,7 +449,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
   const fromEnv = new Map<OptionName, unknown>();
   for (const def of OPTION_LIST) {
     const raw = env[envVarName(def.name)];
-    if (raw === undefined || raw === "" || !def.commands.includes(command)) continue;
+    if (raw === undefined || raw === "" || !appliesTo(def, command)) continue;
     fromEnv.set(def.name, parseOptionValue(def, raw, envVarName(def.name)));
   }
 
@@ -427,7 +472,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       if (e.key === ENV_FILE_VAR) {
         throw new CliError("CLI_ENV_FILE", `${origin}: an env file cannot name another env file`, { option: e.key, file: envFile });
       }
-      if (e.value === "" || !def.commands.includes(command)) continue;
+      if (e.value === "" || !appliesTo(def, command)) continue;
       fromFile.set(def.name, parseOptionValue(def, e.value, origin));
     }
   }
@@ -461,7 +506,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       expected: `a block number <= ${opts.to}`,
     });
   }
-  return { command, options: opts, positionals, help: false, sources };
+  return { command, options: opts, positionals, help: false, sources, json: tokens.json, force: tokens.force };
 }
 
 function validatePositionals(command: Command, positionals: string[], explicitCommand: boolean): void {
@@ -477,7 +522,17 @@ function validatePositionals(command: Command, positionals: string[], explicitCo
   switch (command) {
     case "node":
     case "init":
+    case "doctor":
       extra(0);
+      return;
+    case "snapshot":
+      if ((positionals[0] !== "export" && positionals[0] !== "import") || positionals.length < 2) {
+        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt snapshot` needs an action and a file: basalt snapshot export|import --datadir D <file>", {
+          command,
+          value: positionals[0],
+        });
+      }
+      extra(2);
       return;
     case "import":
       if (positionals.length === 0) {

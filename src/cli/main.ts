@@ -10,8 +10,10 @@ import { BasaltError } from "../util/errors.js";
 import { initCommand } from "./commands/init.js";
 import { importCommand } from "./commands/import.js";
 import { exportCommand } from "./commands/export.js";
+import { snapshotCommand } from "./commands/snapshot.js";
 import { nodeCommand } from "./commands/node.js";
 import { benchCommand } from "./commands/bench.js";
+import { doctorCommand } from "./commands/doctor.js";
 
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCli(argv, process.env);
@@ -34,6 +36,10 @@ async function main(argv: string[]): Promise<void> {
       return importCommand(opts, parsed.positionals, log);
     case "export":
       return exportCommand(opts, parsed.positionals, log);
+    case "snapshot":
+      return snapshotCommand(opts, parsed.positionals, log, parsed.sources.network !== "default", parsed.force === true);
+    case "doctor":
+      return doctorCommand(opts, parsed.sources, { json: parsed.json === true });
     case "node":
       return nodeCommand(opts, log, parsed.sources.network !== "default");
   }

@@ -38,7 +38,7 @@ import {
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot";
 
 /** Every command that takes options, in display order. */
-export const COMMANDS: readonly Command[] = ["node", "init", "import", "export"];
+export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot"];
 
 /** Log levels accepted by `--log.level`, most verbose first. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;

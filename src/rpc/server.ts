@@ -12,6 +12,7 @@ import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
 import { BasaltError } from "../util/errors.js";
 import { handleBody } from "./envelope.js";
 import { verifyJwt } from "./jwt.js";
+import { STATUS_FORBIDDEN, STATUS_TOO_MANY_REQUESTS, STATUS_UNAVAILABLE, type Admission, type PublicPolicy } from "./publicPolicy.js";
 import type { MethodTable, RpcContext } from "./types.js";
 
 /** Options of {@link RpcHttpServer}. */
@@ -22,8 +23,8 @@ export interface RpcHttpServerOptions {
   port: number;
   /** The methods served. */
   methods: MethodTable;
-  /** "engine" requires a valid JWT (then `jwtSecret` is mandatory). */
-  transport: "http" | "engine";
+  /** "engine" requires a valid JWT (then `jwtSecret` is mandatory); "rollup" is the consensus-side port (no auth). */
+  transport: "http" | "engine" | "rollup";
   /** Engine API shared secret (32 bytes). */
   jwtSecret?: Uint8Array;
   /** Largest accepted request body (default MAX_REQUEST_BODY_BYTES). */
@@ -32,6 +33,13 @@ export interface RpcHttpServerOptions {
   logger?: Logger;
   /** Allowed CORS origins ("*" for any); unset disables CORS and preflight. */
   cors?: string[];
+  /** Public-endpoint mode (`--public`): rate limit, 403 for eth_getBlockReceipts, namespaces off, connection cap. Not for "engine". */
+  public?: PublicPolicy;
+  /**
+   * Plain HTTP GET answers beside JSON-RPC (the rollup port's `GET /health` for load balancers):
+   * given the path and query string, a status line and JSON body, or undefined for 405.
+   */
+  get?: (path: string, query: string) => { status: string; body: string } | undefined;
 }
 
 /** The server could not be configured or bound. */
@@ -62,20 +70,34 @@ interface RequestState {
   started: number;
   corsOrigin: string | undefined;
   remoteAddress: string;
+  /** Counted against the public connection cap (released once, on the answer or the abort). */
+  counted: boolean;
 }
 
 /** A JSON-RPC HTTP server bound to one address; one instance per port. */
 export class RpcHttpServer {
   private readonly app: TemplatedApp;
   private readonly maxBodyBytes: number;
+  /** The methods served: `opts.methods`, filtered by the public policy when there is one. */
+  private readonly methods: MethodTable;
   private listenSocket: us_listen_socket | null = null;
+  /** Requests whose body is being handled (between the last body chunk and the answer); see {@link drain}. */
+  private inFlightCount = 0;
+  /** Set by {@link stopAccepting}: new requests are answered 503 and their connection closed. */
+  private draining = false;
+  /** Resolvers of {@link drain} waiting for `inFlightCount` to reach 0. */
+  private idleWaiters: (() => void)[] = [];
 
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: RpcHttpServerOptions) {
     if (opts.transport === "engine" && opts.jwtSecret === undefined) {
       throw new RpcServerError("RPC_SERVER_CONFIG", "the engine transport needs a JWT secret", opts.host, opts.port);
     }
+    if (opts.transport === "engine" && opts.public !== undefined) {
+      throw new RpcServerError("RPC_SERVER_CONFIG", "the engine transport cannot run in public mode", opts.host, opts.port);
+    }
     this.maxBodyBytes = opts.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+    this.methods = opts.public === undefined ? opts.methods : opts.public.filterMethods(opts.methods);
     this.app = uws.App();
     this.app.any("/*", (res, req) => this.onRequest(res, req));
   }
@@ -89,6 +111,43 @@ export class RpcHttpServer {
     return bound.port;
   }
 
+
+  /** Requests being handled right now (for graceful shutdown and metrics). */
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  /**
+   * Graceful shutdown, step 1: closes the listening socket (no new connections) and answers any
+   * new request on an open keep-alive connection with 503, closing that connection. Requests
+   * already being handled go on; {@link drain} waits for them.
+   */
+  stopAccepting(): void {
+    this.draining = true;
+    if (this.listenSocket !== null) {
+      uws.us_listen_socket_close(this.listenSocket);
+      this.listenSocket = null;
+    }
+  }
+
+  /**
+   * Graceful shutdown, step 2: resolves once no request is in flight or after `ms`, whichever is
+   * first, with the number of requests still in flight (those {@link close} then cuts off).
+   */
+  drain(ms: number): Promise<number> {
+    if (this.inFlightCount === 0) return Promise.resolve(0);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve(this.inFlightCount);
+      };
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== done);
+        resolve(this.inFlightCount);
+      }, ms);
+      this.idleWaiters.push(done);
+    });
+  }
 
   /** Stops accepting connections and drops open ones (in-flight requests are aborted). */
   close(): void {
@@ -120,6 +179,7 @@ export class RpcHttpServer {
       started: performance.now(),
       corsOrigin: undefined,
       remoteAddress: "",
+      counted: false,
     };
     try {
       this.route(res, req, state);
@@ -138,10 +198,30 @@ export class RpcHttpServer {
     state.corsOrigin = this.corsOriginFor(req.getHeader("origin"));
     state.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
     const method = req.getMethod();
+    if (this.draining) {
+      this.respond(res, state, STATUS_UNAVAILABLE, "shutting down", "text/plain", false, true);
+      return;
+    }
+    if (this.opts.public !== undefined) {
+      if (!this.opts.public.tryAcquire()) {
+        const message = `too many connections: at most ${this.opts.public.maxConnections}; retry later`;
+        const body = `{"jsonrpc":"2.0","id":null,"error":{"code":-32005,"message":${JSON.stringify(message)}}}`;
+        this.respond(res, state, STATUS_UNAVAILABLE, body, "application/json", false, true, { "retry-after": "1" });
+        return;
+      }
+      state.counted = true;
+    }
 
     if (method === "options" && this.opts.cors !== undefined) {
       this.respond(res, state, STATUS_NO_CONTENT, null, undefined, true);
       return;
+    }
+    if (method === "get" && this.opts.get !== undefined) {
+      const answer = this.opts.get(req.getUrl(), req.getQuery() ?? "");
+      if (answer !== undefined) {
+        this.respond(res, state, answer.status, answer.body, "application/json");
+        return;
+      }
     }
     if (method !== "post") {
       this.respond(res, state, STATUS_METHOD_NOT_ALLOWED, "method not allowed", "text/plain");
@@ -170,6 +250,7 @@ export class RpcHttpServer {
 
     res.onAborted(() => {
       state.aborted = true;
+      this.release(state);
     });
     const chunks: Buffer[] = [];
     res.onData((chunk, isLast) => {
@@ -203,16 +284,50 @@ export class RpcHttpServer {
 
   private async process(res: HttpResponse, state: RequestState, text: string): Promise<void> {
     const ctx: RpcContext = { transport: this.opts.transport, remoteAddress: state.remoteAddress };
+    const verdict = this.opts.public?.admit(state.remoteAddress, text, "http");
+    if (verdict !== undefined && verdict.kind !== "ok") {
+      this.refuse(res, state, verdict);
+      return;
+    }
     let out: string | null;
+    this.inFlightCount++;
     try {
-      out = await handleBody(text, this.opts.methods, ctx);
+      out = await handleBody(text, this.methods, ctx);
     } catch (err) {
       // handleBody maps handler errors itself; reaching here is a bug in the envelope.
       this.opts.logger?.error({ err }, "RPC envelope failed");
       this.respond(res, state, STATUS_INTERNAL, "internal error", "text/plain");
       return;
+    } finally {
+      this.settle();
     }
     this.respond(res, state, STATUS_OK, out ?? "", "application/json");
+  }
+
+  /** One in-flight request finished: wakes {@link drain} waiters when none is left. */
+  private settle(): void {
+    this.inFlightCount--;
+    if (this.inFlightCount > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Public mode: 429 (with Retry-After) for a rate-limited client, 403 for a refused method. */
+  private refuse(res: HttpResponse, state: RequestState, verdict: Exclude<Admission, { kind: "ok" }>): void {
+    if (verdict.kind === "limited") {
+      const headers = { "retry-after": String(verdict.retryAfterS) };
+      this.respond(res, state, STATUS_TOO_MANY_REQUESTS, verdict.body, "application/json", false, false, headers);
+    } else {
+      this.respond(res, state, STATUS_FORBIDDEN, verdict.body, "application/json");
+    }
+  }
+
+  /** Gives back the public connection slot of a request (once). */
+  private release(state: RequestState): void {
+    if (!state.counted) return;
+    state.counted = false;
+    this.opts.public?.release();
   }
 
   private respondTooLarge(res: HttpResponse, state: RequestState, size: number): void {
@@ -229,14 +344,20 @@ export class RpcHttpServer {
     contentType: string | undefined,
     preflight = false,
     closeConnection = false,
+    headers: Record<string, string> = {},
   ): void {
     if (state.aborted || state.done) return;
     state.done = true;
+    this.release(state);
     res.cork(() => {
       res.writeStatus(status);
       if (contentType !== undefined) res.writeHeader("content-type", contentType);
+      const extra = Object.keys(headers);
+      for (const name of extra) res.writeHeader(name, headers[name] as string);
       if (state.corsOrigin !== undefined) {
         res.writeHeader("access-control-allow-origin", state.corsOrigin);
+        // Lets browser code read e.g. Retry-After on a 429.
+        if (extra.length > 0) res.writeHeader("access-control-expose-headers", extra.join(", "));
         if (state.corsOrigin !== "*") res.writeHeader("vary", "Origin");
         if (preflight) {
           res.writeHeader("access-control-allow-methods", "POST, OPTIONS");

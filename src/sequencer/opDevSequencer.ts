@@ -48,6 +48,13 @@ import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
 import { buildOpOnHead, poolSource } from "./opBuilder.js";
 
+/**
+ * Longest wait between retries after failed block production (e.g. a full disk or read-only
+ * datadir: the commit fails). Retries back off from one block time, doubling up to this: a
+ * few seconds, so production resumes soon after space is freed without spinning meanwhile.
+ */
+const PRODUCTION_RETRY_MAX_MS = 5_000;
+
 /** An L1 block the devnet's L2 blocks reference. */
 export interface DevL1Origin {
   number: bigint;
@@ -128,6 +135,8 @@ export class OpDevSequencer {
   private lastFrame: FlashblockId | undefined;
   /** The message of the last fault logged at warn (a recurring fault is then logged at debug). */
   private lastFault: string | undefined;
+  /** Consecutive failed production ticks (the retry backoff); reset by a committed block. */
+  private failures = 0;
   private readonly intervalMs: number;
   private readonly blockTimeMs: number;
   /** Highest flashblock index published for a block by the timer loop. */
@@ -189,13 +198,15 @@ export class OpDevSequencer {
       .then(
         () => false,
         (e: unknown) => {
-          this.fault(e, "devnet block production failed");
+          // Logged at error once per distinct reason (e.g. the store cannot be written); retried with backoff.
+          this.failures++;
+          this.fault(e, "devnet block production failed; retrying with backoff", "error");
           return true;
         },
       )
       .then((failed) => {
         // A sealOne() that ran meanwhile may have scheduled already.
-        if (this.timer === undefined) this.schedule(!this.flashblocksEnabled ? this.blockTimeMs : failed ? this.intervalMs : this.nextDelay());
+        if (this.timer === undefined) this.schedule(failed ? this.retryDelay() : !this.flashblocksEnabled ? this.blockTimeMs : this.nextDelay());
       });
   }
 
@@ -209,14 +220,20 @@ export class OpDevSequencer {
     return run;
   }
 
-  private fault(e: unknown, what: string): void {
+  private fault(e: unknown, what: string, level: "warn" | "error" = "warn"): void {
     const reason = (e as Error)?.message ?? String(e);
     if (reason === this.lastFault) {
       this.log.debug({ err: reason }, what);
       return;
     }
     this.lastFault = reason;
-    this.log.warn({ err: reason }, what);
+    this.log[level]({ err: reason, code: (e as BasaltError)?.code }, what);
+  }
+
+  /** Delay before the next production attempt after `failures` failed ones in a row (doubling, capped). */
+  private retryDelay(): number {
+    const base = this.flashblocksEnabled ? this.intervalMs : this.blockTimeMs;
+    return Math.min(base * 2 ** Math.min(this.failures - 1, 16), Math.max(base, PRODUCTION_RETRY_MAX_MS));
   }
 
   /**
@@ -315,6 +332,8 @@ export class OpDevSequencer {
     this.origin = next.origin;
     this.sequenceNumber = next.sequenceNumber;
     this.pool.prune();
+    if (this.failures > 0) this.log.info({ number: ex.block.header.number.toString(), failedAttempts: this.failures }, "devnet block production resumed");
+    this.failures = 0;
     this.lastFault = undefined;
     this.log.debug(
       {
@@ -408,7 +427,9 @@ export class OpDevSequencer {
       try {
         await this.sealOpen();
       } catch (e) {
-        this.fault(e, "devnet block seal failed");
+        // E.g. the store cannot be written (full disk): logged at error once per reason; the next block retries one block time later.
+        this.failures++;
+        this.fault(e, "devnet block seal failed", "error");
       }
       if (this.stopped) return;
       // Keep the cadence unless the seal ran more than one interval late.

@@ -22,6 +22,7 @@ import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { BlockFromRpcError, blockFromRpc } from "./blockFromRpc.js";
+import { ProgressMeter } from "../metrics/progress.js";
 import {
   followBlocksImportedTotal,
   followErrorsTotal,
@@ -55,6 +56,8 @@ export const FOLLOW_SYNCING_LAG_BLOCKS = 2n;
 export const FOLLOW_BACKOFF_INITIAL_MS = 250;
 /** Largest retry delay (doubling per failure): 10 s, a handful of Base block times. */
 export const FOLLOW_BACKOFF_MAX_MS = 10_000;
+/** Milliseconds between "syncing" progress lines while catching up: as `basalt import`'s, rare enough for info level. */
+export const FOLLOW_PROGRESS_INTERVAL_MS = 8_000;
 /** Most reorg steps in one sync round before the loop re-polls the source (a source that keeps changing). */
 const MAX_REORG_STEPS_PER_ROUND = 16;
 
@@ -142,6 +145,8 @@ export class Follower {
   private sleepWakeable = false;
   /** A head arrived while syncing: skip the next wakeable sleep. */
   private headPending = false;
+  /** Catch-up pace, while more than {@link FOLLOW_SYNCING_LAG_BLOCKS} behind (undefined at the tip). */
+  private progress: ProgressMeter | undefined;
 
   constructor(
     private readonly chain: Chain,
@@ -391,6 +396,23 @@ export class Follower {
     followBlocksImportedTotal.inc();
     followHeadBlock.set(Number(block.header.number));
     this.log.debug({ number: block.header.number.toString(), hash: to0x(block.hash()), txs: block.transactions.length }, "followed block imported");
+    this.reportProgress(block.header.number);
+  }
+
+  /** While catching up (as eth_syncing sees it), an info line every {@link FOLLOW_PROGRESS_INTERVAL_MS}: head, target, pace, time left. */
+  private reportProgress(head: bigint): void {
+    const behind = this.highest - head;
+    if (behind <= FOLLOW_SYNCING_LAG_BLOCKS) {
+      this.progress = undefined;
+      return;
+    }
+    if (this.progress === undefined) {
+      this.progress = new ProgressMeter(Number(head));
+      return;
+    }
+    if (!this.progress.due(FOLLOW_PROGRESS_INTERVAL_MS)) return;
+    const pace = this.progress.sample(Number(head), Number(behind));
+    this.log.info({ head: head.toString(), target: this.highest.toString(), blocksPerSecond: pace.blocksPerSecond, eta: pace.eta }, "syncing");
   }
 
   /**

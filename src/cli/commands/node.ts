@@ -9,6 +9,7 @@ import { Chain } from "../../chain/chain.js";
 import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
+import { SHUTDOWN_DRAIN_MS } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BUILTIN_NETWORKS, isBuiltinNetwork } from "../../config/options.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
@@ -25,6 +26,9 @@ import { nodeMethods } from "../../rpc/methods/node.js";
 import { stateMethods } from "../../rpc/methods/state.js";
 import { txpoolMethods } from "../../rpc/methods/txpool.js";
 import { sendSyncMethods } from "../../rpc/methods/sendSync.js";
+import { PublicPolicy } from "../../rpc/publicPolicy.js";
+import { startMetricsServer, type MetricsServer } from "../../metrics/server.js";
+import { bindChainMetrics } from "../../metrics/chainMetrics.js";
 import { RpcHttpServer } from "../../rpc/server.js";
 import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscriptions.js";
 import { RpcWsServer } from "../../rpc/wsServer.js";
@@ -40,9 +44,17 @@ import { initGenesis } from "../../chain/genesisSource.js";
 import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js";
 import { FlashblocksService } from "../../flashblocks/service.js";
 import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
+import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 
 /** Most time given to in-flight work on shutdown before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Longest wait on shutdown for the execution pool to close after the drain. Piscina's close waits
+ * for running tasks (up to 30 s); a call still running has outlived the drain and is abandoned
+ * (the workers only read the store, and the process exits right after the store is closed).
+ */
+const SHUTDOWN_POOL_WAIT_MS = 1_000;
 
 function version(): string {
   try {
@@ -62,6 +74,10 @@ export interface RunningNode {
   authPort: number;
   /** WebSocket JSON-RPC port (set with `--ws`). */
   wsPort?: number;
+  /** Prometheus endpoint port (set with `--metrics`). */
+  metricsPort?: number;
+  /** Consensus-side RPC port (`--rollup`, OP chains only): optimism_syncStatus, optimism_outputAtBlock, … */
+  rollupPort?: number;
   stop(): Promise<void>;
 }
 
@@ -146,7 +162,11 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const jwtPath = opts["authrpc.jwtsecret"] ?? join(datadir, "jwt.hex");
   const secret = loadOrCreateJwtSecret(jwtPath);
   const cors = opts["http.corsdomain"] === "" ? undefined : opts["http.corsdomain"].split(",").map((s) => s.trim());
-  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: log, cors });
+  // --public: per-IP rate limit, eth_getBlockReceipts 403, debug/admin/… off; HTTP and WebSocket share the connection cap.
+  const publicPolicy = opts.public
+    ? new PublicPolicy({ rate: opts["public.rate"], burst: opts["public.burst"], maxConnections: opts["public.max-connections"] })
+    : undefined;
+  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: log, cors, public: publicPolicy });
   const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: log });
   let httpPort: number;
   try {
@@ -183,13 +203,38 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const ws =
     hub === undefined
       ? undefined
-      : new RpcWsServer({ host: opts["ws.addr"], port: opts["ws.port"], methods: publicMethods, hub, maxMessageBytes: opts["rpc.max-body"], logger: log });
+      : new RpcWsServer({ host: opts["ws.addr"], port: opts["ws.port"], methods: publicMethods, hub, maxMessageBytes: opts["rpc.max-body"], logger: log, public: publicPolicy });
   let wsPort: number | undefined;
   try {
     wsPort = await ws?.listen();
   } catch (e) {
     http.close();
     auth.close();
+    fbPublisher?.close();
+    hub?.close();
+    await calls.close();
+    await chain.close();
+    throw e;
+  }
+  // --rollup (default on, OP chains only): the consensus-side RPC (optimism_syncStatus, …) on --rollup.addr:--rollup.port.
+  let rollup: RollupServer | undefined;
+  try {
+    rollup = opts.rollup
+      ? await startRollupServer({
+          chain,
+          host: opts["rollup.addr"],
+          port: opts["rollup.port"],
+          version: version(),
+          devnet: isDevChain,
+          sequencing,
+          devBlockTime: opts["dev.block-time"],
+          logger: log,
+        })
+      : undefined;
+  } catch (e) {
+    http.close();
+    auth.close();
+    ws?.close();
     fbPublisher?.close();
     hub?.close();
     await calls.close();
@@ -207,6 +252,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       http.close();
       auth.close();
       ws?.close();
+      rollup?.close();
       hub?.close();
       await flashblocks?.stop();
       forwarder?.close();
@@ -223,6 +269,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       http: `http://${opts["http.addr"]}:${httpPort}`,
       authrpc: `http://${opts["authrpc.addr"]}:${authPort}`,
       ws: wsPort === undefined ? undefined : `ws://${opts["ws.addr"]}:${wsPort}`,
+      rollup: rollup === undefined ? undefined : `http://${opts["rollup.addr"]}:${rollup.port}`,
       flashblocks: fbPublisher?.url,
       datadir,
       devnet: isDevChain,
@@ -235,23 +282,43 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      // Graceful: stop accepting on the RPC ports, let in-flight requests finish (up to SHUTDOWN_DRAIN_MS); close() then cuts off the rest.
+      http.stopAccepting();
+      auth.stopAccepting();
+      const cut = (await Promise.all([http.drain(SHUTDOWN_DRAIN_MS), auth.drain(SHUTDOWN_DRAIN_MS)])).reduce((a, b) => a + b, 0);
+      if (cut > 0) log.warn({ requests: cut, drainMs: SHUTDOWN_DRAIN_MS }, "shutdown: cancelling requests still in flight after the drain");
       // The follower first: it finishes the block it is importing before the chain closes.
       await follower?.stop();
       forwarder?.close();
       http.close();
       auth.close();
       ws?.close();
+      rollup?.close();
       hub?.close();
       await producer?.stop();
       fbPublisher?.close();
       await flashblocks?.stop();
+      await metrics?.close();
+      if (metrics !== undefined) bindChainMetrics(undefined);
       chain.useSenderRecovery(undefined);
-      await calls.close();
+      // Calls still running after the drain are cancelled: the pool's close would wait for them (its workers only read the store).
+      await Promise.race([calls.close(), new Promise<void>((r) => setTimeout(r, SHUTDOWN_POOL_WAIT_MS).unref())]);
       await chain.close();
     })();
     return stopping;
   };
-  return { chain, pending: backend.pending, httpPort, authPort, wsPort, stop };
+  // --metrics: Prometheus text on --metrics.addr:--metrics.port/metrics, started last (a bind failure stops the rest).
+  let metrics: MetricsServer | undefined;
+  if (opts.metrics) {
+    try {
+      bindChainMetrics(chain, datadir);
+      metrics = await startMetricsServer({ host: opts["metrics.addr"], port: opts["metrics.port"], logger: log });
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+  }
+  return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, stop };
 }
 
 /** Runs `basalt node` until SIGTERM/SIGINT. */
@@ -273,6 +340,16 @@ export async function nodeCommand(opts: BasaltOptions, log: Logger, explicitNetw
       },
     );
   };
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
-  process.once("SIGINT", () => shutdown("SIGINT"));
+  // A second SIGTERM/SIGINT during the graceful shutdown exits at once.
+  let signalled = false;
+  const onSignal = (signal: string): void => {
+    if (signalled) {
+      log.warn({ signal }, "second signal: exiting without waiting for the shutdown");
+      process.exit(1);
+    }
+    signalled = true;
+    shutdown(signal);
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
 }

@@ -528,7 +528,14 @@ export class Chain {
     this.headBlock = block;
     if (!this.archive) {
       const floor = block.header.number - BigInt(this.historyBlocks);
-      if (floor > 0n && floor % 16n === 0n) this.store.pruneHistory(floor);
+      if (floor > 0n && floor % 16n === 0n) {
+        try {
+          this.store.pruneHistory(floor);
+        } catch (e) {
+          // The block is committed and is the head; pruning is housekeeping the next multiple of 16 retries.
+          this.log?.error({ err: (e as Error).message, floor: floor.toString() }, "state history pruning failed");
+        }
+      }
     }
     for (const l of this.listeners) l(block, []);
   }

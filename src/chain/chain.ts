@@ -11,7 +11,7 @@ import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { SenderRecovery } from "../execution/senderRecovery.js";
 import type { Logger } from "pino";
-import { DEFAULT_STATE_HISTORY_BLOCKS } from "../config/constants.js";
+import { BLOCK_CACHE_BLOCKS, DEFAULT_STATE_HISTORY_BLOCKS } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
@@ -122,7 +122,7 @@ export class Chain {
   readonly archive: boolean;
   readonly historyBlocks: number;
   private readonly log: Logger | undefined;
-  private readonly blocks = new LruMap<string, Block>(512);
+  private readonly blocks = new LruMap<string, Block>(BLOCK_CACHE_BLOCKS);
   private headBlock: Block;
   private listeners: HeadListener[] = [];
   /** Sender recovery on the execution pool, when the node has one. */

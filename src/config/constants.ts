@@ -161,6 +161,13 @@ export const FLASHBLOCKS_BACKOFF_MAX_MS = 10_000;
  */
 export const PENDING_SNAPSHOT_SLOT_BYTES = 64 * 1024 * 1024;
 /**
+ * Decoded blocks kept in memory by hash (`Chain.getBlockByHash`). A decoded block is heavy: each
+ * @ethereumjs transaction keeps its own `Common` copy, ~16 KiB per transaction measured (a 20-tx
+ * block 0.32 MiB, a 200-tx Base block ~3 MiB). 64 blocks — the response cache's window, where
+ * block reads concentrate — bounds it near 200 MiB on Base; older blocks decode from LMDB.
+ */
+export const BLOCK_CACHE_BLOCKS = 64;
+/**
  * Blocks whose final JSON answers (block with hashes, with full transactions, receipts) are
  * kept ready: 64 covers the ~2 minutes of Base blocks that RPC traffic concentrates on (head,
  * recent receipts) at a few MB per full 200-transaction block.

@@ -149,8 +149,8 @@ export async function resolveGenesis(opts: GenesisOptions, deps: ResolveGenesisD
   return validateGenesis(readGenesisFile(file));
 }
 
-/** The genesis hash recorded in `datadir`, or undefined for a datadir without a chain. */
-async function storedGenesisHash(datadir: string): Promise<string | undefined> {
+/** The genesis hash recorded in `datadir` (read-only; safe while a node runs on it), or undefined for a datadir without a chain. */
+export async function storedGenesisHash(datadir: string): Promise<string | undefined> {
   if (!existsSync(join(datadir, "chain"))) return undefined;
   const store = ChainStore.open(datadir, { readOnly: true });
   try {

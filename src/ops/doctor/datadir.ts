@@ -7,11 +7,9 @@ import { accessSync, constants as fsConstants, existsSync, readFileSync, rmSync,
 import { dirname, join, resolve } from "node:path";
 import { devnetGenesis } from "../../chain/devnet.js";
 import { validateGenesis } from "../../chain/genesis.js";
-import { genesisHashOf } from "../../chain/genesisSource.js";
+import { genesisHashOf, storedGenesisHash } from "../../chain/genesisSource.js";
 import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import { isDevnet } from "../../config/options.js";
-import { ChainStore } from "../../storage/store.js";
-import { to0x } from "../../util/bytes.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /** One gibibyte. */
@@ -125,17 +123,6 @@ async function expectedGenesisHash(network: string): Promise<string> {
   if (isOpNetworkName(network)) return opNetwork(network).genesisHash.toLowerCase();
   if (isDevnet(network)) return genesisHashOf(devnetGenesis());
   return genesisHashOf(validateGenesis(JSON.parse(readFileSync(network, "utf8")) as unknown));
-}
-
-/** The genesis hash recorded in `datadir` (read-only; safe while a node runs on it), or undefined when none is. */
-async function storedGenesisHash(datadir: string): Promise<string | undefined> {
-  const store = ChainStore.open(datadir, { readOnly: true });
-  try {
-    const h = store.getPointer("genesis");
-    return h === undefined ? undefined : to0x(h);
-  } finally {
-    await store.close();
-  }
 }
 
 /** Check "genesis": whether the datadir is initialized, and whether its genesis is the one of `--network`. */

@@ -13,6 +13,11 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { rpcResult, type Json } from "../helpers/rpc.js";
+import { pollUntil as pollEvery } from "../helpers/poll.js";
+
+/** This file polls every 200 ms unless a call says otherwise. */
+const pollUntil = <T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 200): Promise<T> =>
+  pollEvery(what, timeoutMs, fn, intervalMs);
 
 const ONE_ETHER = 10n ** 18n;
 const GWEI = 10n ** 9n;
@@ -29,9 +34,6 @@ const CHAIN_ID = 845337n;
 const CHAIN_ID_HEX = "0xce619";
 const common: Common = commonFromGenesis(devnetGenesis(), "devnet");
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 function hex(n: bigint): string {
   return `0x${n.toString(16)}`;
@@ -39,16 +41,6 @@ function hex(n: bigint): string {
 
 type Receipt = { [k: string]: Json };
 
-/** Polls `fn` every `intervalMs` until it returns a non-undefined value or `timeoutMs` passes. */
-async function pollUntil<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
 
 describe("devnet node (e2e)", () => {
   let datadir = "";

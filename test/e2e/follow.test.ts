@@ -25,6 +25,7 @@ import { makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeH
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 import { engineCall, rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
 import { l1InfoTx } from "../helpers/opDeposits.js";
+import { pollUntil } from "../helpers/poll.js";
 
 type Obj = { [k: string]: Json };
 
@@ -34,24 +35,11 @@ const FAST_POLL_MS = "100";
 const accounts = devAccounts();
 const common: Common = commonFromGenesis(devnetGenesis(), "devnet");
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 function hex(n: bigint | number): string {
   return `0x${n.toString(16)}`;
 }
 
-/** Polls `fn` until it returns a value other than undefined, or fails after `timeoutMs`. */
-async function pollUntil<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
 
 /** A signed EIP-1559 transfer of `from`, as raw 0x hex. */
 function transfer(from: DevAccount | Uint8Array, nonce: bigint, to: string, value: bigint): string {

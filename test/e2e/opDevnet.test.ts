@@ -18,6 +18,11 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis, type DevAccount } from "../../src/chain/devnet.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
+import { pollUntil as pollEvery } from "../helpers/poll.js";
+
+/** This file polls every 200 ms unless a call says otherwise. */
+const pollUntil = <T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 200): Promise<T> =>
+  pollEvery(what, timeoutMs, fn, intervalMs);
 
 type Obj = { [k: string]: Json };
 
@@ -87,9 +92,6 @@ const DEPOSITOR_OOG = "0x000000000000000000000000000000000000d004";
 const accounts = devAccounts();
 const common: Common = commonFromGenesis(devnetGenesis(), "devnet");
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 /** 32-byte ABI word of a uint, as hex without 0x. */
 function word(n: bigint): string {
@@ -113,16 +115,6 @@ function rawHex(bytes: Uint8Array): string {
   return `0x${Buffer.from(bytes).toString("hex")}`;
 }
 
-/** Polls `fn` every `intervalMs` until it returns a non-undefined value or `timeoutMs` passes. */
-async function pollUntil<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
 
 /** The Jovian L1-attributes calldata, decoded by the layout of specs jovian/l1-attributes.md. */
 interface L1Info {

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeL1InfoCalldata } from "../../src/chain/op/l1InfoTx.js";
 import { makeTempDir, REPO_ROOT, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
+import { pollUntil } from "../helpers/poll.js";
 
 type Obj = { [k: string]: Json };
 type L1Ref = { hash: string; number: number; parentHash: string; timestamp: number };
@@ -33,20 +34,7 @@ const MESSAGE_PASSER = "0x4200000000000000000000000000000000000016";
 const MAX_LIVE_LAG_S = 10;
 const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
-/** Polls `fn` until it returns a value other than undefined, or fails after `timeoutMs`. */
-async function pollUntil<T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
 
 const blockNumber = async (url: string): Promise<number> => Number(BigInt((await rpcResult(url, "eth_blockNumber")) as string));
 const syncStatus = async (node: NodeHandle): Promise<Record<string, L1Ref | L2Ref>> =>

@@ -26,6 +26,8 @@ import { decodeOpExtraData, opNextBaseFee } from "./op/eip1559.js";
 import { createOpVM } from "../execution/op/opVm.js";
 import { installEvmCaches } from "../execution/evmSpeedups.js";
 import { verifyOpBlock } from "../execution/op/opPayload.js";
+import { defaultEvmEngine, type EvmEngineName } from "../execution/evm/engine.js";
+import { evmFallbacksTotal } from "../execution/evm/metrics.js";
 import { ChainError, ChainErrorCode } from "./errors.js";
 import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "./genesis.js";
 import type { Log, StoredReceipt } from "./types.js";
@@ -39,6 +41,8 @@ export interface ChainOptions {
   logger?: Logger;
   /** Open read-only (worker threads). */
   readOnly?: boolean;
+  /** The EVM engine blocks run on first (default: `defaultEvmEngine()`, i.e. `--evm` / `BASALT_EVM`). */
+  evmEngine?: EvmEngineName;
 }
 
 /** The result of executing a block on top of its parent's state. */
@@ -52,8 +56,10 @@ export interface ExecutedBlock {
 export type HeadListener = (head: Block, reorged: Block[]) => void;
 
 /** A minimal blockchain for the EVM's BLOCKHASH opcode. */
-interface EvmBlockchain {
+export interface EvmBlockchain {
   getBlock(n: number): Promise<{ hash(): Uint8Array }>;
+  /** The hash of block `n` (zero when unknown), synchronously (the fast EVM). */
+  hashSync(n: bigint): Uint8Array;
   shallowCopy(): EvmBlockchain;
 }
 
@@ -127,6 +133,10 @@ export class Chain {
   private listeners: HeadListener[] = [];
   /** Sender recovery on the execution pool, when the node has one. */
   private senderRecovery: SenderRecovery | undefined;
+  /** The EVM engine blocks run on first (`--evm`). */
+  readonly evmEngine: EvmEngineName;
+  /** A fast-engine mismatch was logged (later ones are only counted). */
+  private warnedMismatch = false;
   /** Blocks executed on top of the current head but not yet canonical (Engine API). */
   private readonly executed = new LruMap<string, ExecutedBlock>(64);
 
@@ -141,6 +151,7 @@ export class Chain {
     this.genesisHash = gh;
     this.archive = opts.archive ?? store.getMeta<boolean>(MetaKey.archive) ?? false;
     this.historyBlocks = opts.historyBlocks ?? DEFAULT_STATE_HISTORY_BLOCKS;
+    this.evmEngine = opts.evmEngine ?? defaultEvmEngine();
     this.log = opts.logger;
     const head = store.getPointer("head") ?? gh;
     const hb = this.getBlockByHash(head);
@@ -375,7 +386,10 @@ export class Chain {
     const parentCanonical = parent !== undefined && this.isCanonical(parentHash);
     const bc: EvmBlockchain = {
       async getBlock(n: number) {
-        const num = BigInt(n);
+        const found = bc.hashSync(BigInt(n));
+        return { hash: () => found };
+      },
+      hashSync(num: bigint): Uint8Array {
         let hash: Uint8Array | undefined;
         if (parentCanonical) hash = chain.store.getCanonicalHash(num);
         else {
@@ -383,8 +397,7 @@ export class Chain {
           while (h !== undefined && h.number > num) h = chain.getHeaderByHash(h.parentHash);
           hash = h?.number === num ? h.hash() : undefined;
         }
-        const found = hash ?? new Uint8Array(32);
-        return { hash: () => found };
+        return hash ?? new Uint8Array(32);
       },
       shallowCopy() {
         return bc;
@@ -467,21 +480,10 @@ export class Chain {
     }
     this.validateHeader(block.header, parent);
     await this.senderRecovery?.ensure(block);
+    if (this.op !== undefined) return this.executeOpBlock(block, parent, this.op);
     const { state, nodes } = this.stateManagerAt(parent);
     const common = block.common;
     const vm = await this.makeVM(common, state, block.header.parentHash, block.header.timestamp);
-    if (this.op !== undefined) {
-      let totals;
-      try {
-        totals = await verifyOpBlock(vm, block, this.op, parent);
-      } catch (e) {
-        throw new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is invalid: ${(e as Error).message}`, {
-          number: block.header.number,
-          hash: to0x(block.hash()),
-        });
-      }
-      return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state, nodes) };
-    }
     let result;
     try {
       result = await runBlock(vm, { block, skipHeaderValidation: true, skipHardForkValidation: true });
@@ -499,6 +501,52 @@ export class Chain {
       nodes,
     );
     return { block, write, gasUsed: result.gasUsed };
+  }
+
+  /**
+   * Executes an OP block on the configured engine. When the fast engine's result does not match
+   * the header (or it fails the block), the block is executed again on the reference engine: if
+   * that matches, the fast engine was wrong — logged once at warn, counted in
+   * `basalt_execution_evm_fallbacks_total{reason="mismatch"}` — and the reference result is
+   * used; if it fails too, the block is invalid. A fast path never makes the node accept a
+   * wrong state.
+   */
+  private async executeOpBlock(block: Block, parent: BlockHeader, op: OpChainConfig): Promise<ExecutedBlock> {
+    const run = async (engine: EvmEngineName): Promise<ExecutedBlock & { fallbacks: number }> => {
+      const { state, nodes } = this.stateManagerAt(parent);
+      const vm = await this.makeVM(block.common, state, block.header.parentHash, block.header.timestamp);
+      const totals = await verifyOpBlock(vm, block, op, parent, { engine });
+      return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state, nodes), fallbacks: totals.fallbacks };
+    };
+    const invalid = (e: unknown): ChainError =>
+      new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is invalid: ${(e as Error).message}`, {
+        number: block.header.number,
+        hash: to0x(block.hash()),
+      });
+    const engine = this.evmEngine;
+    let executed: ExecutedBlock & { fallbacks: number };
+    try {
+      executed = await run(engine);
+    } catch (e) {
+      if (engine !== "fast") throw invalid(e);
+      let reference: ExecutedBlock & { fallbacks: number };
+      try {
+        reference = await run("reference");
+      } catch (e2) {
+        throw invalid(e2);
+      }
+      evmFallbacksTotal.inc({ reason: "mismatch" });
+      if (!this.warnedMismatch) {
+        this.warnedMismatch = true;
+        this.log?.warn(
+          { number: block.header.number.toString(), hash: to0x(block.hash()), err: (e as Error).message },
+          "fast EVM result did not match the block; re-executed on the reference engine (further mismatches are only counted)",
+        );
+      }
+      executed = reference;
+    }
+    if (executed.fallbacks > 0) evmFallbacksTotal.inc({ reason: "unsupported" }, executed.fallbacks);
+    return { block: executed.block, gasUsed: executed.gasUsed, write: executed.write };
   }
 
   /**

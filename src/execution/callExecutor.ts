@@ -29,6 +29,12 @@ import type { StateReader } from "./state/stateReader.js";
 import { TrieNodeDb } from "./state/trieNodeDb.js";
 import { LruMap } from "../util/lru.js";
 import { toHex } from "../util/bytes.js";
+import { FastCallContext } from "./fastCalls.js";
+import { defaultEvmEngine, type EvmEngineName } from "./evm/engine.js";
+import { FastEvmUnsupported } from "./evm/errors.js";
+import { HALT_MESSAGES, Halt } from "./evm/interpreter.js";
+import { TxInvalidCode, TxInvalidError } from "./evm/errors.js";
+import type { TxResult } from "./evm/transaction.js";
 
 /** Call arguments, decoded (geth `TransactionArgs`). */
 export interface CallArgs {
@@ -114,6 +120,8 @@ interface ExecContext {
   caps: Map<bigint, bigint>;
   /** Tail of the calls queued on this context. */
   tail: Promise<unknown>;
+  /** The fast engine's context (undefined until first use, null when the fork needs the reference engine). */
+  fast?: FastCallContext | null;
 }
 
 /**
@@ -128,7 +136,54 @@ export class CallExecutor {
   private readonly contexts = new LruMap<string, ExecContext>(CALL_CONTEXTS);
   private readonly explicitContexts = new WeakMap<StateReader, ExecContext>();
 
-  constructor(private readonly chain: Chain) {}
+  constructor(
+    private readonly chain: Chain,
+    /** The engine calls run on first (`--evm`); the reference engine runs what the fast one does not support. */
+    readonly engine: EvmEngineName = defaultEvmEngine(),
+  ) {}
+
+  /** The fast engine's context of `ec`, or undefined when the reference engine must run it. */
+  private fastOf(ec: ExecContext): FastCallContext | undefined {
+    if (this.engine !== "fast") return undefined;
+    if (ec.fast === undefined) {
+      try {
+        const opFork = this.chain.op === undefined ? undefined : opForkAt(this.chain.op, ec.header.timestamp);
+        const bc = this.chain.evmBlockchain(ec.header.parentHash);
+        ec.fast = new FastCallContext(ec.state, ec.header, ec.common, opFork, (n) => bc.hashSync(n));
+      } catch (e) {
+        if (!(e instanceof FastEvmUnsupported)) throw e;
+        ec.fast = null;
+      }
+    }
+    return ec.fast ?? undefined;
+  }
+
+  /**
+   * One run on the fast engine as a {@link CallOutcome}; undefined when the reference engine
+   * must run it instead. Invalid calls throw geth's error.
+   */
+  private fastRun(ec: ExecContext, args: CallArgs, gasLimit: bigint, reportAccessList = false): CallOutcome | undefined {
+    const fast = this.fastOf(ec);
+    if (fast === undefined) return undefined;
+    let r: TxResult;
+    try {
+      r = fast.run(args, gasLimit, { recordAccessList: reportAccessList });
+    } catch (e) {
+      if (e instanceof FastEvmUnsupported) return undefined;
+      if (e instanceof TxInvalidError) throw new ServerError(e.message);
+      throw e;
+    }
+    const out: CallOutcome = {
+      returnValue: r.output,
+      gasUsed: r.gasUsed,
+      refund: r.gasRefund,
+      error: r.halt <= Halt.RETURN ? undefined : r.halt === Halt.REVERT ? "revert" : HALT_MESSAGES[r.halt],
+    };
+    if (r.accessList !== undefined) {
+      out.accessList = [...r.accessList.values()].map((a) => ({ address: bytesToHex(a.address), storageKeys: [...a.slots.keys()].map((k) => "0x" + k) }));
+    }
+    return out;
+  }
 
   /** Builds the unsigned transaction of `args` with `gasLimit`, sender overridden. */
   private buildTx(common: Common, args: CallArgs, gasLimit: bigint, baseFee: bigint | undefined): TypedTransaction {
@@ -312,8 +367,8 @@ export class CallExecutor {
    */
   async call(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
     return this.withContext(callContextOf(target), async (ec) => {
-      const tx = this.buildTx(ec.common, args, this.gasFor(ec, args, cap), ec.header.baseFeePerGas);
-      const out = await this.runOnce(ec.vm, this.blockFor(ec, args), tx, args);
+      const gas = this.gasFor(ec, args, cap);
+      const out = this.fastRun(ec, args, gas) ?? (await this.runOnce(ec.vm, this.blockFor(ec, args), this.buildTx(ec.common, args, gas, ec.header.baseFeePerGas), args));
       if (out.error === "revert") throw revertError(out.returnValue);
       if (out.error !== undefined) throw new ServerError(gethHaltMessage(out.error, out.gasUsed));
       return out.returnValue;
@@ -345,6 +400,18 @@ export class CallExecutor {
         if (acc !== undefined && !equalsBytes(acc.codeHash, KECCAK256_NULL)) isPlainTransfer = false;
       }
       const run = async (gasLimit: bigint): Promise<GasRunResult> => {
+        let fast: CallOutcome | undefined;
+        try {
+          fast = this.fastRun(ec, args, gasLimit);
+        } catch (e) {
+          if (e instanceof ServerError && isGasLimitError(e)) return { ok: false, gasUsed: 0n, refund: 0n };
+          throw e;
+        }
+        if (fast !== undefined) {
+          if (fast.error === undefined) return { ok: true, gasUsed: fast.gasUsed, refund: fast.refund };
+          if (fast.error === "revert") return { ok: false, gasUsed: fast.gasUsed, refund: fast.refund, revertData: fast.returnValue };
+          return { ok: false, gasUsed: fast.gasUsed, refund: fast.refund, error: fast.error };
+        }
         const tx = this.buildTx(common, args, gasLimit, header.baseFeePerGas);
         await state.checkpoint();
         try {
@@ -353,7 +420,7 @@ export class CallExecutor {
           if (out.error === "revert") return { ok: false, gasUsed: out.gasUsed, refund: out.refund, revertData: out.returnValue };
           return { ok: false, gasUsed: out.gasUsed, refund: out.refund, error: out.error };
         } catch (e) {
-          if (e instanceof ServerError && /intrinsic gas too low|gas limit/i.test(e.message)) return { ok: false, gasUsed: 0n, refund: 0n };
+          if (e instanceof ServerError && isGasLimitError(e)) return { ok: false, gasUsed: 0n, refund: 0n };
           throw e;
         } finally {
           await state.revert();
@@ -393,14 +460,17 @@ export class CallExecutor {
         storageKeys: e.storageKeys.map((k) => bytesToHex(k) as string),
       }));
       for (let i = 0; i < 16; i++) {
-        const tx = this.buildTx(common, { ...args, accessList: list.map((e) => ({ address: hexBytes(e.address), storageKeys: e.storageKeys.map(hexBytes) })) }, gas, header.baseFeePerGas);
-        await state.checkpoint();
-        let out: CallOutcome;
-        try {
-          out = await this.runOnce(vm, block, tx, args, true);
-        } finally {
-          await state.revert();
-          state.originalStorageCache.clear();
+        const withList = { ...args, accessList: list.map((e) => ({ address: hexBytes(e.address), storageKeys: e.storageKeys.map(hexBytes) })) };
+        let out = this.fastRun(ec, withList, gas, true);
+        if (out === undefined) {
+          const tx = this.buildTx(common, withList, gas, header.baseFeePerGas);
+          await state.checkpoint();
+          try {
+            out = await this.runOnce(vm, block, tx, args, true);
+          } finally {
+            await state.revert();
+            state.originalStorageCache.clear();
+          }
         }
         const next = (out.accessList ?? [])
           .filter((e) => e.address !== from && e.address !== to && !precompiles.has(e.address))
@@ -414,6 +484,11 @@ export class CallExecutor {
       return { accessList: list, gasUsed: 0n };
     });
   }
+}
+
+/** A failed run that more gas could fix or that the search skips: intrinsic gas, the per-transaction cap. */
+function isGasLimitError(e: ServerError): boolean {
+  return /intrinsic gas too low|gas limit/i.test(e.message) || e.message === "exceeds maximum per-transaction gas limit";
 }
 
 function hexBytes(h: string): Uint8Array {

@@ -16,7 +16,7 @@ import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "./codec.js";
 import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";
 import type { IngestStats, RejectReason } from "./ingestStats.js";
 import { PendingBufferWriter, PendingSnapshotTooLargeError } from "./pendingBuffer.js";
-import { PendingBuildError, PendingBuilder, type DiffMismatch } from "./pendingBuilder.js";
+import { PendingBuildError, FastEngineMismatchError, PendingBuilder, type DiffMismatch } from "./pendingBuilder.js";
 import { FlashblockSequencer } from "./sequence.js";
 import { nowMs } from "./streamClient.js";
 
@@ -171,7 +171,16 @@ export class FlashblocksIngest {
   /** Runs one build step and publishes; on failure keeps the last published state and waits for the next index 0. */
   private async build(fb: FlashblocksPayloadV1, step: () => Promise<void>): Promise<void> {
     try {
-      await step();
+      try {
+        await step();
+      } catch (e) {
+        if (!(e instanceof FastEngineMismatchError)) throw e;
+        // The fast EVM disagrees with the sequencer: this pending block runs on the reference engine.
+        this.stats.inc("evmFallbacks");
+        this.once.warn("fast-evm-mismatch", { block: fb.metadata.blockNumber.toString(), index: fb.index, err: e }, "fast EVM result differs from the flashblock diff; pending block re-executed on the reference engine");
+        this.builder.useReferenceFor(fb.metadata.blockNumber);
+        await this.builder.rebuild(this.sequencer.pendingBlocks().flatMap((b) => b.frames));
+      }
     } catch (e) {
       if (!(e instanceof PendingBuildError)) throw e;
       this.reject(e.reason, { block: fb.metadata.blockNumber.toString(), index: fb.index }, e.message.slice(0, 300));

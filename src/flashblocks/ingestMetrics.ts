@@ -68,6 +68,12 @@ function registerCollectors(): void {
   scalar("basalt_flashblocks_held_total", "Flashblocks held until their parent block is canonical", "held", "counter");
   scalar("basalt_flashblocks_replaced_total", "Pending builds replaced by a new payload id", "replaced", "counter");
   scalar("basalt_flashblocks_transactions_executed_total", "Transactions executed from flashblocks", "transactionsExecuted", "counter");
+  scalar(
+    "basalt_flashblocks_evm_fallbacks_total",
+    "Pending blocks re-executed on the reference EVM because the fast engine's result differed from the published diff",
+    "evmFallbacks",
+    "counter",
+  );
   scalar("basalt_flashblocks_stream_connected", "1 while the flashblocks stream is connected", "connected", "gauge");
   scalar("basalt_flashblocks_pending_block", "Block number of the latest applied flashblock", "pendingBlock", "gauge");
   scalar("basalt_flashblocks_pending_index", "Index of the latest applied flashblock", "pendingIndex", "gauge");

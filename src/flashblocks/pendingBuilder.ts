@@ -35,6 +35,20 @@ import { PENDING_SNAPSHOT_VERSION, type PendingBlockView, type PendingSnapshot, 
 /** Why a flashblock could not be applied. */
 export type BuildFailure = "execution" | "decode" | "parent-unknown" | "not-next";
 
+/**
+ * The fast EVM's result differs from the published diff: the caller rebuilds the pending block
+ * on the reference engine ({@link PendingBuilder.useReferenceFor}) before anything is served.
+ */
+export class FastEngineMismatchError extends BasaltError<{ block: string; index: number; fields: string[] }> {
+  constructor(fb: FlashblocksPayloadV1, fields: string[]) {
+    super("FB_FAST_EVM_MISMATCH", `flashblock ${fb.metadata.blockNumber}-${fb.index}: the fast EVM's ${fields.join(", ")} differ from the published diff`, {
+      block: fb.metadata.blockNumber.toString(),
+      index: fb.index,
+      fields,
+    });
+  }
+}
+
 /** A flashblock that cannot be turned into pending state; the previous snapshot stays. */
 export class PendingBuildError extends BasaltError<{ reason: BuildFailure; block: string; index: number }> {
   constructor(reason: BuildFailure, fb: FlashblocksPayloadV1, why: string) {
@@ -106,6 +120,8 @@ export class PendingBuilder {
   private anchor: { number: bigint; hash: Uint8Array } | undefined;
   private state: OverlayStateManager | undefined;
   private blocks: BuildingBlock[] = [];
+  /** Pending blocks up to this number run on the reference EVM (after a fast-engine mismatch). */
+  private referenceThrough = -1n;
 
   constructor(
     private readonly chain: Chain,
@@ -113,6 +129,11 @@ export class PendingBuilder {
   ) {
     if (chain.op === undefined) throw new BasaltError("FB_NOT_OP_CHAIN", "flashblocks need an OP Stack chain; this chain has no OP configuration");
     this.op = chain.op;
+  }
+
+  /** Runs pending blocks up to `number` on the reference EVM (the next {@link rebuild} included). */
+  useReferenceFor(number: bigint): void {
+    if (number > this.referenceThrough) this.referenceThrough = number;
   }
 
   /** Whether any pending block is built. */
@@ -194,7 +215,8 @@ export class PendingBuilder {
     const template = headerTemplateFromBase(base, common);
     const env = createBlock({ header: template }, { common, skipConsensusFormatValidation: true });
     const vm = await createOpVM(common, this.state, this.blockHashes(base.blockNumber, base.parentHash), opForkAt(this.op, base.timestamp));
-    const executor = new OpBlockExecutor(vm, env, this.op, parentTimestamp);
+    const engine = base.blockNumber <= this.referenceThrough ? "reference" : undefined;
+    const executor = new OpBlockExecutor(vm, env, this.op, parentTimestamp, { engine });
     try {
       await executor.begin();
     } catch (e) {
@@ -217,17 +239,17 @@ export class PendingBuilder {
   }
 
   /** BLOCKHASH for a pending block: its parent is `parentHash` (base/base PR #3603), older ones come from pending parents then the canonical chain. */
-  private blockHashes(number: bigint, parentHash: Uint8Array): { getBlock(n: number): Promise<{ hash(): Uint8Array }>; shallowCopy(): unknown } {
+  private blockHashes(number: bigint, parentHash: Uint8Array): { getBlock(n: number): Promise<{ hash(): Uint8Array }>; hashSync(n: bigint): Uint8Array; shallowCopy(): unknown } {
     const known = new Map<bigint, Uint8Array>([[number - 1n, parentHash]]);
     for (const b of this.blocks) known.set(b.number - 1n, b.template.parentHash as Uint8Array);
     const canonical = this.anchor === undefined ? undefined : this.chain.evmBlockchain(this.anchor.hash);
     const bc = {
       async getBlock(n: number) {
-        const h = known.get(BigInt(n));
-        if (h !== undefined) return { hash: () => h };
-        if (canonical !== undefined) return canonical.getBlock(n);
-        const zero = new Uint8Array(32);
-        return { hash: () => zero };
+        const h = bc.hashSync(BigInt(n));
+        return { hash: () => h };
+      },
+      hashSync(n: bigint): Uint8Array {
+        return known.get(n) ?? canonical?.hashSync(n) ?? new Uint8Array(32);
       },
       shallowCopy() {
         return bc;
@@ -245,25 +267,30 @@ export class PendingBuilder {
       withdrawalsRoot: fb.diff.withdrawalsRoot,
       transactionsRoot: b.tries.transactionsRoot,
     });
-    this.checkDiff(fb, block, totals.receiptsRoot, totals.logsBloom);
+    const mismatches = this.checkDiff(fb, block, totals.receiptsRoot, totals.logsBloom);
+    if (mismatches.length > 0 && b.executor.engineName === "fast") throw new FastEngineMismatchError(fb, mismatches.map((m) => m.field));
+    for (const m of mismatches) this.onMismatch(m);
     const hash = toData(block.hash());
     const first = b.rendered.length;
     for (let i = first; i < b.txs.length; i++) b.rendered.push(this.renderTx(block, totals.receipts, totals.senders, i));
     b.view = this.blockView(b, block, hash);
   }
 
-  private checkDiff(fb: FlashblocksPayloadV1, block: Block, receiptsRoot: Uint8Array, bloom: Uint8Array): void {
+  /** The diff fields whose published value differs from the executed one. */
+  private checkDiff(fb: FlashblocksPayloadV1, block: Block, receiptsRoot: Uint8Array, bloom: Uint8Array): DiffMismatch[] {
+    const out: DiffMismatch[] = [];
     const report = (field: DiffMismatch["field"], published: Uint8Array | bigint, computed: Uint8Array | bigint): void => {
       const same = published instanceof Uint8Array ? equalsBytes(published, computed as Uint8Array) : published === computed;
       if (!same) {
         const s = (v: Uint8Array | bigint): string => (v instanceof Uint8Array ? bytesToHex(v) : v.toString());
-        this.onMismatch({ field, block: fb.metadata.blockNumber, index: fb.index, published: s(published), computed: s(computed) });
+        out.push({ field, block: fb.metadata.blockNumber, index: fb.index, published: s(published), computed: s(computed) });
       }
     };
     report("gas_used", fb.diff.gasUsed, block.header.gasUsed);
     report("receipts_root", fb.diff.receiptsRoot, receiptsRoot);
     report("logs_bloom", fb.diff.logsBloom, bloom);
     report("block_hash", fb.diff.blockHash, block.hash());
+    return out;
   }
 
   private renderTx(block: Block, receipts: AppliedTx["receipt"][], senders: Uint8Array[], i: number): RenderedTx {

@@ -7,6 +7,7 @@ import { collectDefaultMetrics, register } from "prom-client";
 import "../rpc/metrics.js";
 import "../rpc/responseCache.js";
 import "../execution/pool/metrics.js";
+import "../execution/evm/metrics.js";
 import "../flashblocks/metrics.js";
 import "../sync/metrics.js";
 import "./publicRpcMetrics.js";

@@ -49,6 +49,13 @@ import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
 import { applyBeaconRootCall, applyHistoryStorageCall } from "../systemCalls.js";
 import { OpExecutionError, OpExecutionErrorCode } from "./errors.js";
+import { blockEnvOf, defaultEvmEngine, FastEvm, type EvmEngineName } from "../evm/engine.js";
+import { FastEvmUnsupported, TxInvalidError } from "../evm/errors.js";
+import { evmTransactionOf } from "../evm/fromEthereumjs.js";
+import { createAddress, Halt, type BlockEnv } from "../evm/interpreter.js";
+import { overlaySink } from "../evm/overlaySink.js";
+import { EvmState, type EvmLog, type StateSink } from "../evm/state.js";
+import { runTransaction, warmDelegate, warmTransaction, type TxContext } from "../evm/transaction.js";
 
 /** Intrinsic gas constants (Ethereum yellow paper / EIPs; OP chains start after Istanbul and Shanghai rules apply from Canyon). */
 const TX_GAS = 21_000n;
@@ -70,6 +77,17 @@ const MAX_REFUND_QUOTIENT = 5n;
 export const DEPOSIT_RECEIPT_VERSION = 1;
 /** EIP-4844 blob transactions are not allowed on OP chains (specs ecotone/derivation.md). */
 const BLOB_TX_TYPE = 3;
+
+/** The L1-derived fees of a user transaction, computed before either engine runs it. */
+interface UserTxFees {
+  l1Fee: bigint;
+  operatorUpfront: bigint;
+  info: L1BlockInfo;
+}
+
+const L1_FEE_VAULT_BYTES = hexToBytes(L1_FEE_VAULT as `0x${string}`);
+const BASE_FEE_VAULT_BYTES = hexToBytes(BASE_FEE_VAULT as `0x${string}`);
+const OPERATOR_FEE_VAULT_BYTES = hexToBytes(OPERATOR_FEE_VAULT as `0x${string}`);
 
 /** A transaction of an OP block. */
 export type OpTransaction = TypedTransaction | DepositTransaction;
@@ -100,6 +118,31 @@ export interface OpBlockTotals {
 }
 
 const ZERO = 0n;
+
+/** Options of an {@link OpBlockExecutor}. */
+export interface OpBlockExecutorOptions {
+  /** The engine transactions run on first (default: `--evm`, see evm/engine.ts). */
+  engine?: EvmEngineName;
+}
+
+/** The fast engine's state for one block: the engine context and where its changes go after each transaction. */
+interface FastBlock {
+  ctx: TxContext;
+  state: EvmState;
+  sink: StateSink;
+}
+
+/** What executing one transaction produced (either engine). */
+interface TxExecution {
+  status: 0 | 1;
+  gasUsed: bigint;
+  logs: Log[];
+  createdAddress?: Uint8Array;
+}
+
+function logsOf(logs: EvmLog[]): Log[] {
+  return logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data }));
+}
 
 function txIntrinsicGas(data: Uint8Array, isCreate: boolean, fork: OpFork): { intrinsic: bigint; floor: bigint } {
   let zeros = 0n;
@@ -174,6 +217,11 @@ export class OpBlockExecutor {
   private gasUsed = ZERO;
   private daFootprint = ZERO;
   private sawNonDeposit = false;
+  /** The fast engine's block state (undefined until first used, null when the block runs on the reference engine). */
+  private fast: FastBlock | null | undefined;
+  private readonly engine: EvmEngineName;
+  /** Transactions the fast engine handed to the reference engine in this block. */
+  fallbacks = 0;
 
   constructor(
     private readonly vm: VM,
@@ -181,8 +229,39 @@ export class OpBlockExecutor {
     private readonly block: Block,
     private readonly op: OpChainConfig,
     private readonly parentTimestamp: bigint | undefined,
+    opts: OpBlockExecutorOptions = {},
   ) {
     this.fork = opForkAt(op, block.header.timestamp);
+    this.engine = opts.engine ?? defaultEvmEngine();
+  }
+
+  /** The engine this block's transactions run on first. */
+  get engineName(): EvmEngineName {
+    return this.fast === null ? "reference" : this.engine;
+  }
+
+  /**
+   * The fast engine's state for this block, created at the first transaction (after
+   * {@link begin}'s system calls, which write the overlay directly); undefined when the block
+   * runs on the reference engine (the option, an unsupported fork, or a BLOCKHASH source
+   * without synchronous reads).
+   */
+  private fastBlock(): FastBlock | undefined {
+    if (this.fast === undefined) {
+      this.fast = null;
+      const bc = this.vm.blockchain as unknown as { hashSync?: (n: bigint) => Uint8Array };
+      if (this.engine === "fast" && typeof bc.hashSync === "function") {
+        try {
+          const evm = FastEvm.of(this.vm.common, this.fork);
+          const state = new EvmState(this.state);
+          const env: BlockEnv = blockEnvOf(this.block.header, (n) => bc.hashSync!(n));
+          this.fast = { ctx: evm.context(state, env), state, sink: overlaySink(this.state) };
+        } catch (e) {
+          if (!(e instanceof FastEvmUnsupported)) throw e;
+        }
+      }
+    }
+    return this.fast ?? undefined;
   }
 
   private get state(): OverlayStateManager {
@@ -233,7 +312,14 @@ export class OpBlockExecutor {
     if (index === 0) this.checkL1InfoDeposit(tx as DepositTransaction);
     if (isDeposit(tx)) {
       if (this.sawNonDeposit) this.fail(OpExecutionErrorCode.DEPOSIT_ORDER, "deposit after a non-deposit transaction; deposits must come first", index);
-      return this.applyDeposit(tx, index);
+      if (tx.isSystemTx && this.fork >= OpFork.regolith) this.fail(OpExecutionErrorCode.SYSTEM_TX, "system deposits are invalid from Regolith on", index);
+      if (tx.gasLimit > this.gasLeft) {
+        this.fail(OpExecutionErrorCode.BLOCK_GAS, `deposit gas limit ${tx.gasLimit} exceeds the ${this.gasLeft} gas left in the block`, index);
+      }
+      const fast = this.fastBlock();
+      const depositNonce = fast !== undefined ? fast.state.account(tx.from.bytes).nonce : ((await this.state.getAccount(tx.from)) ?? new Account()).nonce;
+      const exec = (fast !== undefined ? this.fastDeposit(fast, tx) : undefined) ?? (await this.referenceDeposit(tx));
+      return this.recordDeposit(tx, exec, depositNonce);
     }
     this.sawNonDeposit = true;
     return this.applyUserTx(tx, index);
@@ -260,17 +346,12 @@ export class OpBlockExecutor {
     }
   }
 
-  private async applyDeposit(tx: DepositTransaction, index: number): Promise<AppliedTx> {
+  /** A deposit on the reference engine (@ethereumjs/vm), on the overlay. */
+  private async referenceDeposit(tx: DepositTransaction): Promise<TxExecution> {
     const fork = this.fork;
-    if (tx.isSystemTx && fork >= OpFork.regolith) this.fail(OpExecutionErrorCode.SYSTEM_TX, "system deposits are invalid from Regolith on", index);
-    if (tx.gasLimit > this.gasLeft) {
-      this.fail(OpExecutionErrorCode.BLOCK_GAS, `deposit gas limit ${tx.gasLimit} exceeds the ${this.gasLeft} gas left in the block`, index);
-    }
     const vm = this.vm;
     const journal = vm.evm.journal;
     const caller = tx.from;
-    const before = (await this.state.getAccount(caller)) ?? new Account();
-    const depositNonce = before.nonce;
     const h = this.block.header;
 
     await journal.cleanup();
@@ -345,13 +426,95 @@ export class OpBlockExecutor {
     } finally {
       this.state.originalStorageCache.clear();
     }
-    this.gasUsed += gasUsed;
-    const receipt: StoredReceipt = { type: DEPOSIT_TX_TYPE, status, cumulativeGasUsed: this.gasUsed, logs, bloom: bloomOf(logs) };
+    this.fast?.state.invalidate();
+    return { status, gasUsed, logs, createdAddress };
+  }
+
+  /**
+   * A deposit on the fast engine (the same rules as {@link referenceDeposit}: mint and nonce
+   * first and kept even when execution fails; Regolith gas accounting); undefined when the
+   * reference engine must run it.
+   */
+  private fastDeposit(fast: FastBlock, tx: DepositTransaction): TxExecution | undefined {
+    const fork = this.fork;
+    const { ctx, state } = fast;
+    const from = tx.from.bytes;
+    const credit = (): void => {
+      const c = state.account(from);
+      state.setBalance(c, c.balance + tx.mint);
+      state.setNonce(c, c.nonce + 1n);
+    };
+    const caller = state.account(from);
+    const depositNonce = caller.nonce;
+    credit();
+    const isCreate = tx.to === undefined;
+    const { intrinsic, floor } = txIntrinsicGas(tx.data, isCreate, fork);
+    let failed = tx.gasLimit < intrinsic || tx.gasLimit < floor || (isCreate && fork >= OpFork.canyon && tx.data.length > MAX_INITCODE_SIZE);
+    let status: 0 | 1 = 0;
+    let gasUsed = tx.gasLimit;
+    let logs: Log[] = [];
+    let createdAddress: Uint8Array | undefined;
+    if (!failed) {
+      const to = tx.to?.bytes;
+      warmTransaction(ctx, from, to, []);
+      warmDelegate(ctx, to);
+      const gas = Number(tx.gasLimit - intrinsic);
+      ctx.interpreter.configure(ctx.rules, state, ctx.block, { origin: from, gasPrice: 0n, blobHashes: [] }, ctx.precompiles);
+      if (tx.value > state.account(from).balance) failed = true;
+      else {
+        let r;
+        try {
+          r = ctx.interpreter.execute({ caller: from, to, value: tx.value, data: tx.data, gas, createAddress: isCreate ? createAddress(from, depositNonce) : undefined });
+        } catch (e) {
+          state.discardTransaction();
+          if (e instanceof FastEvmUnsupported) return this.noteFallback();
+          throw e;
+        }
+        if (r.halt > Halt.REVERT) failed = true;
+        else {
+          const spent = intrinsic + BigInt(gas - r.gasLeft);
+          let used = spent;
+          if (r.halt <= Halt.RETURN) {
+            status = 1;
+            const refund = BigInt(state.refund > 0 ? state.refund : 0);
+            const cap = spent / MAX_REFUND_QUOTIENT;
+            used = spent - (refund < cap ? refund : cap);
+            logs = logsOf(state.logs);
+            createdAddress = r.createdAddress;
+          }
+          gasUsed = used < floor ? floor : used;
+        }
+      }
+    }
+    if (failed) {
+      // A halted deposit (Regolith): everything but the mint and the nonce is dropped.
+      state.discardTransaction();
+      credit();
+      gasUsed = fork >= OpFork.regolith || !tx.isSystemTx ? tx.gasLimit : 0n;
+      status = 0;
+      logs = [];
+      createdAddress = undefined;
+    }
+    state.endTransaction(ctx.rules.selfdestructOnlyCreated);
+    state.flush(fast.sink);
+    return { status, gasUsed, logs, createdAddress };
+  }
+
+  /** The fast engine could not run a transaction: the reference engine runs it on the overlay. */
+  private noteFallback(): undefined {
+    this.fallbacks++;
+    return undefined;
+  }
+
+  private recordDeposit(tx: DepositTransaction, exec: TxExecution, depositNonce: bigint): AppliedTx {
+    const fork = this.fork;
+    this.gasUsed += exec.gasUsed;
+    const receipt: StoredReceipt = { type: DEPOSIT_TX_TYPE, status: exec.status, cumulativeGasUsed: this.gasUsed, logs: exec.logs, bloom: bloomOf(exec.logs) };
     if (fork >= OpFork.regolith) receipt.depositNonce = depositNonce;
     if (fork >= OpFork.canyon) receipt.depositReceiptVersion = DEPOSIT_RECEIPT_VERSION;
     this.receipts.push(receipt);
-    this.senders.push(caller.bytes);
-    return { receipt, gasUsed, createdAddress, sender: caller.bytes };
+    this.senders.push(tx.from.bytes);
+    return { receipt, gasUsed: exec.gasUsed, createdAddress: exec.createdAddress, sender: tx.from.bytes };
   }
 
   private async processSelfdestructs(selfdestruct: Set<string> | Map<string, unknown> | undefined, created: Set<string> | undefined): Promise<void> {
@@ -400,8 +563,21 @@ export class OpBlockExecutor {
     } catch (e) {
       this.fail(OpExecutionErrorCode.INVALID_TX, `invalid signature: ${(e as Error).message}`, index);
     }
-    const l1Fee = l1Cost(info, envelope, fork);
-    const operatorUpfront = operatorFeeCharge(info, tx.gasLimit, fork);
+    const fees: UserTxFees = { l1Fee: l1Cost(info, envelope, fork), operatorUpfront: operatorFeeCharge(info, tx.gasLimit, fork), info };
+    const fast = this.fastBlock();
+    const exec = (fast !== undefined ? this.fastUserTx(fast, tx, sender, fees, index) : undefined) ?? (await this.referenceUserTx(tx, sender, fees, index));
+    this.gasUsed += exec.gasUsed;
+    this.daFootprint += da;
+    const receipt: StoredReceipt = { type: tx.type, status: exec.status, cumulativeGasUsed: this.gasUsed, logs: exec.logs, bloom: bloomOf(exec.logs) };
+    this.receipts.push(receipt);
+    this.senders.push(sender.bytes);
+    return { receipt, gasUsed: exec.gasUsed, createdAddress: exec.createdAddress, sender: sender.bytes };
+  }
+
+  /** A user transaction on the reference engine: L1 and operator fees up front, runTx, refund and vault credits on the overlay. */
+  private async referenceUserTx(tx: TypedTransaction, sender: Address, fees: UserTxFees, index: number): Promise<TxExecution> {
+    const fork = this.fork;
+    const { l1Fee, operatorUpfront, info } = fees;
     const upfront = l1Fee + operatorUpfront;
     const acct = (await this.state.getAccount(sender)) ?? new Account();
     const balanceBefore = acct.balance;
@@ -427,6 +603,7 @@ export class OpBlockExecutor {
         restore.balance = balanceBefore;
         await this.state.putAccount(sender, restore);
       }
+      this.fast?.state.invalidate();
       this.fail(OpExecutionErrorCode.INVALID_TX, (e as Error).message.replace(/ -> .*$/s, ""), index);
     }
     const gasUsed = result.totalGasSpent;
@@ -437,13 +614,50 @@ export class OpBlockExecutor {
     await this.credit(L1_FEE_VAULT, l1Fee);
     await this.credit(BASE_FEE_VAULT, baseFee * gasUsed);
     await this.credit(OPERATOR_FEE_VAULT, fork >= OpFork.isthmus ? operatorFeeCharge(info, gasUsed, fork) : 0n);
-    this.gasUsed += gasUsed;
-    this.daFootprint += da;
+    this.fast?.state.invalidate();
     const logs = toLogs(result.execResult.logs as never);
-    const receipt: StoredReceipt = { type: tx.type, status: result.execResult.exceptionError === undefined ? 1 : 0, cumulativeGasUsed: this.gasUsed, logs, bloom: bloomOf(logs) };
-    this.receipts.push(receipt);
-    this.senders.push(sender.bytes);
-    return { receipt, gasUsed, createdAddress: result.createdAddress?.bytes, sender: sender.bytes };
+    return { status: result.execResult.exceptionError === undefined ? 1 : 0, gasUsed, logs, createdAddress: result.createdAddress?.bytes };
+  }
+
+  /**
+   * A user transaction on the fast engine, with the same fee rules as {@link referenceUserTx};
+   * undefined when the reference engine must run it.
+   */
+  private fastUserTx(fast: FastBlock, tx: TypedTransaction, sender: Address, fees: UserTxFees, index: number): TxExecution | undefined {
+    const fork = this.fork;
+    const { ctx, state } = fast;
+    const { l1Fee, operatorUpfront, info } = fees;
+    const upfront = l1Fee + operatorUpfront;
+    const from = state.account(sender.bytes);
+    if (upfront > 0n) {
+      if (from.balance < upfront) {
+        this.fail(OpExecutionErrorCode.INSUFFICIENT_FUNDS, `insufficient funds for L1 fee and operator fee: balance ${from.balance}, need ${upfront}`, index);
+      }
+      state.setBalance(from, from.balance - upfront);
+    }
+    let r;
+    try {
+      r = runTransaction(ctx, evmTransactionOf(tx, sender.bytes), { checkBlockGasLimit: false });
+    } catch (e) {
+      state.discardTransaction();
+      if (e instanceof FastEvmUnsupported) return this.noteFallback();
+      if (e instanceof TxInvalidError) this.fail(OpExecutionErrorCode.INVALID_TX, e.message, index);
+      throw e;
+    }
+    const gasUsed = r.gasUsed;
+    const baseFee = this.block.header.baseFeePerGas ?? 0n;
+    const credit = (address: Uint8Array, amount: bigint): void => {
+      if (amount === 0n) return; // a zero credit only touches the account: no state change (EIP-161)
+      const e = state.account(address);
+      state.setBalance(e, e.balance + amount);
+    };
+    if (fork >= OpFork.isthmus) credit(sender.bytes, operatorFeeRefund(info, tx.gasLimit, gasUsed, fork));
+    credit(L1_FEE_VAULT_BYTES, l1Fee);
+    credit(BASE_FEE_VAULT_BYTES, baseFee * gasUsed);
+    if (fork >= OpFork.isthmus) credit(OPERATOR_FEE_VAULT_BYTES, operatorFeeCharge(info, gasUsed, fork));
+    state.endTransaction(ctx.rules.selfdestructOnlyCreated);
+    state.flush(fast.sink);
+    return { status: r.status, gasUsed, logs: logsOf(r.logs), createdAddress: r.createdAddress };
   }
 
   /** Computes what the header commits to. */

@@ -16,7 +16,7 @@ import { DEPOSIT_TX_TYPE, DepositTransaction } from "../../chain/op/depositTx.js
 import { extraDataFromEip1559Params, opNextBaseFee } from "../../chain/op/eip1559.js";
 import { OpFork, opForkAt, type OpChainConfig } from "../../chain/op/forks.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
-import { OpBlockExecutor, type OpBlockTotals, type OpTransaction } from "./opBlockExecutor.js";
+import { type OpBlockExecutorOptions, OpBlockExecutor, type OpBlockTotals, type OpTransaction } from "./opBlockExecutor.js";
 import { OpExecutionError } from "./errors.js";
 import { BasaltError } from "../../util/errors.js";
 
@@ -163,9 +163,9 @@ export class OpBlockMismatchError extends BasaltError<{ number: string; field: s
  * receipts and transactions roots, bloom, gas used, blob gas (Jovian DA footprint), the
  * withdrawals root and the requests hash.
  */
-export async function verifyOpBlock(vm: VM, block: Block, op: OpChainConfig, parent: BlockHeader): Promise<OpBlockTotals> {
+export async function verifyOpBlock(vm: VM, block: Block, op: OpChainConfig, parent: BlockHeader, opts: OpBlockExecutorOptions = {}): Promise<OpBlockTotals & { fallbacks: number }> {
   const h = block.header;
-  const ex = new OpBlockExecutor(vm, block, op, parent.timestamp);
+  const ex = new OpBlockExecutor(vm, block, op, parent.timestamp, opts);
   await ex.begin();
   for (const tx of block.transactions as unknown as OpTransaction[]) await ex.apply(tx);
   const t = await ex.finish();
@@ -184,5 +184,5 @@ export async function verifyOpBlock(vm: VM, block: Block, op: OpChainConfig, par
   if (h.blobGasUsed !== undefined) check("blobGasUsed", t.blobGasUsed, h.blobGasUsed);
   if (h.excessBlobGas !== undefined) check("excessBlobGas", 0n, h.excessBlobGas);
   if (h.requestsHash !== undefined) check("requestsHash", EMPTY_REQUESTS_HASH, h.requestsHash);
-  return t;
+  return { ...t, fallbacks: ex.fallbacks };
 }

@@ -24,6 +24,12 @@ import type { StateReader } from "./stateReader.js";
 import type { TrieNodeDb } from "./trieNodeDb.js";
 
 const EMPTY = new Uint8Array(0);
+/**
+ * Storage root given to accounts whose storage the fast EVM wrote (keccak256 of the ASCII string
+ * "basalt: storage written"): a non-empty marker for collision checks until the real root is
+ * computed by {@link OverlayStateManager.getStateRoot}, which never reads it.
+ */
+const STORAGE_WRITTEN_ROOT = keccak256(new TextEncoder().encode("basalt: storage written"));
 
 function hex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
@@ -255,6 +261,44 @@ export class OverlayStateManager implements StateManagerInterface {
 
   async clearStorage(address: Address): Promise<void> {
     this.wipeStorage(hex(address.bytes));
+  }
+
+  // ---- synchronous writes (the fast EVM's flush, execution/evm/overlaySink.ts) -------------
+
+  /** Sets an account's fields; its storage root is kept (or marked non-empty when `hasStorage`). */
+  putAccountFieldsSync(address: Uint8Array, nonce: bigint, balance: bigint, codeHash: Uint8Array, hasStorage: boolean): void {
+    const a = hex(address);
+    const cur = this.currentAccount(a, address);
+    let storageRoot = cur !== undefined && !this.cleared.has(a) ? cur.storageRoot : KECCAK256_RLP;
+    if (hasStorage && equalsBytes(storageRoot, KECCAK256_RLP)) storageRoot = STORAGE_WRITTEN_ROOT;
+    else if (!hasStorage) storageRoot = KECCAK256_RLP;
+    this.setAccount(a, createAccount({ nonce, balance, storageRoot, codeHash }));
+  }
+
+  /** Deletes an account and its storage. */
+  deleteAccountSync(address: Uint8Array): void {
+    const a = hex(address);
+    this.wipeStorage(a);
+    this.setAccount(a, null);
+  }
+
+  /** Drops an account's stored slots (it was destroyed and re-created). */
+  wipeStorageSync(address: Uint8Array): void {
+    this.wipeStorage(hex(address));
+  }
+
+  /** Writes a storage slot (value without leading zeros). */
+  putStorageSync(address: Uint8Array, key: Uint8Array, value: Uint8Array): void {
+    this.writeSlot(hex(address), hex(key), strip(value));
+  }
+
+  /** Registers bytecode under its (already computed) hash. */
+  putCodeByHash(codeHash: Uint8Array, code: Uint8Array): void {
+    const h = hex(codeHash);
+    if (!this.codes.has(h)) {
+      this.codes.set(h, code);
+      this.journal.push(() => this.codes.delete(h));
+    }
   }
 
   // ---- journal ------------------------------------------------------------------------

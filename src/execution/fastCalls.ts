@@ -1,0 +1,125 @@
+/**
+ * eth_call, eth_estimateGas and eth_createAccessList on the fast EVM: a call runs as a message
+ * (geth's `eth_call`: no signed transaction object, nonce and EOA checks skipped), on an
+ * {@link EvmState} that belongs to the call context and keeps its account and slot caches
+ * between calls — every run's effects are discarded, its loaded state is not.
+ */
+import type { BlockHeader } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
+import type { OpFork } from "../chain/op/forks.js";
+import type { CallArgs } from "./callExecutor.js";
+import { blockEnvOf, FastEvm } from "./evm/engine.js";
+import type { BlockEnv } from "./evm/interpreter.js";
+import { EvmState, type StateSource } from "./evm/state.js";
+import { authorizationFromBytes, runTransaction, type EvmTransaction, type TxResult } from "./evm/transaction.js";
+
+/** Which block environment a call runs in: geth zeroes the base fee (and blob base fee) for calls that pay nothing. */
+export type FeeVariant = "base" | "zero" | "zero-blob";
+
+const ZERO_ADDRESS = new Uint8Array(20);
+const EMPTY = new Uint8Array(0);
+const NO_LIST: readonly never[] = [];
+
+/**
+ * The message of a call (geth `TransactionArgs.ToMessage` for eth_call): the type follows the
+ * fields given; with only one of the fee caps given the other defaults; with none, zero fees.
+ * Fee caps are checked by the transaction layer (tip above cap is an error).
+ */
+export function callTransaction(args: CallArgs, gasLimit: bigint, baseFee: bigint | undefined, eip1559: boolean): EvmTransaction {
+  let type = 0;
+  if (args.authorizationList !== undefined) type = 4;
+  else if (args.blobVersionedHashes !== undefined) type = 3;
+  else if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined) type = 2;
+  else if (args.accessList !== undefined && args.gasPrice === undefined) type = eip1559 ? 2 : 1;
+  else if (args.accessList !== undefined) type = 1;
+  if (type >= 2 && !eip1559) type = args.accessList !== undefined ? 1 : 0;
+  let maxFee: bigint;
+  let tip: bigint;
+  if (type < 2) {
+    maxFee = args.gasPrice ?? 0n;
+    tip = maxFee;
+  } else {
+    let mf = args.maxFeePerGas ?? args.gasPrice;
+    let t = args.maxPriorityFeePerGas ?? args.gasPrice;
+    if (mf === undefined && t !== undefined) mf = t + (baseFee ?? 0n) * 2n;
+    mf ??= 0n;
+    t ??= mf < 1n ? mf : 0n;
+    maxFee = mf;
+    tip = t;
+  }
+  const auths = args.authorizationList as Uint8Array[][] | undefined;
+  return {
+    type,
+    sender: args.from ?? ZERO_ADDRESS,
+    to: args.to === null || args.to === undefined ? undefined : args.to,
+    nonce: args.nonce ?? 0n,
+    gasLimit,
+    value: args.value ?? 0n,
+    data: args.data ?? EMPTY,
+    maxFeePerGas: maxFee,
+    maxPriorityFeePerGas: tip,
+    accessList: args.accessList ?? NO_LIST,
+    blobVersionedHashes: args.blobVersionedHashes ?? NO_LIST,
+    maxFeePerBlobGas: args.maxFeePerBlobGas ?? 0n,
+    authorizationList: auths === undefined ? NO_LIST : auths.map(authorizationFromBytes),
+  };
+}
+
+/** True when a call pays nothing per gas (geth then runs it with base fee 0). */
+export function isZeroFeeCall(args: CallArgs): boolean {
+  return (args.gasPrice ?? 0n) === 0n && (args.maxFeePerGas ?? 0n) === 0n && (args.maxPriorityFeePerGas ?? 0n) === 0n;
+}
+
+/** The fee variant of `args` at a header (blob base fee zeroed only when the call pays no blob fee either). */
+export function feeVariantOf(args: CallArgs, header: BlockHeader): FeeVariant {
+  if (!isZeroFeeCall(args)) return "base";
+  return (args.maxFeePerBlobGas ?? 0n) === 0n && header.excessBlobGas !== undefined ? "zero-blob" : "zero";
+}
+
+/** The fast engine's part of a call context: the engine, the cached state and the block environments. */
+export class FastCallContext {
+  readonly evm: FastEvm;
+  readonly state: EvmState;
+  private readonly envs = new Map<FeeVariant, BlockEnv>();
+
+  /**
+   * @throws FastEvmUnsupported when the fork runs on the reference engine only.
+   */
+  constructor(
+    source: StateSource,
+    private readonly header: BlockHeader,
+    readonly common: Common,
+    opFork: OpFork | undefined,
+    private readonly blockHash: (n: bigint) => Uint8Array,
+  ) {
+    this.evm = FastEvm.of(common, opFork);
+    this.state = new EvmState(source);
+  }
+
+  private env(variant: FeeVariant): BlockEnv {
+    let e = this.envs.get(variant);
+    if (e === undefined) {
+      e = blockEnvOf(this.header, this.blockHash, variant !== "base");
+      if (variant === "zero") e.blobBaseFee = this.header.excessBlobGas === undefined ? 0n : this.header.getBlobGasPrice();
+      this.envs.set(variant, e);
+    }
+    return e;
+  }
+
+  /**
+   * Runs `args` with `gasLimit` as a message call; every effect is discarded afterwards.
+   * @throws TxInvalidError for calls that cannot run (funds, fee caps, intrinsic gas…),
+   *   FastEvmUnsupported for what the reference engine must run.
+   */
+  run(args: CallArgs, gasLimit: bigint, opts: { recordAccessList?: boolean } = {}): TxResult {
+    const variant = feeVariantOf(args, this.header);
+    const env = this.env(variant);
+    const tx = callTransaction(args, gasLimit, this.header.baseFeePerGas, this.common.isActivatedEIP(1559));
+    try {
+      return runTransaction(this.evm.context(this.state, env), tx, { call: true, checkBlockGasLimit: false, discard: true, recordAccessList: opts.recordAccessList });
+    } catch (e) {
+      this.state.discardTransaction();
+      throw e;
+    }
+  }
+}

@@ -20,8 +20,10 @@ import type { PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, NO_PENDING, type PendingSource } from "../src/flashblocks/pendingView.js";
 import { toJsonRpcError } from "../src/rpc/errors.js";
 import { createLogger } from "../src/util/logger.js";
+import { setDefaultEvmEngine } from "../src/execution/evm/engine.js";
 
 const data = workerData as ExecutionWorkerData;
+if (data.evm !== undefined) setDefaultEvmEngine(data.evm);
 const log = createLogger(data.logLevel, data.logFormat).child({ thread: "execution" });
 const chain = Chain.open(data.datadir, { readOnly: true, archive: data.archive, historyBlocks: data.historyBlocks, logger: log });
 const executor = new CallExecutor(chain);

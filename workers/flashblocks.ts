@@ -13,6 +13,8 @@ import { IngestStats } from "../src/flashblocks/ingestStats.js";
 import { PendingBufferWriter } from "../src/flashblocks/pendingBuffer.js";
 import { FlashblocksStreamClient, type StreamClientOptions } from "../src/flashblocks/streamClient.js";
 import { createLogger } from "../src/util/logger.js";
+import type { EvmEngineName } from "../src/config/options.js";
+import { setDefaultEvmEngine } from "../src/execution/evm/engine.js";
 
 /** What the main thread passes at spawn (see `src/flashblocks/service.ts`). */
 export interface FlashblocksWorkerData {
@@ -22,10 +24,12 @@ export interface FlashblocksWorkerData {
   stats: SharedArrayBuffer;
   logLevel: string;
   logFormat: "json" | "pretty";
+  evm: EvmEngineName;
   stream?: StreamClientOptions;
 }
 
 const data = workerData as FlashblocksWorkerData;
+setDefaultEvmEngine(data.evm);
 const log = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
 const chain = Chain.open(data.datadir, { readOnly: true, logger: log });
 const stats = new IngestStats(data.stats);

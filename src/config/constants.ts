@@ -202,3 +202,10 @@ export const DEFAULT_PUBLIC_MAX_CONNECTIONS = 2_048;
 export const DEFAULT_PROOFS_HISTORY_WINDOW = (28 * 24 * 3600) / 2;
 /** Graceful shutdown: in-flight requests get this long to finish before they are cut off. */
 export const SHUTDOWN_DRAIN_MS = 5_000;
+
+/**
+ * Default EVM engine: the fast core. It passes every EEST state test the reference engine
+ * (@ethereumjs/vm) passes and is differentially fuzzed against it; the reference engine still
+ * runs whatever the fast one does not support and re-executes any block it gets wrong.
+ */
+export const DEFAULT_EVM_ENGINE = "fast";

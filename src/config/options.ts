@@ -24,6 +24,7 @@ import {
   MAX_REQUEST_BODY_BYTES,
   RPC_EVM_TIMEOUT_MS,
   DEFAULT_EXECUTION_THREADS,
+  DEFAULT_EVM_ENGINE,
   DEFAULT_ROLLUP_PORT,
   DEFAULT_METRICS_PORT,
   DEFAULT_PUBLIC_RATE_PER_IP,
@@ -52,6 +53,10 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Frame formats of the devnet flashblocks stream: Base's public binary brotli, or plain JSON text frames. */
 export const FLASHBLOCKS_FORMATS = ["brotli", "text"] as const;
+/** EVM engines (`--evm`): basalt's fast core, or @ethereumjs/vm (the reference, also the fallback of the fast one). */
+export const EVM_ENGINES = ["fast", "reference"] as const;
+/** An EVM engine name. */
+export type EvmEngineName = (typeof EVM_ENGINES)[number];
 /** A frame format of `--flashblocks.format`. */
 export type FlashblocksFormat = (typeof FLASHBLOCKS_FORMATS)[number];
 
@@ -120,6 +125,8 @@ export interface BasaltOptions {
   "rpc.evmtimeout": number;
   /** Execution pool worker threads. */
   "rpc.threads": number;
+  /** The EVM engine transactions and calls run on first. */
+  evm: EvmEngineName;
   /** Call-family requests allowed to wait for an execution thread. */
   "rpc.queue": number;
   /** Most requests in one JSON-RPC batch. */
@@ -325,6 +332,17 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "rpc",
     commands: ["node"],
     valueName: "<ms>",
+  },
+  evm: {
+    name: "evm",
+    type: "string",
+    description:
+      "EVM engine: fast (basalt's core; what it does not support, and any block or flashblock whose result it gets wrong, runs on the reference engine) or reference (@ethereumjs/vm only)",
+    default: DEFAULT_EVM_ENGINE,
+    group: "node",
+    commands: ["node", "import"],
+    choices: EVM_ENGINES,
+    valueName: "<engine>",
   },
   "rpc.threads": {
     name: "rpc.threads",

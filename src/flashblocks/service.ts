@@ -18,6 +18,8 @@ import type { PendingSnapshot } from "./pendingSnapshot.js";
 import { isAheadOfHead, type PendingSource } from "./pendingView.js";
 import { nowMs, type StreamClientOptions } from "./streamClient.js";
 import { workerUrl } from "../util/workerUrl.js";
+import type { EvmEngineName } from "../config/options.js";
+import { defaultEvmEngine } from "../execution/evm/engine.js";
 
 /** Pause before a crashed worker is replaced (avoids a hot crash loop). */
 const WORKER_RESTART_DELAY_MS = 1_000;
@@ -30,6 +32,8 @@ export interface FlashblocksServiceOptions {
   url: string;
   logLevel: string;
   logFormat: "json" | "pretty";
+  /** The EVM engine flashblocks are re-executed on first (`--evm`); default: this thread's default. */
+  evm?: EvmEngineName;
   /** Stream timing overrides (tests). */
   stream?: StreamClientOptions;
 }
@@ -71,6 +75,7 @@ export class FlashblocksService implements PendingSource {
         stats: this.statsSab,
         logLevel: this.opts.logLevel,
         logFormat: this.opts.logFormat,
+        evm: this.opts.evm ?? defaultEvmEngine(),
         stream: this.opts.stream,
       },
     });

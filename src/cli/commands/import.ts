@@ -11,6 +11,7 @@ import { ExecutionPool } from "../../execution/pool/executionPool.js";
 import { SenderRecovery } from "../../execution/senderRecovery.js";
 import type { Block } from "@ethereumjs/block";
 import { countRlpItems, ProgressMeter } from "../../metrics/progress.js";
+import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
 
 /** Seconds between import progress lines. */
 const PROGRESS_INTERVAL_MS = 8_000;
@@ -61,6 +62,7 @@ function* blocksWithLookahead(chain: Chain, bytes: Uint8Array, recovery: () => S
 /** Runs `basalt import`; stops at the first bad block, keeping every block before it. */
 export async function importCommand(opts: BasaltOptions, files: string[], log: Logger): Promise<void> {
   if (files.length === 0) throw new BasaltError("CLI_MISSING_ARGUMENT", "import needs at least one RLP file: basalt import --datadir D <chain.rlp>");
+  setDefaultEvmEngine(opts.evm);
   const chain = Chain.open(opts.datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
   // Senders are recovered on the execution pool once its workers are up (small imports finish before that and do not wait for it).
   const pool = new ExecutionPool({
@@ -68,7 +70,7 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
     maxQueue: Number.MAX_SAFE_INTEGER,
     timeoutMs: 0,
     workerHeapMb: EXECUTION_WORKER_HEAP_MB,
-    worker: { datadir: opts.datadir, archive: opts.archive, historyBlocks: opts["history.blocks"], logLevel: opts["log.level"], logFormat: opts["log.format"] },
+    worker: { datadir: opts.datadir, archive: opts.archive, historyBlocks: opts["history.blocks"], logLevel: opts["log.level"], logFormat: opts["log.format"], evm: opts.evm },
     logger: log,
   });
   let recovery: SenderRecovery | undefined;

@@ -45,6 +45,7 @@ import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js
 import { FlashblocksService } from "../../flashblocks/service.js";
 import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
+import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
 
 /** Most time given to in-flight work on shutdown before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -89,6 +90,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     // First start (or an explicit --network): write/verify the genesis.
     await initGenesis(datadir, opts, { archive: opts.archive });
   }
+  setDefaultEvmEngine(opts.evm);
   const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
   const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
   const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
@@ -97,7 +99,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   // Pre-confirmations: a worker thread ingests the flashblocks stream into shared memory.
   const flashblocks =
     opts["flashblocks-url"] !== undefined && chain.op !== undefined
-      ? new FlashblocksService(chain, { datadir, url: opts["flashblocks-url"], logLevel: opts["log.level"], logFormat: opts["log.format"] }, log)
+      ? new FlashblocksService(chain, { datadir, url: opts["flashblocks-url"], logLevel: opts["log.level"], logFormat: opts["log.format"], evm: opts.evm }, log)
       : undefined;
   if (opts["flashblocks-url"] !== undefined && chain.op === undefined) {
     throw new BasaltError("CLI_INVALID_VALUE", `--flashblocks-url: flashblocks need an OP Stack chain; ${opts.network} is not one`);
@@ -115,6 +117,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       pending: flashblocks?.pendingSab,
       logLevel: opts["log.level"],
       logFormat: opts["log.format"],
+      evm: opts.evm,
     },
     logger: log,
   });

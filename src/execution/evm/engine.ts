@@ -10,6 +10,7 @@
 import type { BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { OpFork } from "../../chain/op/forks.js";
+import type { EvmEngineName } from "../../config/options.js";
 import { FastEvmUnsupported, FastEvmUnsupportedCode } from "./errors.js";
 import { Interpreter, type BlockEnv } from "./interpreter.js";
 import { precompilesFor, type PrecompileSet } from "./precompiles/index.js";
@@ -17,11 +18,7 @@ import { rulesOf, unsupportedReason, type EvmRules } from "./rules.js";
 import type { EvmState } from "./state.js";
 import type { TxContext } from "./transaction.js";
 
-/** The EVM engines basalt can run transactions on. */
-export type EvmEngineName = "fast" | "reference";
-
-/** The engines `--evm` accepts. */
-export const EVM_ENGINES: readonly EvmEngineName[] = ["fast", "reference"];
+export type { EvmEngineName } from "../../config/options.js";
 
 let defaultEngine: EvmEngineName | undefined;
 

@@ -24,6 +24,7 @@ import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { decodeCallReply, encodeCallTask, encodeSendersTask } from "./protocol.js";
 import { workerUrl } from "../../util/workerUrl.js";
+import type { EvmEngineName } from "../../config/options.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {
@@ -34,6 +35,8 @@ export interface ExecutionWorkerData {
   pending?: SharedArrayBuffer;
   logLevel: string;
   logFormat: "json" | "pretty";
+  /** The EVM engine calls run on first (`--evm`); default: the worker's default (`BASALT_EVM`, else fast). */
+  evm?: EvmEngineName;
 }
 
 /** Options of {@link ExecutionPool}. */

@@ -81,13 +81,24 @@ class FrozenPrecompileSet implements PrecompileSet {
   }
 }
 
-/** `common`, or a copy carrying @ethereumjs/evm's parameters (what `createEVM` adds to the Common it is given) when it lacks them. */
+/** The internal parameter table of a Common (`Common.copy()` shares it between copies). */
+interface CommonParamsTable {
+  _params: Record<string, unknown>;
+}
+
+/**
+ * `common`, or a copy carrying @ethereumjs/evm's parameters (what `createEVM` adds to the Common
+ * it is given) when it lacks them. `Common.copy()` is shallow, so the copy gets its own
+ * parameter table first: `updateParams` must not reach the caller's Common.
+ */
 function withEvmParams(common: Common): Common {
   try {
     common.param(PROBE_PARAM);
     return common;
   } catch {
     const copy = common.copy();
+    const table = copy as unknown as CommonParamsTable;
+    table._params = { ...table._params };
     copy.updateParams(paramsEVM);
     return copy;
   }

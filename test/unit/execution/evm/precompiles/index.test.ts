@@ -100,7 +100,14 @@ describe("precompilesFor: caching", () => {
     const a = precompilesFor(common);
     const b = precompilesFor(withParams);
     expect(b).toBe(a); // same key, same set
-    expect(() => common.param("ecRecoverGas")).toThrow(); // the caller's Common is not modified
+  });
+
+  it("does not add @ethereumjs/evm's parameters to the caller's Common", () => {
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Berlin, customCrypto: customCrypto() });
+    precompilesFor(common);
+    // A rebuild of the Common's parameter cache (any hardfork change) would expose added parameters.
+    common.setHardfork(Hardfork.London);
+    expect(() => common.param("ecRecoverGas")).toThrow();
   });
 });
 

@@ -144,8 +144,9 @@ function le32(input: Uint8Array, offset: number): number {
 }
 
 /**
- * BLAKE2F at `gasPerRound` per round. Measured (bench/micro/precompiles.ts, 2-core dev machine):
- * ≈ 3 µs for the 12 rounds of BLAKE2b.
+ * BLAKE2F at `gasPerRound` per round.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 3.6 µs for the 12 rounds of BLAKE2b (reference 12 µs).
  */
 export function createBlake2f(gasPerRound: number): Precompile {
   return (input, gasLimit) => {

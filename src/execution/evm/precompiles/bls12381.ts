@@ -51,7 +51,8 @@ const PAIRING_ITEM_BYTES = G1_BYTES + G2_BYTES;
 const PAIRING_OUTPUT_BYTES = 32;
 /**
  * Pair count from which an MSM uses Pippenger's bucket method rather than one multiplication per
- * pair (measured: break-even at 2–3 pairs, 2.2× faster at 8, 8× at 32).
+ * pair (one-off node script, the multiplications alone: even at 1–2 pairs, ≈ 1.6× faster at 8,
+ * several times at 32 and more).
  */
 const PIPPENGER_MIN_PAIRS = 3;
 
@@ -132,8 +133,9 @@ function guarded(gas: number, gasLimit: number, compute: () => Uint8Array): Retu
 }
 
 /**
- * G1ADD (0x0b) at `gas` (`bls12381G1AddGas`, 375): input exactly 256 bytes. Measured
- * (bench/micro/precompiles.ts, 2-core dev machine): ≈ 60 µs.
+ * G1ADD (0x0b) at `gas` (`bls12381G1AddGas`, 375): input exactly 256 bytes.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 65–90 µs (reference 2.6 ms: it runs the subgroup checks and ignores them).
  */
 export function createG1Add(gas: number): Precompile {
   return (input, gasLimit) => {
@@ -143,8 +145,9 @@ export function createG1Add(gas: number): Precompile {
 }
 
 /**
- * G2ADD (0x0d) at `gas` (`bls12381G2AddGas`, 600): input exactly 512 bytes. Measured
- * (bench/micro/precompiles.ts, 2-core dev machine): ≈ 120 µs.
+ * G2ADD (0x0d) at `gas` (`bls12381G2AddGas`, 600): input exactly 512 bytes.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 110–160 µs (reference 4.4 ms).
  */
 export function createG2Add(gas: number): Precompile {
   return (input, gasLimit) => {
@@ -163,8 +166,10 @@ function msm<P extends G1Point | G2Point>(cons: typeof G1 | typeof G2, points: P
 
 /**
  * G1MSM (0x0c): k pairs of a G1 point (subgroup-checked) and a scalar, 160 bytes each, k ≥ 1;
- * priced `msmGas(k, bls12381G1MulGas = 12,000)`. Measured (bench/micro/precompiles.ts, 2-core
- * dev machine): ≈ 2 ms for 1 pair, ≈ 25 ms for 32 pairs.
+ * priced `msmGas(k, bls12381G1MulGas = 12,000)`.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 4–5.5 ms for 1 pair, 24–36 ms for 8, 65–90 ms for 32 (reference 4, 29, 115 ms); the
+ * subgroup checks are most of it.
  */
 export function createG1Msm(perPair: number): Precompile {
   return (input, gasLimit) => {
@@ -191,8 +196,9 @@ export function createG1Msm(perPair: number): Precompile {
 
 /**
  * G2MSM (0x0e): k pairs of a G2 point (subgroup-checked) and a scalar, 288 bytes each, k ≥ 1;
- * priced `msmGas(k, bls12381G2MulGas = 22,500)`. Measured (bench/micro/precompiles.ts, 2-core
- * dev machine): ≈ 5 ms for 1 pair.
+ * priced `msmGas(k, bls12381G2MulGas = 22,500)`.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 10–16 ms for 1 pair, 65–92 ms for 8 (reference 11, 80 ms).
  */
 export function createG2Msm(perPair: number): Precompile {
   return (input, gasLimit) => {
@@ -221,8 +227,9 @@ export function createG2Msm(perPair: number): Precompile {
  * PAIRING_CHECK (0x0f): k ≥ 1 pairs of a G1 and a G2 point (both subgroup-checked), 384 bytes
  * each; output the word 1 when the product of the pairings is 1, else 0 (pairs with an
  * infinity contribute 1). Priced `base + perPair × k` (`bls12381PairingBaseGas` 37,700,
- * `bls12381PairingPerPairGas` 32,600). Measured (bench/micro/precompiles.ts, 2-core dev
- * machine): ≈ 10 ms for 2 pairs.
+ * `bls12381PairingPerPairGas` 32,600).
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 18 ms for 2 pairs (as the reference: same @noble/curves pairing).
  */
 export function createPairing(base: number, perPair: number): Precompile {
   return (input, gasLimit) => {
@@ -249,7 +256,9 @@ const mapToG2 = bls12_381.G2.mapToCurve as unknown as (u: [bigint, bigint]) => G
 
 /**
  * MAP_FP_TO_G1 (0x10) at `gas` (`bls12381MapG1Gas`, 5,500): input exactly one 64-byte field
- * element. Measured (bench/micro/precompiles.ts, 2-core dev machine): ≈ 1.5 ms.
+ * element.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 2.2–2.6 ms (as the reference).
  */
 export function createMapFpToG1(gas: number): Precompile {
   return (input, gasLimit) => {
@@ -260,7 +269,9 @@ export function createMapFpToG1(gas: number): Precompile {
 
 /**
  * MAP_FP2_TO_G2 (0x11) at `gas` (`bls12381MapG2Gas`, 23,800): input exactly one 128-byte Fp2
- * element. Measured (bench/micro/precompiles.ts, 2-core dev machine): ≈ 4 ms.
+ * element.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 8–11 ms (as the reference).
  */
 export function createMapFp2ToG2(gas: number): Precompile {
   return (input, gasLimit) => {

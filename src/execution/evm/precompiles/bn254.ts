@@ -88,8 +88,9 @@ function encodeG1(p: G1Point): Uint8Array {
 }
 
 /**
- * ECADD (0x06) at `gas` (`bn254AddGas`: 500, 150 from EIP-1108). Measured
- * (bench/micro/precompiles.ts, 2-core dev machine): ≈ 40 µs.
+ * ECADD (0x06) at `gas` (`bn254AddGas`: 500, 150 from EIP-1108).
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 45–50 µs (reference 54 µs).
  */
 export function createBn254Add(gas: number): Precompile {
   return (input, gasLimit) => {
@@ -104,8 +105,9 @@ export function createBn254Add(gas: number): Precompile {
 }
 
 /**
- * ECMUL (0x07) at `gas` (`bn254MulGas`: 40,000, 6,000 from EIP-1108). Measured
- * (bench/micro/precompiles.ts, 2-core dev machine): ≈ 1 ms for a full-size scalar.
+ * ECMUL (0x07) at `gas` (`bn254MulGas`: 40,000, 6,000 from EIP-1108).
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 1.9–2 ms for a full-size scalar (reference 3.4 ms).
  */
 export function createBn254Mul(gas: number): Precompile {
   return (input, gasLimit) => {
@@ -125,8 +127,9 @@ export function createBn254Mul(gas: number): Precompile {
 
 /**
  * ECPAIRING (0x08) at `base` + `perPair` × pairs (`bn254PairingGas` 100,000 / 45,000 and
- * `bn254PairingWordGas` 80,000 / 34,000 before / from EIP-1108). Measured
- * (bench/micro/precompiles.ts, 2-core dev machine): ≈ 15 ms for two pairs.
+ * `bn254PairingWordGas` 80,000 / 34,000 before / from EIP-1108).
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 20–25 ms for two pairs (as the reference: same @noble/curves pairing).
  */
 export function createBn254Pairing(base: number, perPair: number): Precompile {
   return (input, gasLimit) => {

@@ -82,8 +82,9 @@ function ecrecoverCrypto(): { recover: RecoverPublicKey; keccak256: Keccak256 } 
 }
 
 /**
- * ECRECOVER at the price of `common` (`ecRecoverGas`, 3,000). Measured (bench/micro/precompiles.ts,
- * 2-core dev machine): ≈ 80 µs native, ≈ 1,900 µs pure JS, for a valid signature.
+ * ECRECOVER at the price of `common` (`ecRecoverGas`, 3,000).
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 72 µs native (reference 99 µs), ≈ 1,840 µs pure JS, for a valid signature.
  */
 export function ecrecoverPrecompile(common: Common): Precompile {
   const { recover, keccak256 } = ecrecoverCrypto();

@@ -13,8 +13,9 @@ const WORD_BYTES = 32;
 /**
  * IDENTITY at the prices of `common`. The output is one copy of the input (the input is
  * typically a view of the caller's memory, which the caller may overwrite while the return
- * data lives on). Measured (bench/micro/precompiles.ts, 2-core dev machine): ≈ 0.1 µs for 32
- * bytes, ≈ 0.3 µs for 1 KiB.
+ * data lives on).
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 0.08 µs for 32 bytes, ≈ 0.8 µs for 1 KiB.
  */
 export function identityPrecompile(common: Common): Precompile {
   const base = numberParam(common, "identityGas");

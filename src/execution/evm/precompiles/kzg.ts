@@ -76,8 +76,9 @@ export function createPointEvaluation(gas: number, version: number, fieldElement
 }
 
 /**
- * POINT_EVALUATION with the prices, constants and KZG of `common`. Measured
- * (bench/micro/precompiles.ts, 2-core dev machine): ≈ 3 ms for a valid proof.
+ * POINT_EVALUATION with the prices, constants and KZG of `common`.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 28–38 ms for a valid proof (as the reference: same verifier).
  */
 export function pointEvaluationPrecompile(common: Common): Precompile {
   return createPointEvaluation(

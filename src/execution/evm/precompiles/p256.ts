@@ -16,8 +16,9 @@ import type { Precompile } from "./types.js";
 const OUTPUT_BYTES = 32;
 
 /**
- * P256VERIFY at `gas`. Measured (bench/micro/precompiles.ts, 2-core dev machine): ≈ 1.3 ms for
- * a valid signature (@noble/curves).
+ * P256VERIFY at `gas`.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 2.7–3 ms for a valid signature (@noble/curves; as the reference).
  */
 export function createP256Verify(gas: number): Precompile {
   return (input, gasLimit) => {

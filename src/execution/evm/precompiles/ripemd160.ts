@@ -19,8 +19,9 @@ const DIGEST_OFFSET = 12;
 const digest = nodeDigest("ripemd160", ripemd160);
 
 /**
- * RIPEMD160 at the prices of `common`. Measured (bench/micro/precompiles.ts, 2-core dev machine):
- * ≈ 5 µs for 32 bytes.
+ * RIPEMD160 at the prices of `common`.
+ * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
+ * ≈ 1.5 µs for 32 bytes.
  */
 export function ripemd160Precompile(common: Common): Precompile {
   const base = numberParam(common, "ripemd160Gas");

@@ -80,6 +80,8 @@ export class AccountEntry {
   readonly slots = new Map<string, Slot>();
   transient: Map<string, Uint32Array> | undefined;
   warm = false;
+  /** Warm in every transaction (a precompile). */
+  alwaysWarm = false;
   /** Changed (or touched, EIP-161) in the current transaction, journaled. */
   touched = false;
   /** Created by CREATE/CREATE2 or a creation transaction in the current transaction (EIP-6780). */
@@ -187,8 +189,20 @@ export class EvmState {
   refund = 0;
   /** When set, cold→warm transitions are recorded (eth_createAccessList). */
   accessRecord: AccessRecord | undefined;
+  /** Keys of accounts warm in every transaction (the precompiles, EIP-2929). */
+  private alwaysWarm: ReadonlySet<string> = new Set();
 
   constructor(private readonly source: StateSource) {}
+
+  /**
+   * Sets the accounts that are warm in every transaction (the fork's precompiles): they are
+   * never listed or journaled, which saves a transaction their per-account bookkeeping.
+   */
+  setAlwaysWarm(keys: ReadonlySet<string>): void {
+    if (keys === this.alwaysWarm) return;
+    this.alwaysWarm = keys;
+    for (const e of this.accounts.values()) e.alwaysWarm = keys.has(e.key);
+  }
 
   /** Journal length: a checkpoint (with the logs length and the refund, see {@link revertTo}). */
   get journalLength(): number {
@@ -201,6 +215,7 @@ export class EvmState {
     let e = this.accounts.get(key);
     if (e === undefined) {
       e = new AccountEntry(address, key, this.source.getAccountSync(address));
+      e.alwaysWarm = this.alwaysWarm.has(key);
       this.accounts.set(key, e);
     }
     return e;
@@ -318,7 +333,7 @@ export class EvmState {
 
   /** Warms `e`; returns true when it was cold (EIP-2929). */
   warmAccount(e: AccountEntry): boolean {
-    if (e.warm) return false;
+    if (e.warm || e.alwaysWarm) return false;
     e.warm = true;
     this.listAccount(e);
     this.record(J_WARM_ACCOUNT, e, undefined);

@@ -29,7 +29,7 @@ import {
 import { createAddress, Halt, isDelegation, type BlockEnv, type Interpreter, type MessageResult } from "./interpreter.js";
 import type { PrecompileSet } from "./precompiles/index.js";
 import type { EvmRules } from "./rules.js";
-import { isEmptyCodeHash, type AccessRecord, type EvmLog, type EvmState } from "./state.js";
+import { addressKey, isEmptyCodeHash, type AccessRecord, type EvmLog, type EvmState } from "./state.js";
 
 /** An EIP-7702 authorization tuple. */
 export interface Authorization {
@@ -168,7 +168,6 @@ function validateStatic(ctx: TxContext, tx: EvmTransaction, opts: TxRunOptions):
   if (tx.type === 3 && !rules.blobs) invalid(TxInvalidCode.TYPE_NOT_SUPPORTED, "blob transactions are not supported before Cancun");
   if (tx.type === 4 && !rules.setCode) invalid(TxInvalidCode.TYPE_NOT_SUPPORTED, "set code transactions are not supported before Prague");
   if (tx.type > 4) throw new FastEvmUnsupported(FastEvmUnsupportedCode.TX_TYPE, `transaction type ${tx.type}`);
-  if (tx.gasLimit > MAX_SAFE_GAS) throw new FastEvmUnsupported(FastEvmUnsupportedCode.GAS_RANGE, `gas limit ${tx.gasLimit} above 2^53`);
   if (opts.checkBlockGasLimit !== false && tx.gasLimit > block.gasLimit) {
     invalid(TxInvalidCode.GAS_LIMIT_EXCEEDS_BLOCK, `gas limit reached: tx gas ${tx.gasLimit} above block gas limit ${block.gasLimit}`);
   }
@@ -277,6 +276,8 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
     let maxCost = tx.value + tx.gasLimit * tx.maxFeePerGas;
     if (tx.type === 3) maxCost += blobGas * tx.maxFeePerBlobGas;
     if (sender.balance < maxCost) invalid(TxInvalidCode.INSUFFICIENT_FUNDS, `insufficient funds for gas * price + value: address ${hex(tx.sender)}`);
+    // Gas is counted in doubles: a valid transaction with more than 2^53 gas goes to the reference engine.
+    if (tx.gasLimit > MAX_SAFE_GAS) throw new FastEvmUnsupported(FastEvmUnsupportedCode.GAS_RANGE, `gas limit ${tx.gasLimit} above 2^53`);
 
     // Buy gas, bump the nonce.
     const price = effectiveGasPrice(tx, block.baseFee);
@@ -343,7 +344,7 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
 export function warmTransaction(ctx: TxContext, sender: Uint8Array, to: Uint8Array | undefined, accessList: EvmTransaction["accessList"]): void {
   const { state, rules, precompiles, block } = ctx;
   state.warmAccountForTx(state.account(sender));
-  for (const a of precompiles.addresses) state.warmAccountForTx(state.account(precompileAddress(a)));
+  state.setAlwaysWarm(precompileKeys(precompiles));
   if (to !== undefined) state.warmAccountForTx(state.account(to));
   if (rules.warmCoinbase) state.warmAccountForTx(state.account(block.coinbase));
   for (const e of accessList) {
@@ -358,6 +359,18 @@ export function warmDelegate(ctx: TxContext, to: Uint8Array | undefined): void {
   if (to === undefined || !ctx.rules.setCode) return;
   const code = ctx.state.code(ctx.state.account(to));
   if (isDelegation(code)) ctx.state.warmAccountForTx(ctx.state.account(code.subarray(3, 23)));
+}
+
+const precompileKeyCache = new WeakMap<PrecompileSet, ReadonlySet<string>>();
+
+/** The account keys of a precompile set's addresses. */
+function precompileKeys(set: PrecompileSet): ReadonlySet<string> {
+  let keys = precompileKeyCache.get(set);
+  if (keys === undefined) {
+    keys = new Set(set.addresses.map((a) => addressKey(precompileAddress(a))));
+    precompileKeyCache.set(set, keys);
+  }
+  return keys;
 }
 
 /** The 20-byte address of precompile number `n`. */

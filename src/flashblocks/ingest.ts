@@ -175,11 +175,7 @@ export class FlashblocksIngest {
         await step();
       } catch (e) {
         if (!(e instanceof FastEngineMismatchError)) throw e;
-        // The fast EVM disagrees with the sequencer: this pending block runs on the reference engine.
-        this.stats.inc("evmFallbacks");
-        this.once.warn("fast-evm-mismatch", { block: fb.metadata.blockNumber.toString(), index: fb.index, err: e }, "fast EVM result differs from the flashblock diff; pending block re-executed on the reference engine");
-        this.builder.useReferenceFor(fb.metadata.blockNumber);
-        await this.builder.rebuild(this.sequencer.pendingBlocks().flatMap((b) => b.frames));
+        await this.referenceCheck(fb, e);
       }
     } catch (e) {
       if (!(e instanceof PendingBuildError)) throw e;
@@ -191,6 +187,26 @@ export class FlashblocksIngest {
     this.stats.inc("applied");
     this.stats.inc("transactionsExecuted", fb.diff.transactions.length);
     this.publish(fb);
+  }
+
+  /**
+   * The fast EVM's result differs from the producer's diff: the pending block is re-executed on
+   * the reference engine. If the reference computes the same values, the producer's diff is the
+   * odd one out (counted as a diff mismatch, as before); if not,
+   * the fast engine was wrong (`basalt_flashblocks_evm_fallbacks_total`, warned once) and the
+   * block stays on the reference engine.
+   */
+  private async referenceCheck(fb: FlashblocksPayloadV1, e: FastEngineMismatchError): Promise<void> {
+    const block = fb.metadata.blockNumber;
+    const frames = this.sequencer.pendingBlocks().flatMap((b) => b.frames);
+    this.builder.useReferenceFor(block);
+    await this.builder.recheck(frames);
+    const reference = new Map(this.builder.lastMismatches.map((m) => [m.field, m.computed]));
+    // The producer's diff is the odd one out (both engines computed the same): no engine fault.
+    // The rest of this block stays on the reference engine; the next block runs on the fast one.
+    if (e.mismatches.every((m) => reference.get(m.field) === m.computed)) return;
+    this.stats.inc("evmFallbacks");
+    this.once.warn("fast-evm-mismatch", { block: block.toString(), index: fb.index, err: e }, "fast EVM result differs from the reference engine's; pending block served from the reference engine");
   }
 
   private publish(fb: FlashblocksPayloadV1): void {

@@ -40,7 +40,12 @@ export type BuildFailure = "execution" | "decode" | "parent-unknown" | "not-next
  * on the reference engine ({@link PendingBuilder.useReferenceFor}) before anything is served.
  */
 export class FastEngineMismatchError extends BasaltError<{ block: string; index: number; fields: string[] }> {
-  constructor(fb: FlashblocksPayloadV1, fields: string[]) {
+  constructor(
+    fb: FlashblocksPayloadV1,
+    /** The fast engine's values of the differing fields. */
+    readonly mismatches: DiffMismatch[],
+  ) {
+    const fields = mismatches.map((m) => m.field);
     super("FB_FAST_EVM_MISMATCH", `flashblock ${fb.metadata.blockNumber}-${fb.index}: the fast EVM's ${fields.join(", ")} differ from the published diff`, {
       block: fb.metadata.blockNumber.toString(),
       index: fb.index,
@@ -120,8 +125,12 @@ export class PendingBuilder {
   private anchor: { number: bigint; hash: Uint8Array } | undefined;
   private state: OverlayStateManager | undefined;
   private blocks: BuildingBlock[] = [];
-  /** Pending blocks up to this number run on the reference EVM (after a fast-engine mismatch). */
-  private referenceThrough = -1n;
+  /** Pending blocks run on the reference EVM (the fast engine disagreed with it on them). */
+  private readonly referenceBlocks = new Set<bigint>();
+  /** Report diff mismatches (off while a frame is re-executed for the reference check: they were reported). */
+  private reporting = true;
+  /** The mismatches of the last rendered frame (what the engine computed where the diff differs). */
+  lastMismatches: DiffMismatch[] = [];
 
   constructor(
     private readonly chain: Chain,
@@ -131,9 +140,26 @@ export class PendingBuilder {
     this.op = chain.op;
   }
 
-  /** Runs pending blocks up to `number` on the reference EVM (the next {@link rebuild} included). */
+  /** Runs pending block `number` on the reference EVM (the next {@link rebuild} included). */
   useReferenceFor(number: bigint): void {
-    if (number > this.referenceThrough) this.referenceThrough = number;
+    this.referenceBlocks.add(number);
+    if (this.referenceBlocks.size > 16) this.referenceBlocks.delete(this.referenceBlocks.values().next().value!);
+  }
+
+  /**
+   * Re-executes `frames` for the reference check of their last frame: mismatches of the frames
+   * before it were reported when they were first applied, so only the last frame's are.
+   */
+  async recheck(frames: readonly FlashblocksPayloadV1[]): Promise<void> {
+    this.clear();
+    try {
+      for (const [i, f] of frames.entries()) {
+        this.reporting = i === frames.length - 1;
+        await this.apply(f);
+      }
+    } finally {
+      this.reporting = true;
+    }
   }
 
   /** Whether any pending block is built. */
@@ -215,7 +241,7 @@ export class PendingBuilder {
     const template = headerTemplateFromBase(base, common);
     const env = createBlock({ header: template }, { common, skipConsensusFormatValidation: true });
     const vm = await createOpVM(common, this.state, this.blockHashes(base.blockNumber, base.parentHash), opForkAt(this.op, base.timestamp));
-    const engine = base.blockNumber <= this.referenceThrough ? "reference" : undefined;
+    const engine = this.referenceBlocks.has(base.blockNumber) ? "reference" : undefined;
     const executor = new OpBlockExecutor(vm, env, this.op, parentTimestamp, { engine });
     try {
       await executor.begin();
@@ -268,8 +294,12 @@ export class PendingBuilder {
       transactionsRoot: b.tries.transactionsRoot,
     });
     const mismatches = this.checkDiff(fb, block, totals.receiptsRoot, totals.logsBloom);
-    if (mismatches.length > 0 && b.executor.engineName === "fast") throw new FastEngineMismatchError(fb, mismatches.map((m) => m.field));
-    for (const m of mismatches) this.onMismatch(m);
+    // A published value of all zeros is "not provided" (Base's builder sends a zero state root
+    // mid-block); any other difference may be the fast engine's fault and is checked.
+    const suspect = mismatches.filter((m) => !/^0x0*$/.test(m.published) && m.published !== "0");
+    if (suspect.length > 0 && b.executor.engineName === "fast") throw new FastEngineMismatchError(fb, suspect);
+    this.lastMismatches = mismatches;
+    if (this.reporting) for (const m of mismatches) this.onMismatch(m);
     const hash = toData(block.hash());
     const first = b.rendered.length;
     for (let i = first; i < b.txs.length; i++) b.rendered.push(this.renderTx(block, totals.receipts, totals.senders, i));

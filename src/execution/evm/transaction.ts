@@ -115,6 +115,15 @@ export interface TxContext {
   precompiles: PrecompileSet;
 }
 
+/**
+ * Faults injected by tests to prove the fallbacks to the reference engine (block import,
+ * flashblocks): never set outside tests.
+ */
+export const fastEvmTestHooks: {
+  /** Called with every executed transaction's result before its effects are final. */
+  afterTransaction?: (result: TxResult) => void;
+} = {};
+
 /** Largest gas value the engine counts exactly (JS numbers are exact below 2^53). */
 const MAX_SAFE_GAS = BigInt(Number.MAX_SAFE_INTEGER);
 /** secp256k1 group order n and n/2 (EIP-2: signatures with s > n/2 are invalid). */
@@ -320,10 +329,7 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
   }
   const logs = r.halt <= Halt.RETURN ? state.logs.slice() : [];
   const accessList = state.accessRecord;
-  state.accessRecord = undefined;
-  if (opts.discard === true) state.discardTransaction();
-  else state.endTransaction(rules.selfdestructOnlyCreated);
-  return {
+  const result: TxResult = {
     status: r.halt <= Halt.RETURN ? 1 : 0,
     halt: r.halt,
     gasUsed,
@@ -335,6 +341,11 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
     effectiveGasPrice: price,
     accessList,
   };
+  fastEvmTestHooks.afterTransaction?.(result);
+  state.accessRecord = undefined;
+  if (opts.discard === true) state.discardTransaction();
+  else state.endTransaction(rules.selfdestructOnlyCreated);
+  return result;
 }
 
 /**

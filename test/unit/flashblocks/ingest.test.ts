@@ -24,6 +24,7 @@ import { pendingHead } from "../../../src/flashblocks/pendingSnapshot.js";
 import { PendingStateReader, pendingStateIndex } from "../../../src/flashblocks/pendingView.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
+import { fastEvmTestHooks } from "../../../src/execution/evm/transaction.js";
 
 const silent = pino({ level: "silent" });
 const dirs: string[] = [];
@@ -256,5 +257,38 @@ describe("flashblocks ingestion", () => {
     const view = new PendingStateReader(follower.stateAt(follower.head.header), pendingStateIndex(s));
     const addr8 = hexToBytes(accounts[8]!.address as `0x${string}`);
     expect(view.account(addr8)?.balance).toBe(after.account(addr8)?.balance);
+  });
+
+  it("re-executes a pending block on the reference engine when the fast engine's result differs from it, and serves the reference result", async () => {
+    const dir = tmp();
+    await Chain.init(dir, devnetGenesis(), { archive: true });
+    const other = Chain.open(dir, { logger: silent, evmEngine: "fast" });
+    const w = new PendingBufferWriter(allocatePendingBuffer(4 * 1024 * 1024));
+    const r = new PendingBufferReader((w as unknown as { ctl: Int32Array }).ctl.buffer as SharedArrayBuffer);
+    const st = new IngestStats(allocateIngestStats());
+    const ing = new FlashblocksIngest(other, w, st, silent);
+    let faults = 0;
+    // The fast engine gets every user transaction's gas wrong (a test fault).
+    fastEvmTestHooks.afterTransaction = (res) => {
+      faults++;
+      res.gasUsed += 1n;
+    };
+    try {
+      for (const [i, f] of framesOf(sealed[0]!).entries()) ing.onFrame(text(f), 100 + i);
+      await ing.drained();
+    } finally {
+      fastEvmTestHooks.afterTransaction = undefined;
+    }
+    expect(faults).toBeGreaterThan(0);
+    expect(st.get("evmFallbacks")).toBe(1);
+    const head = pendingHead(r.read()!);
+    expect(head.index).toBe(2);
+    // The served block is the reference engine's: the sealed block's gas and receipts.
+    const full = JSON.parse(head.blockJsonFull) as { gasUsed: string };
+    expect(BigInt(full.gasUsed)).toBe(sealed[0]!.header.gasUsed);
+    const receipts = JSON.parse(head.receiptsJson) as { gasUsed: string }[];
+    const sealedReceipts = producer.getReceipts(sealed[0]!.hash())!;
+    expect(receipts.map((x) => BigInt(x.gasUsed))).toEqual(sealedReceipts.map((x, i) => x.cumulativeGasUsed - (i === 0 ? 0n : sealedReceipts[i - 1]!.cumulativeGasUsed)));
+    await other.close();
   });
 });

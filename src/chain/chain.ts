@@ -20,6 +20,7 @@ import { primeCommon } from "./commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
 import { blockFromValues } from "./blockCodec.js";
+import { envelopeOf } from "./envelope.js";
 import { commonFromGenesis, opConfigOf } from "./chainSpec.js";
 import { opForkAt, OpFork, type OpChainConfig } from "./op/forks.js";
 import { decodeOpExtraData, opNextBaseFee } from "./op/eip1559.js";
@@ -87,8 +88,11 @@ function toStoredReceipts(block: Block, receipts: unknown[]): StoredReceipt[] {
 
 /** RLP of a block body: [txs, uncles, withdrawals?]. */
 export function encodeBody(block: Block): Uint8Array {
-  const raw = block.raw() as unknown[];
-  return RLP.encode(raw.slice(1) as never);
+  // As block.raw() without the header, typed transactions as their (cached) envelopes.
+  const txs = block.transactions.map((tx) => (tx.type === 0 ? tx.raw() : envelopeOf(tx)));
+  const parts: unknown[] = [txs, block.uncleHeaders.map((h) => h.raw())];
+  if (block.withdrawals !== undefined) parts.push(block.withdrawals.map((w) => w.raw()));
+  return RLP.encode(parts as never);
 }
 
 /**

@@ -21,6 +21,7 @@ import { OrderedTrieCache, orderedTrieRoot } from "../chain/orderedTrie.js";
 import { EMPTY_REQUESTS_HASH } from "../execution/op/opPayload.js";
 import { encodeOpReceipt, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import type { FlashblockBase } from "./codec.js";
+import { envelopeOf } from "../chain/envelope.js";
 
 /** Execution results a partial header commits to. */
 export interface PartialBlockTotals {
@@ -79,7 +80,7 @@ export async function assemblePartialBlock(
   const opts = { common, skipConsensusFormatValidation: true };
   const withdrawals = common.isActivatedEIP(4895) ? [] : undefined;
   if (roots.transactionsRoot !== undefined) header.transactionsTrie = roots.transactionsRoot;
-  else header.transactionsTrie = orderedTrieRoot(txs.map((t) => t.serialize()));
+  else header.transactionsTrie = orderedTrieRoot(txs.map(envelopeOf));
   return new Block(createBlockHeader(header as never, opts) as BlockHeader, txs as never, [], withdrawals, opts);
 }
 
@@ -105,7 +106,7 @@ export class GrowingBlockTries {
   extend(txs: readonly OpTransaction[], receipts: readonly StoredReceipt[]): void {
     const strip = this.fork >= OpFork.regolith && this.fork < OpFork.canyon;
     for (let i = this.txValues.length; i < txs.length; i++) {
-      this.txValues.push(txs[i]!.serialize());
+      this.txValues.push(envelopeOf(txs[i]!));
       this.receiptValues.push(encodeOpReceipt(receipts[i]!, { stripDepositNonce: strip }));
     }
   }

@@ -71,9 +71,35 @@ function commonLength(data: Uint8Array, p: number, q: number, end: number): numb
  * and op-geth's `FlzCompressLen` exactly (e.g. 1000 zero bytes → 21, `0xFACADE` → 4).
  */
 export function flzCompressLen(data: Uint8Array): number {
+  const known = lengths.get(data);
+  if (known !== undefined) return known;
+  const len = compressLen(data);
+  lengths.set(data, len);
+  return len;
+}
+
+/**
+ * Lengths already computed, by input array: the L1 cost and the DA footprint of one transaction
+ * ask for the same envelope (the array is not copied in between).
+ */
+const lengths = new WeakMap<Uint8Array, number>();
+
+/**
+ * The hash table, reused across calls: an entry is valid only when its stamp is the current
+ * call's (so no 32 KiB table is allocated and cleared per transaction).
+ */
+const positions = new Int32Array(HASH_TABLE_SIZE);
+const stamps = new Int32Array(HASH_TABLE_SIZE);
+let stamp = 0;
+
+function compressLen(data: Uint8Array): number {
   const n = data.length;
   const limit = n < INPUT_MARGIN ? 0 : n - INPUT_MARGIN;
-  const table = new Uint32Array(HASH_TABLE_SIZE);
+  if (stamp === 0x7fffffff) {
+    stamps.fill(0);
+    stamp = 0;
+  }
+  const call = ++stamp;
   let idx = 2;
   let anchor = 0;
   let size = 0;
@@ -83,8 +109,9 @@ export function flzCompressLen(data: Uint8Array): number {
     for (;;) {
       const seq = u24(data, idx);
       const h = hash24(seq);
-      ref = table[h]!;
-      table[h] = idx;
+      ref = stamps[h] === call ? positions[h]! : 0;
+      positions[h] = idx;
+      stamps[h] = call;
       const distance = idx - ref;
       if (idx >= limit) break;
       idx++;
@@ -96,9 +123,13 @@ export function flzCompressLen(data: Uint8Array): number {
     const len = commonLength(data, ref + 3, idx + 3, limit + MATCH_OVERRUN);
     size = matchSize(len, size);
     idx += len;
-    table[hash24(u24(data, idx))] = idx;
+    let h = hash24(u24(data, idx));
+    positions[h] = idx;
+    stamps[h] = call;
     idx++;
-    table[hash24(u24(data, idx))] = idx;
+    h = hash24(u24(data, idx));
+    positions[h] = idx;
+    stamps[h] = call;
     idx++;
     anchor = idx;
   }

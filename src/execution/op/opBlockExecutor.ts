@@ -56,6 +56,7 @@ import { createAddress, Halt, type BlockEnv } from "../evm/interpreter.js";
 import { overlaySink } from "../evm/overlaySink.js";
 import { EvmState, type EvmLog, type StateSink } from "../evm/state.js";
 import { runTransaction, warmDelegate, warmTransaction, type TxContext } from "../evm/transaction.js";
+import { envelopeOf } from "../../chain/envelope.js";
 
 /** Intrinsic gas constants (Ethereum yellow paper / EIPs; OP chains start after Istanbul and Shanghai rules apply from Canyon). */
 const TX_GAS = 21_000n;
@@ -548,7 +549,7 @@ export class OpBlockExecutor {
     if (tx.gasLimit > this.gasLeft) {
       this.fail(OpExecutionErrorCode.BLOCK_GAS, `transaction gas limit ${tx.gasLimit} exceeds the ${this.gasLeft} gas left in the block`, index);
     }
-    const envelope = tx.serialize();
+    const envelope = envelopeOf(tx);
     let da = 0n;
     const info = await this.loadL1Info();
     if (fork >= OpFork.jovian) {

@@ -19,6 +19,7 @@ import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { type OpBlockExecutorOptions, OpBlockExecutor, type OpBlockTotals, type OpTransaction } from "./opBlockExecutor.js";
 import { OpExecutionError } from "./errors.js";
 import { BasaltError } from "../../util/errors.js";
+import { envelopeOf } from "../../chain/envelope.js";
 
 /** OP payload attributes (specs exec-engine.md "Extended PayloadAttributes"). */
 export interface OpPayloadAttributes {
@@ -146,7 +147,7 @@ export async function buildOpPayload(vm: VM, common: Common, op: OpChainConfig, 
   if (common.isActivatedEIP(4844)) header.blobGasUsed = totals.blobGasUsed;
   const opts = { common, skipConsensusFormatValidation: true };
   const withdrawals = common.isActivatedEIP(4895) ? [] : undefined;
-  header.transactionsTrie = orderedTrieRoot(txs.map((t) => t.serialize()));
+  header.transactionsTrie = orderedTrieRoot(txs.map(envelopeOf));
   const sealed = new Block(createBlockHeader(header as never, opts), txs as never, [], withdrawals, opts);
   return { block: sealed, totals };
 }
@@ -179,7 +180,7 @@ export async function verifyOpBlock(vm: VM, block: Block, op: OpChainConfig, par
   check("receiptsRoot", t.receiptsRoot, h.receiptTrie);
   check("logsBloom", t.logsBloom, h.logsBloom);
   check("stateRoot", t.stateRoot, h.stateRoot);
-  check("transactionsRoot", orderedTrieRoot(block.transactions.map((t) => t.serialize())), h.transactionsTrie);
+  check("transactionsRoot", orderedTrieRoot(block.transactions.map(envelopeOf)), h.transactionsTrie);
   if (h.withdrawalsRoot !== undefined || t.withdrawalsRoot !== undefined) check("withdrawalsRoot", t.withdrawalsRoot, h.withdrawalsRoot);
   if (h.blobGasUsed !== undefined) check("blobGasUsed", t.blobGasUsed, h.blobGasUsed);
   if (h.excessBlobGas !== undefined) check("excessBlobGas", 0n, h.excessBlobGas);

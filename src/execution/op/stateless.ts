@@ -16,7 +16,7 @@ import { createOpVM } from "./opVm.js";
 export async function executeStateless(witness: WitnessStore, parent: BlockHeader, attrs: OpPayloadAttributes, op: OpChainConfig, common: Common): Promise<BuiltOpBlock> {
   const c = common.copy();
   c.setHardforkBy({ blockNumber: parent.number + 1n, timestamp: attrs.timestamp });
-  const state = new OverlayStateManager(new WitnessStateReader(witness, parent.stateRoot), new TrieNodeDb(witness));
+  const state = new OverlayStateManager(new WitnessStateReader(witness, parent.stateRoot), new TrieNodeDb(witness, { cache: false }));
   const vm = await createOpVM(c, state, witnessBlockHashes(witness, parent.hash()), opForkAt(op, attrs.timestamp));
   return buildOpPayload(vm, c, op, parent, attrs);
 }

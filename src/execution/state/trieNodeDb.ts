@@ -5,6 +5,15 @@
  * state of every stored block stays provable (eth_getProof at any block).
  */
 import type { BatchDBOp, DB, EncodingOpts } from "@ethereumjs/util";
+import { TRIE_NODE_CACHE_NODES } from "../../config/constants.js";
+import { LruMap } from "../../util/lru.js";
+
+/**
+ * Trie nodes read from (or about to be written to) the chain store, by hex hash. Nodes are
+ * content-addressed and never change, so one cache serves every block of this thread: the
+ * upper levels of the account trie are read by every block's state-root computation.
+ */
+const storeNodes = new LruMap<string, Uint8Array>(TRIE_NODE_CACHE_NODES);
 
 /** Where existing trie nodes are read from: the chain store, or a witness of preimages. */
 export interface TrieNodeSource {
@@ -16,7 +25,15 @@ export class TrieNodeDb implements DB<string, Uint8Array> {
   /** Nodes written since the last {@link takePending}. */
   pending = new Map<string, Uint8Array>();
 
-  constructor(private readonly store: TrieNodeSource | undefined) {}
+  /** Whether reads go through the thread's node cache (the chain store's nodes; not a witness's). */
+  private readonly cached: boolean;
+
+  constructor(
+    private readonly store: TrieNodeSource | undefined,
+    opts: { cache?: boolean } = {},
+  ) {
+    this.cached = opts.cache ?? store !== undefined;
+  }
 
   async get(key: string, _opts?: EncodingOpts): Promise<Uint8Array | undefined> {
     return this.getSync(key);
@@ -25,8 +42,14 @@ export class TrieNodeDb implements DB<string, Uint8Array> {
   getSync(key: string): Uint8Array | undefined {
     const p = this.pending.get(key);
     if (p !== undefined) return p;
-    const v = this.store?.getTrieNode(Buffer.from(key, "hex"));
-    return v === undefined ? undefined : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    if (this.store === undefined) return undefined;
+    const cached = this.cached ? storeNodes.get(key) : undefined;
+    if (cached !== undefined) return cached;
+    const v = this.store.getTrieNode(Buffer.from(key, "hex"));
+    if (v === undefined) return undefined;
+    const node = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    if (this.cached) storeNodes.set(key, node);
+    return node;
   }
 
   async put(key: string, val: Uint8Array, _opts?: EncodingOpts): Promise<void> {
@@ -48,10 +71,11 @@ export class TrieNodeDb implements DB<string, Uint8Array> {
     return Promise.resolve();
   }
 
-  /** Returns and forgets the buffered nodes (to be committed with the block). */
+  /** Returns and forgets the buffered nodes (to be committed with the block; the next block reads them from the cache). */
   takePending(): Map<string, Uint8Array> {
     const p = this.pending;
     this.pending = new Map();
+    if (this.cached) for (const [k, v] of p) storeNodes.set(k, v);
     return p;
   }
 }

@@ -57,6 +57,7 @@ import { overlaySink } from "../evm/overlaySink.js";
 import { EvmState, type EvmLog, type StateSink } from "../evm/state.js";
 import { runTransaction, warmDelegate, warmTransaction, type TxContext } from "../evm/transaction.js";
 import { envelopeOf } from "../../chain/envelope.js";
+import { encodeReceiptFields } from "../../chain/receiptRlp.js";
 
 /** Intrinsic gas constants (Ethereum yellow paper / EIPs; OP chains start after Istanbul and Shanghai rules apply from Canyon). */
 const TX_GAS = 21_000n;
@@ -185,19 +186,23 @@ function toLogs(raw: [Uint8Array, Uint8Array[], Uint8Array][] | undefined): Log[
  * that quirk so those historical roots verify).
  */
 export function encodeOpReceipt(r: StoredReceipt, forRoot: { stripDepositNonce: boolean } = { stripDepositNonce: false }): Uint8Array {
-  const fields: (Uint8Array | Uint8Array[] | unknown[])[] = [
-    r.root ?? (r.status === 1 ? Uint8Array.of(1) : new Uint8Array(0)),
-    bigIntToBytes(r.cumulativeGasUsed).length === 1 && r.cumulativeGasUsed === 0n ? new Uint8Array(0) : bigIntToBytes(r.cumulativeGasUsed),
-    r.bloom,
-    r.logs.map((l) => [l.address, l.topics, l.data]),
-  ];
+  const extra: bigint[] = [];
   if (r.type === DEPOSIT_TX_TYPE && r.depositNonce !== undefined && !forRoot.stripDepositNonce) {
-    fields.push(r.depositNonce === 0n ? new Uint8Array(0) : bigIntToBytes(r.depositNonce));
-    if (r.depositReceiptVersion !== undefined) fields.push(intToBytes(r.depositReceiptVersion));
+    extra.push(r.depositNonce);
+    if (r.depositReceiptVersion !== undefined) extra.push(BigInt(r.depositReceiptVersion));
   }
-  const body = RLP.encode(fields as never);
-  return r.type === 0 ? body : concatBytes(Uint8Array.of(r.type), body);
+  return encodeReceiptFields({
+    type: r.type,
+    statusOrRoot: r.root ?? (r.status === 1 ? STATUS_SUCCESS : STATUS_FAILURE),
+    cumulativeGasUsed: r.cumulativeGasUsed,
+    bloom: r.bloom,
+    logs: r.logs,
+    extra,
+  });
 }
+
+const STATUS_SUCCESS = Uint8Array.of(1);
+const STATUS_FAILURE = new Uint8Array(0);
 
 /** Root of the receipts trie (key = rlp(index)). */
 export async function opReceiptsRoot(receipts: StoredReceipt[], fork: OpFork): Promise<Uint8Array> {

@@ -6,10 +6,10 @@ import { Address } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
 import { ENGINES, REFERENCE_ENGINE } from "./engines.js";
 import { casesOfFile, hexBytes, shard, shardOf, toHex, type StateTestCase } from "./fixtures.js";
-import { forkOfId, formatRow, loadKnownFailures, parseKnownFailures } from "./knownFailures.js";
+import { forkOfId, formatRow, loadKnownFailures, parseKnownFailures, type KnownFailure } from "./knownFailures.js";
 import { commonFor, executeCase, genesisConfigFor, stateTestBlockHash } from "./referenceEngine.js";
 import { formatCounts, mergeCounts } from "./report.js";
-import { judge } from "./run.js";
+import { judge, regressions, staleEntries, unlistedFailures, type CaseResult } from "./run.js";
 
 const ROOT_A = hexBytes("0x" + "aa".repeat(32));
 const ROOT_B = hexBytes("0x" + "bb".repeat(32));
@@ -41,6 +41,27 @@ describe("judge", () => {
   it("fails a rejection of a valid transaction, on one line", () => {
     const why = judge(fakeCase(), { stateRoot: ROOT_A, logsHash: NO_LOGS, rejected: "nonce\ntoo low" });
     expect(why).toBe("rejected a valid transaction: nonce too low");
+  });
+});
+
+describe("gate checks", () => {
+  const result = (id: string, passed: boolean, engine = REFERENCE_ENGINE): CaseResult => ({ id, fork: "Prague", engine, passed, reason: passed ? undefined : "root", ms: 1 });
+  const entry = (caseId: string): KnownFailure => ({ engine: REFERENCE_ENGINE, caseId, fork: "Prague", reason: "r", line: 9 });
+  const results = [result("a::t::Prague::d0g0v0", true), result("b::t::Prague::d0g0v0", false), result("c::t::Prague::d0g0v0", false)];
+
+  it("finds failures missing from the list", () => {
+    expect(unlistedFailures(results, [entry("b::t::Prague::d0g0v0")]).map((r) => r.id)).toEqual(["c::t::Prague::d0g0v0"]);
+    expect(unlistedFailures(results, [entry("b::t::Prague::d0g0v0"), entry("c::t::Prague::d0g0v0")])).toEqual([]);
+  });
+
+  it("finds stale entries: passing cases and cases that do not exist", () => {
+    const stale = staleEntries(results, [entry("a::t::Prague::d0g0v0"), entry("b::t::Prague::d0g0v0"), entry("z::t::Prague::d0g0v0")]);
+    expect(stale.map((s) => `${s.entry.caseId} ${s.why}`)).toEqual(["a::t::Prague::d0g0v0 now passes", "z::t::Prague::d0g0v0 is no case of the fixtures"]);
+  });
+
+  it("finds the cases another engine fails but the reference passes", () => {
+    const fast = [result("a::t::Prague::d0g0v0", false, "fast"), result("b::t::Prague::d0g0v0", false, "fast"), result("c::t::Prague::d0g0v0", true, "fast")];
+    expect(regressions(fast, results).map((r) => r.id)).toEqual(["a::t::Prague::d0g0v0"]);
   });
 });
 

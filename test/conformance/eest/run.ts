@@ -107,6 +107,26 @@ export async function runSelection(name: string, selection: CaseSelection, engin
   return { shard: name, engines: engines.map((e) => e.name), results, counts, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
 }
 
+/** The failing results of `engine` that the known-failures list does not name. */
+export function unlistedFailures(results: readonly CaseResult[], listed: readonly KnownFailure[]): CaseResult[] {
+  const ids = new Set(listed.map((k) => k.caseId));
+  return results.filter((r) => !r.passed && !ids.has(r.id));
+}
+
+/** Listed entries (of one engine, for the cases of this run) whose case passed or did not run, with why. */
+export function staleEntries(results: readonly CaseResult[], listed: readonly KnownFailure[]): Array<{ entry: KnownFailure; why: string }> {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  return listed
+    .filter((k) => byId.get(k.caseId)?.passed !== false)
+    .map((entry) => ({ entry, why: byId.has(entry.caseId) ? "now passes" : "is no case of the fixtures" }));
+}
+
+/** Cases `results` fails that the reference passes (the regression gate of a non-reference engine). */
+export function regressions(results: readonly CaseResult[], reference: readonly CaseResult[]): CaseResult[] {
+  const passedByReference = new Set(reference.filter((r) => r.passed).map((r) => r.id));
+  return results.filter((r) => !r.passed && passedByReference.has(r.id));
+}
+
 /** A failure to report: the case, the engine and what differed. */
 function describeFailure(r: CaseResult): string {
   return `  ${r.engine} ${r.id}\n    ${r.reason ?? "(no reason)"}`;
@@ -169,24 +189,21 @@ export function describeShard(name: string): void {
 
     for (const engine of ENGINES) {
       it(`${engine.name}: every failing case is listed in ${path.basename(KNOWN_FAILURES_FILE)}`, () => {
-        const listed = new Set(listedHere(engine.name).map((k) => k.caseId));
-        const unlisted = (current().results.get(engine.name) ?? []).filter((r) => !r.passed && !listed.has(r.id));
+        const unlisted = unlistedFailures(current().results.get(engine.name) ?? [], listedHere(engine.name));
         const hint = unlisted.length === 0 ? "" : `\nrows to add once understood:\n${unlisted.map((r) => formatRow(r.engine, r.id, r.reason ?? "")).join("\n")}`;
         expect(unlisted.length, `${unlisted.length} failing case(s) not in ${KNOWN_FAILURES_FILE}:\n${unlisted.map(describeFailure).join("\n")}${hint}`).toBe(0);
       });
 
       it(`${engine.name}: every listed case of this shard still fails (no stale entries)`, () => {
-        const byId = new Map((current().results.get(engine.name) ?? []).map((r) => [r.id, r]));
-        const stale = listedHere(engine.name).filter((k) => byId.get(k.caseId)?.passed !== false);
-        const why = (k: KnownFailure): string => `  line ${k.line}: ${k.caseId} ${byId.has(k.caseId) ? "now passes" : "is no case of the fixtures"}`;
-        expect(stale.length, `${stale.length} stale entr(y/ies) in ${KNOWN_FAILURES_FILE}:\n${stale.map(why).join("\n")}`).toBe(0);
+        const stale = staleEntries(current().results.get(engine.name) ?? [], listedHere(engine.name));
+        const lines = stale.map(({ entry, why }) => `  line ${entry.line}: ${entry.caseId} ${why}`);
+        expect(stale.length, `${stale.length} stale entr(y/ies) in ${KNOWN_FAILURES_FILE}:\n${lines.join("\n")}`).toBe(0);
       });
 
       if (engine.name !== REFERENCE_ENGINE) {
         it(`${engine.name}: passes every case the reference passes`, () => {
-          const ref = new Map((current().results.get(REFERENCE_ENGINE) ?? []).map((r) => [r.id, r.passed]));
-          const regressions = (current().results.get(engine.name) ?? []).filter((r) => !r.passed && ref.get(r.id) === true);
-          expect(regressions.length, `${engine.name} fails ${regressions.length} case(s) the reference passes:\n${regressions.map(describeFailure).join("\n")}`).toBe(0);
+          const worse = regressions(current().results.get(engine.name) ?? [], current().results.get(REFERENCE_ENGINE) ?? []);
+          expect(worse.length, `${engine.name} fails ${worse.length} case(s) the reference passes:\n${worse.map(describeFailure).join("\n")}`).toBe(0);
         });
       }
     }

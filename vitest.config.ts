@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Prints the combined pass-count table of the EEST state tests after a run (test/conformance/eest).
+    globalSetup: ["test/conformance/eest/globalSetup.ts"],
   },
 });

@@ -58,6 +58,12 @@ describe("parseLoadArgs", () => {
       "c.json",
       "--out",
       "dir",
+      "--threads",
+      "3",
+      "--pipeline=8",
+      "--check-all",
+      "--calibration-seconds",
+      "1.5",
       "--json",
     ]);
     expect(a.endpoints).toEqual([
@@ -74,9 +80,14 @@ describe("parseLoadArgs", () => {
       blocks: 16,
       corpus: "c.json",
       out: "dir",
+      threads: 3,
+      pipeline: 8,
+      checkAll: true,
+      calibrationSeconds: 1.5,
       json: true,
       help: false,
     });
+    expect(parseLoadArgs(["--url", "a=http://h:1", "--threads", "0"]).threads).toBe(0);
   });
 
   it("defaults to a peak run, and --no-peak removes it", () => {
@@ -104,6 +115,8 @@ describe("parseLoadArgs", () => {
     argError(["--url", "a=http://h:1", "--no-peak", "--peak-seconds", "3"], "--no-peak", /conflicts/);
     argError(["--url", "a=http://h:1", "--pid", "b=1"], "--pid", /no --url named "b"/);
     argError(["--url", "a=http://h:1", "--json=yes"], "--json", /takes no value/);
+    argError(["--url", "a=http://h:1", "--threads", "-1"], "--threads", /an integer >= 0/);
+    argError(["--url", "a=http://h:1", "--pipeline", "0"], "--pipeline", /an integer >= 1/);
   });
 });
 
@@ -173,3 +186,4 @@ describe("basalt bench", () => {
     expect((err as BenchCommandError).message).toMatch(/bench tool micro is not available.*cli\.js/);
   });
 });
+

@@ -9,7 +9,7 @@
  * the limit of the calibration itself.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { startBareServer, type BareRoutes, type BareServerHandle } from "../scenario/bareServer.js";
 import { LoadGenerator } from "./generator.js";
@@ -21,6 +21,12 @@ import { findWrk, runWrk } from "./wrk.js";
 export const GENERATOR_BOUND_FRACTION = 0.8;
 /** Seconds of each calibration run: a closed loop on a no-work server settles within a second or two; ×2 (generator, wrk) per class. */
 export const DEFAULT_CALIBRATION_SECONDS = 3;
+/**
+ * wrk's threads: one per core, its strongest setting (on the 2-core machine `wrk -t1` reached
+ * half of `-t2` on ~120 KB answers), so the generator is compared with the best reference, not
+ * one handicapped to its own thread count.
+ */
+const WRK_THREADS = availableParallelism();
 /** Connections of the calibration behind open-loop steps when the run has no peak: the default peak's. */
 const STEP_CONNECTIONS = 32;
 /** Upper bounds of the size classes, bytes (×4 apart: the generator's cost per answer grows with size). */
@@ -179,8 +185,9 @@ export async function calibrate(samples: CalibrationSample[], needs: Calibration
         const bodyFile = path.join(dir, `body-${out.length}.json`);
         writeFileSync(bodyFile, body);
         try {
-          const w = await runWrk({ url, bodyFile, connections: need.connections, threads: Math.max(1, opts.threads), seconds: opts.seconds, pipeline: need.pipeline, wrk });
-          c.wrk = { rps: w.rps, threads: Math.max(1, Math.min(opts.threads, need.connections)), errors: w.errors };
+          const threads = Math.min(WRK_THREADS, need.connections);
+          const w = await runWrk({ url, bodyFile, connections: need.connections, threads, seconds: opts.seconds, pipeline: need.pipeline, wrk });
+          c.wrk = { rps: w.rps, threads, errors: w.errors };
         } catch (e) {
           c.wrkNote = e instanceof Error ? e.message.slice(0, 200) : String(e);
         }

@@ -32,6 +32,46 @@ const MAX_LINE_BYTES = 4096;
 const READ_BUFFER_BYTES = 256 * 1024;
 /** The end of a response head. */
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1");
+/** The end of a header line. */
+const CRLF = Buffer.from("\r\n", "latin1");
+/** The start of a status line, minor version aside. */
+const STATUS_PREFIX = Buffer.from("HTTP/1.", "latin1");
+const SPACE = 0x20;
+const COLON = 0x3a;
+const ZERO = 0x30;
+/** Header names the parser reads (lower case); the others are skipped unread. */
+const CONTENT_LENGTH = Buffer.from("content-length", "latin1");
+const TRANSFER_ENCODING = Buffer.from("transfer-encoding", "latin1");
+const CONNECTION = Buffer.from("connection", "latin1");
+/** ASCII letters to lower case: OR 0x20 (harmless on '-'). */
+const LOWER = 0x20;
+
+const enum Header {
+  Other,
+  ContentLength,
+  TransferEncoding,
+  Connection,
+}
+
+/** Whether `b[at…]` starts with `prefix`. */
+function startsWith(b: Buffer, at: number, prefix: Buffer): boolean {
+  for (let i = 0; i < prefix.length; i++) if (b[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The value of an ASCII digit byte, NaN for any other. */
+function digit(byte: number | undefined): number {
+  return byte !== undefined && byte >= ZERO && byte <= ZERO + 9 ? byte - ZERO : NaN;
+}
+
+/** Which framing header `b[from, to)` names (case-insensitive, surrounding spaces not allowed, as in RFC 9112). */
+function headerName(b: Buffer, from: number, to: number): Header {
+  const n = to - from;
+  const want = n === CONTENT_LENGTH.length ? CONTENT_LENGTH : n === TRANSFER_ENCODING.length ? TRANSFER_ENCODING : n === CONNECTION.length ? CONNECTION : undefined;
+  if (want === undefined) return Header.Other;
+  for (let i = 0; i < n; i++) if ((b[from + i]! | LOWER) !== want[i]) return Header.Other;
+  return want === CONTENT_LENGTH ? Header.ContentLength : want === TRANSFER_ENCODING ? Header.TransferEncoding : Header.Connection;
+}
 
 /** The failure kind of a transport error: its lower-case code (`econnrefused`, `econnreset`…) or a clipped message. */
 export function errorKind(e: unknown): string {
@@ -204,68 +244,63 @@ export class ResponseParser {
 
   /** Consumes head bytes from `at`; returns where parsing continues. */
   private head(buf: Buffer, at: number, end: number): number {
-    const view = buf.subarray(at, end);
-    let headBytes: Buffer;
-    let next: number;
     if (this.carry === undefined) {
-      const i = view.indexOf(HEAD_END);
-      if (i < 0) {
-        this.carry = Buffer.from(view);
-        this.checkHeadSize(this.carry.length);
-        return end;
+      // The first match at or after `at`; one at or past `end` is stale bytes of the reused buffer.
+      const i = buf.indexOf(HEAD_END, at);
+      if (i >= 0 && i + HEAD_END.length <= end) {
+        this.startResponse(buf, at, i);
+        return i + HEAD_END.length;
       }
-      headBytes = view.subarray(0, i);
-      next = at + i + HEAD_END.length;
-    } else {
-      const joined = Buffer.concat([this.carry, view]);
-      const i = joined.indexOf(HEAD_END, Math.max(0, this.carry.length - HEAD_END.length + 1));
-      if (i < 0) {
-        this.carry = joined;
-        this.checkHeadSize(joined.length);
-        return end;
-      }
-      headBytes = joined.subarray(0, i);
-      next = at + (i + HEAD_END.length - this.carry.length);
-      this.carry = undefined;
+      this.carry = Buffer.from(buf.subarray(at, end));
+      this.checkHeadSize(this.carry.length);
+      return end;
     }
-    this.startResponse(headBytes.toString("latin1"));
-    return next;
+    const carried = this.carry.length;
+    const joined = Buffer.concat([this.carry, buf.subarray(at, end)]);
+    const i = joined.indexOf(HEAD_END, Math.max(0, carried - HEAD_END.length + 1));
+    if (i < 0) {
+      this.carry = joined;
+      this.checkHeadSize(joined.length);
+      return end;
+    }
+    this.carry = undefined;
+    this.startResponse(joined, 0, i);
+    return at + i + HEAD_END.length - carried;
   }
 
   private checkHeadSize(n: number): void {
     if (n > MAX_HEAD_BYTES) throw new ProtocolError(`response head over ${MAX_HEAD_BYTES} bytes`);
   }
 
-  /** Reads the status line and the framing headers, and picks the body state. */
-  private startResponse(head: string): void {
-    const lineEnd = head.indexOf("\r\n");
-    const statusLine = lineEnd < 0 ? head : head.slice(0, lineEnd);
-    if (!statusLine.startsWith("HTTP/1.") || statusLine.length < 12 || statusLine[8] !== " ") {
-      throw new ProtocolError(`not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 40))}`);
+  /** Reads the status line and the framing headers of the head `b[from, to)` (bytes, no strings on the common path), and picks the body state. */
+  private startResponse(b: Buffer, from: number, to: number): void {
+    if (to - from < 12 || !startsWith(b, from, STATUS_PREFIX) || b[from + 8] !== SPACE) {
+      throw new ProtocolError(`not an HTTP/1.x status line: ${JSON.stringify(b.toString("latin1", from, Math.min(to, from + 40)))}`);
     }
-    const status = Number(statusLine.slice(9, 12));
-    if (!Number.isInteger(status) || status < 100) throw new ProtocolError(`bad status in ${JSON.stringify(statusLine.slice(0, 40))}`);
+    const status = digit(b[from + 9]) * 100 + digit(b[from + 10]) * 10 + digit(b[from + 11]);
+    if (!(status >= 100)) throw new ProtocolError(`bad status in ${JSON.stringify(b.toString("latin1", from, Math.min(to, from + 40)))}`);
     let contentLength = -1;
     let chunked = false;
-    let keepAlive = statusLine[7] !== "0"; // HTTP/1.1 keeps the connection by default, 1.0 closes it
-    let from = lineEnd < 0 ? head.length : lineEnd + 2;
-    while (from < head.length) {
-      let to = head.indexOf("\r\n", from);
-      if (to < 0) to = head.length;
-      const colon = head.indexOf(":", from);
-      if (colon > from && colon < to) {
-        const name = head.slice(from, colon).trim().toLowerCase();
-        const value = head.slice(colon + 1, to).trim().toLowerCase();
-        if (name === "content-length") {
-          contentLength = Number(value);
-          if (!Number.isSafeInteger(contentLength) || contentLength < 0) throw new ProtocolError(`bad content-length ${JSON.stringify(value)}`);
-        } else if (name === "transfer-encoding") chunked = value.split(",").some((v) => v.trim() === "chunked");
-        else if (name === "connection") {
-          if (value.includes("close")) keepAlive = false;
+    let keepAlive = b[from + 7] !== ZERO; // HTTP/1.1 keeps the connection by default, 1.0 closes it
+    let line = b.indexOf(CRLF, from);
+    while (line >= 0 && line < to) {
+      const ls = line + 2;
+      let le = b.indexOf(CRLF, ls);
+      if (le < 0 || le > to) le = to;
+      const colon = b.indexOf(COLON, ls);
+      if (colon > ls && colon < le) {
+        const name = headerName(b, ls, colon);
+        if (name !== Header.Other) {
+          const value = b.toString("latin1", colon + 1, le).trim().toLowerCase();
+          if (name === Header.ContentLength) {
+            contentLength = /^\d+$/.test(value) ? Number(value) : NaN;
+            if (!Number.isSafeInteger(contentLength)) throw new ProtocolError(`bad content-length ${JSON.stringify(value)}`);
+          } else if (name === Header.TransferEncoding) chunked = value.split(",").some((v) => v.trim() === "chunked");
+          else if (value.includes("close")) keepAlive = false;
           else if (value.includes("keep-alive")) keepAlive = true;
         }
       }
-      from = to + 2;
+      line = le === to ? -1 : le;
     }
     if (status < 200 && status !== 101) return; // an interim answer (100 Continue): the real one follows
     this.status = status;
@@ -417,8 +452,9 @@ export class Connection {
   }
 
   /** Writes `bytes` (one or more complete requests) for `pending` (one entry per request, in order). */
-  send(bytes: Buffer, ...pending: Pending[]): void {
-    this.inFlight.push(...pending);
+  send(bytes: Buffer, pending: Pending | Pending[]): void {
+    if (Array.isArray(pending)) this.inFlight.push(...pending);
+    else this.inFlight.push(pending);
     if (this.batch !== undefined) this.batch.push(bytes);
     else this.socket.write(bytes);
   }

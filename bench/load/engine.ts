@@ -266,7 +266,7 @@ export class Engine {
           const now = performance.now();
           const pending = bodies.map(() => ({ bodyIndex: 0, origin: now, deadline: now + this.timeoutMs }));
           // One write of every request: the server sees them pipelined.
-          conn.send(Buffer.concat(bodies.map((b) => encodeRequest(this.target, b))), ...pending);
+          conn.send(Buffer.concat(bodies.map((b) => encodeRequest(this.target, b))), pending);
           await done;
           if (failure === undefined) this.release(conn);
           else conn.destroy("probe failed");

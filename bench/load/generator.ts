@@ -18,12 +18,15 @@ import type { Corpus, PeakResult, StepResult } from "./types.js";
 import { compiledUrl } from "./validator.js";
 
 /**
- * Default generator threads: 2. On the 2-core development machine, against a bare uWebSockets.js
- * handler on the same cores, 2 threads reached wrk's figure for small and ~120 KB answers while 1
- * thread fell short on small ones and 3 or 4 gained nothing (measured in one run each, see the
- * README's calibration section). More cores than that serve the server under test.
+ * Default generator threads: half the cores, at least 2 (at most the cores). Measured on the
+ * 2-core development machine against a bare uWebSockets.js handler (paired runs, 6 rounds, the
+ * machine shared): with the peak's pipelining, 2 threads answered 2.2× what 1 did on small
+ * answers (one thread saturates); without it, and on ~120 KB answers, 2 threads reached 0.9× of
+ * 1 (the second thread's CPU comes out of the server's share); 3 threads lowered every figure
+ * (twice the CPU per answer, ~52 against ~25 µs). On larger machines the other half of the cores
+ * is left to the server under test.
  */
-export const DEFAULT_THREADS = Math.min(2, availableParallelism());
+export const DEFAULT_THREADS = Math.min(availableParallelism(), Math.max(2, Math.floor(availableParallelism() / 2)));
 /**
  * Default pipelining of the peak: 4 requests per connection. Enough to halve the generator's
  * per-request syscalls on small answers; the peak keeps the same number of requests in flight on
@@ -31,12 +34,14 @@ export const DEFAULT_THREADS = Math.min(2, availableParallelism());
  */
 export const DEFAULT_PIPELINE = 4;
 /**
- * Answers up to 8 KiB are always parsed and checked; larger ones one in ceil(size / 8 KiB), so
- * parsing costs at most about what an 8 KiB answer costs per answer: `JSON.parse` of a ~120 KB
- * block takes ~0.5 ms, which capped the previous generator at ~1,100 req/s, while any JSON-RPC
- * error answer (small) is still always parsed.
+ * Answers up to 2 KiB are always parsed and checked; larger ones one in ceil(size / 2 KiB), so
+ * parsing costs per answer about what a 2 KiB answer costs. `JSON.parse` of a ~122 KB block takes
+ * ~560 µs (~220 MB/s, measured), which capped the previous generator near 1,100 req/s; with an
+ * 8 KiB budget the sampled parses still cost ~37 µs per such answer, as much as a third of the
+ * generator's whole cost per answer. Every JSON-RPC error answer (small) is still parsed, and
+ * every answer's status and framing checked.
  */
-export const SAMPLE_BYTES = 8 * 1024;
+export const SAMPLE_BYTES = 2 * 1024;
 /** Lead time given to threads before a run starts (the command must reach every thread first). */
 const START_LEAD_MS = 50;
 

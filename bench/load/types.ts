@@ -179,7 +179,7 @@ export interface Calibration {
   failed: number;
   generatorCpu: number;
   generatorBusy: number;
-  /** wrk against the same server, bytes, connections, pipelining and duration (when wrk is on PATH) */
+  /** wrk against the same server, bytes, connections, pipelining and duration, one thread per core (when wrk is on PATH) */
   wrk?: { rps: number; threads: number; errors: number };
   /** why wrk did not run or failed */
   wrkNote?: string;

@@ -43,9 +43,6 @@ export interface ShardResult {
   /** open loop: requests due while the in-flight cap was reached */
   dropped: number;
   tally: TallyData;
-  /** answers received (any status) and their body bytes */
-  answers: number;
-  bytes: number;
   /** fraction of the run this thread's event loop was busy (0..1) */
   busy: number;
 }
@@ -78,8 +75,6 @@ export class Engine {
   private firstLarge = true;
   /** keep every body (capture and probe) */
   private keepAll = false;
-  answers = 0;
-  bytes = 0;
 
   constructor(opts: EngineOptions) {
     this.prepared = prepareCorpus(opts.corpus);
@@ -152,13 +147,11 @@ export class Engine {
     this.handler = handler;
     this.credit = 0;
     this.firstLarge = true;
-    this.answers = 0;
-    this.bytes = 0;
     const elu = performance.eventLoopUtilization();
     this.sweeper = setInterval(() => this.sweep(), Math.max(1, Math.min(MAX_SWEEP_MS, this.timeoutMs / SWEEPS_PER_TIMEOUT)));
     try {
       const { sent, dropped, tally } = await body();
-      return { sent, dropped, tally: tally.toData(), answers: this.answers, bytes: this.bytes, busy: performance.eventLoopUtilization(elu).utilization };
+      return { sent, dropped, tally: tally.toData(), busy: performance.eventLoopUtilization(elu).utilization };
     } finally {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
@@ -168,7 +161,8 @@ export class Engine {
 
   /**
    * Sends bodies `indices` once each, at most `concurrency` in flight, counting each answer into
-   * the returned tally; `each` sees every outcome (undefined: lost with the connection).
+   * the returned tally; `each` sees every outcome (`{ error }` for one lost with its connection)
+   * and whether it checked ok.
    */
   private async sendEach(indices: number[], concurrency: number, each: (bodyIndex: number, outcome: HttpOutcome, ok: boolean) => void): Promise<ShardResult> {
     const tally = new Tally();
@@ -331,8 +325,6 @@ export class Engine {
   }
 
   private onAnswer(conn: Connection, pending: Pending, r: ParsedResponse): void {
-    this.answers++;
-    this.bytes += r.bytes;
     let body = r.body;
     // A chunked answer is kept whole (its size is known only at the end); sample it now.
     if (body !== undefined && !r.sized && !this.keepAll && !this.sample(body.length)) body = undefined;

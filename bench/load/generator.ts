@@ -142,7 +142,7 @@ function epochNow(): number {
 }
 
 /** The merged counts of the shards of one run. */
-interface Merged {
+export interface Merged {
   tally: Tally;
   sent: number;
   dropped: number;
@@ -158,7 +158,6 @@ export function mergeShards(results: ShardResult[], cpuMicros: number, wallMs: n
   let busy = 0;
   for (const r of results) {
     tally.merge(r.tally);
-    // failed is recomputed by merge (fail per kind); ok and unchecked are added there.
     sent += r.sent;
     dropped += r.dropped;
     busy = Math.max(busy, r.busy);

@@ -76,7 +76,7 @@ describe("latency histogram", () => {
     t2.fail("http 429");
     for (const v of [1, 2, 3]) t1.latency(v);
     for (const v of [10, 20]) t2.latency(v);
-    const shard = (t: Tally, sent: number, busy: number) => ({ sent, dropped: 1, tally: t.toData(), answers: 0, bytes: 0, busy });
+    const shard = (t: Tally, sent: number, busy: number) => ({ sent, dropped: 1, tally: t.toData(), busy });
     const m = mergeShards([shard(t1, 5, 0.5), shard(t2, 6, 0.9)], 2_000_000, 1000);
     expect({ ok: m.tally.ok, failed: m.tally.failed, unchecked: m.tally.unchecked, failures: m.tally.failures }).toEqual({
       ok: 7,

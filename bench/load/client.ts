@@ -3,15 +3,21 @@
  * `tls.TLSSocket` for https) that writes pre-encoded request bytes and parses only what a
  * benchmark needs — the status, the framing (content-length, chunked, or until close) and, when
  * asked, the body — with several requests in flight per connection (pipelining) where the
- * server allows it. Plain sockets read into one reused buffer per thread (`onread`), so answers
- * that are not parsed cost no allocation: only the bytes the check needs are copied.
+ * server allows it. Plain sockets read into one reused 256 KiB buffer per thread (`onread`), so
+ * answers that are not parsed cost no allocation: only the bytes the check needs are copied.
  *
- * Throughput of the generator itself on the 2-core development machine (Node 20, shared with
- * other work, so figures varied ±40 % between runs; compare within one run), against a bare
- * uWebSockets.js handler answering fixed bytes, 32 connections, no pipelining, measured next to
- * wrk (C) in the same run: see "Calibration" in the README's Benchmarks section. Before this
- * client, the node:http-based one saturated near 1,100 req/s on ~120 KB answers, because it
- * parsed every answer (`JSON.parse` of 120 KB ≈ 0.5 ms) on one thread.
+ * Throughput of the generator itself (2 worker threads, 32 connections), measured by the run's
+ * own calibration against a bare uWebSockets.js handler answering basalt's bytes on the 2-core
+ * development machine (Node 20), next to wrk in the same runs; the machine was shared (load
+ * average 13–15), so absolute figures varied several-fold between runs:
+ * - a 110,725-byte full block: 6,716–11,947 req/s at 0.44–0.55 cores, 1.06–2.01× wrk's figure
+ *   (~40 µs of CPU per answer against wrk's ~83: bigger reads, 1 in ~55 answers parsed);
+ * - a 39-byte `eth_blockNumber` answer: 9,915–15,303 req/s at 0.41–0.53 cores, about 0.7× wrk
+ *   (back-to-back pairs; 0.23–0.54 in single runs) — Node's cost per socket read and write,
+ *   1.5–3× wrk's CPU per answer, comes out of the server's share of the two cores; pipelined 4
+ *   deep, 68,430–73,084 req/s, 0.65–0.85× wrk.
+ * The node:http client this replaced saturated near 1,100 req/s on full blocks (one thread,
+ * every ~120 KB answer parsed, ~0.5 ms each), which the scenario reported as the servers' limit.
  */
 import net from "node:net";
 import tls from "node:tls";

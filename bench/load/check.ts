@@ -1,7 +1,8 @@
 /**
  * Preparation of a corpus's request bodies for sending, and the check of every answer: HTTP
  * status, JSON, the JSON-RPC `result`/`error` members, and the corpus's own validator. Each
- * call of a batch body is checked and counted on its own.
+ * call of a batch body is checked and counted on its own. An answer whose body was not kept (a
+ * large answer outside the generator's sample) counts as a success on its status and framing.
  */
 import type { HttpOutcome } from "./client.js";
 import { LoadError } from "./errors.js";
@@ -17,15 +18,6 @@ export interface PreparedCorpus {
   calls: number[];
   /** per body: the request ids of a batch body (undefined for a single request) */
   batchIds: (unknown[] | undefined)[];
-  /** index of the body sent next (round-robin over the whole run) */
-  cursor: number;
-}
-
-/** The index of the next body to send, advancing the round-robin cursor. */
-export function nextBody(prepared: PreparedCorpus): number {
-  const i = prepared.cursor;
-  prepared.cursor = i + 1 === prepared.payloads.length ? 0 : i + 1;
-  return i;
 }
 
 /** Encodes `corpus` and records the calls of each body. Throws `BENCH_LOAD_PLAN` for an empty corpus or a body that is not a JSON object or array. */
@@ -33,7 +25,7 @@ export function prepareCorpus(corpus: Corpus): PreparedCorpus {
   if (corpus.bodies.length === 0) {
     throw new LoadError("BENCH_LOAD_PLAN", `corpus ${JSON.stringify(corpus.name)} has no bodies: expected at least one request`);
   }
-  const prepared: PreparedCorpus = { corpus, payloads: [], calls: [], batchIds: [], cursor: 0 };
+  const prepared: PreparedCorpus = { corpus, payloads: [], calls: [], batchIds: [] };
   corpus.bodies.forEach((body, i) => {
     let parsed: unknown;
     try {
@@ -89,16 +81,20 @@ function idKey(id: unknown): string {
 
 /**
  * Checks the answer to body `bodyIndex` of `prepared` and counts its calls into `tally` as ok or
- * failed by kind ("http 429", "timeout", "econnrefused", "invalid json", "rpc -32005",
+ * failed by kind (an answer of status 200 without a kept body counts as ok, and as unchecked) ("http 429", "timeout", "econnrefused", "invalid json", "rpc -32005",
  * "missing result", "validate: …"). Batch answers are matched to the requests by id.
  */
 export function checkOutcome(outcome: HttpOutcome, prepared: PreparedCorpus, bodyIndex: number, tally: Tally): void {
   const calls = prepared.calls[bodyIndex] as number;
   if (outcome.error !== undefined) return tally.fail(outcome.error, calls);
   if (outcome.status !== 200) return tally.fail(`http ${outcome.status}`, calls);
+  if (outcome.body === undefined) {
+    tally.unchecked += calls;
+    return tally.succeed(calls);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(outcome.body);
+    parsed = JSON.parse(outcome.body.toString("utf8"));
   } catch {
     return tally.fail("invalid json", calls);
   }

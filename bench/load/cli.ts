@@ -6,14 +6,16 @@
  */
 import path from "node:path";
 import { closest } from "../../src/cli/args.js";
+import { DEFAULT_CALIBRATION_SECONDS } from "./calibrate.js";
 import { DEFAULT_SAMPLE_BLOCKS, discoverCorpora } from "./corpus.js";
 import { readCorpusFile } from "./corpusFile.js";
 import { LoadError } from "./errors.js";
+import { DEFAULT_PIPELINE, DEFAULT_THREADS, SAMPLE_BYTES } from "./generator.js";
 import { formatTable, writeReport } from "./report.js";
 import { DEFAULT_MAX_IN_FLIGHT, DEFAULT_STEP_SECONDS, DEFAULT_STEPS, DEFAULT_TIMEOUT_MS, describeFailures, runLoad } from "./run.js";
 import type { Corpus, Endpoint } from "./types.js";
 
-/** Default closed-loop clients: a typical provider's per-node concurrency, and half the generator's sockets. */
+/** Default closed-loop requests in flight: a typical provider's per-node concurrency, and half the open loop's sockets. */
 export const DEFAULT_PEAK_CONCURRENCY = 32;
 /** Default closed-loop duration: long enough for a stable figure, short next to the open-loop steps. */
 export const DEFAULT_PEAK_SECONDS = 10;
@@ -32,9 +34,15 @@ Options:
   --methods a,b           only these corpora (by method, e.g. eth_call, or name, e.g. eth_getBlockByNumber(full))
   --steps 1,4,16          open-loop offered rates in req/s (default: ${DEFAULT_STEPS.join(",")})
   --step-seconds N        seconds per open-loop step (default: ${DEFAULT_STEP_SECONDS})
-  --peak-concurrency N    closed-loop clients of the peak run (default: ${DEFAULT_PEAK_CONCURRENCY})
+  --peak-concurrency N    requests in flight in the peak run (default: ${DEFAULT_PEAK_CONCURRENCY})
   --peak-seconds N        seconds of the peak run (default: ${DEFAULT_PEAK_SECONDS})
   --no-peak               skip the peak run
+  --pipeline N            peak requests per connection, HTTP/1.1 pipelining (default: ${DEFAULT_PIPELINE}; 1 = off);
+                          an endpoint that fails a pipelined probe gets 1
+  --threads N             generator worker threads (default: ${DEFAULT_THREADS}; 0 = the main thread only)
+  --check-all             parse and check every answer (default: answers over ${SAMPLE_BYTES} B are sampled,
+                          every answer's status and framing is still checked)
+  --calibration-seconds N seconds of each calibration run, generator then wrk (default: ${DEFAULT_CALIBRATION_SECONDS})
   --max-in-flight N       open-loop requests in flight before new ones are dropped (default: ${DEFAULT_MAX_IN_FLIGHT})
   --timeout-ms N          per-request timeout (default: ${DEFAULT_TIMEOUT_MS})
   --blocks N              recent blocks sampled to build the corpora (default: ${DEFAULT_SAMPLE_BLOCKS})
@@ -42,6 +50,10 @@ Options:
   --out DIR               report directory (default: ./${DEFAULT_OUT_PARENT}/load-<timestamp>); writes load.json and load.html
   --json                  print the JSON report to stdout instead of the table
   -h, --help              this text
+
+After the endpoints, every run measures the generator's own ceiling against a bare uWebSockets.js
+server answering the same bytes with no work (per answer size class), and with wrk too when wrk
+is on PATH; figures within 80 % of that ceiling are marked GENERATOR-BOUND.
 
 Without --corpus the corpora are discovered from the first URL's chain (recent blocks, their
 receipts, balances, calls and estimates) and sent to every URL, so all must serve the same chain.
@@ -60,6 +72,10 @@ export interface LoadArgs {
   blocks?: number;
   corpus?: string;
   out?: string;
+  threads?: number;
+  pipeline?: number;
+  calibrationSeconds?: number;
+  checkAll: boolean;
   json: boolean;
   help: boolean;
 }
@@ -78,9 +94,12 @@ const VALUE_FLAGS = [
   "--blocks",
   "--corpus",
   "--out",
+  "--threads",
+  "--pipeline",
+  "--calibration-seconds",
 ] as const;
 /** Flags without a value. */
-const SWITCHES = ["--no-peak", "--json", "--help", "-h"] as const;
+const SWITCHES = ["--no-peak", "--check-all", "--json", "--help", "-h"] as const;
 const ALL_FLAGS: readonly string[] = [...VALUE_FLAGS, ...SWITCHES];
 
 function argError(flag: string, message: string, value?: string): LoadError {
@@ -91,6 +110,12 @@ function positiveNumber(flag: string, raw: string, integer: boolean): number {
   const n = Number(raw);
   const ok = raw.trim() !== "" && Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n));
   if (!ok) throw argError(flag, `invalid value ${JSON.stringify(raw)}: expected ${integer ? "an integer >= 1" : "a number > 0"}`, raw);
+  return n;
+}
+
+function nonNegativeInteger(flag: string, raw: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isInteger(n) || n < 0) throw argError(flag, `invalid value ${JSON.stringify(raw)}: expected an integer >= 0`, raw);
   return n;
 }
 
@@ -116,7 +141,7 @@ function endpointUrl(raw: string): string {
 
 /** Parses the arguments of `basalt bench load` (after `load`). Throws `BENCH_LOAD_ARG` naming the flag and what was expected. */
 export function parseLoadArgs(argv: readonly string[]): LoadArgs {
-  const args: LoadArgs = { endpoints: [], json: false, help: false };
+  const args: LoadArgs = { endpoints: [], checkAll: false, json: false, help: false };
   const pids = new Map<string, number>();
   let noPeak = false;
   let peakConcurrency: number | undefined;
@@ -128,6 +153,7 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
     if ((SWITCHES as readonly string[]).includes(flag)) {
       if (eq >= 0) throw argError(flag, "takes no value");
       if (flag === "--no-peak") noPeak = true;
+      else if (flag === "--check-all") args.checkAll = true;
       else if (flag === "--json") args.json = true;
       else args.help = true;
       continue;
@@ -194,6 +220,15 @@ export function parseLoadArgs(argv: readonly string[]): LoadArgs {
       case "--out":
         args.out = value;
         break;
+      case "--threads":
+        args.threads = nonNegativeInteger(flag, value);
+        break;
+      case "--pipeline":
+        args.pipeline = positiveNumber(flag, value, true);
+        break;
+      case "--calibration-seconds":
+        args.calibrationSeconds = positiveNumber(flag, value, false);
+        break;
     }
   }
   if (args.help) return args;
@@ -255,6 +290,10 @@ export async function main(argv: string[]): Promise<void> {
     peak: args.peak,
     maxInFlight: args.maxInFlight,
     timeoutMs: args.timeoutMs,
+    threads: args.threads,
+    pipeline: args.pipeline,
+    checkAll: args.checkAll,
+    calibration: { seconds: args.calibrationSeconds },
     onProgress: progress,
   });
   const dir = args.out ?? path.join(DEFAULT_OUT_PARENT, timestampName(new Date()));

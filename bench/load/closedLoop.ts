@@ -1,50 +1,99 @@
 /**
- * Closed-loop load (the peak run): `concurrency` clients each send their next request as soon
- * as the previous one is answered, for a fixed time, so exactly `concurrency` requests are in
- * flight and the server's saturated throughput is measured. Latency is measured from each send.
+ * Closed-loop load (the peak run): a fixed number of requests in flight — up to `pipeline` on
+ * each of ceil(concurrency / pipeline) keep-alive connections, `concurrency` in all — each
+ * replaced by the next as soon as it is answered,
+ * for a fixed time, so the server's saturated throughput is measured. Latency is measured from
+ * each send. A connection the server closes is replaced (its requests in flight fail).
  */
-import { checkOutcome, nextBody, type PreparedCorpus } from "./check.js";
-import type { RpcHttpClient } from "./client.js";
+import type { Connection } from "./client.js";
+import type { Engine, ShardResult } from "./engine.js";
 import { LoadError } from "./errors.js";
 import { Tally } from "./stats.js";
-import type { PeakResult } from "./types.js";
 
-/** Parameters of a closed-loop run. */
+/** One thread's part of a closed-loop run. */
 export interface ClosedLoopOptions {
-  /** clients sending back to back (≥ 1); the client must allow at least this many sockets */
-  concurrency: number;
+  /** requests kept in flight on each of this thread's connections (one entry per connection; > 1 is HTTP/1.1 pipelining) */
+  depths: number[];
   /** duration, seconds (> 0); requests in flight at the end are awaited and counted */
   seconds: number;
+  /** when sending starts, ms since the epoch (comparable across threads) */
+  startAt: number;
 }
 
-/** Runs the closed loop and returns its counts, latencies and `rps` = ok / seconds (without `rssMiB`). */
-export async function runClosedLoop(client: RpcHttpClient, prepared: PreparedCorpus, opts: ClosedLoopOptions): Promise<PeakResult> {
-  const { concurrency, seconds } = opts;
+/** Checks the peak's shape; throws `BENCH_LOAD_PLAN`. */
+export function checkClosedLoop(concurrency: number, pipeline: number, seconds: number): void {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new LoadError("BENCH_LOAD_PLAN", `peak concurrency ${concurrency} is invalid: expected an integer >= 1`);
+  }
+  if (!Number.isInteger(pipeline) || pipeline < 1) {
+    throw new LoadError("BENCH_LOAD_PLAN", `pipeline depth ${pipeline} is invalid: expected an integer >= 1`);
   }
   if (!(seconds > 0) || !Number.isFinite(seconds)) {
     throw new LoadError("BENCH_LOAD_PLAN", `peak length ${seconds} s is invalid: expected a positive number of seconds`);
   }
+}
+
+/** Runs this thread's connections back to back until `seconds` have passed, then waits for the answers in flight. */
+export async function runClosedLoop(engine: Engine, o: ClosedLoopOptions): Promise<ShardResult> {
   const tally = new Tally();
-  const end = performance.now() + seconds * 1000;
-  const worker = async (): Promise<void> => {
-    while (performance.now() < end) {
-      const bodyIndex = nextBody(prepared);
-      const t0 = performance.now();
-      const outcome = await client.send(prepared.payloads[bodyIndex] as Buffer);
-      tally.latency(performance.now() - t0);
-      checkOutcome(outcome, prepared, bodyIndex, tally);
+  // Connections are opened before the start, so connecting is not measured.
+  const depth = new Map<Connection, number>();
+  const conns = o.depths.map((d) => {
+    const c = engine.take();
+    depth.set(c, d);
+    return c;
+  });
+  const start = o.startAt - performance.timeOrigin;
+  const end = start + o.seconds * 1000;
+  let sent = 0;
+  let inFlight = 0;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+
+  const fill = (conn: Connection): void => {
+    const now = performance.now();
+    const d = depth.get(conn) ?? 1;
+    while (conn.usable && conn.inFlight.length < d && now < end) {
+      engine.send(conn, engine.nextBody(), now);
+      sent++;
+      inFlight++;
     }
+    if (conn.inFlight.length === 0) engine.release(conn);
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return {
-    concurrency,
-    seconds,
-    ok: tally.ok,
-    failed: tally.failed,
-    rps: tally.ok / seconds,
-    failures: tally.failures,
-    ...tally.stats(),
+  const after = (): void => {
+    if (inFlight === 0 && performance.now() >= end) finish();
   };
+
+  return engine.run(
+    {
+      answered: (conn, p, outcome) => {
+        engine.count(tally, p.bodyIndex, p.origin, outcome);
+        inFlight--;
+        fill(conn);
+        after();
+      },
+      lost: (conn, lost, kind) => {
+        for (const p of lost) engine.count(tally, p.bodyIndex, p.origin, { error: kind });
+        inFlight -= lost.length;
+        // A replacement takes over the lost connection's share.
+        const d = depth.get(conn);
+        depth.delete(conn);
+        if (d !== undefined && performance.now() < end) {
+          const replacement = engine.open();
+          depth.set(replacement, d);
+          fill(replacement);
+        }
+        after();
+      },
+    },
+    async () => {
+      const wait = start - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      for (const c of conns) fill(c);
+      const timer = setTimeout(after, Math.max(0, end - performance.now()) + 1);
+      await done;
+      clearTimeout(timer);
+      return { sent, dropped: 0, tally };
+    },
+  );
 }

@@ -8,6 +8,7 @@
  */
 import { LoadError } from "./errors.js";
 import type { Corpus } from "./types.js";
+import { validatorRef, type Validate } from "./validator.js";
 
 /** Recent blocks sampled by default: enough distinct bodies to defeat trivial caching, few enough to fetch in seconds. */
 export const DEFAULT_SAMPLE_BLOCKS = 64;
@@ -206,7 +207,8 @@ function selectCorpora(methods: string[] | undefined): Set<string> {
   return out;
 }
 
-function blockValidator(numbers: bigint[], full: boolean): (result: unknown, bodyIndex?: number) => string | undefined {
+/** Validator factory: a block of one of `numbers` (the body's own when known), with transaction hashes or, if `full`, objects. */
+export function blockValidator(numbers: bigint[], full: boolean): Validate {
   const known = new Set(numbers);
   return (result, bodyIndex) => {
     if (!isObject(result)) return "block is null";
@@ -224,7 +226,8 @@ function blockValidator(numbers: bigint[], full: boolean): (result: unknown, bod
   };
 }
 
-function receiptsValidator(txCounts: number[]): (result: unknown, bodyIndex?: number) => string | undefined {
+/** Validator factory: an array of receipts, not empty for a block of `txCounts[bodyIndex]` > 0 transactions. */
+export function receiptsValidator(txCounts: number[]): Validate {
   return (result, bodyIndex) => {
     if (!Array.isArray(result)) return "receipts not an array";
     const expected = bodyIndex === undefined ? undefined : txCounts[bodyIndex];
@@ -234,7 +237,8 @@ function receiptsValidator(txCounts: number[]): (result: unknown, bodyIndex?: nu
   };
 }
 
-function receiptValidator(hashes: string[]): (result: unknown, bodyIndex?: number) => string | undefined {
+/** Validator factory: the receipt of transaction `hashes[bodyIndex]`. */
+export function receiptValidator(hashes: string[]): Validate {
   return (result, bodyIndex) => {
     if (!isObject(result)) return "receipt is null";
     if (typeof result.transactionHash !== "string") return "receipt without transactionHash";
@@ -248,8 +252,19 @@ function quantityValidator(result: unknown): string | undefined {
   return typeof result === "string" && QUANTITY.test(result) ? undefined : "not a quantity";
 }
 
-function dataValidator(result: unknown): string | undefined {
-  return typeof result === "string" && DATA.test(result) ? undefined : "not hex data";
+/** Validator factory: a hex quantity. */
+export function quantityCheck(): Validate {
+  return quantityValidator;
+}
+
+/** Validator factory: hex data of whole bytes. */
+export function dataCheck(): Validate {
+  return (result) => (typeof result === "string" && DATA.test(result) ? undefined : "not hex data");
+}
+
+/** Validator factory: the quantity `chainId`. */
+export function chainIdCheck(chainId: bigint): Validate {
+  return (r) => quantityValidator(r) ?? (BigInt(r as string) === chainId ? undefined : "wrong chain id");
 }
 
 /** Probes `calls` with `method` at `latest`; returns those answered without error, at most `max`. */
@@ -293,16 +308,17 @@ export async function discoverCorpora(url: string, opts: { blocks?: number; meth
   const blocks = await sampleBlocks(url, head, want);
   const numbers = blocks.map((b) => BigInt(b.number));
   const corpora: Corpus[] = [];
-  const add = (name: string, bodies: string[], validate: Corpus["validate"]): void => {
-    if (selected.has(name) && bodies.length > 0) corpora.push({ name, bodies, validate });
+  const add = (name: string, bodies: string[], check: Pick<Corpus, "validate" | "validator">): void => {
+    if (selected.has(name) && bodies.length > 0) corpora.push({ name, bodies, ...check });
   };
+  const here = import.meta.url;
 
-  add("eth_getBlockByNumber", numbers.map((n, i) => requestBody(i + 1, "eth_getBlockByNumber", [hex(n), false])), blockValidator(numbers, false));
-  add("eth_getBlockByNumber(full)", numbers.map((n, i) => requestBody(i + 1, "eth_getBlockByNumber", [hex(n), true])), blockValidator(numbers, true));
+  add("eth_getBlockByNumber", numbers.map((n, i) => requestBody(i + 1, "eth_getBlockByNumber", [hex(n), false])), validatorRef(here, blockValidator, numbers, false));
+  add("eth_getBlockByNumber(full)", numbers.map((n, i) => requestBody(i + 1, "eth_getBlockByNumber", [hex(n), true])), validatorRef(here, blockValidator, numbers, true));
   add(
     "eth_getBlockReceipts",
     numbers.map((n, i) => requestBody(i + 1, "eth_getBlockReceipts", [hex(n)])),
-    receiptsValidator(blocks.map((b) => b.transactions.length)),
+    validatorRef(here, receiptsValidator, blocks.map((b) => b.transactions.length)),
   );
 
   const userTxs = blocks.map((b) => b.transactions.filter(isUserTx));
@@ -316,10 +332,10 @@ export async function discoverCorpora(url: string, opts: { blocks?: number; meth
     ].filter((a): a is string => typeof a === "string"),
     (a) => a.toLowerCase(),
   ).slice(0, MAX_ADDRESSES);
-  add("eth_getBalance", addresses.map((a, i) => requestBody(i + 1, "eth_getBalance", [a, "latest"])), quantityValidator);
+  add("eth_getBalance", addresses.map((a, i) => requestBody(i + 1, "eth_getBalance", [a, "latest"])), validatorRef(here, quantityCheck));
 
   const txHashes = [...roundRobin(userTxs, MAX_TX_HASHES), ...roundRobin(depositTxs, MAX_TX_HASHES)].slice(0, MAX_TX_HASHES).map((t) => t.hash);
-  add("eth_getTransactionReceipt", txHashes.map((h, i) => requestBody(i + 1, "eth_getTransactionReceipt", [h])), receiptValidator(txHashes));
+  add("eth_getTransactionReceipt", txHashes.map((h, i) => requestBody(i + 1, "eth_getTransactionReceipt", [h])), validatorRef(here, receiptValidator, txHashes));
 
   if (selected.has("eth_call") || selected.has("eth_estimateGas")) {
     const sent = roundRobin(userTxs, Number.MAX_SAFE_INTEGER).filter((t) => typeof t.to === "string");
@@ -339,7 +355,7 @@ export async function discoverCorpora(url: string, opts: { blocks?: number; meth
     const contracts = new Set(recipients.filter((_, i) => hasCode(i)).map((a) => a.toLowerCase()));
     const candidates = withInput.filter((t) => contracts.has((t.to as string).toLowerCase())).slice(0, MAX_PROBES).map(callObject);
     const calls = await probeCalls(url, "eth_call", candidates, MAX_CALL_BODIES);
-    add("eth_call", calls.map((c, i) => requestBody(i + 1, "eth_call", [c, "latest"])), dataValidator);
+    add("eth_call", calls.map((c, i) => requestBody(i + 1, "eth_call", [c, "latest"])), validatorRef(here, dataCheck));
 
     if (selected.has("eth_estimateGas")) {
       const transfers = uniqueBy(
@@ -349,12 +365,11 @@ export async function discoverCorpora(url: string, opts: { blocks?: number; meth
         .slice(0, MAX_PROBES)
         .map(callObject);
       const estimates = await probeCalls(url, "eth_estimateGas", roundRobin([calls, transfers], MAX_PROBES), MAX_CALL_BODIES);
-      add("eth_estimateGas", estimates.map((c, i) => requestBody(i + 1, "eth_estimateGas", [c, "latest"])), quantityValidator);
+      add("eth_estimateGas", estimates.map((c, i) => requestBody(i + 1, "eth_estimateGas", [c, "latest"])), validatorRef(here, quantityCheck));
     }
   }
 
-  add("eth_blockNumber", [requestBody(1, "eth_blockNumber", [])], quantityValidator);
-  const chainIdValidator = (r: unknown): string | undefined => quantityValidator(r) ?? (BigInt(r as string) === chainId ? undefined : "wrong chain id");
-  add("eth_chainId", [requestBody(1, "eth_chainId", [])], chainIdValidator);
+  add("eth_blockNumber", [requestBody(1, "eth_blockNumber", [])], validatorRef(here, quantityCheck));
+  add("eth_chainId", [requestBody(1, "eth_chainId", [])], validatorRef(here, chainIdCheck, chainId));
   return corpora;
 }

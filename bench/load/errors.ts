@@ -10,7 +10,11 @@ export type LoadErrorCode =
   /** the node asked to build corpora did not answer as expected */
   | "BENCH_LOAD_DISCOVERY"
   /** a load plan is inconsistent (no endpoints, empty corpus, bad rate…) */
-  | "BENCH_LOAD_PLAN";
+  | "BENCH_LOAD_PLAN"
+  /** a thread of the load generator failed, or its compiled code is missing */
+  | "BENCH_LOAD_GENERATOR"
+  /** wrk could not be run or its output not read */
+  | "BENCH_LOAD_WRK";
 
 /** A mistake in the load tool's input, or a node that cannot be benchmarked. */
 export class LoadError extends BasaltError<Record<string, unknown>> {

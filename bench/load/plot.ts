@@ -4,7 +4,19 @@
  * colour per endpoint so endpoints compare side by side; then the full tables. Self-contained:
  * inline SVG and CSS only, no script, no external resource, so it opens anywhere offline.
  */
-import { failureTable, fmtMs, fmtRate, peakTable, stepTable, type Table } from "./table.js";
+import {
+  calibrationTable,
+  describeChecks,
+  failureTable,
+  fmtMs,
+  fmtRate,
+  GENERATOR_BOUND,
+  generatorLines,
+  peakTable,
+  stepTable,
+  wrkLines,
+  type Table,
+} from "./table.js";
 import type { CorpusResult, LoadReport } from "./types.js";
 
 /** Endpoint colours (Okabe–Ito palette: distinguishable with colour-vision deficiencies), reused cyclically. */
@@ -187,7 +199,8 @@ function corpusSection(corpus: string, results: CorpusResult[], colorOf: (endpoi
         `${corpus}: peak (closed loop)`,
         peaks.map((r) => {
           const p = r.peak!;
-          const note = `×${p.concurrency}, p50 ${fmtMs(p.p50)} / p99 ${fmtMs(p.p99)} ms`;
+          const bound = p.generatorBound === true ? ` ${GENERATOR_BOUND}` : "";
+          const note = `×${p.concurrency}, p50 ${fmtMs(p.p50)} / p99 ${fmtMs(p.p99)} ms${bound}`;
           return { label: r.endpoint, color: colorOf(r.endpoint), value: p.rps, note };
         }),
       ),
@@ -236,6 +249,8 @@ export function renderHtml(report: LoadReport): string {
   );
   const failures = failureTable(report);
   const peaks = peakTable(report);
+  const calibration = calibrationTable(report);
+  const generator = [...generatorLines(report), ...wrkLines(report)].map(escapeHtml).join("<br>\n");
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -248,12 +263,15 @@ export function renderHtml(report: LoadReport): string {
 <h1>JSON-RPC load test</h1>
 <p class="meta">Started ${escapeHtml(report.startedAt)} · load generator: ${machine}<br>
 Open loop: ${plan.steps.map(String).join(", ")} req/s, ${plan.stepSeconds} s each (latency from the scheduled send time) · ${escapeHtml(peak)}<br>
-Endpoints: ${endpoints.map(escapeHtml).join(", ")}</p>
+Endpoints: ${endpoints.map(escapeHtml).join(", ")}<br>
+Checks: ${escapeHtml(describeChecks(report))}</p>
 ${sections.join("\n")}
 <h2>Open-loop steps</h2>
 ${htmlTable(stepTable(report))}
 ${peaks.rows.length > 0 ? `<h2>Peak</h2>\n${htmlTable(peaks)}` : ""}
 ${failures.rows.length > 0 ? `<h2>Failures</h2>\n${htmlTable(failures)}` : ""}
+${generator !== "" ? `<h2>Generator</h2>\n<p class="meta">${generator}</p>` : ""}
+${calibration.rows.length > 0 ? `<h2>Generator calibration</h2>\n${htmlTable(calibration)}` : ""}
 </body>
 </html>
 `;

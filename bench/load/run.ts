@@ -1,16 +1,24 @@
 /**
  * The load run: for each corpus, each endpoint in turn (never two at once: they would share the
- * machine's cores), a warm-up pass, every open-loop step, then the closed-loop peak.
+ * machine's cores), a warm-up pass, every open-loop step, then the closed-loop peak; then the
+ * generator's calibration against a bare server (bench/load/calibrate.ts), which marks the
+ * figures that may be the generator's own ceiling.
  */
 import { cpus, totalmem } from "node:os";
-import { checkOutcome, prepareCorpus, type PreparedCorpus } from "./check.js";
-import { DEFAULT_MAX_SOCKETS, RpcHttpClient } from "./client.js";
-import { runClosedLoop } from "./closedLoop.js";
+import {
+  calibrate,
+  calibrationNeeds,
+  DEFAULT_CALIBRATION_SECONDS,
+  generatorReport,
+  markGeneratorBound,
+  sizeClass,
+  type BareServerFactory,
+  type CalibrationSample,
+} from "./calibrate.js";
 import { LoadError } from "./errors.js";
-import { runOpenLoop } from "./openLoop.js";
+import { DEFAULT_PIPELINE, DEFAULT_THREADS, LoadGenerator, SAMPLE_BYTES } from "./generator.js";
 import { readRssMiB } from "./rss.js";
-import { Tally } from "./stats.js";
-import type { CorpusResult, Endpoint, LoadPlan, LoadReport } from "./types.js";
+import type { Corpus, CorpusResult, Endpoint, LoadPlan, LoadReport } from "./types.js";
 
 /** Default offered rates (req/s): ×4 per step from idle to well past what one node on 2 cores serves, then halving the gap at the top. */
 export const DEFAULT_STEPS: readonly number[] = [1, 4, 16, 64, 256, 512, 2048];
@@ -20,8 +28,14 @@ export const DEFAULT_STEP_SECONDS = 5;
 export const DEFAULT_MAX_IN_FLIGHT = 4096;
 /** Default per-request timeout: 10 s, longer than any healthy RPC answer, short enough to end a stalled step. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
-/** Requests in flight during the warm-up pass: enough to open a few sockets without loading the server. */
-const WARMUP_CONCURRENCY = 4;
+/** Connections of the open loop per endpoint by default: enough for thousands of req/s at millisecond latencies, few enough not to exhaust the server's accept queue. */
+export const DEFAULT_MAX_SOCKETS = 64;
+/**
+ * Bodies sent by the warm-up (the corpus's last ones, which the round-robin reaches last): enough
+ * to open connections and warm the server, few enough not to pre-fill an answer cache with a
+ * corpus of distinct bodies.
+ */
+export const WARMUP_BODIES = 32;
 /** Bytes per GiB. */
 const BYTES_PER_GIB = 1024 ** 3;
 
@@ -73,43 +87,57 @@ export function describeFailures(failures: Record<string, number>, limit = 3): s
   return shown.join(", ");
 }
 
-/** Sends every body once, unmeasured (opens sockets, warms the server's caches); returns the failures seen. */
-async function warmUp(client: RpcHttpClient, prepared: PreparedCorpus): Promise<Tally> {
-  const tally = new Tally();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < prepared.payloads.length) {
-      const i = next++;
-      checkOutcome(await client.send(prepared.payloads[i] as Buffer), prepared, i, tally);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(WARMUP_CONCURRENCY, prepared.payloads.length) }, worker));
-  return tally;
+/** The median of `values` (non-empty), the lower one of an even count. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/** What runLoad needs besides the plan. */
+interface RunContext {
+  threads: number;
+  pipeline: number;
+  sampleBytes: number;
+  timeoutMs: number;
+  progress: (line: string) => void;
 }
 
 async function runOne(
   endpoint: Endpoint,
-  prepared: PreparedCorpus,
+  corpus: Corpus,
   plan: LoadPlan,
   steps: number[],
   stepSeconds: number,
-): Promise<CorpusResult> {
-  const progress = plan.onProgress ?? ((): void => undefined);
-  const label = `[${endpoint.name}] ${prepared.corpus.name}`;
+  ctx: RunContext,
+): Promise<{ result: CorpusResult; sample?: CalibrationSample }> {
+  const { progress } = ctx;
+  const label = `[${endpoint.name}] ${corpus.name}`;
   const peak = plan.peak;
-  const client = new RpcHttpClient(endpoint.url, {
-    timeoutMs: plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxSockets: Math.max(plan.maxSockets ?? DEFAULT_MAX_SOCKETS, peak?.concurrency ?? 0),
-  });
+  const gen = await LoadGenerator.start({ url: endpoint.url, corpus, threads: ctx.threads, timeoutMs: ctx.timeoutMs, sampleBytes: ctx.sampleBytes });
+  if (gen.threads === 0 && ctx.threads > 0) progress(`${label}: its validator is a function without a ValidatorRef: sent from the main thread only`);
   const rss = (): number | undefined => (endpoint.pid === undefined ? undefined : readRssMiB(endpoint.pid));
-  const result: CorpusResult = { endpoint: endpoint.name, corpus: prepared.corpus.name, steps: [] };
-  prepared.cursor = 0;
+  const result: CorpusResult = { endpoint: endpoint.name, corpus: corpus.name, steps: [], threads: gen.threads };
+  if (corpus.note !== undefined) result.note = corpus.note;
+  let sample: CalibrationSample | undefined;
   try {
-    const warm = await warmUp(client, prepared);
-    const failedNote = warm.failed > 0 ? `, ${warm.failed} failed: ${describeFailures(warm.failures)}` : "";
-    progress(`${label}: warm-up ${prepared.payloads.length} bod${prepared.payloads.length === 1 ? "y" : "ies"}${failedNote}`);
+    const warm = await gen.warm(WARMUP_BODIES);
+    const n = warm.tally.ok + warm.tally.failed;
+    const failedNote = warm.tally.failed > 0 ? `, ${warm.tally.failed} failed: ${describeFailures(warm.tally.failures)}` : "";
+    if (warm.sizes.length > 0) {
+      // The body with the median answer size stands for the corpus in the calibration.
+      const mid = median(warm.sizes.map(([, b]) => b));
+      const [bodyIndex] = warm.sizes.find(([, b]) => b === mid)!;
+      result.answerBytes = mid;
+      const captured = await gen.capture(bodyIndex);
+      if (captured.ok && captured.outcome.body !== undefined) {
+        sample = { endpoint: endpoint.name, corpus, bodyIndex, answer: captured.outcome.body };
+        result.sizeClass = sizeClass(captured.outcome.body.length);
+      }
+    }
+    const size = result.answerBytes === undefined ? "" : `, answers ~${result.answerBytes} B`;
+    progress(`${label}: warm-up ${n} bod${n === 1 ? "y" : "ies"}${size}${failedNote}`);
     for (const rate of steps) {
-      const step = await runOpenLoop(client, prepared, { rate, seconds: stepSeconds, maxInFlight: plan.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT });
+      const step = await gen.open({ rate, seconds: stepSeconds, maxInFlight: plan.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, maxSockets: plan.maxSockets ?? DEFAULT_MAX_SOCKETS });
       const rssMiB = rss();
       if (rssMiB !== undefined) step.rssMiB = rssMiB;
       result.steps.push(step);
@@ -121,41 +149,83 @@ async function runOne(
       );
     }
     if (peak !== undefined) {
-      const p = await runClosedLoop(client, prepared, peak);
+      let pipeline = Math.min(ctx.pipeline, peak.concurrency);
+      let pipelineNote: string | undefined;
+      if (pipeline > 1) {
+        pipelineNote = await gen.probePipeline(pipeline);
+        if (pipelineNote !== undefined) {
+          progress(`${label}: no pipelining (${pipelineNote})`);
+          pipeline = 1;
+        }
+      }
+      const p = await gen.closed({ concurrency: peak.concurrency, pipeline, seconds: peak.seconds });
+      if (pipelineNote !== undefined) p.pipelineNote = pipelineNote;
       const rssMiB = rss();
       if (rssMiB !== undefined) p.rssMiB = rssMiB;
       result.peak = p;
       const fails = p.failed > 0 ? `, ${p.failed} failed (${describeFailures(p.failures)})` : "";
-      progress(`${label}: peak ×${peak.concurrency} → ${fmt(p.rps)} ok/s, p50 ${fmt(p.p50)} ms, p99 ${fmt(p.p99)} ms${fails}`);
+      progress(
+        `${label}: peak ×${peak.concurrency} (${p.connections} conn × ${pipeline}) → ${fmt(p.rps)} ok/s, p50 ${fmt(p.p50)} ms, ` +
+          `p99 ${fmt(p.p99)} ms, generator ${p.generatorCpu} cores${fails}`,
+      );
     }
   } finally {
-    client.close();
+    await gen.close();
   }
-  return result;
+  return sample === undefined ? { result } : { result, sample };
 }
 
 /**
  * Runs `plan`: for each corpus, each of its endpoints in turn (one at a time), a warm-up pass
- * (each body once, not counted), every open-loop step, then the peak. Throws `BENCH_LOAD_PLAN`
- * for an inconsistent plan before sending anything.
+ * (up to {@link WARMUP_BODIES} bodies once, not counted), every open-loop step, then the peak;
+ * then, unless `plan.calibration` is false, the generator's calibration (per answer size class)
+ * and the marking of every figure within reach of it. Throws `BENCH_LOAD_PLAN` for an
+ * inconsistent plan before sending anything.
  */
-export async function runLoad(plan: LoadPlan): Promise<LoadReport> {
+export async function runLoad(plan: LoadPlan, server?: BareServerFactory): Promise<LoadReport> {
   const steps = [...(plan.steps ?? DEFAULT_STEPS)];
   const stepSeconds = plan.stepSeconds ?? DEFAULT_STEP_SECONDS;
   checkPlan(plan, steps, stepSeconds);
-  const prepared = plan.corpora.map(prepareCorpus);
+  const ctx: RunContext = {
+    threads: plan.threads ?? DEFAULT_THREADS,
+    pipeline: plan.pipeline ?? DEFAULT_PIPELINE,
+    sampleBytes: plan.checkAll === true ? Infinity : SAMPLE_BYTES,
+    timeoutMs: plan.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    progress: plan.onProgress ?? ((): void => undefined),
+  };
+  if (!Number.isInteger(ctx.pipeline) || ctx.pipeline < 1) throw new LoadError("BENCH_LOAD_PLAN", `pipeline ${ctx.pipeline} is invalid: expected an integer >= 1`);
   const report: LoadReport = {
     startedAt: new Date().toISOString(),
     machine: machineInfo(),
     plan: { steps, stepSeconds, ...(plan.peak !== undefined ? { peak: { ...plan.peak } } : {}) },
     results: [],
+    generator: generatorReport(ctx.threads, ctx.pipeline, ctx.sampleBytes),
   };
-  for (const p of prepared) {
-    const only = p.corpus.endpoints;
+  const samples: CalibrationSample[] = [];
+  for (const corpus of plan.corpora) {
+    const only = corpus.endpoints;
     for (const endpoint of plan.endpoints) {
       if (only !== undefined && !only.includes(endpoint.name)) continue;
-      report.results.push(await runOne(endpoint, p, plan, steps, stepSeconds));
+      const { result, sample } = await runOne(endpoint, corpus, plan, steps, stepSeconds, ctx);
+      report.results.push(result);
+      if (sample !== undefined) samples.push(sample);
     }
+  }
+  const generator = report.generator!;
+  if (plan.calibration === false) generator.calibrationNote = "calibration off: figures are not checked against the generator's ceiling";
+  else {
+    ctx.progress(`calibrating the generator against a bare uWebSockets.js server (answers of ${samples.length} endpoint × corpus runs)…`);
+    generator.calibration = await calibrate(samples, calibrationNeeds(report), {
+      threads: ctx.threads,
+      timeoutMs: ctx.timeoutMs,
+      sampleBytes: ctx.sampleBytes,
+      seconds: plan.calibration?.seconds ?? DEFAULT_CALIBRATION_SECONDS,
+      wrk: plan.calibration?.wrk ?? true,
+      ...(server !== undefined ? { server } : {}),
+      onProgress: ctx.progress,
+    });
+    if (generator.calibration.length === 0) generator.calibrationNote = "no successful answer to calibrate with";
+    markGeneratorBound(report);
   }
   return report;
 }

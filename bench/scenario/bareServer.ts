@@ -1,12 +1,12 @@
 /**
- * The bare-bytes server: a uWebSockets.js app that answers every POST with fixed bytes — basalt's
- * exact answer to `eth_getBlockByNumber(latest, true)` on `/`, its exact `eth_getBlockReceipts`
- * answer on `/receipts` — doing nothing else (it reads and drops the request body). Its throughput
- * is the limit of serving those bytes over HTTP at all on this machine, so basalt/bare says how
- * close basalt comes to it.
+ * The bare-bytes server: a uWebSockets.js app that answers every POST on each of its paths with
+ * fixed bytes — e.g. basalt's exact answer to `eth_getBlockByNumber(latest, true)` — doing nothing
+ * else (it reads and drops the request body). Its throughput is the limit of serving those bytes
+ * over HTTP at all on this machine: the scenario compares basalt with it, and the load generator
+ * calibrates its own ceiling against it (bench/load/calibrate.ts).
  *
- * Runs as its own process: `node dist/bench/scenario/bareServer.js <port> <blockFile> <receiptsFile>`;
- * {@link startBareServer} launches it from the scenario.
+ * Runs as its own process: `node dist/bench/scenario/bareServer.js <port> <path>=<file>…`;
+ * {@link startBareServer} launches it. {@link serveBare} runs it in-process (tests).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,16 +26,21 @@ const LISTEN_EXCLUSIVE_PORT = 1;
 /** The 4-argument listen overload the native module has but the bundled typings omit. */
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: unknown) => void) => unknown;
 
-/** A running bare server. */
-export interface BareServer {
-  /** URL answering the block bytes */
-  blockUrl: string;
-  /** URL answering the receipts bytes */
-  receiptsUrl: string;
+/** Bytes to answer, by request path (e.g. `{ "/": block, "/receipts": receipts }`). */
+export type BareRoutes = Record<string, Buffer>;
+
+/** A running bare server (child process or in-process). */
+export interface BareServerHandle {
+  /** `http://127.0.0.1:<port>` (append a route's path) */
+  base: string;
+  /** stops the server (and removes its byte files) */
+  stop(): Promise<void>;
+}
+
+/** A bare server in its own process. */
+export interface BareServer extends BareServerHandle {
   pid: number;
   child: Child;
-  /** stops the server and removes its byte files */
-  stop(): Promise<void>;
 }
 
 /** A POST handler answering `bytes` once the whole request body has been read (or nothing if the client aborted). */
@@ -54,53 +59,69 @@ function answer(bytes: Buffer): (res: HttpResponse) => void {
   };
 }
 
-/** Serves `block` on every POST path but `/receipts`, which serves `receipts`, on 127.0.0.1:`port`. */
-export function serveBare(port: number, block: Buffer, receipts: Buffer): Promise<void> {
+/** Serves `routes` on 127.0.0.1:`port` (`port` 0: any free port), in this process; unknown paths answer 404. */
+export function serveBare(port: number, routes: BareRoutes): Promise<BareServerHandle> {
   const app = uws.App();
-  app.post("/receipts", answer(receipts));
-  app.post("/*", answer(block));
+  for (const [route, bytes] of Object.entries(routes)) app.post(route, answer(bytes));
+  app.any("/*", (res) => {
+    res.writeStatus("404 Not Found").end();
+  });
   return new Promise((resolve, reject) => {
     (app.listen as unknown as ListenWithOptions).call(app, LOOPBACK, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
-      if (socket === false) reject(new ScenarioError("BENCH_SCENARIO_SPAWN", `bare server: cannot listen on ${LOOPBACK}:${port} (taken?)`));
-      else resolve();
+      if (socket === false) return reject(new ScenarioError("BENCH_SCENARIO_SPAWN", `bare server: cannot listen on ${LOOPBACK}:${port} (taken?)`));
+      const listenSocket = socket as uws.us_listen_socket;
+      const bound = uws.us_socket_local_port(listenSocket as unknown as uws.us_socket);
+      resolve({
+        base: `http://${LOOPBACK}:${bound}`,
+        // Stops accepting; open connections end when their clients close them.
+        stop: () => {
+          uws.us_listen_socket_close(listenSocket);
+          return Promise.resolve();
+        },
+      });
     });
   });
 }
 
-/**
- * Writes `block` and `receipts` to temp files, launches the compiled bare server on a free port
- * in its own process, and waits until it answers.
- */
-export async function startBareServer(block: Buffer, receipts: Buffer): Promise<BareServer> {
+/** Writes each route's bytes to a temp file, launches the compiled bare server on a free port in its own process, and waits until it answers. */
+export async function startBareServer(routes: BareRoutes): Promise<BareServer> {
   const script = compiledScript("bench", "scenario", "bareServer.js");
   const dir = mkdtempSync(path.join(tmpdir(), "basalt-bare-"));
-  const blockFile = path.join(dir, "block.json");
-  const receiptsFile = path.join(dir, "receipts.json");
-  writeFileSync(blockFile, block);
-  writeFileSync(receiptsFile, receipts);
+  const args = Object.entries(routes).map(([route, bytes], i) => {
+    const file = path.join(dir, `route-${i}.json`);
+    writeFileSync(file, bytes);
+    return `${route}=${file}`;
+  });
   const [port] = await freePorts(1);
-  const child = spawnChild("bare", process.execPath, [script, String(port), blockFile, receiptsFile], {
+  const child = spawnChild("bare", process.execPath, [script, String(port), ...args], {
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   });
   const stop = (): Promise<void> => child.stop();
   const base = `http://${LOOPBACK}:${port}`;
   try {
-    await waitForRpc(base, READY_TIMEOUT_MS, () => child.assertAlive());
+    const first = Object.keys(routes)[0] ?? "/";
+    await waitForRpc(`${base}${first}`, READY_TIMEOUT_MS, () => child.assertAlive());
   } catch (e) {
     await stop();
     throw e;
   }
-  return { blockUrl: `${base}/`, receiptsUrl: `${base}/receipts`, pid: child.pid, child, stop };
+  return { base, pid: child.pid, child, stop };
 }
 
 /** Entry point of the child process. */
 async function main(argv: string[]): Promise<void> {
-  const [portArg, blockFile, receiptsFile] = argv;
+  const [portArg, ...pairs] = argv;
   const port = Number(portArg);
-  if (!Number.isInteger(port) || port <= 0 || blockFile === undefined || receiptsFile === undefined) {
-    throw new ScenarioError("BENCH_SCENARIO_ARG", `bare server arguments ${JSON.stringify(argv)}: expected <port> <blockFile> <receiptsFile>`);
+  const routes: BareRoutes = {};
+  for (const p of pairs) {
+    const eq = p.indexOf("=");
+    if (eq <= 0 || !p.startsWith("/")) throw new ScenarioError("BENCH_SCENARIO_ARG", `bare server route ${JSON.stringify(p)}: expected /path=file`);
+    routes[p.slice(0, eq)] = readFileSync(p.slice(eq + 1));
   }
-  await serveBare(port, readFileSync(blockFile), readFileSync(receiptsFile));
+  if (!Number.isInteger(port) || port <= 0 || pairs.length === 0) {
+    throw new ScenarioError("BENCH_SCENARIO_ARG", `bare server arguments ${JSON.stringify(argv)}: expected <port> <path>=<file>…`);
+  }
+  await serveBare(port, routes);
   process.once("SIGTERM", () => process.exit(0));
   process.once("SIGINT", () => process.exit(0));
 }

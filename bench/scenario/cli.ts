@@ -3,13 +3,16 @@
  * (blocks of ~200 transfers, ERC-20 transfers and swaps, from the same signed transactions) in
  * basalt and in anvil, checks both executed it identically, serves basalt's exact block and
  * receipts bytes from a bare uWebSockets.js server, runs the same load against all of them (one
- * at a time), then an overload step on basalt's eth_call at 10× its peak; prints the load table
- * and the targets (ratios basalt/anvil and basalt/bare, latency, overload) with PASS/MISS, and
- * writes the reports and targets.json.
+ * at a time), then calibrates the load generator against a bare server (its own ceiling per
+ * answer size, next to wrk's), then an overload step on basalt's eth_call at 10× its peak; prints
+ * the load table and the targets (ratios basalt/anvil and basalt/bare, latency, overload) with
+ * PASS/MISS/GENERATOR-BOUND, and writes the reports and targets.json.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEFAULT_CALIBRATION_SECONDS } from "../load/calibrate.js";
+import { DEFAULT_PIPELINE, DEFAULT_THREADS } from "../load/generator.js";
 import { formatTable, writeReport } from "../load/report.js";
 import { readRssMiB } from "../load/rss.js";
 import { runLoad } from "../load/run.js";
@@ -19,7 +22,7 @@ import { startAnvil, type AnvilNode } from "./anvil.js";
 import { startBareServer, type BareServer } from "./bareServer.js";
 import { startBasalt, type BasaltNode } from "./basalt.js";
 import { buildChains, type Agreement } from "./chain.js";
-import { BLOCK_FULL_BODY, CORPUS, ENDPOINT, RECEIPTS_BODY, scenarioCorpora } from "./corpora.js";
+import { BLOCK_FULL_BODY, CORPUS, DISTINCT_CALL_BODIES, ENDPOINT, RECEIPTS_BODY, scenarioCorpora } from "./corpora.js";
 import { ScenarioError } from "./errors.js";
 import { stopAllChildren } from "./processes.js";
 import { postText } from "./rpc.js";
@@ -64,6 +67,12 @@ export interface ScenarioOptions {
   out: string;
   /** more `basalt node` arguments */
   basaltArgs?: string[];
+  /** generator threads (default DEFAULT_THREADS) */
+  threads?: number;
+  /** peak pipelining (default DEFAULT_PIPELINE) */
+  pipeline?: number;
+  /** seconds of each calibration run (default DEFAULT_CALIBRATION_SECONDS) */
+  calibrationSeconds?: number;
   /** progress lines (default: none) */
   onProgress?: (line: string) => void;
 }
@@ -89,6 +98,9 @@ Options:
   --peak-seconds N        seconds of the peak, 0 = none (default ${FULL.peakSeconds}; --quick ${QUICK.peakSeconds})
   --overload-seconds N    seconds of the overload step, 0 = none (default ${FULL.overloadSeconds}; --quick ${QUICK.overloadSeconds})
   --overload-factor N     overload rate as a multiple of basalt's eth_call throughput (default ${DEFAULT_OVERLOAD_FACTOR})
+  --threads N             load generator threads (default ${DEFAULT_THREADS})
+  --pipeline N            peak requests per connection (default ${DEFAULT_PIPELINE}; 1 = no pipelining)
+  --calibration-seconds N seconds of each generator calibration run, and of wrk's (default ${DEFAULT_CALIBRATION_SECONDS})
   --out DIR               result directory (default ./${DEFAULT_OUT_PARENT}/scenario-<timestamp>)
   --quick                 a short run (the --quick defaults above)
   -h, --help              this text
@@ -104,6 +116,9 @@ const VALUE_FLAGS: Record<string, "int" | "num0" | "int0" | "list" | "path"> = {
   "--peak-seconds": "num0",
   "--overload-seconds": "num0",
   "--overload-factor": "num0",
+  "--threads": "int0",
+  "--pipeline": "int",
+  "--calibration-seconds": "num0",
   "--out": "path",
 };
 
@@ -113,8 +128,10 @@ function argError(flag: string, message: string): ScenarioError {
 
 function number(flag: string, raw: string, kind: "int" | "num0" | "int0"): number {
   const n = Number(raw);
-  const ok = raw.trim() !== "" && Number.isFinite(n) && (kind === "int" ? Number.isInteger(n) && n >= 1 : n >= 0);
-  if (!ok) throw argError(flag, `invalid value ${JSON.stringify(raw)}: expected ${kind === "int" ? "an integer >= 1" : "a number >= 0"}`);
+  const whole = kind === "num0" || Number.isInteger(n);
+  const ok = raw.trim() !== "" && Number.isFinite(n) && whole && n >= (kind === "int" ? 1 : 0);
+  const expected = kind === "int" ? "an integer >= 1" : kind === "int0" ? "an integer >= 0" : "a number >= 0";
+  if (!ok) throw argError(flag, `invalid value ${JSON.stringify(raw)}: expected ${expected}`);
   return n;
 }
 
@@ -140,7 +157,7 @@ export function parseScenarioArgs(argv: readonly string[], now: Date = new Date(
   const d = quick ? QUICK : FULL;
   const num = (flag: string, dflt: number): number => {
     const raw = given.get(flag);
-    return raw === undefined ? dflt : number(flag, raw, VALUE_FLAGS[flag] as "int" | "num0");
+    return raw === undefined ? dflt : number(flag, raw, VALUE_FLAGS[flag] as "int" | "num0" | "int0");
   };
   const stepsRaw = given.get("--steps");
   const steps = stepsRaw === undefined ? d.steps : stepsRaw.split(",").map((s) => number("--steps", s, "num0"));
@@ -153,7 +170,12 @@ export function parseScenarioArgs(argv: readonly string[], now: Date = new Date(
   const overloadFactor = num("--overload-factor", DEFAULT_OVERLOAD_FACTOR);
   if (overloadFactor <= 0) throw argError("--overload-factor", "expected a number > 0");
   const stamp = now.toISOString().replace(/[:.]/g, "-");
+  const calibrationSeconds = num("--calibration-seconds", DEFAULT_CALIBRATION_SECONDS);
+  if (calibrationSeconds <= 0) throw argError("--calibration-seconds", "expected a number > 0");
   return {
+    threads: num("--threads", DEFAULT_THREADS),
+    pipeline: num("--pipeline", DEFAULT_PIPELINE),
+    calibrationSeconds,
     blocks: num("--blocks", d.blocks),
     txsPerBlock: num("--txs-per-block", d.txsPerBlock),
     steps,
@@ -202,6 +224,9 @@ async function runOverload(basalt: BasaltNode, report: LoadReport, corpora: Corp
       stepSeconds: opts.overloadSeconds,
       // Many clients at once (as behind a load balancer): more connections than basalt's execution queue admits.
       maxSockets: OVERLOAD_SOCKETS,
+      ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+      // The overload measures how basalt fails, not a throughput: the main run's calibration stands.
+      calibration: false,
       onProgress: progress,
     });
   } finally {
@@ -243,14 +268,16 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     const { agreement } = await buildChains(w, { name: ENDPOINT.basalt, url: basalt.url }, { name: ENDPOINT.anvil, url: anvil.url }, progress);
     const blockBytes = await capture(basalt.url, BLOCK_FULL_BODY, "eth_getBlockByNumber(latest,true)");
     const receiptsBytes = await capture(basalt.url, RECEIPTS_BODY, "eth_getBlockReceipts(latest)");
-    bare = await startBareServer(blockBytes, receiptsBytes);
-    progress(`bare server ${bare.blockUrl} (${blockBytes.length} bytes), ${bare.receiptsUrl} (${receiptsBytes.length} bytes)`);
+    bare = await startBareServer({ "/": blockBytes, "/receipts": receiptsBytes });
+    const blockUrl = `${bare.base}/`;
+    const receiptsUrl = `${bare.base}/receipts`;
+    progress(`bare server ${blockUrl} (${blockBytes.length} bytes), ${receiptsUrl} (${receiptsBytes.length} bytes)`);
 
     const endpoints: Endpoint[] = [
       { name: ENDPOINT.basalt, url: basalt.url, pid: basalt.pid },
       { name: ENDPOINT.anvil, url: anvil.url, pid: anvil.pid },
-      { name: ENDPOINT.bare, url: bare.blockUrl, pid: bare.pid },
-      { name: ENDPOINT.bareReceipts, url: bare.receiptsUrl, pid: bare.pid },
+      { name: ENDPOINT.bare, url: blockUrl, pid: bare.pid },
+      { name: ENDPOINT.bareReceipts, url: receiptsUrl, pid: bare.pid },
     ];
     const corpora = scenarioCorpora(w, { nodes: [ENDPOINT.basalt, ENDPOINT.anvil], bare: ENDPOINT.bare, bareReceipts: ENDPOINT.bareReceipts });
     const report = await runLoad({
@@ -259,6 +286,9 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
       steps: opts.steps,
       stepSeconds: opts.stepSeconds,
       ...(opts.peak !== undefined ? { peak: opts.peak } : {}),
+      ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+      ...(opts.pipeline !== undefined ? { pipeline: opts.pipeline } : {}),
+      ...(opts.calibrationSeconds !== undefined ? { calibration: { seconds: opts.calibrationSeconds } } : {}),
       onProgress: progress,
     });
     // The overload stage loads basalt alone: the others stop first so they take no CPU.
@@ -278,7 +308,9 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
         senders: w.senders.length,
         blockBytes: blockBytes.length,
         receiptsBytes: receiptsBytes.length,
+        distinctCallBodies: DISTINCT_CALL_BODIES,
       },
+      generator: report.generator ?? null,
       agreement: { ...agreement, gasUsed: agreement.gasUsed.toString() },
       targets,
       overload: overload ?? null,

@@ -2,11 +2,14 @@
  * The scenario's request corpora: the same JSON-RPC request texts for basalt and anvil, each with
  * a validator of the answer (so a fast wrong answer counts as a failure, not as throughput).
  */
+import { keccak_256 } from "@noble/hashes/sha3.js";
 import { to0x } from "../../src/util/bytes.js";
 import type { Corpus } from "../load/types.js";
+import { validatorRef } from "../load/validator.js";
 import { balanceOfCalldata, transferCalldata } from "../workload/contracts.js";
 import { ERC20_TRANSFER_GAS, TRANSFER_GAS, type Workload } from "../workload/workload.js";
 import { txHash } from "./chain.js";
+import { blockCheck, CHECKS_MODULE, gasCheck, nonzeroWordCheck, positiveQuantityCheck, receiptsCheck, trueWordCheck, txReceiptCheck } from "./checks.js";
 
 /** Names of the scenario's endpoints (the two nodes and the bare server's two paths). */
 export const ENDPOINT = { basalt: "basalt", anvil: "anvil", bare: "bare", bareReceipts: "bare-receipts" } as const;
@@ -21,6 +24,9 @@ export const CORPUS = {
   callBalanceOf: "eth_call(balanceOf)",
   callTransfer: "eth_call(transfer)",
   estimateGas: "eth_estimateGas(transfer)",
+  estimateEth: "eth_estimateGas(ETH transfer)",
+  callRepeated: "eth_call(transfer) repetitive",
+  estimateRepeated: "eth_estimateGas(transfer) repetitive",
 } as const;
 
 /** JSON-RPC id of every request: the bare server answers basalt's captured bytes, which carry the id of the capture request. */
@@ -35,15 +41,23 @@ export function requestBody(method: string, params: unknown[]): string {
 export const BLOCK_FULL_BODY = requestBody("eth_getBlockByNumber", ["latest", true]);
 /** `eth_getBlockReceipts("latest")`: the request whose answer the bare server serves on `/receipts`. */
 export const RECEIPTS_BODY = requestBody("eth_getBlockReceipts", ["latest"]);
-/** Amount of the probe transfers (token units): tiny against the probe holder's balance. */
+/** Base amount of the probe transfers (token units / wei), plus the body's index: tiny against every sender's balance. */
 const PROBE_AMOUNT = 1n;
-/** Most recipients the transfer corpora rotate over (distinct call bodies, so no answer cache short-cuts them). */
-const MAX_PROBE_RECIPIENTS = 16;
+/**
+ * Distinct bodies of the eth_call / eth_estimateGas throughput corpora (distinct sender, token,
+ * recipient and amount): an answer cache holding fewer entries than this never hits when they are
+ * sent round-robin, so the targets measure execution, not a per-block answer cache.
+ */
+export const DISTINCT_CALL_BODIES = 4096;
+/** The note of the repetitive corpora, shown next to their figures. */
+export const REPETITIVE_NOTE = "repetitive: one body repeated; cacheable, never used for a target";
 
 const hex = to0x;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/;
-const WORD = /^0x[0-9a-f]{64}$/;
+
+/** The `i`-th recipient of the distinct corpora: an address nobody holds (no code, no balance). */
+export function freshRecipient(i: number): Uint8Array {
+  return keccak_256(new TextEncoder().encode(`basalt-bench-recipient-${i}`)).subarray(12);
+}
 
 /** Where the bare server answers, when it runs. */
 export interface CorporaEndpoints {
@@ -60,85 +74,69 @@ export interface CorporaEndpoints {
  * - `eth_getBlockByNumber(latest, true|false)` and `eth_getBlockReceipts(latest)` (the full-block
  *   and receipts corpora also run on the bare server's endpoints);
  * - `eth_getBalance` of every sender, `eth_getTransactionReceipt` of every transaction of the
- *   head block;
- * - `eth_call` of `balanceOf(sender)` on every token, and of `transfer(recipient, 1)` from the
- *   probe holder, and `eth_estimateGas` of the same transfers.
+ *   head block, `eth_call` of `balanceOf(sender)` on every token;
+ * - {@link DISTINCT_CALL_BODIES} distinct ERC-20 `transfer(freshRecipient(i), 1 + i)` calls (sender
+ *   and token rotating) as `eth_call` and `eth_estimateGas`, and as many distinct plain ETH
+ *   transfers (sender rotating, fresh recipient, 1 + i wei) as `eth_estimateGas`;
+ * - the repetitive corpora: the first ERC-20 transfer alone, as `eth_call` and `eth_estimateGas`
+ *   (labelled with {@link REPETITIVE_NOTE}; their figures are never used for a target).
  */
 export function scenarioCorpora(w: Workload, ep: CorporaEndpoints): Corpus[] {
   const head = w.blocks[w.blocks.length - 1] ?? [];
   const minTxs = head.length;
   const headHashes = head.map(txHash);
-  const recipients = w.senders.filter((s) => hex(s) !== hex(w.probe.from)).slice(0, MAX_PROBE_RECIPIENTS);
-  const transferCalls = recipients.map((to) => ({ from: hex(w.probe.from), to: hex(w.probe.token), data: hex(transferCalldata(to, PROBE_AMOUNT)) }));
+  const senders = w.senders;
+  const transferCalls = Array.from({ length: DISTINCT_CALL_BODIES }, (_, i) => ({
+    from: hex(senders[i % senders.length]!),
+    to: hex(w.tokens[Math.floor(i / senders.length) % w.tokens.length]!),
+    data: hex(transferCalldata(freshRecipient(i), PROBE_AMOUNT + BigInt(i))),
+  }));
+  const ethTransfers = Array.from({ length: DISTINCT_CALL_BODIES }, (_, i) => ({
+    from: hex(senders[i % senders.length]!),
+    to: hex(freshRecipient(i)),
+    value: `0x${(PROBE_AMOUNT + BigInt(i)).toString(16)}`,
+  }));
   const withBare = (extra: string | undefined): string[] => (extra === undefined ? ep.nodes : [...ep.nodes, extra]);
+  const here = CHECKS_MODULE;
+  const erc20Gas = validatorRef(here, gasCheck, TRANSFER_GAS, ERC20_TRANSFER_GAS);
+  const callBody = (c: object): string => requestBody("eth_call", [c, "latest"]);
+  const estimateBody = (c: object): string => requestBody("eth_estimateGas", [c, "latest"]);
   return [
-    {
-      name: CORPUS.blockFull,
-      bodies: [BLOCK_FULL_BODY],
-      endpoints: withBare(ep.bare),
-      validate: (r) => {
-        if (!isObject(r) || !Array.isArray(r.transactions)) return "block object with transactions expected";
-        if (r.transactions.length < minTxs) return `${r.transactions.length} transactions, at least ${minTxs} expected`;
-        return r.transactions.every(isObject) ? undefined : "full transaction objects expected";
-      },
-    },
+    { name: CORPUS.blockFull, bodies: [BLOCK_FULL_BODY], endpoints: withBare(ep.bare), ...validatorRef(here, blockCheck, minTxs, true) },
     {
       name: CORPUS.blockHashes,
       bodies: [requestBody("eth_getBlockByNumber", ["latest", false])],
       endpoints: ep.nodes,
-      validate: (r) => {
-        if (!isObject(r) || !Array.isArray(r.transactions)) return "block object with transactions expected";
-        if (r.transactions.length < minTxs) return `${r.transactions.length} transactions, at least ${minTxs} expected`;
-        return r.transactions.every((t) => typeof t === "string") ? undefined : "transaction hashes expected";
-      },
+      ...validatorRef(here, blockCheck, minTxs, false),
     },
-    {
-      name: CORPUS.receipts,
-      bodies: [RECEIPTS_BODY],
-      endpoints: withBare(ep.bareReceipts),
-      validate: (r) => {
-        if (!Array.isArray(r)) return "array of receipts expected";
-        if (r.length < minTxs) return `${r.length} receipts, at least ${minTxs} expected`;
-        return r.every((x) => isObject(x) && x.status === "0x1") ? undefined : "every receipt with status 0x1 expected";
-      },
-    },
+    { name: CORPUS.receipts, bodies: [RECEIPTS_BODY], endpoints: withBare(ep.bareReceipts), ...validatorRef(here, receiptsCheck, minTxs) },
     {
       name: CORPUS.balance,
-      bodies: w.senders.map((s) => requestBody("eth_getBalance", [hex(s), "latest"])),
+      bodies: senders.map((s) => requestBody("eth_getBalance", [hex(s), "latest"])),
       endpoints: ep.nodes,
-      validate: (r) => (typeof r === "string" && QUANTITY.test(r) && r !== "0x0" ? undefined : "positive quantity expected"),
+      ...validatorRef(here, positiveQuantityCheck),
     },
     {
       name: CORPUS.txReceipt,
       bodies: headHashes.map((h) => requestBody("eth_getTransactionReceipt", [h])),
       endpoints: ep.nodes,
-      validate: (r, i) => {
-        if (!isObject(r)) return "receipt object expected";
-        if (r.transactionHash !== headHashes[i ?? 0]) return `receipt of ${String(r.transactionHash)}, ${headHashes[i ?? 0]} expected`;
-        return r.status === "0x1" ? undefined : `status ${String(r.status)}, 0x1 expected`;
-      },
+      ...validatorRef(here, txReceiptCheck, headHashes),
     },
     {
       name: CORPUS.callBalanceOf,
-      bodies: w.tokens.flatMap((t) => w.senders.map((s) => requestBody("eth_call", [{ to: hex(t), data: hex(balanceOfCalldata(s)) }, "latest"]))),
+      bodies: w.tokens.flatMap((t) => senders.map((s) => callBody({ to: hex(t), data: hex(balanceOfCalldata(s)) }))),
       endpoints: ep.nodes,
-      validate: (r) => (typeof r === "string" && WORD.test(r) && BigInt(r) > 0n ? undefined : "nonzero 32-byte balance expected"),
+      ...validatorRef(here, nonzeroWordCheck),
     },
+    { name: CORPUS.callTransfer, bodies: transferCalls.map(callBody), endpoints: ep.nodes, ...validatorRef(here, trueWordCheck) },
+    { name: CORPUS.estimateGas, bodies: transferCalls.map(estimateBody), endpoints: ep.nodes, ...erc20Gas },
     {
-      name: CORPUS.callTransfer,
-      bodies: transferCalls.map((c) => requestBody("eth_call", [c, "latest"])),
+      name: CORPUS.estimateEth,
+      bodies: ethTransfers.map(estimateBody),
       endpoints: ep.nodes,
-      validate: (r) => (typeof r === "string" && WORD.test(r) && BigInt(r) === 1n ? undefined : "true (word 1) expected"),
+      ...validatorRef(here, gasCheck, TRANSFER_GAS - 1n, TRANSFER_GAS),
     },
-    {
-      name: CORPUS.estimateGas,
-      bodies: transferCalls.map((c) => requestBody("eth_estimateGas", [c, "latest"])),
-      endpoints: ep.nodes,
-      validate: (r) => {
-        if (typeof r !== "string" || !QUANTITY.test(r)) return "quantity expected";
-        const g = BigInt(r);
-        return g > TRANSFER_GAS && g <= ERC20_TRANSFER_GAS ? undefined : `${g} gas, between ${TRANSFER_GAS} and ${ERC20_TRANSFER_GAS} expected`;
-      },
-    },
+    { name: CORPUS.callRepeated, bodies: [callBody(transferCalls[0]!)], endpoints: ep.nodes, note: REPETITIVE_NOTE, ...validatorRef(here, trueWordCheck) },
+    { name: CORPUS.estimateRepeated, bodies: [estimateBody(transferCalls[0]!)], endpoints: ep.nodes, note: REPETITIVE_NOTE, ...erc20Gas },
   ];
 }

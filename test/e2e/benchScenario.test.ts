@@ -1,16 +1,18 @@
 /**
  * End-to-end: a tiny basalt-vs-anvil scenario (bench/scenario) against real processes — the
  * compiled basalt devnet node, anvil (@foundry-rs/anvil) and the bare uWebSockets.js server:
- * 2 blocks × 20 transactions, one 8 req/s open-loop step of 1 s, no peak, no overload. Checks the
- * two chains were found to agree on every transaction, every endpoint × corpus has results
- * without failures, and targets.json holds one line per target. Needs `npm run build`.
+ * 2 blocks × 20 transactions, one 8 req/s open-loop step of 1 s, no peak, no overload, 1 s
+ * calibration runs. Checks the two chains were found to agree on every transaction, every
+ * endpoint × corpus has results without failures, the generator calibrated itself per answer size
+ * class (with wrk when installed), and targets.json holds one line per target. Needs `npm run build`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
 import { parseScenarioArgs, runScenario, type ScenarioResult } from "../../bench/scenario/cli.js";
 import { checkAgreement, labelledTxs, type AppliedChain, type TxOutcome } from "../../bench/scenario/chain.js";
-import { CORPUS, ENDPOINT } from "../../bench/scenario/corpora.js";
+import { CORPUS, DISTINCT_CALL_BODIES, ENDPOINT, REPETITIVE_NOTE } from "../../bench/scenario/corpora.js";
+import { findWrk } from "../../bench/load/wrk.js";
 import { stopAllChildren } from "../../bench/scenario/processes.js";
 import { buildWorkload } from "../../bench/workload/workload.js";
 import { makeTempDir, removeDir } from "../helpers/basaltProcess.js";
@@ -27,6 +29,8 @@ const TARGET_IDS = [
   "call-p99",
   "estimate-vs-anvil",
   "estimate-p99",
+  "estimate-eth-vs-anvil",
+  "estimate-eth-p99",
   "overload-errors",
   "overload-latency",
   "overload-memory",
@@ -46,6 +50,7 @@ describe("bench scenario: basalt vs anvil (e2e)", () => {
       stepSeconds: 1,
       overloadSeconds: 0,
       overloadFactor: 10,
+      calibrationSeconds: 1,
       out,
       onProgress: (line) => progress.push(line),
     });
@@ -89,11 +94,38 @@ describe("bench scenario: basalt vs anvil (e2e)", () => {
     expect(existsSync(result!.files.html)).toBe(true);
   });
 
+  it("sends distinct call bodies for the throughput targets, and labels the repetitive corpora", () => {
+    const report = result!.report;
+    for (const corpus of [CORPUS.callTransfer, CORPUS.estimateGas, CORPUS.estimateEth]) {
+      const r = report.results.find((x) => x.corpus === corpus && x.endpoint === ENDPOINT.basalt)!;
+      expect(r.note, corpus).toBeUndefined();
+    }
+    for (const corpus of [CORPUS.callRepeated, CORPUS.estimateRepeated]) {
+      expect(report.results.find((x) => x.corpus === corpus)!.note).toBe(REPETITIVE_NOTE);
+    }
+    expect(DISTINCT_CALL_BODIES).toBeGreaterThanOrEqual(4096);
+  });
+
+  it("calibrated the generator against the bare server per answer size class, with wrk when installed", () => {
+    const g = result!.report.generator!;
+    const classes = new Set(result!.report.results.map((r) => r.sizeClass));
+    expect(classes.has(undefined)).toBe(false);
+    expect(new Set(g.calibration.map((c) => c.sizeClass))).toEqual(classes);
+    for (const c of g.calibration) {
+      expect(c.pipeline).toBe(1);
+      expect(c.rps).toBeGreaterThan(0);
+      expect(c.failed).toBe(0);
+      if (findWrk() !== undefined) expect(c.wrk?.rps, c.wrkNote).toBeGreaterThan(0);
+    }
+    for (const r of result!.report.results) expect(typeof r.steps[0]!.generatorBound).toBe("boolean");
+    expect(progress.some((l) => l.startsWith("calibration "))).toBe(true);
+  });
+
   it("writes targets.json with a line per target", () => {
     const summary = JSON.parse(readFileSync(result!.files.targets, "utf8")) as { targets: Array<{ id: string; verdict: string; measured: string }> };
     expect(summary.targets.map((t) => t.id)).toEqual(TARGET_IDS);
     for (const t of summary.targets) {
-      expect(["PASS", "MISS", "N/A"]).toContain(t.verdict);
+      expect(["PASS", "MISS", "N/A", "GENERATOR-BOUND"]).toContain(t.verdict);
       expect(t.measured.length).toBeGreaterThan(0);
     }
   });
@@ -107,6 +139,9 @@ describe("bench scenario: basalt vs anvil (e2e)", () => {
       peak: { concurrency: 32, seconds: 2 },
       overloadSeconds: 2,
     });
+    const g = parseScenarioArgs(["--threads", "0", "--pipeline", "1", "--calibration-seconds", "0.5"])!;
+    expect({ threads: g.threads, pipeline: g.pipeline, calibrationSeconds: g.calibrationSeconds }).toEqual({ threads: 0, pipeline: 1, calibrationSeconds: 0.5 });
+    expect(() => parseScenarioArgs(["--threads", "1.5"])).toThrow(/integer >= 0/);
     const o = parseScenarioArgs(["--blocks=3", "--steps", "8,9", "--peak-seconds", "0", "--overload-seconds", "0"])!;
     expect(o.blocks).toBe(3);
     expect(o.steps).toEqual([8, 9]);

@@ -1,5 +1,5 @@
 /**
- * `basalt bench <load|scenario|micro> [args]`: runs one tool of the benchmark suite. Each tool is
+ * `basalt bench <load|scenario|micro|wrk> [args]`: runs one tool of the benchmark suite. Each tool is
  * a module of the compiled bench folder (`dist/bench/<tool>/cli.js`, exporting
  * `main(argv: string[]): Promise<void>`), loaded only when asked for, and parses its own
  * arguments (the node's options do not apply).
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { BasaltError } from "../../util/errors.js";
 
 /** The tools of the bench suite, in display order. */
-export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro"] as const;
+export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro", "wrk"] as const;
 /** A tool of the bench suite. */
 export type BenchSubcommand = (typeof BENCH_SUBCOMMANDS)[number];
 
@@ -18,6 +18,7 @@ export const BENCH_SUMMARIES: { readonly [S in BenchSubcommand]: string } = {
   load: "HTTP load test of any JSON-RPC endpoints (open-loop steps and a closed-loop peak)",
   scenario: "End-to-end scenarios against basalt and reference nodes",
   micro: "Micro-benchmarks of basalt's internals",
+  wrk: "wrk (when installed) against any JSON-RPC endpoint with a body file, to check a load figure independently",
 };
 
 /** The help text of `basalt bench`. */

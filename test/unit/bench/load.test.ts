@@ -1,22 +1,24 @@
 /**
- * The HTTP load tool (bench/load) against tiny local node:http servers: open-loop request counts,
- * failure kinds, drops at the in-flight cap, the closed loop's concurrency, RSS sampling, and the
- * text/JSON/HTML reports. Asserts behaviour only, never latency figures.
+ * The HTTP load tool (bench/load) against tiny local servers (node:http, raw TCP): the
+ * multi-threaded generator's open-loop counts, failure kinds, drops at the in-flight cap, the
+ * closed loop's requests in flight, pipelining (answers matched to requests in order, a server
+ * closing mid-pipeline counted as failures), RSS sampling, and the text/JSON/HTML reports. The
+ * generator's threads run the compiled bench (`npm run build` first). Asserts behaviour only,
+ * never latency or throughput figures.
  */
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import net, { type AddressInfo, type Socket } from "node:net";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkOutcome, prepareCorpus } from "../../../bench/load/check.js";
-import { RpcHttpClient } from "../../../bench/load/client.js";
-import { runClosedLoop } from "../../../bench/load/closedLoop.js";
-import { runOpenLoop } from "../../../bench/load/openLoop.js";
+import { LoadGenerator } from "../../../bench/load/generator.js";
 import { renderHtml } from "../../../bench/load/plot.js";
 import { formatTable, writeReport } from "../../../bench/load/report.js";
 import { readRssMiB } from "../../../bench/load/rss.js";
 import { runLoad } from "../../../bench/load/run.js";
 import { Tally, latencyStats } from "../../../bench/load/stats.js";
 import type { Corpus, LoadReport } from "../../../bench/load/types.js";
+import { resultEquals, resultsEqual, VALIDATOR_MODULE, validatorRef } from "../../../bench/load/validator.js";
 import { makeTempDir, removeDir } from "../../helpers/basaltProcess.js";
 import { getFreePort, LOCALHOST } from "../../helpers/ports.js";
 
@@ -34,18 +36,29 @@ type Handler = (body: string, res: http.ServerResponse) => void;
 
 const servers: TestServer[] = [];
 const dirs: string[] = [];
+const generators: LoadGenerator[] = [];
 
 afterEach(async () => {
+  await Promise.all(generators.splice(0).map((g) => g.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
   await Promise.all(dirs.splice(0).map((d) => removeDir(d)));
 });
+
+/** Default generator options of these tests: two threads, a timeout long enough for a loaded machine. */
+const THREADS = 2;
+
+/** Starts a generator (closed by afterEach). */
+async function generator(url: string, corpus: Corpus, opts: { threads?: number; timeoutMs?: number } = {}): Promise<LoadGenerator> {
+  const g = await LoadGenerator.start({ url, corpus, threads: opts.threads ?? THREADS, timeoutMs: opts.timeoutMs ?? 5_000, sampleBytes: Infinity });
+  generators.push(g);
+  return g;
+}
 
 /** Starts a server on 127.0.0.1 calling `handler` with each request's body. */
 async function startServer(handler: Handler): Promise<TestServer> {
   let received = 0;
   let current = 0;
   let max = 0;
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     received++;
     current++;
@@ -55,16 +68,21 @@ async function startServer(handler: Handler): Promise<TestServer> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => handler(Buffer.concat(chunks).toString("utf8"), res));
   });
-  server.on("connection", (s) => {
+  return listen(server, { received: () => received, maxConcurrent: () => max });
+}
+
+/** Listens on 127.0.0.1, destroys the open connections on close, and registers the server for afterEach. */
+async function listen<T extends Omit<TestServer, "url" | "close">>(server: net.Server, counters: T): Promise<TestServer & T> {
+  const sockets = new Set<Socket>();
+  server.on("connection", (s: Socket) => {
     sockets.add(s);
     s.once("close", () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, LOCALHOST, resolve));
   const { port } = server.address() as AddressInfo;
-  const handle: TestServer = {
+  const handle = {
+    ...counters,
     url: `http://${LOCALHOST}:${port}`,
-    received: () => received,
-    maxConcurrent: () => max,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -90,19 +108,57 @@ function rpcBody(method: string, id = 1): string {
   return JSON.stringify({ jsonrpc: "2.0", id, method, params: [] });
 }
 
+/** A corpus whose every answer must be `expected`, checked on the generator's threads. */
+function corpusOf(name: string, bodies: string[], expected: unknown = "0x1"): Corpus {
+  return { name, bodies, ...validatorRef(VALIDATOR_MODULE, resultEquals, expected) };
+}
+
+/**
+ * A raw HTTP/1.1 server answering each request with `{"result": <its id>}`, in order, however
+ * many arrive in one read; with `closeAfter`, it destroys each connection after that many answers.
+ */
+async function startRawServer(closeAfter?: number): Promise<TestServer & { connections: () => number }> {
+  let received = 0;
+  let connections = 0;
+  const server = net.createServer((sock) => {
+    connections++;
+    let buf = Buffer.alloc(0);
+    let answered = 0;
+    sock.on("data", (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      for (;;) {
+        const headEnd = buf.indexOf("\r\n\r\n");
+        if (headEnd < 0) return;
+        const length = Number(/content-length:\s*(\d+)/i.exec(buf.subarray(0, headEnd).toString("latin1"))?.[1] ?? 0);
+        if (buf.length < headEnd + 4 + length) return;
+        const body = buf.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8");
+        buf = buf.subarray(headEnd + 4 + length);
+        received++;
+        if (closeAfter !== undefined && answered >= closeAfter) return void sock.destroy();
+        answered++;
+        const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: (JSON.parse(body) as { id: unknown }).id });
+        sock.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+      }
+    });
+  });
+  return listen(server, { received: () => received, maxConcurrent: () => 0, connections: () => connections });
+}
+
 describe("open loop", () => {
-  it("sends about rate × seconds requests, all counted ok, warm-up not counted", async () => {
+  it("sends rate × seconds requests over the threads, all counted ok; warm-up and capture not counted", async () => {
     const server = await startServer(okHandler);
-    const corpus: Corpus = { name: "c", bodies: [rpcBody("a"), rpcBody("b")], validate: (r) => (r === "0x1" ? undefined : "not 0x1") };
-    const report = await runLoad({ endpoints: [{ name: "s", url: server.url }], corpora: [corpus], steps: [200], stepSeconds: 1 });
+    const corpus = corpusOf("c", [rpcBody("a"), rpcBody("b")]);
+    const report = await runLoad({ endpoints: [{ name: "s", url: server.url }], corpora: [corpus], steps: [200], stepSeconds: 1, threads: THREADS, calibration: false });
     expect(report.results).toHaveLength(1);
-    const step = report.results[0]!.steps[0]!;
+    const r = report.results[0]!;
+    expect(r.threads).toBe(THREADS);
+    const step = r.steps[0]!;
     expect(step.rate).toBe(200);
+    // The schedule is exact: every one of the 200 due requests is sent or dropped.
+    expect(step.sent + step.dropped).toBe(200);
     expect(step.sent).toBeGreaterThanOrEqual(150);
-    expect(step.sent).toBeLessThanOrEqual(250);
     expect(step.ok).toBe(step.sent);
     expect(step.failed).toBe(0);
-    expect(step.dropped).toBe(0);
     expect(step.errorRate).toBe(0);
     expect(step.achievedRps).toBeCloseTo(step.ok / 1, 6);
     expect(step.failures).toEqual({});
@@ -110,13 +166,17 @@ describe("open loop", () => {
     expect(step.p99).toBeGreaterThanOrEqual(step.p50);
     expect(step.max).toBeGreaterThanOrEqual(step.p99);
     expect(step.rssMiB).toBeUndefined();
-    // The warm-up sent each body once more.
-    expect(server.received()).toBe(step.sent + corpus.bodies.length);
-    expect(report.results[0]!.peak).toBeUndefined();
+    expect(step.generatorCpu).toBeGreaterThanOrEqual(0);
+    // The warm-up sent each body once more, and one body was captured for the calibration.
+    expect(server.received()).toBe(step.sent + corpus.bodies.length + 1);
+    expect(r.answerBytes).toBeGreaterThan(0);
+    expect(r.sizeClass).toBe("≤ 1 KiB");
+    expect(r.peak).toBeUndefined();
     expect(report.plan).toEqual({ steps: [200], stepSeconds: 1 });
+    expect(report.generator?.calibrationNote).toMatch(/calibration off/);
   });
 
-  it("counts JSON-RPC errors, HTTP 429/500, garbage, missing results, validate failures and timeouts by kind", async () => {
+  it.each([0, THREADS])("counts JSON-RPC errors, HTTP 429/500, garbage, missing results, validate failures and timeouts by kind (%i threads)", async (threads) => {
     const server = await startServer((body, res) => {
       const { id, method } = JSON.parse(body) as { id: number; method: string };
       switch (method) {
@@ -140,98 +200,133 @@ describe("open loop", () => {
       }
     });
     const methods = ["good", "rpcError", "tooMany", "broken", "garbage", "noResult", "invalid", "hang"];
-    const validate = (r: unknown): string | undefined => (r === "0x1" ? undefined : "expected 0x1");
-    const corpus: Corpus = { name: "mixed", bodies: methods.map((m, i) => rpcBody(m, i)), validate };
-    const client = new RpcHttpClient(server.url, { timeoutMs: 800 });
-    try {
-      const step = await runOpenLoop(client, prepareCorpus(corpus), { rate: 32, seconds: 1, maxInFlight: 100 });
-      expect(step.sent).toBe(32);
-      expect(step.ok + step.failed).toBe(32);
-      expect(step.ok).toBe(4);
-      expect(step.failures).toEqual({
-        "rpc -32005": 4,
-        "http 429": 4,
-        "http 500": 4,
-        "invalid json": 4,
-        "missing result": 4,
-        "validate: expected 0x1": 4,
-        timeout: 4,
-      });
-      expect(step.errorRate).toBeCloseTo(28 / 32, 9);
-    } finally {
-      client.close();
-    }
+    const gen = await generator(server.url, corpusOf("mixed", methods.map((m, i) => rpcBody(m, i))), { threads, timeoutMs: 800 });
+    expect(gen.threads).toBe(threads);
+    const step = await gen.open({ rate: 32, seconds: 1, maxInFlight: 100, maxSockets: 64 });
+    expect(step.sent).toBe(32);
+    expect(step.ok + step.failed).toBe(32);
+    expect(step.ok).toBe(4);
+    expect(step.failures).toEqual({
+      "rpc -32005": 4,
+      "http 429": 4,
+      "http 500": 4,
+      "invalid json": 4,
+      "missing result": 4,
+      'validate: expected "0x1"': 4,
+      timeout: 4,
+    });
+    expect(step.errorRate).toBeCloseTo(28 / 32, 9);
   });
 
   it("counts connection errors by code", async () => {
     const port = await getFreePort();
-    const report = await runLoad({
-      endpoints: [{ name: "down", url: `http://${LOCALHOST}:${port}` }],
-      corpora: [{ name: "c", bodies: [rpcBody("x")] }],
-      steps: [20],
-      stepSeconds: 0.5,
-    });
-    const step = report.results[0]!.steps[0]!;
+    const gen = await generator(`http://${LOCALHOST}:${port}`, corpusOf("c", [rpcBody("x")]));
+    const step = await gen.open({ rate: 20, seconds: 0.5, maxInFlight: 100, maxSockets: 64 });
     expect(step.sent).toBe(10);
     expect(step.ok).toBe(0);
     expect(step.failures).toEqual({ econnrefused: 10 });
     expect(step.errorRate).toBe(1);
   });
 
-  it("drops requests due while maxInFlight are in flight", async () => {
+  it("drops requests due while maxInFlight are in flight (the cap split over the threads)", async () => {
     const server = await startServer(() => undefined); // never answers
-    const client = new RpcHttpClient(server.url, { timeoutMs: 2000 });
-    try {
-      const step = await runOpenLoop(client, prepareCorpus({ name: "c", bodies: [rpcBody("x")] }), { rate: 50, seconds: 1, maxInFlight: 5 });
-      expect(step.sent).toBe(5);
-      expect(step.dropped).toBe(45);
-      expect(step.ok).toBe(0);
-      expect(step.failures).toEqual({ timeout: 5 });
-    } finally {
-      client.close();
-    }
+    const gen = await generator(server.url, corpusOf("c", [rpcBody("x")]), { timeoutMs: 2000 });
+    const step = await gen.open({ rate: 50, seconds: 1, maxInFlight: 5, maxSockets: 64 });
+    expect(step.sent).toBe(5);
+    expect(step.dropped).toBe(45);
+    expect(step.ok).toBe(0);
+    expect(step.failures).toEqual({ timeout: 5 });
+  });
+
+  it("runs a corpus whose validator is a bare function on the main thread", async () => {
+    const server = await startServer(okHandler);
+    const gen = await generator(server.url, { name: "c", bodies: [rpcBody("x")], validate: (r) => (r === "0x1" ? undefined : "no") });
+    expect(gen.threads).toBe(0);
+    const step = await gen.open({ rate: 20, seconds: 0.5, maxInFlight: 10, maxSockets: 4 });
+    expect(step.ok).toBe(10);
   });
 });
 
 describe("closed loop", () => {
-  /** Answers like okHandler after `ms`: long enough for every client's request to be in flight at once. */
+  /** Answers like okHandler after `ms`: long enough for every request to be in flight at once. */
   const slowOk =
     (ms: number): Handler =>
     (body, res) => {
       setTimeout(() => okHandler(body, res), ms);
     };
 
-  it("keeps exactly `concurrency` requests in flight", async () => {
+  it.each([
+    [1, 8],
+    [4, 2],
+    [3, 3],
+  ])("keeps exactly `concurrency` requests in flight (pipeline %i → %i connections)", async (pipeline, connections) => {
     const server = await startServer(slowOk(20));
-    const client = new RpcHttpClient(server.url, { timeoutMs: 5000 });
-    try {
-      const peak = await runClosedLoop(client, prepareCorpus({ name: "c", bodies: [rpcBody("x")] }), { concurrency: 8, seconds: 1 });
-      expect(server.maxConcurrent()).toBe(8);
-      expect(peak.concurrency).toBe(8);
-      expect(peak.ok).toBeGreaterThan(8);
-      expect(peak.failed).toBe(0);
-      expect(peak.rps).toBeCloseTo(peak.ok, 6);
-    } finally {
-      client.close();
-    }
+    const gen = await generator(server.url, corpusOf("c", [rpcBody("x")]));
+    const peak = await gen.closed({ concurrency: 8, pipeline, seconds: 1 });
+    expect(server.maxConcurrent()).toBe(8);
+    expect(peak.concurrency).toBe(8);
+    expect(peak.connections).toBe(connections);
+    expect(peak.pipeline).toBe(pipeline);
+    expect(peak.ok).toBeGreaterThan(8);
+    expect(peak.failed).toBe(0);
+    expect(peak.rps).toBeCloseTo(peak.ok, 6);
   });
 
-  it("runs the peak after the steps with more clients than the default socket pool, sampling RSS of a pid", async () => {
+  it("runs the peak after the steps with more clients than the open loop's sockets, sampling RSS of a pid", async () => {
     const server = await startServer(slowOk(150));
     const report = await runLoad({
       endpoints: [{ name: "self", url: server.url, pid: process.pid }],
-      corpora: [{ name: "c", bodies: [rpcBody("x")] }],
+      corpora: [corpusOf("c", [rpcBody("x")])],
       steps: [10],
       stepSeconds: 0.3,
       peak: { concurrency: 70, seconds: 0.5 },
+      calibration: false,
     });
     const r = report.results[0]!;
     expect(server.maxConcurrent()).toBe(70);
     expect(r.steps[0]!.rssMiB).toBeGreaterThan(0);
     expect(r.peak?.concurrency).toBe(70);
+    expect(r.peak?.pipeline).toBe(4);
     expect(r.peak?.ok).toBeGreaterThan(0);
     expect(r.peak?.rssMiB).toBeGreaterThan(0);
     expect(report.plan.peak).toEqual({ concurrency: 70, seconds: 0.5 });
+  });
+
+  it("matches pipelined answers to their requests in order", async () => {
+    const server = await startRawServer();
+    const ids = Array.from({ length: 16 }, (_, i) => `req-${i}`);
+    const bodies = ids.map((id) => JSON.stringify({ jsonrpc: "2.0", id, method: "echo", params: [] }));
+    const gen = await generator(server.url, { name: "echo", bodies, ...validatorRef(VALIDATOR_MODULE, resultsEqual, ids) });
+    expect(await gen.probePipeline(8)).toBeUndefined();
+    const peak = await gen.closed({ concurrency: 32, pipeline: 8, seconds: 0.5 });
+    expect(peak.connections).toBe(4);
+    expect(peak.failures).toEqual({});
+    expect(peak.ok).toBeGreaterThan(32);
+  });
+
+  it("counts requests lost when the server closes mid-pipeline as failures, and goes on", async () => {
+    const server = await startRawServer(3);
+    const gen = await generator(server.url, corpusOf("c", [rpcBody("x", 7)], 7), { timeoutMs: 2000 });
+    expect(await gen.probePipeline(8)).toMatch(/lost \((connection closed|econnreset|epipe)\)/);
+    const peak = await gen.closed({ concurrency: 16, pipeline: 8, seconds: 0.5 });
+    expect(peak.ok).toBeGreaterThan(0);
+    expect(peak.failed).toBeGreaterThan(0);
+    // The kinds of a connection the server ended: closed, reset, or written to after the close.
+    const closeKinds = ["connection closed", "econnreset", "epipe"];
+    expect(Object.keys(peak.failures).every((k) => closeKinds.includes(k)), JSON.stringify(peak.failures)).toBe(true);
+    // Every connection answered 3 then closed; replacements were opened as the old ones died.
+    expect(server.connections()).toBeGreaterThan(2);
+  });
+
+  it("merges the threads' latency histograms: one latency per answered request", async () => {
+    const server = await startServer(okHandler);
+    const gen = await generator(server.url, corpusOf("c", [rpcBody("x")]), { threads: 3 });
+    const peak = await gen.closed({ concurrency: 6, pipeline: 1, seconds: 0.5 });
+    expect(peak.connections).toBe(6);
+    expect(peak.ok).toBeGreaterThan(0);
+    expect(peak.p50).toBeGreaterThan(0);
+    expect(peak.p99).toBeGreaterThanOrEqual(peak.p50);
+    expect(peak.max).toBeGreaterThanOrEqual(peak.p99);
   });
 });
 
@@ -247,14 +342,18 @@ describe("checks", () => {
       { jsonrpc: "2.0", id: 3, result: "ok" },
       { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "x" } },
     ];
-    checkOutcome({ status: 200, body: JSON.stringify(answer) }, prepared, 0, tally);
+    checkOutcome({ status: 200, body: Buffer.from(JSON.stringify(answer)), bytes: 0 }, prepared, 0, tally);
     expect(tally.ok).toBe(1);
     expect(tally.failures).toEqual({ "rpc -32000": 1, "missing response": 1 });
-    checkOutcome({ status: 503, body: "" }, prepared, 0, tally);
+    checkOutcome({ status: 503, bytes: 0 }, prepared, 0, tally);
     expect(tally.failures["http 503"]).toBe(3);
     checkOutcome({ error: "timeout" }, prepared, 0, tally);
     expect(tally.failures.timeout).toBe(3);
     expect(tally.failed).toBe(8);
+    // A 200 answer whose body was not kept (outside the sample) counts ok on its framing, as unchecked.
+    checkOutcome({ status: 200, bytes: 100_000 }, prepared, 0, tally);
+    expect(tally.ok).toBe(4);
+    expect(tally.unchecked).toBe(3);
   });
 
   it("rejects empty corpora and bodies that are not requests", () => {

@@ -11,6 +11,7 @@ import { LoadError } from "../../../bench/load/errors.js";
 import { parseCli } from "../../../src/cli/args.js";
 import { BENCH_HELP, BenchCommandError, benchCommand } from "../../../src/cli/commands/bench.js";
 import { renderHelp } from "../../../src/cli/help.js";
+import { parseWrkArgs, WRK_USAGE } from "../../../bench/wrk/cli.js";
 import { makeTempDir, removeDir } from "../../helpers/basaltProcess.js";
 
 const dirs: string[] = [];
@@ -58,6 +59,12 @@ describe("parseLoadArgs", () => {
       "c.json",
       "--out",
       "dir",
+      "--threads",
+      "3",
+      "--pipeline=8",
+      "--check-all",
+      "--calibration-seconds",
+      "1.5",
       "--json",
     ]);
     expect(a.endpoints).toEqual([
@@ -74,9 +81,14 @@ describe("parseLoadArgs", () => {
       blocks: 16,
       corpus: "c.json",
       out: "dir",
+      threads: 3,
+      pipeline: 8,
+      checkAll: true,
+      calibrationSeconds: 1.5,
       json: true,
       help: false,
     });
+    expect(parseLoadArgs(["--url", "a=http://h:1", "--threads", "0"]).threads).toBe(0);
   });
 
   it("defaults to a peak run, and --no-peak removes it", () => {
@@ -104,6 +116,8 @@ describe("parseLoadArgs", () => {
     argError(["--url", "a=http://h:1", "--no-peak", "--peak-seconds", "3"], "--no-peak", /conflicts/);
     argError(["--url", "a=http://h:1", "--pid", "b=1"], "--pid", /no --url named "b"/);
     argError(["--url", "a=http://h:1", "--json=yes"], "--json", /takes no value/);
+    argError(["--url", "a=http://h:1", "--threads", "-1"], "--threads", /an integer >= 0/);
+    argError(["--url", "a=http://h:1", "--pipeline", "0"], "--pipeline", /an integer >= 1/);
   });
 });
 
@@ -160,7 +174,7 @@ describe("basalt bench", () => {
 
   it("has help, listed in the general help too", () => {
     expect(renderHelp("bench")).toBe(BENCH_HELP);
-    for (const tool of ["load", "scenario", "micro"]) expect(BENCH_HELP).toContain(tool);
+    for (const tool of ["load", "scenario", "micro", "wrk"]) expect(BENCH_HELP).toContain(tool);
     expect(renderHelp()).toContain("basalt bench <load|scenario|micro> [args]");
   });
 
@@ -171,5 +185,33 @@ describe("basalt bench", () => {
     expect(err).toBeInstanceOf(BenchCommandError);
     expect((err as BenchCommandError).code).toBe("BENCH_MODULE_MISSING");
     expect((err as BenchCommandError).message).toMatch(/bench tool micro is not available.*cli\.js/);
+  });
+});
+
+describe("basalt bench wrk", () => {
+  it("parses its arguments with defaults", () => {
+    expect(parseWrkArgs(["--url", "http://127.0.0.1:8545", "--body", "b.json"])).toMatchObject({
+      url: "http://127.0.0.1:8545",
+      body: "b.json",
+      connections: 32,
+      seconds: 10,
+      pipeline: 1,
+      help: false,
+    });
+    expect(parseWrkArgs(["--url=http://h:1/", "--body=b", "--connections", "8", "--threads", "1", "--seconds", "3", "--pipeline", "4"])).toMatchObject({
+      connections: 8,
+      threads: 1,
+      seconds: 3,
+      pipeline: 4,
+    });
+    expect(parseWrkArgs(["--help"]).help).toBe(true);
+    expect(WRK_USAGE).toContain("--body FILE");
+  });
+
+  it("names the flag on bad arguments", () => {
+    expect(() => parseWrkArgs(["--body", "b"])).toThrow(/^--url: expected http/);
+    expect(() => parseWrkArgs(["--url", "http://h:1"])).toThrow(/^--body: missing/);
+    expect(() => parseWrkArgs(["--url", "http://h:1", "--body", "b", "--seconds", "0"])).toThrow(/^--seconds: invalid value "0"/);
+    expect(() => parseWrkArgs(["--url", "http://h:1", "--bogus", "1"])).toThrow(/^--bogus: unknown flag/);
   });
 });

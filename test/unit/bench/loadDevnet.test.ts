@@ -9,10 +9,8 @@ import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { Address, createContractAddress, hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkOutcome, prepareCorpus } from "../../../bench/load/check.js";
-import { RpcHttpClient } from "../../../bench/load/client.js";
 import { DISCOVERABLE_CORPORA, discoverCorpora } from "../../../bench/load/corpus.js";
-import { Tally } from "../../../bench/load/stats.js";
+import { LoadGenerator } from "../../../bench/load/generator.js";
 import type { Corpus, LoadReport } from "../../../bench/load/types.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
@@ -100,18 +98,18 @@ describe("load tool against a basalt devnet", () => {
     expect(byName.get("eth_estimateGas")!.bodies.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("builds bodies that all succeed and pass their validators", async () => {
-    const client = new RpcHttpClient(node.url, { timeoutMs: 10_000 });
-    try {
-      for (const corpus of corpora) {
-        const prepared = prepareCorpus(corpus);
-        const tally = new Tally();
-        for (let i = 0; i < prepared.payloads.length; i++) checkOutcome(await client.send(prepared.payloads[i]!), prepared, i, tally);
+  it("builds bodies that all succeed and pass their validators, checked on the generator's threads", async () => {
+    for (const corpus of corpora) {
+      expect(corpus.validator, corpus.name).toBeDefined();
+      const gen = await LoadGenerator.start({ url: node.url, corpus, threads: 2, timeoutMs: 10_000, sampleBytes: Infinity });
+      try {
+        expect(gen.threads).toBe(2);
+        const { tally } = await gen.warm(corpus.bodies.length);
         expect(tally.failures, corpus.name).toEqual({});
         expect(tally.ok, corpus.name).toBe(corpus.bodies.length);
+      } finally {
+        await gen.close();
       }
-    } finally {
-      client.close();
     }
   });
 

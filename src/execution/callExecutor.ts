@@ -21,7 +21,7 @@ import type { Chain } from "../chain/chain.js";
 import { opForkAt, OpFork } from "../chain/op/forks.js";
 import { RPC_GAS_CAP } from "../config/constants.js";
 import { ServerError } from "../rpc/errors.js";
-import { createAddress } from "../rpc/format/receipt.js";
+import { createAddress } from "../chain/json/receipt.js";
 import { revertError } from "./revert.js";
 import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
 import { OverlayStateManager } from "./state/overlayStateManager.js";

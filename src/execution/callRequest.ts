@@ -11,7 +11,7 @@
 import type { Chain } from "../chain/chain.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 import { ServerError } from "../rpc/errors.js";
-import { toData, toQuantity } from "../rpc/format/quantity.js";
+import { toData, toQuantity } from "../chain/json/quantity.js";
 import { parseCallArgs } from "../rpc/params.js";
 import { fromHex } from "../util/bytes.js";
 import { CallExecutor, type CallTarget } from "./callExecutor.js";

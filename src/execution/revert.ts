@@ -7,7 +7,7 @@
  * - no revert data: code -32000, message `execution reverted`, no `data`.
  */
 import { RpcCode, RpcError, ServerError } from "../rpc/errors.js";
-import { toData } from "../rpc/format/quantity.js";
+import { toData } from "../chain/json/quantity.js";
 
 /** Selector of `Error(string)`: keccak256("Error(string)")[:4]. */
 export const ERROR_SELECTOR = Uint8Array.of(0x08, 0xc3, 0x79, 0xa0);

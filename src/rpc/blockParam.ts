@@ -6,7 +6,7 @@
 import type { Block } from "@ethereumjs/block";
 import type { Chain } from "../chain/chain.js";
 import { InvalidParamsError, ServerError } from "./errors.js";
-import { parseHash, parseQuantity } from "./format/quantity.js";
+import { parseHash, parseQuantity } from "./hexParams.js";
 
 /** A parsed block parameter. */
 export type BlockParam =

@@ -35,7 +35,7 @@ import {
 import { NO_PENDING, type PendingSource } from "../../src/flashblocks/pendingView.js";
 import type { RpcBackend } from "../../src/rpc/backend.js";
 import { toJsonRpcError } from "../../src/rpc/errors.js";
-import { createAddress } from "../../src/rpc/format/receipt.js";
+import { createAddress } from "../../src/chain/json/receipt.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { callMethods } from "../../src/rpc/methods/call.js";
 import { logMethods } from "../../src/rpc/methods/logs.js";

@@ -23,7 +23,7 @@ import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import type { PendingSource } from "../../src/flashblocks/pendingView.js";
 import type { PendingSnapshot, PendingTx } from "../../src/flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../../src/rpc/backend.js";
-import { createAddress, formatHeader, type RpcLog } from "../../src/rpc/format/index.js";
+import { createAddress, formatHeader, type RpcLog } from "../../src/chain/json/index.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { nodeMethods } from "../../src/rpc/methods/node.js";
 import { RpcHttpServer } from "../../src/rpc/server.js";

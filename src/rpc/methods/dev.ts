@@ -6,7 +6,8 @@
  */
 import type { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
 import { InvalidParamsError } from "../errors.js";
-import { parseAddress, parseData, parseQuantity, toData } from "../format/quantity.js";
+import { toData } from "../../chain/json/quantity.js";
+import { parseAddress, parseData, parseQuantity } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
 

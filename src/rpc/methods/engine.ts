@@ -15,7 +15,7 @@ import { buildOpOnHead } from "../../sequencer/opBuilder.js";
 import { blockFromOpPayload, parseOpPayloadAttributes } from "./engineOp.js";
 import type { RpcBackend } from "../backend.js";
 import { RpcCode, RpcError } from "../errors.js";
-import { toData } from "../format/quantity.js";
+import { toData } from "../../chain/json/quantity.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 

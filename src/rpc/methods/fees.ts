@@ -9,7 +9,8 @@ import { isDeposit } from "../../chain/op/depositTx.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError } from "../errors.js";
-import { effectiveGasPrice, parseQuantity, toQuantity } from "../format/index.js";
+import { effectiveGasPrice, toQuantity } from "../../chain/json/index.js";
+import { parseQuantity } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 

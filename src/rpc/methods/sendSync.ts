@@ -16,7 +16,7 @@ import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../config/constants.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../backend.js";
 import { InvalidParamsError, RpcError } from "../errors.js";
-import { parseHash, parseQuantity } from "../format/quantity.js";
+import { parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import { RawJson, type MethodTable, type RpcContext } from "../types.js";
 import { canonicalReceipt } from "./blocks.js";

@@ -7,7 +7,8 @@ import type { OpChainConfig } from "../../chain/op/forks.js";
 import type { PooledTx } from "../../txpool/txpool.js";
 import type { RpcBackend } from "../backend.js";
 import { ServerError } from "../errors.js";
-import { formatTransaction, parseAddress, parseData, toData, toQuantity } from "../format/index.js";
+import { formatTransaction, toData, toQuantity } from "../../chain/json/index.js";
+import { parseAddress, parseData } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
 

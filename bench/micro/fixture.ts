@@ -14,7 +14,7 @@ import { pino } from "pino";
 import { Chain } from "../../src/chain/chain.js";
 import { devnetGenesis } from "../../src/chain/devnet.js";
 import { isDeposit } from "../../src/chain/op/depositTx.js";
-import type { StoredReceipt } from "../../src/chain/types.js";
+import type { StoredReceipt } from "../../src/storage/types.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { BasaltError } from "../../src/util/errors.js";

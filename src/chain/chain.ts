@@ -28,7 +28,7 @@ import { installEvmCaches } from "../execution/evmSpeedups.js";
 import { verifyOpBlock } from "../execution/op/opPayload.js";
 import { ChainError, ChainErrorCode } from "./errors.js";
 import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "./genesis.js";
-import type { Log, StoredReceipt } from "./types.js";
+import type { Log, StoredReceipt } from "../storage/types.js";
 
 /** Options of an opened chain. */
 export interface ChainOptions {

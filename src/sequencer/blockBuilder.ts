@@ -7,7 +7,7 @@ import type { Block } from "@ethereumjs/block";
 import { buildBlock } from "@ethereumjs/vm";
 import type { Logger } from "pino";
 import { blockWriteOf, type Chain, type ExecutedBlock } from "../chain/chain.js";
-import type { Log, StoredReceipt } from "../chain/types.js";
+import type { Log, StoredReceipt } from "../storage/types.js";
 import type { TxPool } from "../txpool/txpool.js";
 
 /** Attributes of a block to build (Engine API PayloadAttributes). */

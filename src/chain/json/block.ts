@@ -5,7 +5,7 @@
  */
 import type { Block, BlockHeader } from "@ethereumjs/block";
 import type { OpChainConfig } from "../op/forks.js";
-import type { StoredReceipt } from "../types.js";
+import type { StoredReceipt } from "../../storage/types.js";
 import { toData, toQuantity } from "./quantity.js";
 import { formatTransaction, type RpcTransaction } from "./transaction.js";
 

@@ -15,7 +15,7 @@ import { isDeposit } from "../op/depositTx.js";
 import { opForkAt, type OpFork } from "../op/forks.js";
 import { l1BlockInfoFromCalldata, type L1BlockInfo } from "../op/l1BlockInfo.js";
 import { opReceiptFields, type OpReceiptFieldsJson } from "../op/receiptFields.js";
-import type { Log, StoredReceipt } from "../types.js";
+import type { Log, StoredReceipt } from "../../storage/types.js";
 import { toData, toQuantity } from "./quantity.js";
 import { blobVersionedHashes, effectiveGasPrice, type AnyTransaction, type RpcFormatOptions } from "./transaction.js";
 

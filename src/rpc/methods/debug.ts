@@ -4,7 +4,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
-import type { StoredReceipt } from "../../chain/types.js";
+import type { StoredReceipt } from "../../storage/types.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveBlock } from "../blockParam.js";
 import { ServerError } from "../errors.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hexToBytes, type PrefixedHexString } from "@ethereumjs/util";
-import type { Log, StoredReceipt } from "../../../src/chain/types.js";
+import type { Log, StoredReceipt } from "../../../src/storage/types.js";
 import {
   createAddress,
   formatBlockLogs,

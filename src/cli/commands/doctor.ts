@@ -6,8 +6,7 @@
  * each WARN and FAIL. Takes the same flags, environment and env file as `basalt node`.
  * Exit code: 0 when no check FAILs, 1 otherwise.
  */
-import type { OptionSource } from "../args.js";
-import type { BasaltOptions, OptionName } from "../../config/options.js";
+import type { BasaltOptions, OptionName, OptionSource } from "../../config/options.js";
 import { renderJson, renderText, runDoctor } from "../../ops/doctor/run.js";
 import type { DoctorContext } from "../../ops/doctor/types.js";
 

@@ -15,7 +15,7 @@
  * Subscribers' messages are ignored. See /work/shared/reference/flashblocks.md §1.5.
  */
 import uws from "uWebSockets.js";
-import { listenExclusive } from "../rpc/listen.js";
+import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, us_socket_context_t, WebSocket } from "uWebSockets.js";
 import type { Logger } from "pino";
 import type { FlashblocksFormat } from "../config/options.js";

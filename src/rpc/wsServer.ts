@@ -5,7 +5,7 @@
  * connection. Upgrades are accepted on any path (geth serves WebSocket on `/` and any other path).
  */
 import uws from "uWebSockets.js";
-import { listenExclusive } from "./listen.js";
+import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from "uWebSockets.js";
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
-import { Chain } from "../../src/chain/chain.js";
+import { Chain } from "../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../src/chain/devnet.js";
 import { isDeposit } from "../../src/chain/op/depositTx.js";
 import type { StoredReceipt } from "../../src/storage/types.js";

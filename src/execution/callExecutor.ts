@@ -12,13 +12,12 @@
  * naming the block context and the state, which the `pending` tag uses (the pending block's
  * context over the pre-confirmed state).
  */
-import { createBlock, type BlockHeader } from "@ethereumjs/block";
+import { createBlock, type Block, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { createTx, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
-import type { Chain } from "../chain/chain.js";
-import { opForkAt, OpFork } from "../chain/op/forks.js";
+import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { RPC_GAS_CAP } from "../config/constants.js";
 import { ServerError } from "../rpc/errors.js";
 import { createAddress } from "../chain/json/receipt.js";
@@ -27,8 +26,30 @@ import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
 import { OverlayStateManager } from "./state/overlayStateManager.js";
 import type { StateReader } from "./state/stateReader.js";
 import { TrieNodeDb } from "./state/trieNodeDb.js";
+import type { ChainStore } from "../storage/store.js";
 import { LruMap } from "../util/lru.js";
 import { toHex } from "../util/bytes.js";
+
+/**
+ * What calls need of the chain they run on: the head, the fork rules, the store, and fresh
+ * state and VMs after a block. The chain service (`Chain`, src/blockchain/chain.ts) implements
+ * it; execution sits below that service and never imports it.
+ */
+export interface CallChain {
+  /** OP Stack configuration; undefined for a plain Ethereum chain. */
+  readonly op: OpChainConfig | undefined;
+  /** The canonical head. */
+  readonly head: Block;
+  readonly store: ChainStore;
+  /** A Common set to the hardfork of (number, timestamp). */
+  commonAt(number: bigint, timestamp: bigint): Common;
+  /** A fresh overlay state manager on the state after canonical block `header`. */
+  stateManagerAt(header: BlockHeader): { state: OverlayStateManager };
+  /** A VM over `state` for executing on top of `parentHash`. */
+  makeVM(common: Common, state: OverlayStateManager, parentHash: Uint8Array, timestamp?: bigint): Promise<VM>;
+  /** A stored header by hash. */
+  getHeaderByHash(hash: Uint8Array): BlockHeader | undefined;
+}
 
 /** Call arguments, decoded (geth `TransactionArgs`). */
 export interface CallArgs {
@@ -128,7 +149,7 @@ export class CallExecutor {
   private readonly contexts = new LruMap<string, ExecContext>(CALL_CONTEXTS);
   private readonly explicitContexts = new WeakMap<StateReader, ExecContext>();
 
-  constructor(private readonly chain: Chain) {}
+  constructor(private readonly chain: CallChain) {}
 
   /** Builds the unsigned transaction of `args` with `gasLimit`, sender overridden. */
   private buildTx(common: Common, args: CallArgs, gasLimit: bigint, baseFee: bigint | undefined): TypedTransaction {

@@ -8,12 +8,12 @@
  * `pending`) before a request is sent, so malformed requests are refused without a thread hop
  * and every worker executes exactly the block the RPC thread saw.
  */
-import type { Chain } from "../chain/chain.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 import { ServerError } from "../rpc/errors.js";
 import { toData, toQuantity } from "../chain/json/quantity.js";
 import { parseCallArgs } from "../rpc/params.js";
 import { fromHex } from "../util/bytes.js";
+import type { Chain } from "../blockchain/chain.js";
 import { CallExecutor, type CallTarget } from "./callExecutor.js";
 import { pendingCallContextOf } from "../flashblocks/pendingContext.js";
 

@@ -10,7 +10,7 @@
  * back to the producer's pending block at the next block.
  */
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { to0x } from "../util/bytes.js";
 import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "./codec.js";
 import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";

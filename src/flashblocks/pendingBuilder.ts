@@ -16,7 +16,7 @@ import { createBlock, type Block } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import type { OpChainConfig } from "../chain/op/forks.js";
 import { OpBlockExecutor, type AppliedTx, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import { decodeOpTransaction } from "../execution/op/opPayload.js";

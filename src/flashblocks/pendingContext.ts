@@ -4,7 +4,7 @@
  * pending calls.
  */
 import type { BlockHeader } from "@ethereumjs/block";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import type { CallContext } from "../execution/callExecutor.js";
 import { pendingHead, type PendingSnapshot } from "./pendingSnapshot.js";
 import { PendingStateReader, pendingStateIndex } from "./pendingView.js";

@@ -9,7 +9,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { PENDING_SNAPSHOT_SLOT_BYTES } from "../config/constants.js";
 import { allocateIngestStats, IngestStats } from "./ingestStats.js";
 import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds } from "./ingestMetrics.js";

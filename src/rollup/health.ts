@@ -4,7 +4,7 @@
  * readiness probes that cannot send a JSON-RPC POST or read its body (deploy/haproxy.cfg,
  * deploy/k8s/statefulset.yaml). 200 while the head is at most `max_lag` seconds old, else 503.
  */
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 
 /**
  * Lag allowed when the query names none: 30 s is 15 Base blocks — a replica that far behind

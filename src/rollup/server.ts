@@ -5,7 +5,7 @@
  * Stack chains get one.
  */
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { RpcHttpServer } from "../rpc/server.js";
 import { healthAnswer } from "./health.js";
 import { rollupMethods, type RollupMethodsOptions } from "./methods.js";

@@ -3,7 +3,7 @@
  * executor and node settings. One instance per node; handlers take it by closure.
  */
 import type { Block } from "@ethereumjs/block";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import type { CallService } from "../execution/callRequest.js";
 import type { TxPool } from "../txpool/txpool.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";

@@ -15,7 +15,7 @@
 import { randomBytes } from "node:crypto";
 import type { Block } from "@ethereumjs/block";
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 import type { PendingSnapshot, PendingTx } from "../flashblocks/pendingSnapshot.js";
 import type { PooledTx, TxPool } from "../txpool/txpool.js";

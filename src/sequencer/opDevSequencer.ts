@@ -22,7 +22,7 @@
 import { keccak256 } from "../util/keccak.js";
 import { Address, bigIntToBytes, concatBytes, equalsBytes, hexToBytes, setLengthLeft, utf8ToBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
-import type { Chain, ExecutedBlock } from "../chain/chain.js";
+import type { Chain, ExecutedBlock } from "../blockchain/chain.js";
 import { DepositTransaction, isDeposit } from "../chain/op/depositTx.js";
 import { decodeL1InfoCalldata, encodeL1InfoCalldata, l1InfoVariantFor, L1_INFO_DEPOSIT_GAS, batcherHashFromAddress } from "../chain/op/l1InfoTx.js";
 import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
@@ -46,7 +46,8 @@ import type { TxPool } from "../txpool/txpool.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
-import { buildOpOnHead, poolSource } from "./opBuilder.js";
+import { buildOpOnHead } from "../blockchain/opBuilder.js";
+import { poolSource } from "../txpool/poolSource.js";
 
 /**
  * Longest wait between retries after failed block production (e.g. a full disk or read-only
@@ -350,7 +351,7 @@ export class OpDevSequencer {
   /** Builds a block on the head in one go (no flashblocks) and commits it. */
   private async buildAndCommit(): Promise<bigint> {
     const next = this.nextBlock();
-    const ex = await buildOpOnHead(this.chain, this.pool, next.attrs, this.log);
+    const ex = await buildOpOnHead(this.chain, poolSource(this.pool, this.log), next.attrs);
     const number = this.commit(ex, next);
     if (next.deposits.length > 0) this.pending = this.pending.slice(next.deposits.length);
     return number;

@@ -21,7 +21,7 @@ import { basename, dirname, join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants as zc, createBrotliCompress, createBrotliDecompress, createGunzip } from "node:zlib";
-import { Chain } from "../chain/chain.js";
+import { Chain } from "../blockchain/chain.js";
 import { BasaltError } from "../util/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { ChainStore } from "./store.js";

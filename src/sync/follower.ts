@@ -17,7 +17,7 @@
 import type { Block } from "@ethereumjs/block";
 import { equalsBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";

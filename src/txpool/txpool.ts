@@ -12,7 +12,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak256 } from "../util/keccak.js";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { DEPOSIT_TX_TYPE } from "../chain/op/depositTx.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { L1_BLOCK_ADDRESS, loadL1BlockInfo } from "../chain/op/l1BlockInfo.js";

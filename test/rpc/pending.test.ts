@@ -20,7 +20,7 @@ import { hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeBlockFromRlp } from "../../src/chain/blockCodec.js";
-import { Chain, encodeBody } from "../../src/chain/chain.js";
+import { Chain, encodeBody } from "../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../src/config/constants.js";
 import { InlineCallService } from "../../src/execution/callRequest.js";

@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../src/chain/chain.js";
+import { Chain } from "../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { decodeL1InfoCalldata } from "../../src/chain/op/l1InfoTx.js";
 import { opConfigFromGenesisConfig } from "../../src/chain/op/forks.js";

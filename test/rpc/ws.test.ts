@@ -17,7 +17,7 @@ import { register } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startNode } from "../../src/cli/commands/node.js";
-import { Chain } from "../../src/chain/chain.js";
+import { Chain } from "../../src/blockchain/chain.js";
 import { tableDefaults, type BasaltOptions } from "../../src/config/options.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import type { PendingSource } from "../../src/flashblocks/pendingView.js";

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import { decodeBlockFromRlp } from "../../chain/blockCodec.js";
-import { Chain } from "../../chain/chain.js";
+import { Chain } from "../../blockchain/chain.js";
 import { splitRlpItems } from "../../chain/rlpFile.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BasaltError } from "../../util/errors.js";

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { Chain } from "../../chain/chain.js";
+import { Chain } from "../../blockchain/chain.js";
 import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
@@ -40,7 +40,7 @@ import { Follower } from "../../sync/follower.js";
 import { SequencerForwarder } from "../../sync/sequencerForward.js";
 import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
-import { initGenesis } from "../../chain/genesisSource.js";
+import { initGenesis } from "../../blockchain/genesisSource.js";
 import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js";
 import { FlashblocksService } from "../../flashblocks/service.js";
 import { FlashblocksPublisher } from "../../flashblocks/publisher.js";

@@ -3,7 +3,7 @@
  * database to one verified file and back (see src/storage/snapshot.ts for the format).
  */
 import type { Logger } from "pino";
-import { genesisHashOf, resolveGenesis } from "../../chain/genesisSource.js";
+import { genesisHashOf, resolveGenesis } from "../../blockchain/genesisSource.js";
 import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { exportSnapshot, importSnapshot } from "../../storage/snapshot.js";

@@ -11,7 +11,7 @@
  * blocks by their partial-block hash.
  */
 import type { Block } from "@ethereumjs/block";
-import type { Chain } from "../../chain/chain.js";
+import type { Chain } from "../../blockchain/chain.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
 import { pendingHead, type PendingBlockView, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../backend.js";

@@ -11,7 +11,7 @@
  * `rpc/eth.rs`). When the wait runs out: {@link TransactionConfirmationTimeoutError}.
  */
 import { Counter, Histogram, register } from "prom-client";
-import type { Chain } from "../../chain/chain.js";
+import type { Chain } from "../../blockchain/chain.js";
 import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../config/constants.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../backend.js";

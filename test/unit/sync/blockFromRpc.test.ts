@@ -19,7 +19,7 @@ import {
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../../src/chain/chain.js";
+import { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import type { GenesisJson } from "../../../src/chain/genesis.js";

@@ -16,18 +16,18 @@ import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
 import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
-import { primeCommon } from "./commonSpeedups.js";
+import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
-import { blockFromValues } from "./blockCodec.js";
-import { commonFromGenesis, opConfigOf } from "./chainSpec.js";
-import { opForkAt, OpFork, type OpChainConfig } from "./op/forks.js";
-import { decodeOpExtraData, opNextBaseFee } from "./op/eip1559.js";
+import { blockFromValues } from "../chain/blockCodec.js";
+import { commonFromGenesis, opConfigOf } from "../chain/chainSpec.js";
+import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
+import { decodeOpExtraData, opNextBaseFee } from "../chain/op/eip1559.js";
 import { createOpVM } from "../execution/op/opVm.js";
 import { installEvmCaches } from "../execution/evmSpeedups.js";
 import { verifyOpBlock } from "../execution/op/opPayload.js";
-import { ChainError, ChainErrorCode } from "./errors.js";
-import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "./genesis.js";
+import { ChainError, ChainErrorCode } from "../chain/errors.js";
+import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "../chain/genesis.js";
 import type { Log, StoredReceipt } from "../storage/types.js";
 
 /** Options of an opened chain. */

@@ -10,12 +10,13 @@
  */
 import { createTxFromRLP } from "@ethereumjs/tx";
 import { workerData } from "piscina";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
 import { decodeCallTask, decodeSendersTask, encodeCallReply } from "../src/execution/pool/protocol.js";
 import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
+import { pendingCallTargetOf } from "../src/flashblocks/pendingContext.js";
 import type { PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, NO_PENDING, type PendingSource } from "../src/flashblocks/pendingView.js";
 import { toJsonRpcError } from "../src/rpc/errors.js";
@@ -38,7 +39,7 @@ function pendingSource(sab: SharedArrayBuffer | undefined): PendingSource {
     onSnapshot: () => () => undefined,
   };
 }
-const pending = pendingSource(data.pending);
+const pending = pendingCallTargetOf(chain, pendingSource(data.pending));
 
 /** Health check and start-up barrier: answers once the store is open. */
 export function ping(): string {

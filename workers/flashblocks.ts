@@ -7,7 +7,7 @@
  * from the store) and "stop". The worker answers "ready" once subscribed and "stopped" when done.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { FlashblocksIngest } from "../src/flashblocks/ingest.js";
 import { IngestStats } from "../src/flashblocks/ingestStats.js";
 import { PendingBufferWriter } from "../src/flashblocks/pendingBuffer.js";

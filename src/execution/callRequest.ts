@@ -1,21 +1,18 @@
 /**
  * One request of the call family (eth_call, eth_estimateGas, eth_createAccessList) in the form
  * that crosses thread boundaries, and the one function that answers it on whichever thread
- * holds a {@link Chain}: the execution pool's workers in a running node, the calling thread in
- * in-process tests ({@link InlineCallService}).
+ * holds the chain: the execution pool's workers in a running node, the calling thread in
+ * in-process tests (`InlineCallService`, src/rpc/inlineCalls.ts).
  *
  * The RPC thread validates the parameters and resolves the block tag to a block hash (or to
  * `pending`) before a request is sent, so malformed requests are refused without a thread hop
  * and every worker executes exactly the block the RPC thread saw.
  */
-import type { PendingSource } from "../flashblocks/pendingView.js";
 import { ServerError } from "../rpc/errors.js";
 import { toData, toQuantity } from "../chain/json/quantity.js";
 import { parseCallArgs } from "../rpc/params.js";
 import { fromHex } from "../util/bytes.js";
-import type { Chain } from "../blockchain/chain.js";
-import { CallExecutor, type CallTarget } from "./callExecutor.js";
-import { pendingCallContextOf } from "../flashblocks/pendingContext.js";
+import type { CallChain, CallExecutor, CallTarget } from "./callExecutor.js";
 
 /** The methods the execution pool serves. */
 export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList";
@@ -45,12 +42,17 @@ export interface CallService {
   close(): Promise<void>;
 }
 
-/** The execution target of `ref` on `chain` (pending resolved against `pending` now). */
-export function resolveCallTarget(chain: Chain, pending: PendingSource, ref: CallBlockRef): CallTarget {
-  if ("pending" in ref) {
-    const s = pending.current();
-    return s === undefined ? chain.head.header : pendingCallContextOf(chain, s);
-  }
+/**
+ * Where `pending` calls run on the executing thread, asked when a request runs: the pending
+ * block's context over the pre-confirmed state, or undefined when there is none (the call then
+ * runs on the latest sealed block). The flashblocks layer implements it
+ * (`pendingCallTargetOf`, src/flashblocks/pendingContext.ts); execution only calls it.
+ */
+export type PendingCallTarget = () => CallTarget | undefined;
+
+/** The execution target of `ref` on `chain` (pending resolved through `pending` now). */
+export function resolveCallTarget(chain: CallChain, pending: PendingCallTarget, ref: CallBlockRef): CallTarget {
+  if ("pending" in ref) return pending() ?? chain.head.header;
   const header = chain.getHeaderByHash(fromHex(ref.hash));
   // The block was canonical when the RPC thread resolved the tag; a reorg since then removed it.
   if (header === undefined) throw new ServerError("header not found");
@@ -61,7 +63,7 @@ export function resolveCallTarget(chain: Chain, pending: PendingSource, ref: Cal
  * Executes `req` with `executor` over `chain` and returns the JSON text of the result
  * (eth_call: output data; eth_estimateGas: gas quantity; eth_createAccessList: the list object).
  */
-export async function executeCallRequest(chain: Chain, pending: PendingSource, executor: CallExecutor, req: CallRequest): Promise<string> {
+export async function executeCallRequest(chain: CallChain, pending: PendingCallTarget, executor: CallExecutor, req: CallRequest): Promise<string> {
   const args = parseCallArgs(req.args, 0);
   const target = resolveCallTarget(chain, pending, req.block);
   const cap = BigInt(req.gasCap);
@@ -77,22 +79,4 @@ export async function executeCallRequest(chain: Chain, pending: PendingSource, e
       return JSON.stringify(out);
     }
   }
-}
-
-/**
- * Executes call-family requests on the calling thread. Used by in-process tests (and inside
- * each pool worker); a running node sends them to the execution pool instead.
- */
-export class InlineCallService implements CallService {
-  private readonly executor: CallExecutor;
-  constructor(
-    private readonly chain: Chain,
-    private readonly pending: PendingSource,
-  ) {
-    this.executor = new CallExecutor(chain);
-  }
-  execute(req: CallRequest): Promise<string> {
-    return executeCallRequest(this.chain, this.pending, this.executor, req);
-  }
-  async close(): Promise<void> {}
 }

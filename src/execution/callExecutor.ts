@@ -65,7 +65,8 @@ export interface CallArgs {
   nonce?: bigint;
   accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[];
   blobVersionedHashes?: Uint8Array[];
-  authorizationList?: unknown[];
+  /** EIP-7702 authorizations: each one's six fields (chain id, address, nonce, y parity, r, s) as bytes. */
+  authorizationList?: Uint8Array[][];
   chainId?: bigint;
 }
 

@@ -6,20 +6,21 @@
  * block the RPC thread had committed when it resolved the request's block tag. One task runs at
  * a time per worker, so the snapshot is stable for the whole execution. `pending` is read from
  * the flashblocks SharedArrayBuffer, like the RPC thread reads it. Handlers never throw across
- * the thread boundary: errors are answered as JSON-RPC error objects (see protocol.ts).
+ * the thread boundary: errors are answered in their `toObject()` form (see protocol.ts).
  */
 import { createTxFromRLP } from "@ethereumjs/tx";
 import { workerData } from "piscina";
 import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
+import { PoolError, PoolErrorCode } from "../src/execution/pool/errors.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
 import { decodeCallTask, decodeSendersTask, encodeCallReply } from "../src/execution/pool/protocol.js";
 import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
 import { pendingCallTargetOf } from "../src/flashblocks/pendingContext.js";
 import type { PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, NO_PENDING, type PendingSource } from "../src/flashblocks/pendingView.js";
-import { toJsonRpcError } from "../src/rpc/errors.js";
+import { errorToObject } from "../src/util/errors.js";
 import { createLogger } from "../src/util/logger.js";
 
 const data = workerData as ExecutionWorkerData;
@@ -51,14 +52,15 @@ export async function call(bytes: Uint8Array): Promise<Uint8Array> {
   const task = decodeCallTask(bytes);
   if (task.deadline > 0 && Date.now() > task.deadline) {
     // The RPC thread has answered with a timeout already; do not spend a worker on it.
-    return encodeCallReply({ err: { code: -32000, message: "execution aborted (request expired in the queue)" } });
+    const expired = new PoolError({ code: PoolErrorCode.TIMEOUT, inQueue: true }, "execution aborted (request expired in the queue)");
+    return encodeCallReply({ err: expired.toObject() });
   }
   try {
     chain.refreshHead();
     return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, task.req) });
   } catch (e) {
     log.debug({ err: (e as Error).message, method: task.req.method }, "call failed");
-    return encodeCallReply({ err: toJsonRpcError(e) });
+    return encodeCallReply({ err: errorToObject(e) });
   }
 }
 

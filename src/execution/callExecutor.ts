@@ -19,7 +19,7 @@ import { Address, KECCAK256_NULL, bytesToHex, equalsBytes } from "@ethereumjs/ut
 import { runTx, type VM } from "@ethereumjs/vm";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { RPC_GAS_CAP } from "../config/constants.js";
-import { ServerError } from "../rpc/errors.js";
+import { ExecutionError, ExecutionErrorCode, type InvalidCallReason } from "./errors.js";
 import { createAddress } from "../chain/json/receipt.js";
 import { revertError } from "./revert.js";
 import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
@@ -103,20 +103,41 @@ const ZERO_ADDRESS = new Uint8Array(20);
 /** EIP-7825 per-transaction gas limit (2^24), used if the fork params do not name it. */
 const MAX_TX_GAS_7825 = 16_777_216n;
 
-/** Maps @ethereumjs transaction validation errors to geth's messages. */
-function gethTxError(e: unknown, args: CallArgs): ServerError {
+/** An {@link ExecutionError} `INVALID_CALL` for `reason` with geth's message. */
+function invalidCall(reason: InvalidCallReason, message: string, address?: Uint8Array): ExecutionError {
+  const type = { code: ExecutionErrorCode.INVALID_CALL, reason } as const;
+  return new ExecutionError(address === undefined ? type : { ...type, address: bytesToHex(address) }, message);
+}
+
+/**
+ * Maps @ethereumjs transaction validation errors to typed errors with geth's messages. The library
+ * says why it refused a transaction only in its message, so this is the one place that reads it.
+ */
+function gethTxError(e: unknown, args: CallArgs): ExecutionError {
   const m = e instanceof Error ? e.message : String(e);
-  if (/enough funds|insufficient/i.test(m)) {
-    return new ServerError(`insufficient funds for gas * price + value: address ${bytesToHex(args.from ?? ZERO_ADDRESS)}`);
-  }
-  if (/base fee exceeds gas limit|intrinsic/i.test(m)) return new ServerError("intrinsic gas too low");
-  if (/less than the block's baseFeePerGas|fee cap less than/i.test(m)) return new ServerError("max fee per gas less than block base fee");
+  const from = args.from ?? ZERO_ADDRESS;
+  if (/enough funds|insufficient/i.test(m)) return invalidCall("insufficient-funds", `insufficient funds for gas * price + value: address ${bytesToHex(from)}`, from);
+  if (/base fee exceeds gas limit|intrinsic/i.test(m)) return invalidCall("intrinsic-gas", "intrinsic gas too low");
+  if (/less than the block's baseFeePerGas|fee cap less than/i.test(m)) return invalidCall("fee-cap-below-base-fee", "max fee per gas less than block base fee");
   if (/priority fee .*greater than|maxPriorityFeePerGas cannot be greater/i.test(m)) {
-    return new ServerError("max priority fee per gas higher than max fee per gas");
+    return invalidCall("tip-above-fee-cap", "max priority fee per gas higher than max fee per gas");
   }
-  if (/EIP-3607|not EOA/i.test(m)) return new ServerError(`sender not an eoa: address ${bytesToHex(args.from ?? ZERO_ADDRESS)}`);
-  if (/gas limit.*max|exceeds.*cap|7825/i.test(m)) return new ServerError("exceeds maximum per-transaction gas limit");
-  return new ServerError(m.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, ""));
+  if (/EIP-3607|not EOA/i.test(m)) return invalidCall("sender-not-eoa", `sender not an eoa: address ${bytesToHex(from)}`, from);
+  if (/gas limit.*max|exceeds.*cap|7825/i.test(m)) return invalidCall("gas-limit-too-high", "exceeds maximum per-transaction gas limit");
+  const message = m.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
+  return invalidCall(/gas limit/i.test(message) ? "gas-limit" : "rejected", message);
+}
+
+/**
+ * Refusals that mean "this gas limit does not work" rather than "this call cannot run": the
+ * gas search treats them as a failed run at that limit (geth's `ErrIntrinsicGas`,
+ * `ErrGasLimitTooHigh`), not as its answer.
+ */
+const GAS_LIMIT_REASONS: ReadonlySet<InvalidCallReason> = new Set(["intrinsic-gas", "gas-limit-too-high", "gas-limit"]);
+
+/** Whether `e` refuses a run for its gas limit only ({@link GAS_LIMIT_REASONS}). */
+function refusedForGasLimit(e: unknown): boolean {
+  return e instanceof ExecutionError && e.type.code === ExecutionErrorCode.INVALID_CALL && GAS_LIMIT_REASONS.has(e.type.reason);
 }
 
 /**
@@ -180,7 +201,7 @@ export class CallExecutor {
       if (maxFee === undefined && tip !== undefined) maxFee = tip + (baseFee ?? 0n) * 2n;
       maxFee ??= 0n;
       tip ??= maxFee < 1n ? maxFee : 0n;
-      if (tip > maxFee) throw new ServerError("max priority fee per gas higher than max fee per gas");
+      if (tip > maxFee) throw invalidCall("tip-above-fee-cap", "max priority fee per gas higher than max fee per gas");
       data = { ...base, type, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList };
       if (type === 3) {
         data.blobVersionedHashes = args.blobVersionedHashes;
@@ -330,14 +351,15 @@ export class CallExecutor {
   /**
    * eth_call: executes `args` at `target` (the state after a block, or an explicit context) and
    * returns the output bytes.
-   * @throws RpcError code 3 / -32000 on revert (geth), ServerError for halts and invalid calls.
+   * @throws ExecutionError: `REVERTED` (from {@link revertError}), `HALTED` for other halts,
+   *   `INVALID_CALL` for calls that cannot run as a transaction.
    */
   async call(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
     return this.withContext(callContextOf(target), async (ec) => {
       const tx = this.buildTx(ec.common, args, this.gasFor(ec, args, cap), ec.header.baseFeePerGas);
       const out = await this.runOnce(ec.vm, this.blockFor(ec, args), tx, args);
       if (out.error === "revert") throw revertError(out.returnValue);
-      if (out.error !== undefined) throw new ServerError(gethHaltMessage(out.error, out.gasUsed));
+      if (out.error !== undefined) throw new ExecutionError({ code: ExecutionErrorCode.HALTED, reason: out.error }, gethHaltMessage(out.error, out.gasUsed));
       return out.returnValue;
     });
   }
@@ -375,7 +397,7 @@ export class CallExecutor {
           if (out.error === "revert") return { ok: false, gasUsed: out.gasUsed, refund: out.refund, revertData: out.returnValue };
           return { ok: false, gasUsed: out.gasUsed, refund: out.refund, error: out.error };
         } catch (e) {
-          if (e instanceof ServerError && /intrinsic gas too low|gas limit/i.test(e.message)) return { ok: false, gasUsed: 0n, refund: 0n };
+          if (refusedForGasLimit(e)) return { ok: false, gasUsed: 0n, refund: 0n };
           throw e;
         } finally {
           await state.revert();

@@ -10,10 +10,10 @@
  * cross the boundary as {@link SerializedCallArgs}: strings only (0x hex), no bigint and no class
  * instance, so the message is plain msgpack.
  */
-import { ServerError } from "../rpc/errors.js";
 import { toData, toQuantity } from "../chain/json/quantity.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import type { CallArgs, CallChain, CallExecutor, CallTarget } from "./callExecutor.js";
+import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 
 /** The methods the execution pool serves. */
 export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList";
@@ -94,7 +94,10 @@ export interface CallRequest {
 
 /** Runs call-family requests and resolves with the serialized JSON-RPC `result`. */
 export interface CallService {
-  /** Executes `req`; resolves with the result as JSON text; rejects with an RpcError. */
+  /**
+   * Executes `req`; resolves with the result as JSON text; rejects with the typed error of the
+   * failure (an {@link ExecutionError}, a pool error, …), which src/rpc/errors.ts maps.
+   */
   execute(req: CallRequest): Promise<string>;
   /** Releases threads and timers. */
   close(): Promise<void>;
@@ -113,7 +116,7 @@ export function resolveCallTarget(chain: CallChain, pending: PendingCallTarget, 
   if ("pending" in ref) return pending() ?? chain.head.header;
   const header = chain.getHeaderByHash(fromHex(ref.hash));
   // The block was canonical when the RPC thread resolved the tag; a reorg since then removed it.
-  if (header === undefined) throw new ServerError("header not found");
+  if (header === undefined) throw new ExecutionError({ code: ExecutionErrorCode.HEADER_NOT_FOUND, hash: ref.hash }, "header not found");
   return header;
 }
 

@@ -7,22 +7,22 @@
  *
  * Bounds, all options with defaults in config/constants.ts:
  * - `threads` workers (default: the cores minus the one the RPC thread keeps);
- * - `maxQueue` requests waiting for a worker; beyond it a request is refused at once with
- *   -32005 instead of queueing without bound;
+ * - `maxQueue` requests waiting for a worker; beyond it a request is refused at once
+ *   (`POOL_QUEUE_FULL`, -32005 on the wire) instead of queueing without bound;
  * - `timeoutMs` per request (geth's `--rpc.evmtimeout`), counted from acceptance: a queued
  *   request that expires leaves the queue; a running one has its worker terminated and
- *   replaced (the EVM cannot be interrupted from inside), and answers geth's
- *   "execution aborted (timeout = …)".
- * A worker that crashes is replaced by piscina; its in-flight request answers -32603 and the
- * others continue.
+ *   replaced (the EVM cannot be interrupted from inside), and fails with `POOL_TIMEOUT`
+ *   (geth's "execution aborted (timeout = …)").
+ * A worker that crashes is replaced by piscina; its in-flight request fails with
+ * `POOL_WORKER_CRASHED` (-32603) and the others continue.
  */
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
-import { InternalError, LimitExceededError, RpcError, ServerError } from "../../rpc/errors.js";
 import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
-import { decodeCallReply, encodeCallTask, encodeSendersTask } from "./protocol.js";
+import { PoolError, PoolErrorCode } from "./errors.js";
+import { decodeCallReply, encodeCallTask, encodeSendersTask, reviveError } from "./protocol.js";
 import { workerUrl } from "../../util/workerUrl.js";
 
 /** What every worker is started with (see workers/execution.ts). */
@@ -141,12 +141,13 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       poolTasksTotal.inc({ method: req.method, outcome: o });
       poolTaskSeconds.observe({ method: req.method }, (performance.now() - started) / 1000);
     };
-    if (this.closed) throw new InternalError("the execution pool is shut down");
+    if (this.closed) throw new PoolError({ code: PoolErrorCode.CLOSED }, "the execution pool is shut down");
     // Refuse at once when the queue is full: a fast error, bounded memory.
     const depth = this.queueDepth;
-    if (depth >= this.opts.maxQueue) {
+    const maxQueue = this.opts.maxQueue;
+    if (depth >= maxQueue) {
       outcome("rejected");
-      throw new LimitExceededError(`server busy: ${depth} execution requests waiting (--rpc.queue ${this.opts.maxQueue}); retry later`);
+      throw new PoolError({ code: PoolErrorCode.QUEUE_FULL, waiting: depth, maxQueue }, `server busy: ${depth} execution requests waiting (--rpc.queue ${maxQueue}); retry later`);
     }
     const timeoutMs = this.opts.timeoutMs;
     const task = encodeCallTask({ req, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : 0 });
@@ -169,12 +170,12 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     } catch (e) {
       if (job.abort.signal.aborted) {
         outcome("timeout");
-        throw new ServerError(timeoutMessage(timeoutMs));
+        throw new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs }, timeoutMessage(timeoutMs));
       }
       const msg = (e as Error).message;
       outcome("crashed");
       this.log.warn({ err: msg, method: req.method }, "execution worker failed during a request");
-      throw new InternalError(`execution worker failed: ${msg}`);
+      throw new PoolError({ code: PoolErrorCode.WORKER_CRASHED, cause: msg }, `execution worker failed: ${msg}`);
     } finally {
       clearTimeout(timer);
     }
@@ -183,8 +184,8 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       outcome("ok");
       return reply.ok;
     }
-    outcome(reply.err.code === -32000 && /^execution aborted/.test(reply.err.message) ? "timeout" : "error");
-    throw new RpcError(reply.err.code, reply.err.message, reply.err.data);
+    outcome(reply.err.code === PoolErrorCode.TIMEOUT ? "timeout" : "error");
+    throw reviveError(reply.err);
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import { ExecutionError, ExecutionErrorCode } from "../execution/errors.js";
 import { PoolErrorCode } from "../execution/pool/errors.js";
+import { TxPoolErrorCode } from "../txpool/errors.js";
 import { BasaltError } from "../util/errors.js";
 
 /** Standard JSON-RPC 2.0 / EIP-1474 codes used by basalt. */
@@ -106,6 +107,8 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   [PoolErrorCode.TIMEOUT]: RpcCode.Server,
   [PoolErrorCode.CLOSED]: RpcCode.Internal,
   [PoolErrorCode.WORKER_CRASHED]: RpcCode.Internal,
+  // The transaction pool: geth answers every refusal of eth_sendRawTransaction with -32000 and its message.
+  ...Object.fromEntries(Object.values(TxPoolErrorCode).map((code) => [code, RpcCode.Server])),
 };
 
 /**

@@ -6,6 +6,7 @@
  */
 import { ExecutionError, ExecutionErrorCode } from "../execution/errors.js";
 import { PoolErrorCode } from "../execution/pool/errors.js";
+import { UpstreamRpcError } from "../sync/rpcClient.js";
 import { TxPoolErrorCode } from "../txpool/errors.js";
 import { BasaltError } from "../util/errors.js";
 
@@ -117,6 +118,12 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
  */
 export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
   if (err instanceof RpcError) {
+    const o: JsonRpcErrorObject = { code: err.rpcCode, message: err.message };
+    if (err.data !== undefined) o.data = err.data;
+    return o;
+  }
+  // An error another node answered with (`--sequencer-http`) goes back to the caller unchanged.
+  if (err instanceof UpstreamRpcError) {
     const o: JsonRpcErrorObject = { code: err.rpcCode, message: err.message };
     if (err.data !== undefined) o.data = err.data;
     return o;

@@ -6,12 +6,11 @@
  *
  * Failures are typed: {@link RpcClientError} for transport faults (timeout, connection, a body
  * that is not a JSON-RPC response) and {@link UpstreamRpcError} for an error the remote node
- * answered with. The latter is an {@link RpcError}, so when a handler lets it through, the
- * caller receives the upstream code, message and data unchanged.
+ * answered with. When a handler lets the latter through, src/rpc/errors.ts answers the caller
+ * with the upstream code, message and data unchanged.
  */
 import type { Logger } from "pino";
 import WebSocket from "ws";
-import { RpcError } from "../rpc/errors.js";
 import { BasaltError } from "../util/errors.js";
 
 /**
@@ -46,17 +45,25 @@ export class RpcClientError extends BasaltError<{ endpoint: string; method: stri
 }
 
 /**
- * The remote node answered with a JSON-RPC error. Carries the upstream `code`, `message` and
- * `data` as the {@link RpcError} fields, so the RPC boundary passes them through unchanged.
+ * The remote node answered with a JSON-RPC error. Carries the upstream JSON-RPC code
+ * (`rpcCode`), message and `data`, which the RPC boundary passes through unchanged.
  */
-export class UpstreamRpcError extends RpcError {
+export class UpstreamRpcError extends BasaltError<{ method: string; rpcCode: number; data?: unknown }> {
   constructor(
     readonly method: string,
     upstreamCode: number,
     upstreamMessage: string,
     data?: unknown,
   ) {
-    super(upstreamCode, upstreamMessage, data, "RPC_UPSTREAM_ERROR");
+    super("RPC_UPSTREAM_ERROR", upstreamMessage, data === undefined ? { method, rpcCode: upstreamCode } : { method, rpcCode: upstreamCode, data });
+  }
+  /** The upstream JSON-RPC error code. */
+  get rpcCode(): number {
+    return this.meta.rpcCode;
+  }
+  /** The upstream error's `data`, if any. */
+  get data(): unknown {
+    return this.meta.data;
   }
 }
 

@@ -21,7 +21,7 @@
 import { MethodNotFoundError, RpcCode, RpcError } from "./errors.js";
 import { TokenBucketLimiter, type Clock } from "./rateLimit.js";
 import type { MethodTable } from "./types.js";
-import { rpcConnectionsRejectedTotal, rpcForbiddenTotal, rpcOpenConnections, rpcRateLimitedTotal } from "../metrics/publicRpcMetrics.js";
+import { rpcConnectionsRejectedTotal, rpcForbiddenTotal, rpcOpenConnections, rpcRateLimitedTotal } from "./publicMetrics.js";
 
 /** The method refused with HTTP 403 on public endpoints (reference specification, "Errors"). */
 export const PUBLIC_FORBIDDEN_METHOD = "eth_getBlockReceipts";

@@ -22,7 +22,7 @@ import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { BlockFromRpcError, blockFromRpc } from "./blockFromRpc.js";
-import { ProgressMeter } from "../metrics/progress.js";
+import { ProgressMeter } from "../util/progress.js";
 import {
   followBlocksImportedTotal,
   followErrorsTotal,

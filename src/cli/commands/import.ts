@@ -10,7 +10,7 @@ import { EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
 import { SenderRecovery } from "../../execution/senderRecovery.js";
 import type { Block } from "@ethereumjs/block";
-import { countRlpItems, ProgressMeter } from "../../metrics/progress.js";
+import { countRlpItems, ProgressMeter } from "../../util/progress.js";
 
 /** Seconds between import progress lines. */
 const PROGRESS_INTERVAL_MS = 8_000;

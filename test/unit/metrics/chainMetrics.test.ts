@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { register } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { bindChainMetrics, lmdbBytes, type ChainMetricsSource } from "../../../src/metrics/chainMetrics.js";
+import { bindChainMetrics, lmdbBytes, type ChainMetricsSource } from "../../../src/blockchain/metrics.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-chain-metrics-"));
 afterAll(() => {

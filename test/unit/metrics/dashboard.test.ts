@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { registerAllMetrics } from "../../../src/metrics/families.js";
+import { registerAllMetrics } from "../../../src/ops/metrics/families.js";
 
 interface Panel {
   type: string;

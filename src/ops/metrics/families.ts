@@ -4,15 +4,15 @@
  * (e.g. flashblocks ingestion without `--flashblocks-url`).
  */
 import { collectDefaultMetrics, register } from "prom-client";
-import "../rpc/metrics.js";
-import "../rpc/responseCache.js";
-import "../execution/pool/metrics.js";
-import "../flashblocks/metrics.js";
-import "../sync/metrics.js";
-import "./publicRpcMetrics.js";
-import { bindIngestStats } from "../flashblocks/ingestMetrics.js";
-import { allocateIngestStats, IngestStats } from "../flashblocks/ingestStats.js";
-import { registerChainGauges } from "./chainMetrics.js";
+import "../../rpc/metrics.js";
+import "../../rpc/responseCache.js";
+import "../../execution/pool/metrics.js";
+import "../../flashblocks/metrics.js";
+import "../../sync/metrics.js";
+import "../../rpc/publicMetrics.js";
+import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";
+import { allocateIngestStats, IngestStats } from "../../flashblocks/ingestStats.js";
+import { registerChainGauges } from "../../blockchain/metrics.js";
 
 /** Prefix of prom-client's default process and Node.js metrics (`basalt_process_cpu_seconds_total`, …). */
 export const PROCESS_METRICS_PREFIX = "basalt_";

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { register } from "prom-client";
-import { BasaltError } from "../util/errors.js";
+import { BasaltError } from "../../util/errors.js";
 import { registerAllMetrics } from "./families.js";
 
 /** Path of the scrape endpoint (Prometheus' default `metrics_path`). */

@@ -24,8 +24,9 @@ import { errorToObject } from "../src/util/errors.js";
 import { createLogger } from "../src/util/logger.js";
 
 const data = workerData as ExecutionWorkerData;
-const log = createLogger(data.logLevel, data.logFormat).child({ thread: "execution" });
-const chain = Chain.open(data.datadir, { readOnly: true, archive: data.archive, historyBlocks: data.historyBlocks, logger: log });
+const threadLog = createLogger(data.logLevel, data.logFormat).child({ thread: "execution" });
+const chain = Chain.open(data.datadir, { readOnly: true, archive: data.archive, historyBlocks: data.historyBlocks, logger: threadLog });
+const log = threadLog.child({ subsystem: "execution" });
 const executor = new CallExecutor(chain);
 
 /** The pending snapshot as this worker sees it, served only while ahead of this worker's head. */
@@ -59,7 +60,7 @@ export async function call(bytes: Uint8Array): Promise<Uint8Array> {
     chain.refreshHead();
     return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, task.req) });
   } catch (e) {
-    log.debug({ err: (e as Error).message, method: task.req.method }, "call failed");
+    log.debug({ err: e, method: task.req.method }, "call failed");
     return encodeCallReply({ err: errorToObject(e) });
   }
 }

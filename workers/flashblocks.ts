@@ -26,10 +26,11 @@ export interface FlashblocksWorkerData {
 }
 
 const data = workerData as FlashblocksWorkerData;
-const log = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
-const chain = Chain.open(data.datadir, { readOnly: true, logger: log });
+const threadLog = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
+const chain = Chain.open(data.datadir, { readOnly: true, logger: threadLog });
 const stats = new IngestStats(data.stats);
-const ingest = new FlashblocksIngest(chain, new PendingBufferWriter(data.pending), stats, log);
+const ingest = new FlashblocksIngest(chain, new PendingBufferWriter(data.pending), stats, threadLog);
+const log = threadLog.child({ subsystem: "flashblocks" });
 const client = new FlashblocksStreamClient(
   data.url,
   {
@@ -42,7 +43,9 @@ const client = new FlashblocksStreamClient(
       stats.set("connected", 0);
       stats.inc(`disconnect:${reason}`);
       ingest.onDisconnected();
-      log.warn({ url: data.url, reason, detail: detail.slice(0, 200), retryInMs }, "flashblocks stream down; reconnecting");
+      // The detail may be the remote's close reason: untrusted text stays at debug.
+      log.warn({ url: data.url, reason, retryInMs }, "flashblocks stream down; reconnecting");
+      log.debug({ url: data.url, reason, detail: detail.slice(0, 200) }, "flashblocks stream disconnect detail");
     },
   },
   data.stream,

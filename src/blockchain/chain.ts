@@ -141,7 +141,7 @@ export class Chain {
     this.genesisHash = gh;
     this.archive = opts.archive ?? store.getMeta<boolean>(MetaKey.archive) ?? false;
     this.historyBlocks = opts.historyBlocks ?? DEFAULT_STATE_HISTORY_BLOCKS;
-    this.log = opts.logger;
+    this.log = opts.logger?.child({ subsystem: "chain" });
     const head = store.getPointer("head") ?? gh;
     const hb = this.getBlockByHash(head);
     if (hb === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `head block ${to0x(head)} missing from the store`);
@@ -533,7 +533,7 @@ export class Chain {
           this.store.pruneHistory(floor);
         } catch (e) {
           // The block is committed and is the head; pruning is housekeeping the next multiple of 16 retries.
-          this.log?.error({ err: (e as Error).message, floor: floor.toString() }, "state history pruning failed");
+          this.log?.error({ err: e, floor: floor.toString() }, "state history pruning failed");
         }
       }
     }

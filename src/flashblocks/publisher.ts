@@ -97,8 +97,11 @@ export class FlashblocksPublisher {
   private boundPort: number | undefined;
   private closed = false;
 
+  private readonly log: Logger | undefined;
+
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: FlashblocksPublisherOptions) {
+    this.log = opts.logger?.child({ subsystem: "flashblocks" });
     this.maxBuffered = opts.maxBufferedBytes ?? MAX_SUBSCRIBER_BUFFERED_BYTES;
     this.slowTimeoutMs = opts.slowSubscriberTimeoutMs ?? SLOW_SUBSCRIBER_TIMEOUT_MS;
     this.app = uws.App();
@@ -125,7 +128,7 @@ export class FlashblocksPublisher {
     const bound = await listenExclusive(this.app, host, port, () => new FlashblocksPublisherError(`cannot listen for flashblocks subscribers on ${host}:${port}`, host, port));
     this.listenSocket = bound.socket;
     this.boundPort = bound.port;
-    this.opts.logger?.debug({ host, port: bound.port }, "flashblocks publisher listening");
+    this.log?.debug({ host, port: bound.port }, "flashblocks publisher listening");
     return bound.port;
   }
 
@@ -168,7 +171,7 @@ export class FlashblocksPublisher {
     this.subscribers.add(ws);
     flashblocksSubscribers.inc();
     const d = ws.getUserData();
-    this.opts.logger?.debug({ remote: d.remote, format: d.format }, "flashblocks subscriber connected");
+    this.log?.debug({ remote: d.remote, format: d.format }, "flashblocks subscriber connected");
   }
 
   private onDrain(ws: WebSocket<Subscriber>): void {
@@ -179,12 +182,12 @@ export class FlashblocksPublisher {
   private onClose(ws: WebSocket<Subscriber>): void {
     if (!this.subscribers.delete(ws)) return;
     flashblocksSubscribers.dec();
-    this.opts.logger?.debug({ remote: ws.getUserData().remote }, "flashblocks subscriber disconnected");
+    this.log?.debug({ remote: ws.getUserData().remote }, "flashblocks subscriber disconnected");
   }
 
   private disconnectSlow(ws: WebSocket<Subscriber>, reason: string): void {
     flashblocksSlowSubscriberDisconnectsTotal.inc();
-    this.opts.logger?.debug({ remote: ws.getUserData().remote, reason }, "disconnecting slow flashblocks subscriber");
+    this.log?.debug({ remote: ws.getUserData().remote, reason }, "disconnecting slow flashblocks subscriber");
     // Forcibly: a close frame would queue behind the data the client is not reading.
     ws.close();
   }
@@ -210,7 +213,7 @@ export class FlashblocksPublisher {
           const frame = encodeFlashblock(p, { compress: d.format === "brotli" });
           encoded = { frame, bytes: typeof frame === "string" ? Buffer.byteLength(frame, "utf8") : frame.byteLength };
         } catch (e) {
-          this.opts.logger?.error({ err: (e as Error).message, index: p.index }, "cannot encode flashblock");
+          this.log?.error({ err: e, index: p.index }, "cannot encode flashblock");
           return;
         }
         frames[d.format] = encoded;

@@ -47,11 +47,14 @@ export class FlashblocksService implements PendingSource {
   private watching: Promise<void> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
 
+  private readonly log: Logger;
+
   constructor(
     private readonly chain: Chain,
     private readonly opts: FlashblocksServiceOptions,
-    private readonly log: Logger,
+    log: Logger,
   ) {
+    this.log = log.child({ subsystem: "flashblocks" });
     bindIngestStats(this.stats);
     chain.onHead(() => this.worker?.postMessage("head"));
   }
@@ -84,7 +87,7 @@ export class FlashblocksService implements PendingSource {
         }
       });
       worker.on("error", (e) => {
-        this.log.error({ err: e.message }, "flashblocks worker failed");
+        this.log.error({ err: e }, "flashblocks worker failed");
         if (!ready) reject(e);
       });
       worker.on("exit", (code) => {
@@ -92,7 +95,7 @@ export class FlashblocksService implements PendingSource {
         if (this.stopped) return;
         this.log.error({ code }, "flashblocks worker exited; restarting");
         this.restartTimer = setTimeout(() => {
-          if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: (e as Error).message }, "flashblocks worker restart failed"));
+          if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: e }, "flashblocks worker restart failed"));
         }, WORKER_RESTART_DELAY_MS);
       });
     });
@@ -115,7 +118,7 @@ export class FlashblocksService implements PendingSource {
         try {
           l(s);
         } catch (e) {
-          this.log.debug({ err: (e as Error).message }, "pending snapshot listener failed");
+          this.log.debug({ err: e }, "pending snapshot listener failed");
         }
       }
     }

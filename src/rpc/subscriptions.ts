@@ -250,7 +250,7 @@ export class SubscriptionHub {
   /** Registers the hub's listeners on the chain, the mempool and the pending source. */
   constructor(deps: SubscriptionHubDeps) {
     this.chain = deps.chain;
-    this.log = deps.logger;
+    this.log = deps.logger?.child({ subsystem: "rpc" });
     this.lastHead = deps.chain.head;
     for (const k of SUBSCRIPTION_KINDS) this.byKind.set(k, new Map());
     this.removeHeadListener = deps.chain.onHead((head, reorged) => this.guard("chain head", () => this.onHead(head, reorged)));

@@ -102,8 +102,11 @@ export class RpcWsServer {
   /** A slow consumer was already logged at warn (later ones go to debug). */
   private slowWarned = false;
 
+  private readonly log: Logger | undefined;
+
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: RpcWsServerOptions) {
+    this.log = opts.logger?.child({ subsystem: "rpc" });
     this.maxBufferedBytes = opts.maxBufferedBytes ?? WS_MAX_BUFFERED_BYTES;
     this.methods = opts.public === undefined ? opts.methods : opts.public.filterMethods(opts.methods);
     this.app = uws.App();
@@ -132,7 +135,7 @@ export class RpcWsServer {
     const { host, port } = this.opts;
     const bound = await listenExclusive(this.app, host, port, () => new RpcServerError("RPC_LISTEN_FAILED", `cannot listen on ${host}:${port} (WebSocket)`, host, port));
     this.listenSocket = bound.socket;
-    this.opts.logger?.debug({ host, port: bound.port, transport: "ws" }, "RPC server listening");
+    this.log?.debug({ host, port: bound.port, transport: "ws" }, "RPC server listening");
     return bound.port;
   }
 
@@ -177,9 +180,9 @@ export class RpcWsServer {
     const fields = { remote: conn.remoteAddress, buffered, limit: this.maxBufferedBytes };
     if (!this.slowWarned) {
       this.slowWarned = true;
-      this.opts.logger?.warn(fields, "WebSocket client too slow: connection closed (logged once; later ones at debug)");
+      this.log?.warn(fields, "WebSocket client too slow: connection closed (logged once; later ones at debug)");
     } else {
-      this.opts.logger?.debug(fields, "WebSocket client too slow: connection closed");
+      this.log?.debug(fields, "WebSocket client too slow: connection closed");
     }
     // end() runs the close handler synchronously: the connection and its subscriptions are gone after this.
     conn.ws.end(CLOSE_SLOW_CONSUMER, `slow consumer: more than ${this.maxBufferedBytes} bytes unread`);
@@ -210,7 +213,7 @@ export class RpcWsServer {
     this.connections.add(conn);
     this.opts.public?.opened();
     rpcWsConnections.inc();
-    this.opts.logger?.debug({ remote: conn.remoteAddress }, "WebSocket connection opened");
+    this.log?.debug({ remote: conn.remoteAddress }, "WebSocket connection opened");
   }
 
   private onMessage(ws: WebSocket<ConnectionData>, message: ArrayBuffer): void {
@@ -219,7 +222,7 @@ export class RpcWsServer {
     // The ArrayBuffer is only valid during this callback: decode it now.
     const text = Buffer.from(message).toString("utf8");
     if (this.opts.public !== undefined && !this.admit(conn, this.opts.public, text)) return;
-    this.process(conn, text).catch((err: unknown) => this.opts.logger?.error({ err }, "RPC WebSocket handler failed"));
+    this.process(conn, text).catch((err: unknown) => this.log?.error({ err }, "RPC WebSocket handler failed"));
   }
 
   /** Public mode: spends the message's tokens; a refused message is answered -32005, and a connection ignoring that is closed (1008). */
@@ -232,7 +235,7 @@ export class RpcWsServer {
     conn.limitedInARow++;
     if (policy.shouldCloseWs(conn.limitedInARow)) {
       const fields = { remote: conn.remoteAddress, refused: conn.limitedInARow };
-      this.opts.logger?.debug(fields, "WebSocket client ignores the rate limit: connection closed");
+      this.log?.debug(fields, "WebSocket client ignores the rate limit: connection closed");
       conn.ws.end(CLOSE_RATE_LIMITED, "rate limit exceeded");
     } else {
       this.write(conn, verdict.body);
@@ -247,7 +250,7 @@ export class RpcWsServer {
       out = await handleBody(text, conn.methods, ctx, this.opts.bodyOptions);
     } catch (err) {
       // handleBody maps handler errors itself; reaching here is a bug in the envelope.
-      this.opts.logger?.error({ err }, "RPC envelope failed");
+      this.log?.error({ err }, "RPC envelope failed");
       out = INTERNAL_ERROR_TEXT;
     }
     if (conn.closed) return;
@@ -264,6 +267,6 @@ export class RpcWsServer {
     this.opts.hub?.dropConnection(conn);
     this.opts.public?.release();
     rpcWsConnections.dec();
-    this.opts.logger?.debug({ remote: conn.remoteAddress, code }, "WebSocket connection closed");
+    this.log?.debug({ remote: conn.remoteAddress, code }, "WebSocket connection closed");
   }
 }

@@ -143,14 +143,16 @@ export class OpDevSequencer {
   /** Highest flashblock index published for a block by the timer loop. */
   private readonly maxIndex: number;
   private readonly sink: FlashblockSink | undefined;
+  private readonly log: Logger;
 
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
     private readonly blockTimeS: number,
-    private readonly log: Logger,
+    log: Logger,
     opts: OpDevSequencerOptions = {},
   ) {
+    this.log = log.child({ subsystem: "sequencer" });
     const recovered = this.originOfHead();
     this.origin = recovered.origin;
     this.sequenceNumber = recovered.sequenceNumber;
@@ -224,11 +226,11 @@ export class OpDevSequencer {
   private fault(e: unknown, what: string, level: "warn" | "error" = "warn"): void {
     const reason = (e as Error)?.message ?? String(e);
     if (reason === this.lastFault) {
-      this.log.debug({ err: reason }, what);
+      this.log.debug({ err: e }, what);
       return;
     }
     this.lastFault = reason;
-    this.log[level]({ err: reason, code: (e as BasaltError)?.code }, what);
+    this.log[level]({ err: e }, what);
   }
 
   /** Delay before the next production attempt after `failures` failed ones in a row (doubling, capped). */

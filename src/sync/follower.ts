@@ -153,10 +153,10 @@ export class Follower {
     url: string,
     opts: FollowerOptions,
   ) {
-    this.log = opts.logger;
+    this.log = opts.logger.child({ subsystem: "sync" });
     this.pollIntervalMs = opts.pollIntervalMs;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? RPC_CLIENT_TIMEOUT_MS;
-    const copts = { timeoutMs: this.requestTimeoutMs, logger: opts.logger };
+    const copts = { timeoutMs: this.requestTimeoutMs, logger: this.log };
     this.client = isWebSocketUrl(url) ? new WsRpcClient(url, copts) : new HttpRpcClient(url, copts);
   }
 
@@ -276,13 +276,13 @@ export class Follower {
   private recordError(e: unknown): void {
     const reason = reasonOf(e);
     followErrorsTotal.inc({ reason });
-    const fields = { source: this.endpoint, reason, err: (e as Error).message, retryMs: this.backoff };
+    const fields = { source: this.endpoint, reason, err: e, retryMs: this.backoff };
     if (this.warned.has(reason)) {
       this.log.debug(fields, "follow mode: round failed");
       return;
     }
     this.warned.add(reason);
-    if (reason === "internal") this.log.error({ ...fields, stack: (e as Error).stack }, "follow mode: unexpected failure; retrying");
+    if (reason === "internal") this.log.error(fields, "follow mode: unexpected failure; retrying");
     else this.log.warn(fields, "follow mode: round failed; retrying with backoff");
   }
 
@@ -324,7 +324,7 @@ export class Follower {
       this.log.debug({ source: this.endpoint }, "subscribed to newHeads");
     } catch (e) {
       // Polling still runs; the next reconnect subscribes again.
-      this.log.debug({ source: this.endpoint, err: (e as Error).message }, "newHeads subscription failed; relying on polling");
+      this.log.debug({ source: this.endpoint, err: e }, "newHeads subscription failed; relying on polling");
     }
   }
 
@@ -484,7 +484,7 @@ export class Follower {
     } catch (e) {
       // Sources without the tags (an old node) are followed without them.
       if (e instanceof UpstreamRpcError) {
-        this.log.debug({ source: this.endpoint, err: e.message }, "source does not serve safe/finalized");
+        this.log.debug({ source: this.endpoint, err: e }, "source does not serve safe/finalized");
         return;
       }
       throw e;

@@ -272,7 +272,7 @@ export class WsRpcClient implements JsonRpcClient {
       for (const w of [...this.openWaiters]) w(true);
     });
     ws.on("message", (data) => this.onMessage(String(data)));
-    ws.on("error", (e) => this.log?.debug({ endpoint: this.endpoint, err: e.message }, "WebSocket RPC error"));
+    ws.on("error", (e) => this.log?.debug({ endpoint: this.endpoint, err: e }, "WebSocket RPC error"));
     ws.on("close", () => this.onClose(ws));
   }
 

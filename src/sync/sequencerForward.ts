@@ -48,8 +48,8 @@ export class SequencerForwarder implements TxForwarder {
   private warnedFailure = false;
 
   constructor(url: string, opts: SequencerForwarderOptions) {
-    this.client = createRpcClient(url, { timeoutMs: opts.timeoutMs, logger: opts.logger });
-    this.log = opts.logger;
+    this.log = opts.logger.child({ subsystem: "sync" });
+    this.client = createRpcClient(url, { timeoutMs: opts.timeoutMs, logger: this.log });
     this.pool = opts.pool;
   }
 
@@ -72,13 +72,13 @@ export class SequencerForwarder implements TxForwarder {
     } catch (e) {
       if (e instanceof UpstreamRpcError) {
         sequencerForwardTotal.inc({ result: "rejected" });
-        this.log.debug({ code: e.rpcCode, err: e.message }, "sequencer rejected a forwarded transaction");
+        this.log.debug({ err: e }, "sequencer rejected a forwarded transaction");
         throw e;
       }
       sequencerForwardTotal.inc({ result: "failed" });
       const msg = (e as Error).message;
-      if (!this.warnedFailure) this.log.warn({ sequencer: this.endpoint, err: msg }, "cannot forward transactions to the sequencer");
-      else this.log.debug({ sequencer: this.endpoint, err: msg }, "forwarding to the sequencer failed");
+      if (!this.warnedFailure) this.log.warn({ sequencer: this.endpoint, err: e }, "cannot forward transactions to the sequencer");
+      else this.log.debug({ sequencer: this.endpoint, err: e }, "forwarding to the sequencer failed");
       this.warnedFailure = true;
       throw new SequencerForwardError(`failed to forward the transaction to the sequencer: ${msg}`, this.endpoint);
     } finally {
@@ -102,7 +102,7 @@ export class SequencerForwarder implements TxForwarder {
     try {
       await this.pool.addRaw(fromHex(rawTx));
     } catch (e) {
-      this.log.debug({ tx: hash, err: (e as Error).message }, "sequencer took the transaction, the local pool did not");
+      this.log.debug({ tx: hash, err: e }, "sequencer took the transaction, the local pool did not");
     }
   }
 

@@ -77,7 +77,7 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
       recovery = new SenderRecovery(pool);
       chain.useSenderRecovery(recovery);
     },
-    (e: unknown) => log.debug({ err: (e as Error).message }, "execution pool unavailable; senders recovered inline"),
+    (e: unknown) => log.debug({ err: e }, "execution pool unavailable; senders recovered inline"),
   );
   let imported = 0;
   let skipped = 0;

@@ -158,7 +158,9 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...httpSubscriptionMethods(),
     ...(sequencer === undefined ? {} : devMethods(sequencer)),
   };
-  const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), log) };
+  // HTTP and Engine API servers log under the rpc subsystem (the WebSocket server and the hub derive their own).
+  const rpcLog = log.child({ subsystem: "rpc" });
+  const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), rpcLog) };
   const jwtPath = opts["authrpc.jwtsecret"] ?? join(datadir, "jwt.hex");
   const secret = loadOrCreateJwtSecret(jwtPath);
   const cors = opts["http.corsdomain"] === "" ? undefined : opts["http.corsdomain"].split(",").map((s) => s.trim());
@@ -166,8 +168,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const publicPolicy = opts.public
     ? new PublicPolicy({ rate: opts["public.rate"], burst: opts["public.burst"], maxConnections: opts["public.max-connections"] })
     : undefined;
-  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: log, cors, public: publicPolicy });
-  const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: log });
+  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: rpcLog, cors, public: publicPolicy });
+  const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: rpcLog });
   let httpPort: number;
   try {
     // Every worker has the store open before the first request is accepted.
@@ -335,7 +337,7 @@ export async function nodeCommand(opts: BasaltOptions, log: Logger, explicitNetw
     node.stop().then(
       () => process.exit(0),
       (e: unknown) => {
-        log.error({ err: (e as Error).message }, "shutdown failed");
+        log.error({ err: e }, "shutdown failed");
         process.exit(1);
       },
     );

@@ -103,7 +103,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
         this.log.warn("execution worker replaced");
       }
     });
-    this.piscina.on("error", (e: Error) => this.log.error({ err: e.message }, "execution worker error"));
+    this.piscina.on("error", (e: Error) => this.log.error({ err: e }, "execution worker error"));
     bindPoolGauges({
       queueDepth: () => this.queueDepth,
       busyWorkers: () => Math.min(this.running, this.opts.threads),
@@ -174,7 +174,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       }
       const msg = (e as Error).message;
       outcome("crashed");
-      this.log.warn({ err: msg, method: req.method }, "execution worker failed during a request");
+      this.log.warn({ err: e, method: req.method }, "execution worker failed during a request");
       throw new PoolError({ code: PoolErrorCode.WORKER_CRASHED, cause: msg }, `execution worker failed: ${msg}`);
     } finally {
       clearTimeout(timer);

@@ -11,7 +11,7 @@ import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { SenderRecovery } from "../execution/senderRecovery.js";
 import type { Logger } from "pino";
-import { BLOCK_CACHE_BLOCKS, DEFAULT_STATE_HISTORY_BLOCKS } from "../config/constants.js";
+import { BLOCK_CACHE_BLOCKS, DEFAULT_STATE_HISTORY_BLOCKS, EXECUTED_BLOCKS_KEPT, HISTORY_PRUNE_INTERVAL_BLOCKS } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
@@ -127,8 +127,8 @@ export class Chain {
   private listeners: HeadListener[] = [];
   /** Sender recovery on the execution pool, when the node has one. */
   private senderRecovery: SenderRecovery | undefined;
-  /** Blocks executed on top of the current head but not yet canonical (Engine API). */
-  private readonly executed = new LruMap<string, ExecutedBlock>(64);
+  /** Blocks executed on top of the current head but not yet canonical (Engine API), {@link EXECUTED_BLOCKS_KEPT} at most. */
+  private readonly executed = new LruMap<string, ExecutedBlock>(EXECUTED_BLOCKS_KEPT);
 
   private constructor(store: ChainStore, genesis: GenesisJson, opts: ChainOptions) {
     this.store = store;
@@ -528,11 +528,11 @@ export class Chain {
     this.headBlock = block;
     if (!this.archive) {
       const floor = block.header.number - BigInt(this.historyBlocks);
-      if (floor > 0n && floor % 16n === 0n) {
+      if (floor > 0n && floor % HISTORY_PRUNE_INTERVAL_BLOCKS === 0n) {
         try {
           this.store.pruneHistory(floor);
         } catch (e) {
-          // The block is committed and is the head; pruning is housekeeping the next multiple of 16 retries.
+          // The block is committed and is the head; pruning is housekeeping the next multiple of the interval retries.
           this.log?.error({ err: e, floor: floor.toString() }, "state history pruning failed");
         }
       }

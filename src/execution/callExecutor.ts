@@ -18,7 +18,7 @@ import { createTx, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
-import { RPC_GAS_CAP } from "../config/constants.js";
+import { RPC_GAS_CAP, CALL_CONTEXTS_KEPT } from "../config/constants.js";
 import { ExecutionError, ExecutionErrorCode, type InvalidCallReason } from "./errors.js";
 import { createAddress } from "../chain/json/receipt.js";
 import { revertError } from "./revert.js";
@@ -159,16 +159,9 @@ interface ExecContext {
   tail: Promise<unknown>;
 }
 
-/**
- * Call contexts kept per executor. Calls mostly target the head (and `pending`); a few more
- * cover requests for recent blocks. A head change retires the head's context (its flat-state
- * reads would see the new head).
- */
-const CALL_CONTEXTS = 8;
-
 /** Executes calls on top of one block's state. */
 export class CallExecutor {
-  private readonly contexts = new LruMap<string, ExecContext>(CALL_CONTEXTS);
+  private readonly contexts = new LruMap<string, ExecContext>(CALL_CONTEXTS_KEPT);
   private readonly explicitContexts = new WeakMap<StateReader, ExecContext>();
 
   constructor(private readonly chain: CallChain) {}

@@ -27,21 +27,8 @@ import {
   flashblocksSlowSubscriberDisconnectsTotal,
   flashblocksSubscribers,
 } from "./metrics.js";
+import { SLOW_SUBSCRIBER_TIMEOUT_MS, MAX_SUBSCRIBER_BUFFERED_BYTES, FLASHBLOCKS_MAX_INBOUND_MESSAGE_BYTES, FLASHBLOCKS_SUBSCRIBER_IDLE_TIMEOUT_S } from "../config/constants.js";
 
-/**
- * Longest a subscriber may stay unable to take data: 1000 ms, the send timeout after which
- * Base's websocket-proxy disconnects a slow client (reference §1.5).
- */
-export const SLOW_SUBSCRIBER_TIMEOUT_MS = 1_000;
-/**
- * Largest send buffer a subscriber may accumulate: 16 MiB, more than every frame of a full Base
- * block (≈ 10 MB of JSON, see PENDING_SNAPSHOT_SLOT_BYTES) — a client that far behind is lost.
- */
-export const MAX_SUBSCRIBER_BUFFERED_BYTES = 16 * 1024 * 1024;
-/** Largest message a subscriber may send: 4 KiB; subscribers send nothing but control frames (Base ignores client messages). */
-const MAX_INBOUND_MESSAGE_BYTES = 4 * 1024;
-/** Seconds without traffic before uWS pings (then drops) a subscriber: uWS's default of 120 s. */
-const SUBSCRIBER_IDLE_TIMEOUT_S = 120;
 /** `WebSocket.send` result: the message was not sent because the backpressure limit was reached. */
 const SEND_DROPPED = 2;
 /** `WebSocket.send` result: the message was buffered (backpressure built up). */
@@ -50,7 +37,6 @@ const SEND_BACKPRESSURE = 0;
 const CLOSE_GOING_AWAY = 1001;
 /** Paths subscribers connect at: `/` (rollup-boost's local stream) and `/ws` (Base's public endpoint). */
 const SUBSCRIBE_PATHS = new Set(["/", "/ws"]);
-
 
 /** Options of {@link FlashblocksPublisher}. */
 export interface FlashblocksPublisherOptions {
@@ -107,9 +93,9 @@ export class FlashblocksPublisher {
     this.app = uws.App();
     this.app.ws<Subscriber>("/*", {
       compression: uws.DISABLED,
-      maxPayloadLength: MAX_INBOUND_MESSAGE_BYTES,
+      maxPayloadLength: FLASHBLOCKS_MAX_INBOUND_MESSAGE_BYTES,
       maxBackpressure: this.maxBuffered,
-      idleTimeout: SUBSCRIBER_IDLE_TIMEOUT_S,
+      idleTimeout: FLASHBLOCKS_SUBSCRIBER_IDLE_TIMEOUT_S,
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => this.onUpgrade(res, req, context),
       open: (ws) => this.onOpen(ws),
@@ -131,7 +117,6 @@ export class FlashblocksPublisher {
     this.log?.debug({ host, port: bound.port }, "flashblocks publisher listening");
     return bound.port;
   }
-
 
   /** The subscribe URL (`ws://host:port/ws`) once listening. */
   get url(): string | undefined {

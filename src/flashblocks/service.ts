@@ -10,7 +10,7 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
-import { PENDING_SNAPSHOT_SLOT_BYTES } from "../config/constants.js";
+import { PENDING_SNAPSHOT_SLOT_BYTES, FLASHBLOCKS_WORKER_RESTART_DELAY_MS, FLASHBLOCKS_WATCH_TIMEOUT_MS, FLASHBLOCKS_WORKER_STOP_MS } from "../config/constants.js";
 import { allocateIngestStats, IngestStats } from "./ingestStats.js";
 import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds } from "./ingestMetrics.js";
 import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";
@@ -18,11 +18,6 @@ import type { PendingSnapshot } from "./pendingSnapshot.js";
 import { isAheadOfHead, type PendingSource } from "./pendingView.js";
 import { nowMs, type StreamClientOptions } from "./streamClient.js";
 import { workerUrl } from "../util/workerUrl.js";
-
-/** Pause before a crashed worker is replaced (avoids a hot crash loop). */
-const WORKER_RESTART_DELAY_MS = 1_000;
-/** Longest single wait on the generation counter; bounds how long stop() takes. */
-const WATCH_TIMEOUT_MS = 500;
 
 /** Options of {@link FlashblocksService}. */
 export interface FlashblocksServiceOptions {
@@ -96,7 +91,7 @@ export class FlashblocksService implements PendingSource {
         this.log.error({ code }, "flashblocks worker exited; restarting");
         this.restartTimer = setTimeout(() => {
           if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: e }, "flashblocks worker restart failed"));
-        }, WORKER_RESTART_DELAY_MS);
+        }, FLASHBLOCKS_WORKER_RESTART_DELAY_MS);
       });
     });
   }
@@ -105,7 +100,7 @@ export class FlashblocksService implements PendingSource {
   private async watch(): Promise<void> {
     let gen = this.reader.generation();
     while (!this.stopped) {
-      const next = await this.reader.waitForChange(gen, WATCH_TIMEOUT_MS);
+      const next = await this.reader.waitForChange(gen, FLASHBLOCKS_WATCH_TIMEOUT_MS);
       if (next === gen) continue;
       gen = next;
       const s = this.reader.read();
@@ -145,7 +140,7 @@ export class FlashblocksService implements PendingSource {
     const w = this.worker;
     if (w !== undefined) {
       const done = new Promise<void>((resolve) => {
-        const t = setTimeout(() => void w.terminate().then(() => resolve()), 5_000);
+        const t = setTimeout(() => void w.terminate().then(() => resolve()), FLASHBLOCKS_WORKER_STOP_MS);
         w.once("exit", () => {
           clearTimeout(t);
           resolve();

@@ -8,7 +8,7 @@ import uws from "uWebSockets.js";
 import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from "uWebSockets.js";
 import type { Logger } from "pino";
-import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
+import { MAX_REQUEST_BODY_BYTES, WS_MAX_BUFFERED_BYTES, WS_IDLE_TIMEOUT_S } from "../config/constants.js";
 import { handleBody, type HandleBodyOptions } from "./envelope.js";
 import { rpcWsConnections, rpcWsSlowConsumerDisconnectsTotal } from "./metrics.js";
 import { RpcServerError } from "./server.js";
@@ -16,18 +16,6 @@ import { STATUS_UNAVAILABLE, type PublicPolicy } from "./publicPolicy.js";
 import type { SubscriptionConnection, SubscriptionHub } from "./subscriptions.js";
 import type { MethodTable, RpcContext } from "./types.js";
 
-/**
- * Most bytes a connection may leave unread before it is closed: a client that falls this far
- * behind its notifications is dropped rather than buffered without bound (geth closes a
- * connection whose writes stall). 16 MiB holds several seconds of every subscription kind on Base.
- */
-export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
-/**
- * Idle timeout: uWS pings a connection that has been silent for part of this period and closes
- * one that sent nothing (not even a pong) for all of it. 30 s: geth's WebSocket ping interval
- * and pong timeout.
- */
-export const WS_IDLE_TIMEOUT_S = 30;
 /** Close code for a client that reads too slowly: RFC 6455 1008 (policy violation). */
 const CLOSE_SLOW_CONSUMER = 1008;
 /** Close code for a public-mode client that keeps ignoring the rate limit: RFC 6455 1008 (policy violation). */
@@ -36,7 +24,6 @@ const CLOSE_RATE_LIMITED = 1008;
 const CLOSE_GOING_AWAY = 1001;
 /** Answer of an envelope failure (a bug): the request is answered rather than left hanging. */
 const INTERNAL_ERROR_TEXT = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}';
-
 
 /** Options of {@link RpcWsServer}. */
 export interface RpcWsServerOptions {
@@ -138,7 +125,6 @@ export class RpcWsServer {
     this.log?.debug({ host, port: bound.port, transport: "ws" }, "RPC server listening");
     return bound.port;
   }
-
 
   /** Open connections. */
   get connectionCount(): number {

@@ -28,17 +28,7 @@ import { decodeL1InfoCalldata, encodeL1InfoCalldata, l1InfoVariantFor, L1_INFO_D
 import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
 import { l1InfoSourceHash, userDepositSourceHash } from "../chain/op/sourceHash.js";
 import { upgradeTransactionsForBlock } from "../chain/op/upgrades.js";
-import {
-  DEVNET_BATCHER_ADDRESS,
-  DEVNET_BLOB_BASE_FEE_SCALAR,
-  DEVNET_BASE_FEE_SCALAR,
-  DEVNET_L1_BASE_FEE_WEI,
-  DEVNET_L1_BLOCK_TIME_S,
-  DEVNET_MIN_BASE_FEE_WEI,
-  DEVNET_OPERATOR_FEE_CONSTANT,
-  DEVNET_OPERATOR_FEE_SCALAR,
-  DEVNET_DA_FOOTPRINT_GAS_SCALAR,
-} from "../config/constants.js";
+import { DEVNET_BATCHER_ADDRESS, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_BASE_FEE_SCALAR, DEVNET_L1_BASE_FEE_WEI, DEVNET_L1_BLOCK_TIME_S, DEVNET_MIN_BASE_FEE_WEI, DEVNET_OPERATOR_FEE_CONSTANT, DEVNET_OPERATOR_FEE_SCALAR, DEVNET_DA_FOOTPRINT_GAS_SCALAR, DEV_PRODUCTION_RETRY_MAX_MS } from "../config/constants.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { flashblocksBuildSeconds } from "../flashblocks/metrics.js";
@@ -48,13 +38,6 @@ import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
 import { buildOpOnHead } from "../blockchain/opBuilder.js";
 import { poolSource } from "../txpool/poolSource.js";
-
-/**
- * Longest wait between retries after failed block production (e.g. a full disk or read-only
- * datadir: the commit fails). Retries back off from one block time, doubling up to this: a
- * few seconds, so production resumes soon after space is freed without spinning meanwhile.
- */
-const PRODUCTION_RETRY_MAX_MS = 5_000;
 
 /** An L1 block the devnet's L2 blocks reference. */
 export interface DevL1Origin {
@@ -236,7 +219,7 @@ export class OpDevSequencer {
   /** Delay before the next production attempt after `failures` failed ones in a row (doubling, capped). */
   private retryDelay(): number {
     const base = this.flashblocksEnabled ? this.intervalMs : this.blockTimeMs;
-    return Math.min(base * 2 ** Math.min(this.failures - 1, 16), Math.max(base, PRODUCTION_RETRY_MAX_MS));
+    return Math.min(base * 2 ** Math.min(this.failures - 1, 16), Math.max(base, DEV_PRODUCTION_RETRY_MAX_MS));
   }
 
   /**

@@ -5,15 +5,10 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gauge } from "../util/metrics.js";
+import { DB_SIZE_SEARCH_DEPTH } from "../config/constants.js";
 
 /** LMDB's data file name (`<env>/data.mdb`); its lock file is a few KiB and not counted. */
 const LMDB_DATA_FILE = "data.mdb";
-/**
- * Directory levels searched below the datadir for LMDB environments: the chain store is
- * `<datadir>/chain`, and 3 levels leave room for nested stores (e.g. `<datadir>/proofs/<db>`)
- * without walking arbitrary trees a user may have put there.
- */
-const DB_SEARCH_DEPTH = 3;
 
 let datadir: string | undefined;
 
@@ -25,10 +20,10 @@ export function bindStorageMetrics(dir: string | undefined): void {
 
 /**
  * Bytes on disk of every LMDB data file (`data.mdb`) under `dir`, at most `depth` levels down
- * ({@link DB_SEARCH_DEPTH} by default). Allocated blocks are counted (LMDB files can be
+ * ({@link DB_SIZE_SEARCH_DEPTH} by default). Allocated blocks are counted (LMDB files can be
  * sparse), falling back to the apparent size where the filesystem reports no block count.
  */
-export async function lmdbBytes(dir: string, depth = DB_SEARCH_DEPTH): Promise<number> {
+export async function lmdbBytes(dir: string, depth = DB_SIZE_SEARCH_DEPTH): Promise<number> {
   let total = 0;
   let entries;
   try {

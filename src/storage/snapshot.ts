@@ -25,6 +25,7 @@ import { pipeline } from "node:stream/promises";
 import { constants as zc, createBrotliCompress, createBrotliDecompress, createGunzip } from "node:zlib";
 import { BasaltError } from "../util/errors.js";
 import { ChainStore } from "./store.js";
+import { SNAPSHOT_MAX_HEADER_BYTES, SNAPSHOT_BROTLI_QUALITY } from "../config/constants.js";
 
 /** File magic: identifies a basalt snapshot. */
 export const SNAPSHOT_MAGIC = "BASALT-SNAPSHOT";
@@ -32,15 +33,6 @@ export const SNAPSHOT_MAGIC = "BASALT-SNAPSHOT";
 export const SNAPSHOT_FORMAT_VERSION = 1;
 /** Bytes before the header: magic, version, header length, header sha256. */
 const PREFIX_BYTES = SNAPSHOT_MAGIC.length + 1 + 4 + 32;
-/** Largest header accepted: the JSON is ~500 bytes; anything far larger is a corrupt length. */
-const MAX_HEADER_BYTES = 64 * 1024;
-/**
- * Payload compression: brotli quality 4. Measured on a devnet datadir after a 5-minute soak
- * (8.6 MiB compacted LMDB copy): gzip-1 2.87 MiB in 103 ms, gzip-6 2.77 MiB in 191 ms,
- * brotli-4 1.35 MiB in 120 ms — half of gzip's size at gzip-1's speed (higher brotli qualities
- * cost several times more time for a few percent).
- */
-const BROTLI_QUALITY = 4;
 /** Name of LMDB's data file inside the environment directory (`<datadir>/chain`). */
 const LMDB_DATA_FILE = "data.mdb";
 /** Name of the store's environment directory inside a datadir. */
@@ -128,7 +120,7 @@ export function readSnapshotHeader(file: string): { header: SnapshotHeader; payl
       );
     }
     const len = prefix.readUInt32BE(SNAPSHOT_MAGIC.length + 1);
-    if (len > MAX_HEADER_BYTES || PREFIX_BYTES + len > size) {
+    if (len > SNAPSHOT_MAX_HEADER_BYTES || PREFIX_BYTES + len > size) {
       throw new SnapshotError("SNAPSHOT_CHECKSUM", `${file}: header length ${len} is impossible (file ${size} bytes): the file is corrupt`, { file });
     }
     const json = Buffer.alloc(len);
@@ -193,7 +185,7 @@ export async function exportSnapshot(datadir: string, file: string, describe: De
     const payloadFile = join(work, "payload");
     const raw = new HashCounter();
     const stored = new HashCounter();
-    await pipeline(createReadStream(dataFile), raw, createBrotliCompress({ params: { [zc.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }), stored, createWriteStream(payloadFile));
+    await pipeline(createReadStream(dataFile), raw, createBrotliCompress({ params: { [zc.BROTLI_PARAM_QUALITY]: SNAPSHOT_BROTLI_QUALITY } }), stored, createWriteStream(payloadFile));
     const header: SnapshotHeader = {
       formatVersion: SNAPSHOT_FORMAT_VERSION,
       ...info,

@@ -12,19 +12,7 @@
 import type { Logger } from "pino";
 import WebSocket from "ws";
 import { BasaltError } from "../util/errors.js";
-
-/**
- * Default time one request may take, connection included. Generous for a block with thousands
- * of transactions on a slow link (Base blocks are a few MB of JSON), yet short enough that a
- * hung peer is noticed within a few block times.
- */
-export const RPC_CLIENT_TIMEOUT_MS = 10_000;
-/** First WebSocket reconnect delay: short, so a restarted peer is picked up within a block. */
-export const WS_RECONNECT_INITIAL_MS = 250;
-/** Largest WebSocket reconnect delay (the delay doubles per failed attempt up to this). */
-export const WS_RECONNECT_MAX_MS = 10_000;
-/** Longest excerpt of a bad response body kept in an error (enough to see what came back). */
-const BODY_EXCERPT_CHARS = 200;
+import { RPC_CLIENT_TIMEOUT_MS, RPC_CLIENT_WS_RECONNECT_INITIAL_MS, RPC_CLIENT_WS_RECONNECT_MAX_MS, RPC_CLIENT_BODY_EXCERPT_CHARS } from "../config/constants.js";
 
 /** Stable codes of {@link RpcClientError}. */
 export const RpcClientErrorCode = {
@@ -109,7 +97,7 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 function excerpt(text: string): string {
-  return text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text;
+  return text.length > RPC_CLIENT_BODY_EXCERPT_CHARS ? `${text.slice(0, RPC_CLIENT_BODY_EXCERPT_CHARS)}…` : text;
 }
 
 /** Reads `result` or the error out of a parsed JSON-RPC response object. */
@@ -220,7 +208,7 @@ export class WsRpcClient implements JsonRpcClient {
   private readonly openListeners: (() => void)[] = [];
   /** Resolvers of {@link waitOpen} calls: true on open, false on {@link close}. */
   private readonly openWaiters = new Set<(open: boolean) => void>();
-  private reconnectDelay = WS_RECONNECT_INITIAL_MS;
+  private reconnectDelay = RPC_CLIENT_WS_RECONNECT_INITIAL_MS;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private warnedDown = false;
 
@@ -265,7 +253,7 @@ export class WsRpcClient implements JsonRpcClient {
     this.socket = ws;
     ws.on("open", () => {
       this.open = true;
-      this.reconnectDelay = WS_RECONNECT_INITIAL_MS;
+      this.reconnectDelay = RPC_CLIENT_WS_RECONNECT_INITIAL_MS;
       if (this.warnedDown) this.log?.info({ endpoint: this.endpoint }, "WebSocket RPC reconnected");
       this.warnedDown = false;
       for (const l of this.openListeners) l();
@@ -298,7 +286,7 @@ export class WsRpcClient implements JsonRpcClient {
       this.reconnectTimer = undefined;
       this.connect();
     }, this.reconnectDelay);
-    this.reconnectDelay = Math.min(this.reconnectDelay * 2, WS_RECONNECT_MAX_MS);
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, RPC_CLIENT_WS_RECONNECT_MAX_MS);
   }
 
   private onMessage(text: string): void {

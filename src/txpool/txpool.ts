@@ -18,12 +18,10 @@ import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { L1_BLOCK_ADDRESS, loadL1BlockInfo } from "../chain/op/l1BlockInfo.js";
 import { l1Cost } from "../chain/op/l1Cost.js";
 import type { StateReader } from "../execution/state/stateReader.js";
-import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS } from "../config/constants.js";
+import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXPOOL_PRICE_BUMP_PERCENT } from "../config/constants.js";
 import { to0x, toHex } from "../util/bytes.js";
 import { TxPoolError, TxPoolErrorCode } from "./errors.js";
 
-/** geth `txpool.PriceBump`: a replacement must pay 10 % more. */
-const PRICE_BUMP_PERCENT = 10n;
 /** EIP-2718 type byte of EIP-4844 blob transactions, which OP chains do not accept. */
 const BLOB_TX_TYPE = 3;
 /** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
@@ -263,7 +261,7 @@ export class TxPool {
     const existing = mine?.get(tx.nonce);
     if (existing !== undefined) {
       const oldCap = feeCapOf(existing.tx);
-      if (feeCapOf(tx) * 100n < oldCap * (100n + PRICE_BUMP_PERCENT)) {
+      if (feeCapOf(tx) * 100n < oldCap * (100n + TXPOOL_PRICE_BUMP_PERCENT)) {
         throw new TxPoolError({ code: TxPoolErrorCode.REPLACEMENT_UNDERPRICED, hash: to0x(existing.hash) }, "replacement transaction underpriced");
       }
       this.byHash.delete(toHex(existing.hash));

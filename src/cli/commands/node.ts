@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import { Chain } from "../../blockchain/chain.js";
 import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
-import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
+import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
 import { SHUTDOWN_DRAIN_MS } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BUILTIN_NETWORKS, isBuiltinNetwork } from "../../config/options.js";
@@ -45,16 +45,6 @@ import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js
 import { FlashblocksService } from "../../flashblocks/service.js";
 import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
-
-/** Most time given to in-flight work on shutdown before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 10_000;
-
-/**
- * Longest wait on shutdown for the execution pool to close after the drain. Piscina's close waits
- * for running tasks (up to 30 s); a call still running has outlived the drain and is abandoned
- * (the workers only read the store, and the process exits right after the store is closed).
- */
-const SHUTDOWN_POOL_WAIT_MS = 1_000;
 
 function version(): string {
   try {

@@ -24,6 +24,7 @@ import { bindPoolGauges, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTota
 import { PoolError, PoolErrorCode } from "./errors.js";
 import { decodeCallReply, encodeCallTask, encodeSendersTask, reviveError } from "./protocol.js";
 import { workerUrl } from "../../util/workerUrl.js";
+import { EXECUTION_IN_FLIGHT_PER_WORKER } from "../../config/constants.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {
@@ -48,12 +49,6 @@ export interface ExecutionPoolOptions {
   logger: Logger;
 }
 
-/**
- * Call requests handed to piscina per worker: the one running and the next, already posted, so
- * a worker never idles waiting for the RPC thread to hand it work (1,440 → 1,900 calls/s).
- */
-const IN_FLIGHT_PER_WORKER = 2;
-
 /** A call request between acceptance and answer. */
 interface Job {
   task: Uint8Array;
@@ -77,7 +72,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   /** FIFO of accepted requests waiting for a worker (`waitingHead` is the oldest). */
   private waiting: Job[] = [];
   private waitingHead = 0;
-  /** Call requests handed to piscina (at most {@link IN_FLIGHT_PER_WORKER} per worker). */
+  /** Call requests handed to piscina (at most {@link EXECUTION_IN_FLIGHT_PER_WORKER} per worker). */
   private running = 0;
 
   constructor(private readonly opts: ExecutionPoolOptions) {
@@ -194,7 +189,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
    * overtake waiting ones whose run has an abort signal) and the bound is exact.
    */
   private pump(): void {
-    while (this.running < this.opts.threads * IN_FLIGHT_PER_WORKER && this.waitingHead < this.waiting.length) {
+    while (this.running < this.opts.threads * EXECUTION_IN_FLIGHT_PER_WORKER && this.waitingHead < this.waiting.length) {
       const job = this.waiting[this.waitingHead]!;
       this.waiting[this.waitingHead++] = undefined as unknown as Job;
       if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {

@@ -8,7 +8,7 @@ import { CLRequest, bigIntToHex, bytesToHex, hexToBytes } from "@ethereumjs/util
 import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
-import { CLIENT_CODE, CLIENT_NAME } from "../../config/constants.js";
+import { CLIENT_CODE, CLIENT_NAME, ENGINE_MAX_PAYLOADS } from "../../config/constants.js";
 import type { ExecutedBlock } from "../../blockchain/chain.js";
 import { buildOnHead } from "../../blockchain/blockBuilder.js";
 import { buildOpOnHead } from "../../blockchain/opBuilder.js";
@@ -19,9 +19,6 @@ import { RpcCode, RpcError } from "../errors.js";
 import { toData } from "../../chain/json/quantity.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
-
-/** Payloads built for a consensus client, kept until fetched (geth keeps 10). */
-const MAX_PAYLOADS = 10;
 
 type Json = Record<string, unknown>;
 
@@ -92,7 +89,7 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
       });
       built.catch(() => undefined);
       payloads.set(payloadId, built);
-      while (payloads.size > MAX_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
+      while (payloads.size > ENGINE_MAX_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
     }
     return { payloadStatus: status("VALID", head), payloadId };
   };

@@ -117,13 +117,8 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
  * typed errors become wire codes; unknown errors become -32603 with their message.
  */
 export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
-  if (err instanceof RpcError) {
-    const o: JsonRpcErrorObject = { code: err.rpcCode, message: err.message };
-    if (err.data !== undefined) o.data = err.data;
-    return o;
-  }
-  // An error another node answered with (`--sequencer-http`) goes back to the caller unchanged.
-  if (err instanceof UpstreamRpcError) {
+  // An error another node answered with (`--sequencer-http`) goes back to the caller unchanged, as an RpcError does.
+  if (err instanceof RpcError || err instanceof UpstreamRpcError) {
     const o: JsonRpcErrorObject = { code: err.rpcCode, message: err.message };
     if (err.data !== undefined) o.data = err.data;
     return o;

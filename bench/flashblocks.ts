@@ -28,7 +28,7 @@ import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { hexToBytes } from "@ethereumjs/util";
 import { pino } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
 import { startNode } from "../src/cli/commands/node.js";
 import { tableDefaults, type BasaltOptions } from "../src/config/options.js";

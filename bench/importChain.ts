@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { decodeBlockFromRlp } from "../src/chain/blockCodec.js";
 import { splitRlpItems } from "../src/chain/rlpFile.js";
 import { sharedFixture } from "./fixtures.js";

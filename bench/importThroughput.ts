@@ -19,7 +19,7 @@ import { join } from "node:path";
 import type { Block } from "@ethereumjs/block";
 import { pino } from "pino";
 import { decodeBlockFromRlp } from "../src/chain/blockCodec.js";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { devnetGenesis } from "../src/chain/devnet.js";
 import { DEFAULT_EXECUTION_THREADS } from "../src/config/constants.js";
 import { ExecutionPool } from "../src/execution/pool/executionPool.js";

@@ -18,7 +18,7 @@ import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { Address, bigIntToBytes, createContractAddress, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { pino } from "pino";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { commonFromGenesis } from "../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
 import { DEPOSIT_TX_TYPE } from "../src/chain/op/depositTx.js";

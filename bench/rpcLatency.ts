@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { decodeBlockFromRlp } from "../src/chain/blockCodec.js";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { splitRlpItems } from "../src/chain/rlpFile.js";
 import { startNode } from "../src/cli/commands/node.js";
 import { tableDefaults, type BasaltOptions } from "../src/config/options.js";

@@ -6,7 +6,7 @@ import { createBlockFromRLP } from "@ethereumjs/block";
 import { readFileSync } from "node:fs";
 import { commonFromGenesis } from "../src/chain/chainSpec.js";
 import { splitRlpItems } from "../src/chain/rlpFile.js";
-import { nativeCryptoActive } from "../src/execution/crypto.js";
+import { nativeCryptoActive } from "../src/chain/crypto.js";
 import { sharedFixture } from "./fixtures.js";
 
 const common = commonFromGenesis(JSON.parse(readFileSync(sharedFixture("execution-apis/prague/genesis.json"), "utf8")));

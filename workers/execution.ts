@@ -6,26 +6,29 @@
  * block the RPC thread had committed when it resolved the request's block tag. One task runs at
  * a time per worker, so the snapshot is stable for the whole execution. `pending` is read from
  * the flashblocks SharedArrayBuffer, like the RPC thread reads it. Handlers never throw across
- * the thread boundary: errors are answered as JSON-RPC error objects (see protocol.ts).
+ * the thread boundary: errors are answered in their `toObject()` form (see protocol.ts).
  */
 import { createTxFromRLP } from "@ethereumjs/tx";
 import { workerData } from "piscina";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
+import { PoolError, PoolErrorCode } from "../src/execution/pool/errors.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
 import { decodeCallTask, decodeSendersTask, encodeCallReply } from "../src/execution/pool/protocol.js";
 import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
+import { pendingCallTargetOf } from "../src/flashblocks/pendingContext.js";
 import type { PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, NO_PENDING, type PendingSource } from "../src/flashblocks/pendingView.js";
-import { toJsonRpcError } from "../src/rpc/errors.js";
+import { errorToObject } from "../src/util/errors.js";
 import { createLogger } from "../src/util/logger.js";
 import { setDefaultEvmEngine } from "../src/execution/evm/engine.js";
 
 const data = workerData as ExecutionWorkerData;
 if (data.evm !== undefined) setDefaultEvmEngine(data.evm);
-const log = createLogger(data.logLevel, data.logFormat).child({ thread: "execution" });
-const chain = Chain.open(data.datadir, { readOnly: true, archive: data.archive, historyBlocks: data.historyBlocks, logger: log });
+const threadLog = createLogger(data.logLevel, data.logFormat).child({ thread: "execution" });
+const chain = Chain.open(data.datadir, { readOnly: true, archive: data.archive, historyBlocks: data.historyBlocks, logger: threadLog });
+const log = threadLog.child({ subsystem: "execution" });
 const executor = new CallExecutor(chain);
 
 /** The pending snapshot as this worker sees it, served only while ahead of this worker's head. */
@@ -40,7 +43,7 @@ function pendingSource(sab: SharedArrayBuffer | undefined): PendingSource {
     onSnapshot: () => () => undefined,
   };
 }
-const pending = pendingSource(data.pending);
+const pending = pendingCallTargetOf(chain, pendingSource(data.pending));
 
 /** Health check and start-up barrier: answers once the store is open. */
 export function ping(): string {
@@ -52,14 +55,15 @@ export async function call(bytes: Uint8Array): Promise<Uint8Array> {
   const task = decodeCallTask(bytes);
   if (task.deadline > 0 && Date.now() > task.deadline) {
     // The RPC thread has answered with a timeout already; do not spend a worker on it.
-    return encodeCallReply({ err: { code: -32000, message: "execution aborted (request expired in the queue)" } });
+    const expired = new PoolError({ code: PoolErrorCode.TIMEOUT, inQueue: true }, "execution aborted (request expired in the queue)");
+    return encodeCallReply({ err: expired.toObject() });
   }
   try {
     chain.refreshHead();
     return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, task.req) });
   } catch (e) {
-    log.debug({ err: (e as Error).message, method: task.req.method }, "call failed");
-    return encodeCallReply({ err: toJsonRpcError(e) });
+    log.debug({ err: e, method: task.req.method }, "call failed");
+    return encodeCallReply({ err: errorToObject(e) });
   }
 }
 

@@ -7,7 +7,7 @@
  * from the store) and "stop". The worker answers "ready" once subscribed and "stopped" when done.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { Chain } from "../src/chain/chain.js";
+import { Chain } from "../src/blockchain/chain.js";
 import { FlashblocksIngest } from "../src/flashblocks/ingest.js";
 import { IngestStats } from "../src/flashblocks/ingestStats.js";
 import { PendingBufferWriter } from "../src/flashblocks/pendingBuffer.js";
@@ -30,10 +30,11 @@ export interface FlashblocksWorkerData {
 
 const data = workerData as FlashblocksWorkerData;
 setDefaultEvmEngine(data.evm);
-const log = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
-const chain = Chain.open(data.datadir, { readOnly: true, logger: log });
+const threadLog = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
+const chain = Chain.open(data.datadir, { readOnly: true, logger: threadLog });
 const stats = new IngestStats(data.stats);
-const ingest = new FlashblocksIngest(chain, new PendingBufferWriter(data.pending), stats, log);
+const ingest = new FlashblocksIngest(chain, new PendingBufferWriter(data.pending), stats, threadLog);
+const log = threadLog.child({ subsystem: "flashblocks" });
 const client = new FlashblocksStreamClient(
   data.url,
   {
@@ -46,7 +47,9 @@ const client = new FlashblocksStreamClient(
       stats.set("connected", 0);
       stats.inc(`disconnect:${reason}`);
       ingest.onDisconnected();
-      log.warn({ url: data.url, reason, detail: detail.slice(0, 200), retryInMs }, "flashblocks stream down; reconnecting");
+      // The detail may be the remote's close reason: untrusted text stays at debug.
+      log.warn({ url: data.url, reason, retryInMs }, "flashblocks stream down; reconnecting");
+      log.debug({ url: data.url, reason, detail: detail.slice(0, 200) }, "flashblocks stream disconnect detail");
     },
   },
   data.stream,

@@ -9,7 +9,7 @@
 import type { Block } from "@ethereumjs/block";
 import { RLP } from "@ethereumjs/rlp";
 import { decodeBlockFromRlp } from "../../src/chain/blockCodec.js";
-import { toData, toQuantity } from "../../src/rpc/format/index.js";
+import { toData, toQuantity } from "../../src/chain/json/index.js";
 import { renderBlockAnswer } from "../../src/rpc/methods/blocks.js";
 import { bytesEqual } from "../../src/util/bytes.js";
 import type { MicroFixture } from "./fixture.js";

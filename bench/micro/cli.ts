@@ -12,7 +12,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { loadNative } from "../../src/execution/crypto.js";
+import { loadNative } from "../../src/chain/crypto.js";
 import { BasaltError } from "../../src/util/errors.js";
 import { BLOCK_CASE_NAMES, blockCases } from "./block.js";
 import { RECOVERY_CASE_NAMES, cryptoCases } from "./crypto.js";

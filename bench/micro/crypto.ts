@@ -1,6 +1,6 @@
 /**
  * Micro-benchmarks of the crypto hot paths, native bindings against the pure-JS fallback
- * (src/execution/crypto.ts): keccak256 of 32 B (a trie node key / storage slot), 1 KiB and
+ * (src/chain/crypto.ts): keccak256 of 32 B (a trie node key / storage slot), 1 KiB and
  * 100 KiB, and decoding + sender recovery of the benchmark block's transactions.
  *
  * The JS variant of recovery runs in this process: the crypto basalt plugs into @ethereumjs is
@@ -12,10 +12,10 @@
 import type { Block } from "@ethereumjs/block";
 import type { Common, CustomCrypto } from "@ethereumjs/common";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import type { Chain } from "../../src/chain/chain.js";
+import type { Chain } from "../../src/blockchain/chain.js";
 import { decodeBlockFromRlp } from "../../src/chain/blockCodec.js";
 import { isDeposit } from "../../src/chain/op/depositTx.js";
-import { loadNative } from "../../src/execution/crypto.js";
+import { loadNative } from "../../src/chain/crypto.js";
 import { bytesEqual, to0x } from "../../src/util/bytes.js";
 import type { MicroFixture } from "./fixture.js";
 import { expectThat, type MicroCase } from "./harness.js";

@@ -11,7 +11,7 @@ import type { Block } from "@ethereumjs/block";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Chain, type ExecutedBlock } from "../../src/chain/chain.js";
+import { Chain, type ExecutedBlock } from "../../src/blockchain/chain.js";
 import { decodeBlockFromRlp } from "../../src/chain/blockCodec.js";
 import { bytesEqual, to0x } from "../../src/util/bytes.js";
 import type { MicroFixture } from "./fixture.js";

@@ -20,7 +20,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { KZG } from "micro-eth-signer/kzg.js";
 import { pathToFileURL } from "node:url";
-import { customCrypto } from "../../src/execution/crypto.js";
+import { customCrypto } from "../../src/chain/crypto.js";
 import { createEcrecover } from "../../src/execution/evm/precompiles/ecrecover.js";
 import { precompilesFor } from "../../src/execution/evm/precompiles/index.js";
 import type { Precompile, PrecompileResult } from "../../src/execution/evm/precompiles/types.js";

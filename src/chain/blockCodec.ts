@@ -2,12 +2,23 @@
  * Decoding blocks from the wire/file RLP with the right fork rules.
  */
 import { Block, createBlockFromBytesArray, createBlockHeaderFromBytesArray } from "@ethereumjs/block";
+import type { Common } from "@ethereumjs/common";
 import { createTxFromBlockBodyData } from "@ethereumjs/tx";
 import { DEPOSIT_TX_TYPE, DepositTransaction } from "./op/depositTx.js";
 import { RLP } from "@ethereumjs/rlp";
 import { BasaltError } from "../util/errors.js";
 import { toHex } from "../util/bytes.js";
-import type { Chain } from "./chain.js";
+import type { OpChainConfig } from "./op/forks.js";
+
+/**
+ * The fork rules blocks are decoded with: the Common of a block number and timestamp, and the
+ * OP configuration on OP chains (bodies may hold deposits). The chain service implements it.
+ */
+export interface BlockDecodeRules {
+  readonly op: OpChainConfig | undefined;
+  /** A Common set to the hardfork of (number, timestamp). */
+  commonAt(number: bigint, timestamp: bigint): Common;
+}
 
 /** A block whose RLP cannot be decoded. */
 export class BlockDecodeError extends BasaltError {
@@ -17,7 +28,7 @@ export class BlockDecodeError extends BasaltError {
 }
 
 /** Decodes a full block RLP ([header, txs, uncles, withdrawals?]) with the chain's fork rules. */
-export function decodeBlockFromRlp(chain: Chain, bytes: Uint8Array): Block {
+export function decodeBlockFromRlp(chain: BlockDecodeRules, bytes: Uint8Array): Block {
   let values: unknown;
   try {
     values = RLP.decode(bytes);
@@ -42,7 +53,7 @@ export function decodeBlockFromRlp(chain: Chain, bytes: Uint8Array): Block {
  * rules (an uncle of the first London block is a Berlin header), which @ethereumjs does not
  * do by itself.
  */
-export function blockFromValues(chain: Chain, values: unknown[]): Block {
+export function blockFromValues(chain: BlockDecodeRules, values: unknown[]): Block {
   const header = values[0] as Uint8Array[];
   const number = BigInt("0x" + (toHex(header[8]) || "0"));
   const timestamp = BigInt("0x" + (toHex(header[11]) || "0"));

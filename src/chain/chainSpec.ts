@@ -3,7 +3,7 @@
  * Common built from a geth-style genesis `config`.
  */
 import { createCommonFromGethGenesis, type Common } from "@ethereumjs/common";
-import { customCrypto } from "../execution/crypto.js";
+import { customCrypto } from "./crypto.js";
 import type { GenesisJson } from "./genesis.js";
 import { opConfigFromGenesisConfig, type OpChainConfig } from "./op/forks.js";
 

@@ -4,7 +4,7 @@
  * generic RLP encoder's nested arrays and intermediate concatenations were most of its cost.
  * The bytes are those of `@ethereumjs/rlp` `RLP.encode` of the same fields (tested so).
  */
-import type { Log } from "./types.js";
+import type { Log } from "../storage/types.js";
 
 /** Bytes of an RLP length prefix for a payload of `len` bytes (string or list). */
 function prefixLength(len: number): number {

@@ -21,14 +21,12 @@ import {
   type Command,
   type OptionDefinition,
   type OptionName,
+  type OptionSource,
 } from "../config/options.js";
 import { BasaltError } from "../util/errors.js";
 
 /** What `basalt` was asked to do (`bench` runs a tool of the benchmark suite with its own arguments). */
 export type CliCommand = Command | "help" | "version" | "bench";
-
-/** Where an option's value came from. */
-export type OptionSource = "cli" | "env" | "env-file" | "default";
 
 /** The result of {@link parseCli}. */
 export interface ParsedCli {

@@ -216,3 +216,243 @@ export const DEFAULT_EVM_ENGINE = "fast";
  * every block's state root walks (LMDB reads and hex decoding were ~15 % of import).
  */
 export const TRIE_NODE_CACHE_NODES = 32_768;
+// ---- execution ----------------------------------------------------------------------------
+/**
+ * Call contexts (a VM and its overlay state per target) kept per call executor. Calls mostly target the head (and `pending`); a few more
+ * cover requests for recent blocks. A head change retires the head's context (its flat-state
+ * reads would see the new head).
+ */
+export const CALL_CONTEXTS_KEPT = 8;
+/** Sender recovery: fewest signed transactions worth a thread hop; below it the importing thread recovers them itself. */
+export const SENDER_RECOVERY_MIN_POOL_TXS = 16;
+/**
+ * Execution pool: call requests handed to piscina per worker: the one running and the next, already posted, so
+ * a worker never idles waiting for the RPC thread to hand it work (1,440 → 1,900 calls/s).
+ */
+export const EXECUTION_IN_FLIGHT_PER_WORKER = 2;
+/**
+ * Bytecode by code hash kept per thread by the state readers. Code never changes for a hash,
+ * and handing out the same array lets the EVM reuse its jump analysis (evmSpeedups.ts).
+ * 4096 contracts ≈ a few tens of MB at worst (24 KiB max each), typically far less.
+ */
+export const CODE_CACHE_ENTRIES = 4096;
+
+// ---- chain service ------------------------------------------------------------------------
+/**
+ * Engine API: blocks executed by `engine_newPayload` (or built for a payload) on top of the head
+ * but not yet canonical, kept with their execution result so a forkchoice update to one of them
+ * commits without executing it again; an evicted one is re-executed from the store. 64, as many
+ * as the decoded-block cache ({@link BLOCK_CACHE_BLOCKS}).
+ */
+export const EXECUTED_BLOCKS_KEPT = 64;
+/**
+ * Without `--archive`, state history older than `--history.blocks` is pruned when that floor
+ * reaches a multiple of this many blocks: one pruning transaction per 16 blocks instead of one
+ * per block; a failed pruning is retried at the next multiple.
+ */
+export const HISTORY_PRUNE_INTERVAL_BLOCKS = 16n;
+
+// ---- transaction pool ---------------------------------------------------------------------
+/** Mempool: a replacement must pay 10 % more (geth `txpool.PriceBump`). */
+export const TXPOOL_PRICE_BUMP_PERCENT = 10n;
+
+// ---- flashblocks --------------------------------------------------------------------------
+/** Flashblocks stream: cap on a frame's decoded (decompressed) size: 32 MiB, base/base `MAX_DECOMPRESSED_FLASHBLOCK_BYTES`. */
+export const MAX_DECOMPRESSED_FLASHBLOCK_BYTES = 32 * 1024 * 1024;
+/** Flashblocks stream: frames are held for blocks at most 5 ahead of the canonical tip (base/base `cache.rs`, PR #973). */
+export const MAX_HOLD_AHEAD_BLOCKS = 5n;
+/** Pending-block SharedArrayBuffer: reader attempts before giving up on a copy (only reached if the writer laps the reader repeatedly). */
+export const PENDING_READ_MAX_ATTEMPTS = 8;
+/** Pause before a crashed flashblocks worker is replaced (avoids a hot crash loop). */
+export const FLASHBLOCKS_WORKER_RESTART_DELAY_MS = 1_000;
+/** Longest single wait of the RPC thread on the pending buffer's generation counter; bounds how long stopping the flashblocks service takes. */
+export const FLASHBLOCKS_WATCH_TIMEOUT_MS = 500;
+/** Shutdown: how long the flashblocks worker gets to drain and close its store after "stop" before it is terminated. */
+export const FLASHBLOCKS_WORKER_STOP_MS = 5_000;
+/**
+ * Devnet flashblocks publisher: longest a subscriber may stay unable to take data: 1000 ms, the send timeout after which
+ * Base's websocket-proxy disconnects a slow client (reference §1.5).
+ */
+export const SLOW_SUBSCRIBER_TIMEOUT_MS = 1_000;
+/**
+ * Devnet flashblocks publisher: largest send buffer a subscriber may accumulate: 16 MiB, more than every frame of a full Base
+ * block (≈ 10 MB of JSON, see PENDING_SNAPSHOT_SLOT_BYTES) — a client that far behind is lost.
+ */
+export const MAX_SUBSCRIBER_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Devnet flashblocks publisher: largest message a subscriber may send, 4 KiB; subscribers send nothing but control frames (Base ignores client messages). */
+export const FLASHBLOCKS_MAX_INBOUND_MESSAGE_BYTES = 4 * 1024;
+/** Devnet flashblocks publisher: seconds without traffic before uWS pings (then drops) a subscriber: uWS's default of 120 s. */
+export const FLASHBLOCKS_SUBSCRIBER_IDLE_TIMEOUT_S = 120;
+
+// ---- devnet sequencer ---------------------------------------------------------------------
+/**
+ * Devnet sequencer: longest wait between retries after failed block production (e.g. a full disk or read-only
+ * datadir: the commit fails). Retries back off from one block time, doubling up to this: a
+ * few seconds, so production resumes soon after space is freed without spinning meanwhile.
+ */
+export const DEV_PRODUCTION_RETRY_MAX_MS = 5_000;
+
+// ---- follow mode and the JSON-RPC client ---------------------------------------------------
+/**
+ * Follow mode: blocks requested ahead of the one being imported. Hides the source's round-trip time while
+ * catching up (8 × a 2 s Base block's JSON is a few MB in flight at most).
+ */
+export const FOLLOW_FETCH_AHEAD = 8;
+/** Follow mode: how often the source's `safe` and `finalized` blocks are read: a few seconds, as they move once per L1 batch. */
+export const FOLLOW_TAGS_INTERVAL_MS = 4_000;
+/** Follow mode: eth_syncing reports progress only while the node is more than this many blocks behind the source ("a couple"). */
+export const FOLLOW_SYNCING_LAG_BLOCKS = 2n;
+/** Follow mode: first retry delay after a failed round (network fault, bad block): a quarter second, so blips cost little. */
+export const FOLLOW_BACKOFF_INITIAL_MS = 250;
+/** Follow mode: largest retry delay (doubling per failure): 10 s, a handful of Base block times. */
+export const FOLLOW_BACKOFF_MAX_MS = 10_000;
+/** Follow mode: milliseconds between "syncing" progress lines while catching up: as `basalt import`'s, rare enough for info level. */
+export const FOLLOW_PROGRESS_INTERVAL_MS = 8_000;
+/** Follow mode: most reorg steps in one sync round before the loop re-polls the source (a source that keeps changing). */
+export const FOLLOW_MAX_REORG_STEPS_PER_ROUND = 16;
+/**
+ * JSON-RPC client (follow mode, `--sequencer-http`): default time one request may take, connection included. Generous for a block with thousands
+ * of transactions on a slow link (Base blocks are a few MB of JSON), yet short enough that a
+ * hung peer is noticed within a few block times.
+ */
+export const RPC_CLIENT_TIMEOUT_MS = 10_000;
+/** JSON-RPC client: first WebSocket reconnect delay: short, so a restarted peer is picked up within a block. */
+export const RPC_CLIENT_WS_RECONNECT_INITIAL_MS = 250;
+/** JSON-RPC client: largest WebSocket reconnect delay (the delay doubles per failed attempt up to this). */
+export const RPC_CLIENT_WS_RECONNECT_MAX_MS = 10_000;
+/** JSON-RPC client: longest excerpt of a bad response body kept in an error (enough to see what came back). */
+export const RPC_CLIENT_BODY_EXCERPT_CHARS = 200;
+
+// ---- storage ------------------------------------------------------------------------------
+/** Snapshot files: largest header accepted; the JSON is ~500 bytes, anything far larger is a corrupt length. */
+export const SNAPSHOT_MAX_HEADER_BYTES = 64 * 1024;
+/**
+ * Snapshot files: payload compression, brotli quality 4. Measured on a devnet datadir after a 5-minute soak
+ * (8.6 MiB compacted LMDB copy): gzip-1 2.87 MiB in 103 ms, gzip-6 2.77 MiB in 191 ms,
+ * brotli-4 1.35 MiB in 120 ms — half of gzip's size at gzip-1's speed (higher brotli qualities
+ * cost several times more time for a few percent).
+ */
+export const SNAPSHOT_BROTLI_QUALITY = 4;
+/**
+ * Database-size gauge: directory levels searched below the datadir for LMDB environments: the chain store is
+ * `<datadir>/chain`, and 3 levels leave room for nested stores (e.g. `<datadir>/proofs/<db>`)
+ * without walking arbitrary trees a user may have put there.
+ */
+export const DB_SIZE_SEARCH_DEPTH = 3;
+
+// ---- JSON-RPC -----------------------------------------------------------------------------
+/**
+ * WebSocket JSON-RPC: most bytes a connection may leave unread before it is closed: a client that falls this far
+ * behind its notifications is dropped rather than buffered without bound (geth closes a
+ * connection whose writes stall). 16 MiB holds several seconds of every subscription kind on Base.
+ */
+export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/**
+ * WebSocket JSON-RPC idle timeout: uWS pings a connection that has been silent for part of this period and closes
+ * one that sent nothing (not even a pong) for all of it. 30 s: geth's WebSocket ping interval
+ * and pong timeout.
+ */
+export const WS_IDLE_TIMEOUT_S = 30;
+/**
+ * eth_subscribe: most new canonical blocks notified for one head change. A normal head change adds one block;
+ * a long jump (catching up after a restart, a follow-mode burst) notifies only its newest blocks,
+ * bounding the work done synchronously in the chain's head listener.
+ */
+export const SUBSCRIPTION_MAX_BLOCKS_PER_HEAD_CHANGE = 1024;
+/**
+ * eth_subscribe: notifications kept for a subscription whose id is not yet answered. The answer follows within
+ * the same request's processing (microseconds to milliseconds), so this only bounds memory if a
+ * burst of events arrives in between; later ones are dropped.
+ */
+export const SUBSCRIPTION_MAX_HELD_NOTIFICATIONS = 10_000;
+/**
+ * eth_sendRawTransaction: how far behind the network (blocks) the node may be and still accept transactions: 8 blocks ≈ 16 s
+ * of Base blocks. A transaction built on older state (its nonce read from a lagging node) is likely
+ * already superseded, and relaying it earns the user "nonce has already been used".
+ */
+export const SEND_MAX_SYNC_LAG_BLOCKS = 8n;
+/** Engine API: payloads built for a consensus client, kept until fetched (geth keeps 10). */
+export const ENGINE_MAX_PAYLOADS = 10;
+/** Largest number of slots one eth_getStorageValues request may ask for (geth: 1024). */
+export const MAX_STORAGE_VALUES_KEYS = 1024;
+/** eth_maxPriorityFeePerGas / eth_gasPrice: blocks sampled for the tip suggestion (geth gas price oracle `Blocks`). */
+export const GAS_PRICE_ORACLE_BLOCKS = 20;
+/** Gas price oracle: percentile of sampled tips suggested (geth `Percentile`). */
+export const GAS_PRICE_ORACLE_PERCENTILE = 60;
+/** Gas price oracle: tip suggested when recent blocks carry no priced transactions: 1 wei, as geth's devnet floor. */
+export const GAS_PRICE_ORACLE_DEFAULT_TIP_WEI = 1n;
+/** dev_sendDeposit: gas of a deposit when the request names none: enough for a transfer or a small call. */
+export const DEV_DEPOSIT_DEFAULT_GAS = 100_000n;
+/**
+ * Public mode: consecutive rate-limited WebSocket messages after which the connection is closed (1008). A
+ * client that reads its -32005 answers and backs off is refused a handful of times; a hundred in
+ * a row (one default burst) with none admitted in between is a client ignoring them.
+ */
+export const WS_RATE_LIMIT_CLOSE_AFTER = 100;
+/**
+ * Public mode rate limit: most client buckets held at once. A bucket is a few dozen bytes, so 65,536 keep the map under
+ * ~8 MiB; that is 32× the default connection cap, so a client holding a connection is never
+ * evicted by other clients' traffic — only a crowd of distinct short-lived IPs can push out the
+ * least recently seen ones (which then start over with a full bucket).
+ */
+export const RATE_LIMIT_MAX_CLIENTS = 65_536;
+/**
+ * Public mode rate limit: milliseconds between sweeps of idle buckets. A bucket that has refilled to `burst` behaves
+ * exactly like a new one, so dropping it loses nothing; once a minute keeps the sweep (a pass
+ * over at most {@link RATE_LIMIT_MAX_CLIENTS} entries) far below 0.1 % of the RPC thread.
+ */
+export const RATE_LIMIT_SWEEP_INTERVAL_MS = 60_000;
+
+// ---- rollup RPC ---------------------------------------------------------------------------
+/**
+ * `GET /health`: lag allowed when the query names none: 30 s is 15 Base blocks — a replica that far behind
+ * answers `latest` with visibly stale data, while a brief import hiccup stays in service.
+ */
+export const DEFAULT_HEALTH_MAX_LAG_S = 30;
+
+// ---- commands: node, import, doctor -------------------------------------------------------
+/** Most time given to in-flight work on shutdown before the process exits anyway. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * Longest wait on shutdown for the execution pool to close after the drain. Piscina's close waits
+ * for running tasks (up to 30 s); a call still running has outlived the drain and is abandoned
+ * (the workers only read the store, and the process exits right after the store is closed).
+ */
+export const SHUTDOWN_POOL_WAIT_MS = 1_000;
+/** `basalt import`: milliseconds between progress lines. */
+export const IMPORT_PROGRESS_INTERVAL_MS = 8_000;
+/**
+ * `basalt import`: blocks decoded ahead of the one executing, whose senders the execution pool recovers
+ * meanwhile. A 200-transaction block executes in ~170 ms and its senders take ~20 ms of one
+ * core, so a few blocks keep the pool ahead at any block size.
+ */
+export const IMPORT_SENDER_LOOKAHEAD_BLOCKS = 4;
+/**
+ * `basalt doctor`: time limit of one network probe: an L1 provider or local port that takes longer than 5 s to
+ * answer `eth_chainId` is unusable for a node anyway, and the whole doctor stays under ~10 s.
+ */
+export const DOCTOR_PROBE_TIMEOUT_MS = 5_000;
+/**
+ * `basalt doctor`: round-trip time of one L1 request above which the check warns: derivation reads every L1 block
+ * (12 s slots) with several requests; at more than 1 s each, catching up after downtime crawls.
+ */
+export const DOCTOR_L1_LATENCY_WARN_MS = 1_000;
+/**
+ * `basalt doctor`: how long to wait for the first flashblocks frame after the upgrade: Base publishes a flashblock every
+ * 200 ms (docs.base.org "Flashblocks"), so 3 s is 15 intervals, more than a whole 2 s block.
+ */
+export const DOCTOR_FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS = 3_000;
+/** `basalt doctor`: largest frame accepted while probing the flashblocks stream; a compressed flashblock is tens of KB; 16 MiB bounds a hostile server. */
+export const DOCTOR_MAX_PROBE_FRAME_BYTES = 16 * 1024 * 1024;
+/** `basalt doctor`: largest answer body read from a probed service; a JSON-RPC answer to these calls is a few hundred bytes. */
+export const DOCTOR_MAX_PROBE_BODY_BYTES = 1024 * 1024;
+/**
+ * `basalt doctor`: lag up to which the node counts as in sync: 30 s is 15 Base blocks (2 s each), room for a
+ * slow L1 or a short stall, and the `max_lag` the load balancer example (deploy/haproxy.cfg) uses.
+ */
+export const DOCTOR_SYNC_LAG_OK_S = 30;
+/**
+ * `basalt doctor`: on a Base network, an unsafe head this far ahead of the local clock means the clock is wrong
+ * (block timestamps come from the sequencer's clock): 60 s is far beyond any propagation delay.
+ */
+export const DOCTOR_CLOCK_AHEAD_FAIL_S = 60;

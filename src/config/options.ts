@@ -8,7 +8,7 @@
  * are computed after parsing by {@link applyDerivedDefaults}.
  */
 import path from "node:path";
-import { OP_NETWORK_NAMES, isOpNetworkName } from "../chain/op/networks.js";
+import { OP_NETWORK_NAMES, isOpNetworkName } from "./networks.js";
 import {
   DEFAULT_AUTHRPC_PORT,
   DEFAULT_DEV_BLOCK_TIME_S,
@@ -37,6 +37,9 @@ import {
 
 /** The commands that take options. */
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot";
+
+/** Where an option's value came from. */
+export type OptionSource = "cli" | "env" | "env-file" | "default";
 
 /** Every command that takes options, in display order. */
 export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot"];

@@ -12,21 +12,21 @@
  * naming the block context and the state, which the `pending` tag uses (the pending block's
  * context over the pre-confirmed state).
  */
-import { createBlock, type BlockHeader } from "@ethereumjs/block";
+import { createBlock, type Block, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { createTx, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
-import type { Chain } from "../chain/chain.js";
-import { opForkAt, OpFork } from "../chain/op/forks.js";
-import { RPC_GAS_CAP } from "../config/constants.js";
-import { ServerError } from "../rpc/errors.js";
-import { createAddress } from "../rpc/format/receipt.js";
+import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
+import { RPC_GAS_CAP, CALL_CONTEXTS_KEPT } from "../config/constants.js";
+import { ExecutionError, ExecutionErrorCode, type InvalidCallReason } from "./errors.js";
+import { createAddress } from "../chain/json/receipt.js";
 import { revertError } from "./revert.js";
 import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
 import { OverlayStateManager } from "./state/overlayStateManager.js";
 import type { StateReader } from "./state/stateReader.js";
 import { TrieNodeDb } from "./state/trieNodeDb.js";
+import type { ChainStore } from "../storage/store.js";
 import { LruMap } from "../util/lru.js";
 import { toHex } from "../util/bytes.js";
 import { FastCallContext } from "./fastCalls.js";
@@ -35,6 +35,29 @@ import { FastEvmUnsupported } from "./evm/errors.js";
 import { HALT_MESSAGES, Halt } from "./evm/interpreter.js";
 import { TxInvalidCode, TxInvalidError } from "./evm/errors.js";
 import type { TxResult } from "./evm/transaction.js";
+
+/**
+ * What calls need of the chain they run on: the head, the fork rules, the store, and fresh
+ * state and VMs after a block. The chain service (`Chain`, src/blockchain/chain.ts) implements
+ * it; execution sits below that service and never imports it.
+ */
+export interface CallChain {
+  /** OP Stack configuration; undefined for a plain Ethereum chain. */
+  readonly op: OpChainConfig | undefined;
+  /** The canonical head. */
+  readonly head: Block;
+  readonly store: ChainStore;
+  /** A Common set to the hardfork of (number, timestamp). */
+  commonAt(number: bigint, timestamp: bigint): Common;
+  /** A fresh overlay state manager on the state after canonical block `header`. */
+  stateManagerAt(header: BlockHeader): { state: OverlayStateManager };
+  /** A VM over `state` for executing on top of `parentHash`. */
+  makeVM(common: Common, state: OverlayStateManager, parentHash: Uint8Array, timestamp?: bigint): Promise<VM>;
+  /** A stored header by hash. */
+  getHeaderByHash(hash: Uint8Array): BlockHeader | undefined;
+  /** BLOCKHASH for a block whose parent is `parentHash` (the fast EVM reads it synchronously). */
+  evmBlockchain(parentHash: Uint8Array): { hashSync(n: bigint): Uint8Array };
+}
 
 /** Call arguments, decoded (geth `TransactionArgs`). */
 export interface CallArgs {
@@ -50,7 +73,8 @@ export interface CallArgs {
   nonce?: bigint;
   accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[];
   blobVersionedHashes?: Uint8Array[];
-  authorizationList?: unknown[];
+  /** EIP-7702 authorizations: each one's six fields (chain id, address, nonce, y parity, r, s) as bytes. */
+  authorizationList?: Uint8Array[][];
   chainId?: bigint;
 }
 
@@ -87,20 +111,61 @@ const ZERO_ADDRESS = new Uint8Array(20);
 /** EIP-7825 per-transaction gas limit (2^24), used if the fork params do not name it. */
 const MAX_TX_GAS_7825 = 16_777_216n;
 
-/** Maps @ethereumjs transaction validation errors to geth's messages. */
-function gethTxError(e: unknown, args: CallArgs): ServerError {
+/** An {@link ExecutionError} `INVALID_CALL` for `reason` with geth's message. */
+function invalidCall(reason: InvalidCallReason, message: string, address?: Uint8Array): ExecutionError {
+  const type = { code: ExecutionErrorCode.INVALID_CALL, reason } as const;
+  return new ExecutionError(address === undefined ? type : { ...type, address: bytesToHex(address) }, message);
+}
+
+/**
+ * Maps @ethereumjs transaction validation errors to typed errors with geth's messages. The library
+ * says why it refused a transaction only in its message, so this is the one place that reads it.
+ */
+function gethTxError(e: unknown, args: CallArgs): ExecutionError {
   const m = e instanceof Error ? e.message : String(e);
-  if (/enough funds|insufficient/i.test(m)) {
-    return new ServerError(`insufficient funds for gas * price + value: address ${bytesToHex(args.from ?? ZERO_ADDRESS)}`);
-  }
-  if (/base fee exceeds gas limit|intrinsic/i.test(m)) return new ServerError("intrinsic gas too low");
-  if (/less than the block's baseFeePerGas|fee cap less than/i.test(m)) return new ServerError("max fee per gas less than block base fee");
+  const from = args.from ?? ZERO_ADDRESS;
+  if (/enough funds|insufficient/i.test(m)) return invalidCall("insufficient-funds", `insufficient funds for gas * price + value: address ${bytesToHex(from)}`, from);
+  if (/base fee exceeds gas limit|intrinsic/i.test(m)) return invalidCall("intrinsic-gas", "intrinsic gas too low");
+  if (/less than the block's baseFeePerGas|fee cap less than/i.test(m)) return invalidCall("fee-cap-below-base-fee", "max fee per gas less than block base fee");
   if (/priority fee .*greater than|maxPriorityFeePerGas cannot be greater/i.test(m)) {
-    return new ServerError("max priority fee per gas higher than max fee per gas");
+    return invalidCall("tip-above-fee-cap", "max priority fee per gas higher than max fee per gas");
   }
-  if (/EIP-3607|not EOA/i.test(m)) return new ServerError(`sender not an eoa: address ${bytesToHex(args.from ?? ZERO_ADDRESS)}`);
-  if (/gas limit.*max|exceeds.*cap|7825/i.test(m)) return new ServerError("exceeds maximum per-transaction gas limit");
-  return new ServerError(m.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, ""));
+  if (/EIP-3607|not EOA/i.test(m)) return invalidCall("sender-not-eoa", `sender not an eoa: address ${bytesToHex(from)}`, from);
+  if (/gas limit.*max|exceeds.*cap|7825/i.test(m)) return invalidCall("gas-limit-too-high", "exceeds maximum per-transaction gas limit");
+  const message = m.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
+  return invalidCall(/gas limit/i.test(message) ? "gas-limit" : "rejected", message);
+}
+
+/**
+ * Refusals that mean "this gas limit does not work" rather than "this call cannot run": the
+ * gas search treats them as a failed run at that limit (geth's `ErrIntrinsicGas`,
+ * `ErrGasLimitTooHigh`), not as its answer.
+ */
+const GAS_LIMIT_REASONS: ReadonlySet<InvalidCallReason> = new Set(["intrinsic-gas", "gas-limit-too-high", "gas-limit"]);
+
+/** The fast engine's refusals as invalid-call reasons (the messages are already geth's). */
+const INVALID_CALL_REASONS: Record<TxInvalidCode, InvalidCallReason> = {
+  [TxInvalidCode.INSUFFICIENT_FUNDS]: "insufficient-funds",
+  [TxInvalidCode.INTRINSIC_GAS_TOO_LOW]: "intrinsic-gas",
+  [TxInvalidCode.FEE_CAP_BELOW_BASE_FEE]: "fee-cap-below-base-fee",
+  [TxInvalidCode.TIP_ABOVE_FEE_CAP]: "tip-above-fee-cap",
+  [TxInvalidCode.SENDER_NOT_EOA]: "sender-not-eoa",
+  [TxInvalidCode.GAS_LIMIT_EXCEEDS_CAP]: "gas-limit-too-high",
+  [TxInvalidCode.GAS_LIMIT_EXCEEDS_BLOCK]: "gas-limit",
+  [TxInvalidCode.TYPE_NOT_SUPPORTED]: "rejected",
+  [TxInvalidCode.BLOB_FEE_CAP_TOO_LOW]: "rejected",
+  [TxInvalidCode.BLOB_HASHES_INVALID]: "rejected",
+  [TxInvalidCode.CREATE_NOT_ALLOWED]: "rejected",
+  [TxInvalidCode.EMPTY_AUTHORIZATION_LIST]: "rejected",
+  [TxInvalidCode.INITCODE_TOO_LARGE]: "rejected",
+  [TxInvalidCode.NONCE_TOO_LOW]: "rejected",
+  [TxInvalidCode.NONCE_TOO_HIGH]: "rejected",
+  [TxInvalidCode.NONCE_MAX]: "rejected",
+};
+
+/** Whether `e` refuses a run for its gas limit only ({@link GAS_LIMIT_REASONS}). */
+function refusedForGasLimit(e: unknown): boolean {
+  return e instanceof ExecutionError && e.type.code === ExecutionErrorCode.INVALID_CALL && GAS_LIMIT_REASONS.has(e.type.reason);
 }
 
 /**
@@ -124,20 +189,13 @@ interface ExecContext {
   fast?: FastCallContext | null;
 }
 
-/**
- * Call contexts kept per executor. Calls mostly target the head (and `pending`); a few more
- * cover requests for recent blocks. A head change retires the head's context (its flat-state
- * reads would see the new head).
- */
-const CALL_CONTEXTS = 8;
-
 /** Executes calls on top of one block's state. */
 export class CallExecutor {
-  private readonly contexts = new LruMap<string, ExecContext>(CALL_CONTEXTS);
+  private readonly contexts = new LruMap<string, ExecContext>(CALL_CONTEXTS_KEPT);
   private readonly explicitContexts = new WeakMap<StateReader, ExecContext>();
 
   constructor(
-    private readonly chain: Chain,
+    private readonly chain: CallChain,
     /** The engine calls run on first (`--evm`); the reference engine runs what the fast one does not support. */
     readonly engine: EvmEngineName = defaultEvmEngine(),
   ) {}
@@ -170,7 +228,7 @@ export class CallExecutor {
       r = fast.run(args, gasLimit, { recordAccessList: reportAccessList });
     } catch (e) {
       if (e instanceof FastEvmUnsupported) return undefined;
-      if (e instanceof TxInvalidError) throw new ServerError(e.message);
+      if (e instanceof TxInvalidError) throw invalidCall(INVALID_CALL_REASONS[e.reason], e.message, e.reason === TxInvalidCode.INSUFFICIENT_FUNDS || e.reason === TxInvalidCode.SENDER_NOT_EOA ? (args.from ?? ZERO_ADDRESS) : undefined);
       throw e;
     }
     const out: CallOutcome = {
@@ -213,7 +271,7 @@ export class CallExecutor {
       if (maxFee === undefined && tip !== undefined) maxFee = tip + (baseFee ?? 0n) * 2n;
       maxFee ??= 0n;
       tip ??= maxFee < 1n ? maxFee : 0n;
-      if (tip > maxFee) throw new ServerError("max priority fee per gas higher than max fee per gas");
+      if (tip > maxFee) throw invalidCall("tip-above-fee-cap", "max priority fee per gas higher than max fee per gas");
       data = { ...base, type, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList };
       if (type === 3) {
         data.blobVersionedHashes = args.blobVersionedHashes;
@@ -363,14 +421,15 @@ export class CallExecutor {
   /**
    * eth_call: executes `args` at `target` (the state after a block, or an explicit context) and
    * returns the output bytes.
-   * @throws RpcError code 3 / -32000 on revert (geth), ServerError for halts and invalid calls.
+   * @throws ExecutionError: `REVERTED` (from {@link revertError}), `HALTED` for other halts,
+   *   `INVALID_CALL` for calls that cannot run as a transaction.
    */
   async call(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
     return this.withContext(callContextOf(target), async (ec) => {
       const gas = this.gasFor(ec, args, cap);
       const out = this.fastRun(ec, args, gas) ?? (await this.runOnce(ec.vm, this.blockFor(ec, args), this.buildTx(ec.common, args, gas, ec.header.baseFeePerGas), args));
       if (out.error === "revert") throw revertError(out.returnValue);
-      if (out.error !== undefined) throw new ServerError(gethHaltMessage(out.error, out.gasUsed));
+      if (out.error !== undefined) throw new ExecutionError({ code: ExecutionErrorCode.HALTED, reason: out.error }, gethHaltMessage(out.error, out.gasUsed));
       return out.returnValue;
     });
   }
@@ -404,7 +463,7 @@ export class CallExecutor {
         try {
           fast = this.fastRun(ec, args, gasLimit);
         } catch (e) {
-          if (e instanceof ServerError && isGasLimitError(e)) return { ok: false, gasUsed: 0n, refund: 0n };
+          if (refusedForGasLimit(e)) return { ok: false, gasUsed: 0n, refund: 0n };
           throw e;
         }
         if (fast !== undefined) {
@@ -420,7 +479,7 @@ export class CallExecutor {
           if (out.error === "revert") return { ok: false, gasUsed: out.gasUsed, refund: out.refund, revertData: out.returnValue };
           return { ok: false, gasUsed: out.gasUsed, refund: out.refund, error: out.error };
         } catch (e) {
-          if (e instanceof ServerError && isGasLimitError(e)) return { ok: false, gasUsed: 0n, refund: 0n };
+          if (refusedForGasLimit(e)) return { ok: false, gasUsed: 0n, refund: 0n };
           throw e;
         } finally {
           await state.revert();
@@ -484,11 +543,6 @@ export class CallExecutor {
       return { accessList: list, gasUsed: 0n };
     });
   }
-}
-
-/** A failed run that more gas could fix or that the search skips: intrinsic gas, the per-transaction cap. */
-function isGasLimitError(e: ServerError): boolean {
-  return /intrinsic gas too low|gas limit/i.test(e.message) || e.message === "exceeds maximum per-transaction gas limit";
 }
 
 function hexBytes(h: string): Uint8Array {

@@ -1,21 +1,19 @@
 /**
  * One request of the call family (eth_call, eth_estimateGas, eth_createAccessList) in the form
  * that crosses thread boundaries, and the one function that answers it on whichever thread
- * holds a {@link Chain}: the execution pool's workers in a running node, the calling thread in
- * in-process tests ({@link InlineCallService}).
+ * holds the chain: the execution pool's workers in a running node, the calling thread in
+ * in-process tests (`InlineCallService`, src/rpc/inlineCalls.ts).
  *
- * The RPC thread validates the parameters and resolves the block tag to a block hash (or to
+ * The RPC thread parses the parameters and resolves the block tag to a block hash (or to
  * `pending`) before a request is sent, so malformed requests are refused without a thread hop
- * and every worker executes exactly the block the RPC thread saw.
+ * and every worker executes exactly the block the RPC thread saw. The decoded call arguments
+ * cross the boundary as {@link SerializedCallArgs}: strings only (0x hex), no bigint and no class
+ * instance, so the message is plain msgpack.
  */
-import type { Chain } from "../chain/chain.js";
-import type { PendingSource } from "../flashblocks/pendingView.js";
-import { ServerError } from "../rpc/errors.js";
-import { toData, toQuantity } from "../rpc/format/quantity.js";
-import { parseCallArgs } from "../rpc/params.js";
-import { fromHex } from "../util/bytes.js";
-import { CallExecutor, type CallTarget } from "./callExecutor.js";
-import { pendingCallContextOf } from "../flashblocks/pendingContext.js";
+import { toData, toQuantity } from "../chain/json/quantity.js";
+import { fromHex, to0x } from "../util/bytes.js";
+import type { CallArgs, CallChain, CallExecutor, CallTarget } from "./callExecutor.js";
+import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 
 /** The methods the execution pool serves. */
 export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList";
@@ -27,11 +25,68 @@ export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList"
  */
 export type CallBlockRef = { hash: string } | { pending: true };
 
-/** A call-family request: plain JSON values and strings only. */
+/**
+ * Decoded {@link CallArgs} in the form that crosses the thread boundary: the same fields, bytes
+ * as 0x hex, quantities as 0x-hex (or decimal) strings.
+ */
+export interface SerializedCallArgs {
+  from?: string;
+  to?: string | null;
+  gas?: string;
+  gasPrice?: string;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+  maxFeePerBlobGas?: string;
+  value?: string;
+  data?: string;
+  nonce?: string;
+  accessList?: { address: string; storageKeys: string[] }[];
+  blobVersionedHashes?: string[];
+  /** Each authorization's six fields (chain id, address, nonce, y parity, r, s) as bytes. */
+  authorizationList?: string[][];
+  chainId?: string;
+}
+
+/** The quantity fields of {@link CallArgs}. */
+const QUANTITY_FIELDS = ["gas", "gasPrice", "maxFeePerGas", "maxPriorityFeePerGas", "maxFeePerBlobGas", "value", "nonce", "chainId"] as const;
+
+/** {@link CallArgs} as {@link SerializedCallArgs} (the RPC thread, before sending). */
+export function serializeCallArgs(args: CallArgs): SerializedCallArgs {
+  const out: SerializedCallArgs = {};
+  if (args.from !== undefined) out.from = to0x(args.from);
+  if (args.to !== undefined) out.to = args.to === null ? null : to0x(args.to);
+  for (const k of QUANTITY_FIELDS) {
+    const v = args[k];
+    if (v !== undefined) out[k] = "0x" + v.toString(16);
+  }
+  if (args.data !== undefined) out.data = to0x(args.data);
+  if (args.accessList !== undefined) out.accessList = args.accessList.map((e) => ({ address: to0x(e.address), storageKeys: e.storageKeys.map(to0x) }));
+  if (args.blobVersionedHashes !== undefined) out.blobVersionedHashes = args.blobVersionedHashes.map(to0x);
+  if (args.authorizationList !== undefined) out.authorizationList = args.authorizationList.map((a) => a.map(to0x));
+  return out;
+}
+
+/** {@link SerializedCallArgs} back as {@link CallArgs} (the executing thread). */
+export function deserializeCallArgs(w: SerializedCallArgs): CallArgs {
+  const out: CallArgs = {};
+  if (w.from !== undefined) out.from = fromHex(w.from);
+  if (w.to !== undefined) out.to = w.to === null ? null : fromHex(w.to);
+  for (const k of QUANTITY_FIELDS) {
+    const v = w[k];
+    if (v !== undefined) out[k] = BigInt(v);
+  }
+  if (w.data !== undefined) out.data = fromHex(w.data);
+  if (w.accessList !== undefined) out.accessList = w.accessList.map((e) => ({ address: fromHex(e.address), storageKeys: e.storageKeys.map(fromHex) }));
+  if (w.blobVersionedHashes !== undefined) out.blobVersionedHashes = w.blobVersionedHashes.map(fromHex);
+  if (w.authorizationList !== undefined) out.authorizationList = w.authorizationList.map((a) => a.map(fromHex));
+  return out;
+}
+
+/** A call-family request: plain strings and objects only. */
 export interface CallRequest {
   method: CallMethod;
-  /** The call object exactly as received (params[0]); validated by the sender, re-parsed by the executor. */
-  args: unknown;
+  /** The call object, parsed and validated by the RPC thread. */
+  args: SerializedCallArgs;
   block: CallBlockRef;
   /** Gas cap (`--rpc.gascap`), decimal string. */
   gasCap: string;
@@ -39,21 +94,29 @@ export interface CallRequest {
 
 /** Runs call-family requests and resolves with the serialized JSON-RPC `result`. */
 export interface CallService {
-  /** Executes `req`; resolves with the result as JSON text; rejects with an RpcError. */
+  /**
+   * Executes `req`; resolves with the result as JSON text; rejects with the typed error of the
+   * failure (an {@link ExecutionError}, a pool error, …), which src/rpc/errors.ts maps.
+   */
   execute(req: CallRequest): Promise<string>;
   /** Releases threads and timers. */
   close(): Promise<void>;
 }
 
-/** The execution target of `ref` on `chain` (pending resolved against `pending` now). */
-export function resolveCallTarget(chain: Chain, pending: PendingSource, ref: CallBlockRef): CallTarget {
-  if ("pending" in ref) {
-    const s = pending.current();
-    return s === undefined ? chain.head.header : pendingCallContextOf(chain, s);
-  }
+/**
+ * Where `pending` calls run on the executing thread, asked when a request runs: the pending
+ * block's context over the pre-confirmed state, or undefined when there is none (the call then
+ * runs on the latest sealed block). The flashblocks layer implements it
+ * (`pendingCallTargetOf`, src/flashblocks/pendingContext.ts); execution only calls it.
+ */
+export type PendingCallTarget = () => CallTarget | undefined;
+
+/** The execution target of `ref` on `chain` (pending resolved through `pending` now). */
+export function resolveCallTarget(chain: CallChain, pending: PendingCallTarget, ref: CallBlockRef): CallTarget {
+  if ("pending" in ref) return pending() ?? chain.head.header;
   const header = chain.getHeaderByHash(fromHex(ref.hash));
   // The block was canonical when the RPC thread resolved the tag; a reorg since then removed it.
-  if (header === undefined) throw new ServerError("header not found");
+  if (header === undefined) throw new ExecutionError({ code: ExecutionErrorCode.HEADER_NOT_FOUND, hash: ref.hash }, "header not found");
   return header;
 }
 
@@ -61,8 +124,8 @@ export function resolveCallTarget(chain: Chain, pending: PendingSource, ref: Cal
  * Executes `req` with `executor` over `chain` and returns the JSON text of the result
  * (eth_call: output data; eth_estimateGas: gas quantity; eth_createAccessList: the list object).
  */
-export async function executeCallRequest(chain: Chain, pending: PendingSource, executor: CallExecutor, req: CallRequest): Promise<string> {
-  const args = parseCallArgs(req.args, 0);
+export async function executeCallRequest(chain: CallChain, pending: PendingCallTarget, executor: CallExecutor, req: CallRequest): Promise<string> {
+  const args = deserializeCallArgs(req.args);
   const target = resolveCallTarget(chain, pending, req.block);
   const cap = BigInt(req.gasCap);
   switch (req.method) {
@@ -77,22 +140,4 @@ export async function executeCallRequest(chain: Chain, pending: PendingSource, e
       return JSON.stringify(out);
     }
   }
-}
-
-/**
- * Executes call-family requests on the calling thread. Used by in-process tests (and inside
- * each pool worker); a running node sends them to the execution pool instead.
- */
-export class InlineCallService implements CallService {
-  private readonly executor: CallExecutor;
-  constructor(
-    private readonly chain: Chain,
-    private readonly pending: PendingSource,
-  ) {
-    this.executor = new CallExecutor(chain);
-  }
-  execute(req: CallRequest): Promise<string> {
-    return executeCallRequest(this.chain, this.pending, this.executor, req);
-  }
-  async close(): Promise<void> {}
 }

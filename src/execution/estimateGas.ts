@@ -12,7 +12,7 @@
  * limit; then {@link capByAllowance} (what the sender can pay for); then `RPC_GAS_CAP`.
  */
 import { CALL_STIPEND_GAS, ESTIMATE_GAS_ERROR_RATIO } from "../config/constants.js";
-import { ServerError } from "../rpc/errors.js";
+import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 import { revertError } from "./revert.js";
 
 /** Gas of a plain value transfer (`params.TxGas`). */
@@ -68,10 +68,9 @@ function failedForGas(r: GasRunResult): boolean {
 /**
  * The gas search of eth_estimateGas (geth `gasestimator.Estimate`). Returns the smallest gas
  * limit found to succeed, within 1.5 % above the true minimum.
- * @throws RpcError from {@link revertError} when the call reverts at `hi` (code 3 with data,
- *   or -32000 `execution reverted` without); ServerError with the halt reason for other
- *   halts; ServerError `gas required exceeds allowance (<hi>)` when it runs out of gas at `hi`;
- *   and whatever `run` throws.
+ * @throws ExecutionError: from {@link revertError} when the call reverts at `hi`; `HALTED` with
+ *   the halt reason for other halts; `GAS_ALLOWANCE_EXCEEDED` (`gas required exceeds allowance
+ *   (<hi>)`) when it runs out of gas at `hi`; and whatever `run` throws.
  */
 export async function searchGas(input: EstimateInput): Promise<bigint> {
   const { run, isPlainTransfer } = input;
@@ -88,14 +87,15 @@ export async function searchGas(input: EstimateInput): Promise<bigint> {
     }
   }
 
-  const allowanceError = (): ServerError => new ServerError(`gas required exceeds allowance (${hi})`);
+  const allowanceError = (): ExecutionError =>
+    new ExecutionError({ code: ExecutionErrorCode.GAS_ALLOWANCE_EXCEEDED, allowance: hi.toString() }, `gas required exceeds allowance (${hi})`);
   if (input.intrinsicGas !== undefined && hi < input.intrinsicGas) throw allowanceError();
 
   // One run at the highest limit: if it fails there, more gas will not help.
   const top = await run(hi);
   if (!top.ok) {
     if (top.revertData !== undefined) throw revertError(top.revertData);
-    if (!failedForGas(top)) throw new ServerError(top.error!);
+    if (!failedForGas(top)) throw new ExecutionError({ code: ExecutionErrorCode.HALTED, reason: top.error! }, top.error!);
     throw allowanceError();
   }
 
@@ -130,17 +130,21 @@ export async function searchGas(input: EstimateInput): Promise<bigint> {
  * fee per gas (`maxFeePerGas`, else `gasPrice`), `hi = min(hi, (balance − value − blobCost) / feePerGas)`.
  * A zero fee leaves `hi` unchanged. Used by eth_estimateGas (and eth_createAccessList).
  * @param blobCost for blob calls: `blobs × 131072 × maxFeePerBlobGas` (Cancun and later).
- * @throws ServerError `insufficient funds for transfer` when `value ≥ balance` (geth compares
- *   with ≥: nothing would be left for gas), or `insufficient funds for gas * price + value` when
- *   the blob fee does not fit.
+ * @throws ExecutionError `INVALID_CALL`: `insufficient funds for transfer` when `value ≥ balance`
+ *   (geth compares with ≥: nothing would be left for gas), or `insufficient funds for gas * price
+ *   + value` when the blob fee does not fit.
  */
 export function capByAllowance(hi: bigint, balance: bigint, value: bigint, feePerGas: bigint, blobCost?: bigint): bigint {
   if (feePerGas <= 0n) return hi;
   let available = balance;
-  if (value >= available) throw new ServerError("insufficient funds for transfer");
+  if (value >= available) {
+    throw new ExecutionError({ code: ExecutionErrorCode.INVALID_CALL, reason: "insufficient-funds-for-transfer" }, "insufficient funds for transfer");
+  }
   available -= value;
   if (blobCost !== undefined) {
-    if (blobCost >= available) throw new ServerError("insufficient funds for gas * price + value");
+    if (blobCost >= available) {
+      throw new ExecutionError({ code: ExecutionErrorCode.INVALID_CALL, reason: "insufficient-funds" }, "insufficient funds for gas * price + value");
+    }
     available -= blobCost;
   }
   const allowance = available / feePerGas;

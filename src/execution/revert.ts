@@ -1,13 +1,12 @@
 /**
  * Revert errors of eth_call / eth_estimateGas / eth_createAccessList, exactly as geth reports
- * them (`internal/ethapi` `newRevertError` over `accounts/abi` `UnpackRevert`):
- *
- * - revert data present: code 3, message `execution reverted` plus `: <reason>` when the data
- *   is an ABI `Error(string)` or `Panic(uint256)`, and `data` = the revert bytes as hex;
- * - no revert data: code -32000, message `execution reverted`, no `data`.
+ * them (`internal/ethapi` `newRevertError` over `accounts/abi` `UnpackRevert`): message
+ * `execution reverted` plus `: <reason>` when the data is an ABI `Error(string)` or
+ * `Panic(uint256)`, and the revert bytes. On the wire (src/rpc/errors.ts) a revert with data is
+ * code 3 with `data` = the bytes as hex; one without data is -32000 without `data`.
  */
-import { RpcCode, RpcError, ServerError } from "../rpc/errors.js";
-import { toData } from "../rpc/format/quantity.js";
+import { toData } from "../chain/json/quantity.js";
+import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 
 /** Selector of `Error(string)`: keccak256("Error(string)")[:4]. */
 export const ERROR_SELECTOR = Uint8Array.of(0x08, 0xc3, 0x79, 0xa0);
@@ -130,13 +129,13 @@ export function unpackRevert(data: Uint8Array): string | undefined {
 }
 
 /**
- * The JSON-RPC error for a reverted eth_call, eth_estimateGas or eth_createAccessList, as geth
- * gives it: with data, code 3 (`RpcCode.Reverted`), message `execution reverted[: reason]`
- * and `data` the 0x-hex revert bytes; without data, a -32000 `execution reverted` without `data`.
+ * The error of a reverted eth_call, eth_estimateGas or eth_createAccessList, as geth gives it:
+ * message `execution reverted[: reason]`, the revert bytes as 0x hex in `data` (`0x` when the
+ * revert carried none, which geth reports without a reason).
  */
-export function revertError(data: Uint8Array): RpcError {
-  if (data.length === 0) return new ServerError(EXECUTION_REVERTED, undefined, "EXECUTION_REVERTED");
+export function revertError(data: Uint8Array): ExecutionError {
+  if (data.length === 0) return new ExecutionError({ code: ExecutionErrorCode.REVERTED, data: "0x" }, EXECUTION_REVERTED);
   const reason = unpackRevert(data);
   const message = reason === undefined ? EXECUTION_REVERTED : `${EXECUTION_REVERTED}: ${reason}`;
-  return new RpcError(RpcCode.Reverted, message, toData(data), "EXECUTION_REVERTED");
+  return new ExecutionError({ code: ExecutionErrorCode.REVERTED, data: toData(data) }, message);
 }

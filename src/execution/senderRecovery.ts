@@ -13,6 +13,7 @@
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { isDeposit } from "../chain/op/depositTx.js";
+import { SENDER_RECOVERY_MIN_POOL_TXS } from "../config/constants.js";
 
 /** Recovers the senders' 64-byte public keys of raw transactions (the execution pool). */
 export interface SenderKeyRecoverer {
@@ -20,9 +21,6 @@ export interface SenderKeyRecoverer {
   readonly threadCount: number;
   recoverSenders(number: bigint, timestamp: bigint, txs: Uint8Array[]): Promise<Uint8Array[]>;
 }
-
-/** Fewest signed transactions worth a thread hop: below it the importing thread recovers them itself. */
-const MIN_TXS_FOR_POOL = 16;
 
 interface TxCache {
   cache: { senderPubKey?: Uint8Array };
@@ -63,7 +61,7 @@ export class SenderRecovery {
     const started = this.inFlight.get(block);
     if (started !== undefined) return started;
     const txs = signedTxs(block).filter((tx) => !hasKey(tx));
-    if (txs.length < MIN_TXS_FOR_POOL) return;
+    if (txs.length < SENDER_RECOVERY_MIN_POOL_TXS) return;
     // This thread takes one share, the pool's threads the others.
     const shares = this.pool.threadCount + 1;
     const mine = Math.floor(txs.length / shares);

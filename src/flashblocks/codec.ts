@@ -9,9 +9,8 @@
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from "node:zlib";
 import { to0x, fromHex } from "../util/bytes.js";
 import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";
+import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../config/constants.js";
 
-/** Cap on a frame's decoded (decompressed) size: 32 MiB, base/base `MAX_DECOMPRESSED_FLASHBLOCK_BYTES`. */
-export const MAX_DECOMPRESSED_FLASHBLOCK_BYTES = 32 * 1024 * 1024;
 /** Flashblocks per payload are capped at 16 (base/base `MAX_FLASHBLOCKS_PER_PAYLOAD`); Base mainnet sends 0..10. */
 export const MAX_FLASHBLOCKS_PER_PAYLOAD = 16;
 /** Brotli quality used by Base's websocket proxy (`bin/websocket-proxy`, `--enable-compression`). */

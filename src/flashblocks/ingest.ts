@@ -10,7 +10,7 @@
  * back to the producer's pending block at the next block.
  */
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { to0x } from "../util/bytes.js";
 import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "./codec.js";
 import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";
@@ -47,6 +47,7 @@ export class FlashblocksIngest {
   private running = false;
   private readonly arrival = new WeakMap<FlashblocksPayloadV1, number>();
   private readonly once: OnceLogger;
+  private readonly log: Logger;
   /** Resolves when the queue is drained (tests, shutdown). */
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => undefined;
@@ -55,9 +56,10 @@ export class FlashblocksIngest {
     private readonly chain: Chain,
     private readonly writer: PendingBufferWriter,
     private readonly stats: IngestStats,
-    private readonly log: Logger,
+    log: Logger,
   ) {
-    this.once = new OnceLogger(log);
+    this.log = log.child({ subsystem: "flashblocks" });
+    this.once = new OnceLogger(this.log);
     this.builder = new PendingBuilder(chain, (m) => this.mismatch(m));
   }
 
@@ -105,7 +107,7 @@ export class FlashblocksIngest {
           else await this.canonical();
         } catch (e) {
           // Nothing from the stream may stop the pipeline; an unexpected error drops pending state.
-          this.once.warn(`unexpected:${(e as Error).message}`, { err: (e as Error).message }, "flashblocks pipeline error; pending state cleared");
+          this.once.warn(`unexpected:${(e as Error).message}`, { err: e }, "flashblocks pipeline error; pending state cleared");
           this.reset();
         }
       }
@@ -115,7 +117,7 @@ export class FlashblocksIngest {
     }
   }
 
-  private reject(reason: RejectReason, detail: Record<string, unknown>, why: string): void {
+  private reject(reason: RejectReason, detail: Record<string, unknown>, why?: string): void {
     this.stats.inc(`rejected:${reason}`);
     this.once.warn(`reject:${reason}`, { reason, ...detail, why }, "flashblock rejected");
   }
@@ -131,7 +133,10 @@ export class FlashblocksIngest {
       fb = decodeFlashblockFrame(data);
     } catch (e) {
       const oversize = e instanceof FlashblockDecodeError && e.code === FlashblockErrorCode.TOO_LARGE;
-      this.reject(oversize ? "oversize" : "malformed", {}, (e as Error).message.slice(0, 200));
+      // The decoder's message may quote the frame: untrusted input is logged at debug only.
+      this.log.debug({ why: (e as Error).message.slice(0, 200) }, "flashblock frame does not decode");
+      const detail = e instanceof FlashblockDecodeError ? { code: e.code, field: e.meta.field } : {};
+      this.reject(oversize ? "oversize" : "malformed", detail);
       return;
     }
     this.arrival.set(fb, receivedAt);

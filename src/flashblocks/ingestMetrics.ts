@@ -3,7 +3,8 @@
  * (`ingestStats.ts`); these collectors read those slots at scrape time. Latencies are observed
  * on the RPC thread when it first sees a snapshot: arrival → executed, and arrival → visible.
  */
-import { Counter, Gauge, Histogram, register } from "prom-client";
+import type { Counter, Gauge } from "prom-client";
+import { counter, gauge, histogram, isMetricRegistered } from "../util/metrics.js";
 import {
   CANONICAL_OUTCOMES,
   CLEAR_REASONS,
@@ -17,14 +18,21 @@ import {
 /** Sub-millisecond to a second: a flashblock should be visible within a few ms, a slow one within its 200 ms interval. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1];
 
-function histogram(name: string, help: string): Histogram {
-  return (register.getSingleMetric(name) as Histogram | undefined) ?? new Histogram({ name, help, buckets: LATENCY_BUCKETS });
-}
-
 /** Seconds from a frame's arrival at the worker to the end of its execution. */
-export const flashblockExecuteSeconds = histogram("basalt_flashblocks_execute_seconds", "Flashblock arrival to executed pending state, seconds");
+export const flashblockExecuteSeconds = histogram({
+  name: "basalt_flashblocks_execute_seconds",
+  help: "Flashblock arrival to executed pending state, seconds",
+  buckets: LATENCY_BUCKETS,
+});
 /** Seconds from a frame's arrival to the RPC thread seeing its pending state. */
-export const flashblockVisibleSeconds = histogram("basalt_flashblocks_visible_latency_seconds", "Flashblock arrival to visibility in pending RPC answers, seconds");
+export const flashblockVisibleSeconds = histogram({
+  name: "basalt_flashblocks_visible_latency_seconds",
+  help: "Flashblock arrival to visibility in pending RPC answers, seconds",
+  buckets: LATENCY_BUCKETS,
+});
+
+/** The counter the collectors register first: present means they are registered already. */
+const RECEIVED_TOTAL = "basalt_flashblocks_received_total";
 
 /** Source of the counter values (the stats of the running worker). */
 let source: IngestStats | undefined;
@@ -37,7 +45,7 @@ export function bindIngestStats(stats: IngestStats): void {
 
 let registered = false;
 function registerCollectors(): void {
-  if (registered || register.getSingleMetric("basalt_flashblocks_received_total") !== undefined) return;
+  if (registered || isMetricRegistered(RECEIVED_TOTAL)) return;
   registered = true;
   const scalar = (name: string, help: string, slot: string, kind: "counter" | "gauge"): void => {
     const collect = function (this: Counter | Gauge): void {
@@ -48,11 +56,11 @@ function registerCollectors(): void {
         (this as Counter).inc(v);
       }
     };
-    if (kind === "gauge") new Gauge({ name, help, collect });
-    else new Counter({ name, help, collect });
+    if (kind === "gauge") gauge({ name, help, collect });
+    else counter({ name, help, collect });
   };
   const labelled = (name: string, help: string, prefix: string, values: readonly string[]): void => {
-    new Counter({
+    counter({
       name,
       help,
       labelNames: ["reason"],
@@ -62,7 +70,7 @@ function registerCollectors(): void {
       },
     });
   };
-  scalar("basalt_flashblocks_received_total", "Flashblock frames received from the stream", "received", "counter");
+  scalar(RECEIVED_TOTAL, "Flashblock frames received from the stream", "received", "counter");
   scalar("basalt_flashblocks_applied_total", "Flashblocks executed into pending state", "applied", "counter");
   scalar("basalt_flashblocks_duplicates_total", "Duplicate flashblocks ignored", "duplicate", "counter");
   scalar("basalt_flashblocks_held_total", "Flashblocks held until their parent block is canonical", "held", "counter");
@@ -74,8 +82,8 @@ function registerCollectors(): void {
     "evmFallbacks",
     "counter",
   );
-  scalar("basalt_flashblocks_stream_connected", "1 while the flashblocks stream is connected", "connected", "gauge");
-  scalar("basalt_flashblocks_pending_block", "Block number of the latest applied flashblock", "pendingBlock", "gauge");
+  scalar("basalt_flashblocks_stream_connections", "1 while the flashblocks stream is connected", "connected", "gauge");
+  scalar("basalt_flashblocks_pending_number", "Block number of the latest applied flashblock", "pendingBlock", "gauge");
   scalar("basalt_flashblocks_pending_index", "Index of the latest applied flashblock", "pendingIndex", "gauge");
   labelled("basalt_flashblocks_dropped_total", "Flashblocks dropped by the sequencing rules, by reason", "dropped", DROP_REASONS);
   labelled("basalt_flashblocks_cleared_total", "Pending state cleared by a broken sequence, by reason", "cleared", CLEAR_REASONS);

@@ -15,7 +15,7 @@
  */
 import { Block, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
-import type { StoredReceipt } from "../chain/types.js";
+import type { StoredReceipt } from "../storage/types.js";
 import { OpFork } from "../chain/op/forks.js";
 import { OrderedTrieCache, orderedTrieRoot } from "../chain/orderedTrie.js";
 import { EMPTY_REQUESTS_HASH } from "../execution/op/opPayload.js";

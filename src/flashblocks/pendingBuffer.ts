@@ -13,6 +13,7 @@
  */
 import { decodePendingSnapshot, encodePendingSnapshot, type PendingSnapshot } from "./pendingSnapshot.js";
 import { BasaltError } from "../util/errors.js";
+import { PENDING_READ_MAX_ATTEMPTS } from "../config/constants.js";
 
 /** Int32 words of the control block. */
 const GEN = 0;
@@ -21,8 +22,6 @@ const LEN0 = 2;
 const SEQ0 = 4;
 /** Bytes of the control block (16 Int32 words; a cache line). */
 const CONTROL_BYTES = 64;
-/** Reader attempts before giving up on a copy (only reached if the writer laps the reader repeatedly). */
-const MAX_READ_ATTEMPTS = 8;
 
 /** `Atomics.waitAsync` (ES2024; in Node since 16), absent from the ES2023 lib typings this project compiles with. */
 interface AtomicsWithWaitAsync {
@@ -104,7 +103,7 @@ export class PendingBufferReader {
   read(): PendingSnapshot | undefined {
     const gen = Atomics.load(this.ctl, GEN);
     if (gen === this.seenGen) return this.cached;
-    for (let attempt = 0; attempt < MAX_READ_ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < PENDING_READ_MAX_ATTEMPTS; attempt++) {
       const g = Atomics.load(this.ctl, GEN);
       const slot = Atomics.load(this.ctl, ACTIVE);
       const before = Atomics.load(this.ctl, SEQ0 + slot);

@@ -4,10 +4,11 @@
  * pending calls.
  */
 import type { BlockHeader } from "@ethereumjs/block";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import type { CallContext } from "../execution/callExecutor.js";
+import type { PendingCallTarget } from "../execution/callRequest.js";
 import { pendingHead, type PendingSnapshot } from "./pendingSnapshot.js";
-import { PendingStateReader, pendingStateIndex } from "./pendingView.js";
+import { PendingStateReader, pendingStateIndex, type PendingSource } from "./pendingView.js";
 
 /** The snapshot's absolute state diff layered over the head state of `chain`. */
 export function pendingStateOf(chain: Chain, s: PendingSnapshot): PendingStateReader {
@@ -44,4 +45,17 @@ export function pendingCallContextOf(chain: Chain, s: PendingSnapshot): CallCont
   const ctx = { header: pendingHeaderOf(chain, s), state: pendingStateOf(chain, s) };
   callContexts.set(s, { head, ctx });
   return ctx;
+}
+
+/**
+ * The execution layer's {@link PendingCallTarget} over `source`: where a `pending` call runs at the
+ * moment it runs ({@link pendingCallContextOf} of the current snapshot), or undefined without
+ * one. The execution pool's workers and the in-process call service pass it to
+ * `executeCallRequest`.
+ */
+export function pendingCallTargetOf(chain: Chain, source: PendingSource): PendingCallTarget {
+  return () => {
+    const s = source.current();
+    return s === undefined ? undefined : pendingCallContextOf(chain, s);
+  };
 }

@@ -13,7 +13,7 @@
  * addresses and quantities are 0x-prefixed strings as the RPC prints them.
  */
 import { Packr } from "msgpackr";
-import type { RpcLog } from "../rpc/format/receipt.js";
+import type { RpcLog } from "../chain/json/receipt.js";
 
 /** Layout version of {@link PendingSnapshot}; readers ignore snapshots of another version. */
 export const PENDING_SNAPSHOT_VERSION = 1;

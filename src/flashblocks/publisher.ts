@@ -15,7 +15,7 @@
  * Subscribers' messages are ignored. See /work/shared/reference/flashblocks.md §1.5.
  */
 import uws from "uWebSockets.js";
-import { listenExclusive } from "../rpc/listen.js";
+import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, us_socket_context_t, WebSocket } from "uWebSockets.js";
 import type { Logger } from "pino";
 import type { FlashblocksFormat } from "../config/options.js";
@@ -27,21 +27,8 @@ import {
   flashblocksSlowSubscriberDisconnectsTotal,
   flashblocksSubscribers,
 } from "./metrics.js";
+import { SLOW_SUBSCRIBER_TIMEOUT_MS, MAX_SUBSCRIBER_BUFFERED_BYTES, FLASHBLOCKS_MAX_INBOUND_MESSAGE_BYTES, FLASHBLOCKS_SUBSCRIBER_IDLE_TIMEOUT_S } from "../config/constants.js";
 
-/**
- * Longest a subscriber may stay unable to take data: 1000 ms, the send timeout after which
- * Base's websocket-proxy disconnects a slow client (reference §1.5).
- */
-export const SLOW_SUBSCRIBER_TIMEOUT_MS = 1_000;
-/**
- * Largest send buffer a subscriber may accumulate: 16 MiB, more than every frame of a full Base
- * block (≈ 10 MB of JSON, see PENDING_SNAPSHOT_SLOT_BYTES) — a client that far behind is lost.
- */
-export const MAX_SUBSCRIBER_BUFFERED_BYTES = 16 * 1024 * 1024;
-/** Largest message a subscriber may send: 4 KiB; subscribers send nothing but control frames (Base ignores client messages). */
-const MAX_INBOUND_MESSAGE_BYTES = 4 * 1024;
-/** Seconds without traffic before uWS pings (then drops) a subscriber: uWS's default of 120 s. */
-const SUBSCRIBER_IDLE_TIMEOUT_S = 120;
 /** `WebSocket.send` result: the message was not sent because the backpressure limit was reached. */
 const SEND_DROPPED = 2;
 /** `WebSocket.send` result: the message was buffered (backpressure built up). */
@@ -50,7 +37,6 @@ const SEND_BACKPRESSURE = 0;
 const CLOSE_GOING_AWAY = 1001;
 /** Paths subscribers connect at: `/` (rollup-boost's local stream) and `/ws` (Base's public endpoint). */
 const SUBSCRIBE_PATHS = new Set(["/", "/ws"]);
-
 
 /** Options of {@link FlashblocksPublisher}. */
 export interface FlashblocksPublisherOptions {
@@ -97,16 +83,19 @@ export class FlashblocksPublisher {
   private boundPort: number | undefined;
   private closed = false;
 
+  private readonly log: Logger | undefined;
+
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: FlashblocksPublisherOptions) {
+    this.log = opts.logger?.child({ subsystem: "flashblocks" });
     this.maxBuffered = opts.maxBufferedBytes ?? MAX_SUBSCRIBER_BUFFERED_BYTES;
     this.slowTimeoutMs = opts.slowSubscriberTimeoutMs ?? SLOW_SUBSCRIBER_TIMEOUT_MS;
     this.app = uws.App();
     this.app.ws<Subscriber>("/*", {
       compression: uws.DISABLED,
-      maxPayloadLength: MAX_INBOUND_MESSAGE_BYTES,
+      maxPayloadLength: FLASHBLOCKS_MAX_INBOUND_MESSAGE_BYTES,
       maxBackpressure: this.maxBuffered,
-      idleTimeout: SUBSCRIBER_IDLE_TIMEOUT_S,
+      idleTimeout: FLASHBLOCKS_SUBSCRIBER_IDLE_TIMEOUT_S,
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => this.onUpgrade(res, req, context),
       open: (ws) => this.onOpen(ws),
@@ -125,10 +114,9 @@ export class FlashblocksPublisher {
     const bound = await listenExclusive(this.app, host, port, () => new FlashblocksPublisherError(`cannot listen for flashblocks subscribers on ${host}:${port}`, host, port));
     this.listenSocket = bound.socket;
     this.boundPort = bound.port;
-    this.opts.logger?.debug({ host, port: bound.port }, "flashblocks publisher listening");
+    this.log?.debug({ host, port: bound.port }, "flashblocks publisher listening");
     return bound.port;
   }
-
 
   /** The subscribe URL (`ws://host:port/ws`) once listening. */
   get url(): string | undefined {
@@ -168,7 +156,7 @@ export class FlashblocksPublisher {
     this.subscribers.add(ws);
     flashblocksSubscribers.inc();
     const d = ws.getUserData();
-    this.opts.logger?.debug({ remote: d.remote, format: d.format }, "flashblocks subscriber connected");
+    this.log?.debug({ remote: d.remote, format: d.format }, "flashblocks subscriber connected");
   }
 
   private onDrain(ws: WebSocket<Subscriber>): void {
@@ -179,12 +167,12 @@ export class FlashblocksPublisher {
   private onClose(ws: WebSocket<Subscriber>): void {
     if (!this.subscribers.delete(ws)) return;
     flashblocksSubscribers.dec();
-    this.opts.logger?.debug({ remote: ws.getUserData().remote }, "flashblocks subscriber disconnected");
+    this.log?.debug({ remote: ws.getUserData().remote }, "flashblocks subscriber disconnected");
   }
 
   private disconnectSlow(ws: WebSocket<Subscriber>, reason: string): void {
     flashblocksSlowSubscriberDisconnectsTotal.inc();
-    this.opts.logger?.debug({ remote: ws.getUserData().remote, reason }, "disconnecting slow flashblocks subscriber");
+    this.log?.debug({ remote: ws.getUserData().remote, reason }, "disconnecting slow flashblocks subscriber");
     // Forcibly: a close frame would queue behind the data the client is not reading.
     ws.close();
   }
@@ -210,7 +198,7 @@ export class FlashblocksPublisher {
           const frame = encodeFlashblock(p, { compress: d.format === "brotli" });
           encoded = { frame, bytes: typeof frame === "string" ? Buffer.byteLength(frame, "utf8") : frame.byteLength };
         } catch (e) {
-          this.opts.logger?.error({ err: (e as Error).message, index: p.index }, "cannot encode flashblock");
+          this.log?.error({ err: e, index: p.index }, "cannot encode flashblock");
           return;
         }
         frames[d.format] = encoded;

@@ -9,9 +9,8 @@
 import { keccak256 } from "../util/keccak.js";
 import { bytesEqual } from "../util/bytes.js";
 import { encodeFlashblock, MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblocksPayloadV1 } from "./codec.js";
+import { MAX_HOLD_AHEAD_BLOCKS } from "../config/constants.js";
 
-/** Frames are held for blocks at most 5 ahead of the canonical tip (base/base `cache.rs`, PR #973). */
-export const MAX_HOLD_AHEAD_BLOCKS = 5n;
 export { MAX_FLASHBLOCKS_PER_PAYLOAD };
 
 /** Why a frame was dropped without touching the pending state. */

@@ -9,8 +9,8 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
-import { PENDING_SNAPSHOT_SLOT_BYTES } from "../config/constants.js";
+import type { Chain } from "../blockchain/chain.js";
+import { PENDING_SNAPSHOT_SLOT_BYTES, FLASHBLOCKS_WORKER_RESTART_DELAY_MS, FLASHBLOCKS_WATCH_TIMEOUT_MS, FLASHBLOCKS_WORKER_STOP_MS } from "../config/constants.js";
 import { allocateIngestStats, IngestStats } from "./ingestStats.js";
 import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds } from "./ingestMetrics.js";
 import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";
@@ -20,11 +20,6 @@ import { nowMs, type StreamClientOptions } from "./streamClient.js";
 import { workerUrl } from "../util/workerUrl.js";
 import type { EvmEngineName } from "../config/options.js";
 import { defaultEvmEngine } from "../execution/evm/engine.js";
-
-/** Pause before a crashed worker is replaced (avoids a hot crash loop). */
-const WORKER_RESTART_DELAY_MS = 1_000;
-/** Longest single wait on the generation counter; bounds how long stop() takes. */
-const WATCH_TIMEOUT_MS = 500;
 
 /** Options of {@link FlashblocksService}. */
 export interface FlashblocksServiceOptions {
@@ -51,11 +46,14 @@ export class FlashblocksService implements PendingSource {
   private watching: Promise<void> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
 
+  private readonly log: Logger;
+
   constructor(
     private readonly chain: Chain,
     private readonly opts: FlashblocksServiceOptions,
-    private readonly log: Logger,
+    log: Logger,
   ) {
+    this.log = log.child({ subsystem: "flashblocks" });
     bindIngestStats(this.stats);
     chain.onHead(() => this.worker?.postMessage("head"));
   }
@@ -89,7 +87,7 @@ export class FlashblocksService implements PendingSource {
         }
       });
       worker.on("error", (e) => {
-        this.log.error({ err: e.message }, "flashblocks worker failed");
+        this.log.error({ err: e }, "flashblocks worker failed");
         if (!ready) reject(e);
       });
       worker.on("exit", (code) => {
@@ -97,8 +95,8 @@ export class FlashblocksService implements PendingSource {
         if (this.stopped) return;
         this.log.error({ code }, "flashblocks worker exited; restarting");
         this.restartTimer = setTimeout(() => {
-          if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: (e as Error).message }, "flashblocks worker restart failed"));
-        }, WORKER_RESTART_DELAY_MS);
+          if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: e }, "flashblocks worker restart failed"));
+        }, FLASHBLOCKS_WORKER_RESTART_DELAY_MS);
       });
     });
   }
@@ -107,7 +105,7 @@ export class FlashblocksService implements PendingSource {
   private async watch(): Promise<void> {
     let gen = this.reader.generation();
     while (!this.stopped) {
-      const next = await this.reader.waitForChange(gen, WATCH_TIMEOUT_MS);
+      const next = await this.reader.waitForChange(gen, FLASHBLOCKS_WATCH_TIMEOUT_MS);
       if (next === gen) continue;
       gen = next;
       const s = this.reader.read();
@@ -120,7 +118,7 @@ export class FlashblocksService implements PendingSource {
         try {
           l(s);
         } catch (e) {
-          this.log.debug({ err: (e as Error).message }, "pending snapshot listener failed");
+          this.log.debug({ err: e }, "pending snapshot listener failed");
         }
       }
     }
@@ -147,7 +145,7 @@ export class FlashblocksService implements PendingSource {
     const w = this.worker;
     if (w !== undefined) {
       const done = new Promise<void>((resolve) => {
-        const t = setTimeout(() => void w.terminate().then(() => resolve()), 5_000);
+        const t = setTimeout(() => void w.terminate().then(() => resolve()), FLASHBLOCKS_WORKER_STOP_MS);
         w.once("exit", () => {
           clearTimeout(t);
           resolve();

@@ -4,13 +4,8 @@
  * readiness probes that cannot send a JSON-RPC POST or read its body (deploy/haproxy.cfg,
  * deploy/k8s/statefulset.yaml). 200 while the head is at most `max_lag` seconds old, else 503.
  */
-import type { Chain } from "../chain/chain.js";
-
-/**
- * Lag allowed when the query names none: 30 s is 15 Base blocks — a replica that far behind
- * answers `latest` with visibly stale data, while a brief import hiccup stays in service.
- */
-export const DEFAULT_HEALTH_MAX_LAG_S = 30;
+import type { Chain } from "../blockchain/chain.js";
+import { DEFAULT_HEALTH_MAX_LAG_S } from "../config/constants.js";
 
 /** The path served. */
 export const HEALTH_PATH = "/health";

@@ -4,7 +4,7 @@
  * optimism_version, healthz, and optimism_safeHeadAtL1Block (refused, as Base does). Names and
  * shapes follow base/base `crates/consensus/rpc/src/{jsonrpsee,rollup,output,health}.rs`.
  */
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { parseBlockParam, resolveBlock } from "../rpc/blockParam.js";
 import { MethodNotFoundError, ServerError } from "../rpc/errors.js";
 import { maxParams, required } from "../rpc/params.js";

@@ -9,7 +9,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { KECCAK256_RLP } from "@ethereumjs/util";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { OpFork, opForkAt } from "../chain/op/forks.js";
 import { L2_TO_L1_MESSAGE_PASSER_ADDRESS } from "../chain/op/predeploys.js";
 import { fromHex, to0x } from "../util/bytes.js";

@@ -13,7 +13,7 @@
  * of a custom genesis, the devnet's L1 chain id) are omitted rather than invented.
  */
 import { toChecksumAddress } from "@ethereumjs/util";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { OP_FORK_NAMES, type OpForkName } from "../chain/op/forks.js";
 import { opNetworkByChainId, type OpNetwork } from "../chain/op/networks.js";
 import { DEVNET_BASE_FEE_SCALAR, DEVNET_BATCHER_ADDRESS, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_GAS_LIMIT } from "../config/constants.js";

@@ -5,7 +5,7 @@
  * Stack chains get one.
  */
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { RpcHttpServer } from "../rpc/server.js";
 import { healthAnswer } from "./health.js";
 import { rollupMethods, type RollupMethodsOptions } from "./methods.js";
@@ -34,8 +34,9 @@ export interface RollupServer {
  * @throws RpcServerError RPC_LISTEN_FAILED when the address is taken.
  */
 export async function startRollupServer(o: RollupServerOptions): Promise<RollupServer | undefined> {
+  const log = o.logger.child({ subsystem: "rollup" });
   if (o.chain.op === undefined) {
-    o.logger.debug({ chainId: o.chain.chainId.toString() }, "rollup RPC not started: not an OP Stack chain");
+    log.debug({ chainId: o.chain.chainId.toString() }, "rollup RPC not started: not an OP Stack chain");
     return undefined;
   }
   const server = new RpcHttpServer({
@@ -43,7 +44,7 @@ export async function startRollupServer(o: RollupServerOptions): Promise<RollupS
     port: o.port,
     methods: rollupMethods(o),
     transport: "rollup",
-    logger: o.logger,
+    logger: log,
     // GET /health?max_lag=N: the sync check as an HTTP status for load balancers.
     get: (path, query) => healthAnswer(o.chain, path, query),
   });

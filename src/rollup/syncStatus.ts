@@ -16,7 +16,7 @@
  * A missing block (no `safe` pointer yet) is a zeroed ref, never null (base/base#3678).
  */
 import type { Block } from "@ethereumjs/block";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { devL1BlockHash } from "../sequencer/opDevSequencer.js";
 import { to0x } from "../util/bytes.js";
 import { l1OriginOf, l2RefOf, zeroL1Ref, zeroL2Ref, ZERO_HASH, type BlockIdJson, type L1BlockRefJson, type L2BlockRefJson } from "./blockRefs.js";

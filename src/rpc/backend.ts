@@ -3,10 +3,11 @@
  * executor and node settings. One instance per node; handlers take it by closure.
  */
 import type { Block } from "@ethereumjs/block";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import type { CallService } from "../execution/callRequest.js";
 import type { TxPool } from "../txpool/txpool.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
+import type { TxForwarder } from "../sync/sequencerForward.js";
 
 /** Node-level settings the RPC reads. */
 export interface RpcSettings {
@@ -18,15 +19,6 @@ export interface RpcSettings {
 export interface EngineHooks {
   /** Called after the head changed through the Engine API. */
   onHeadChanged?(head: Block): void;
-}
-
-/**
- * Where eth_sendRawTransaction sends a transaction besides the local mempool: the sequencer
- * (`--sequencer-http`). `forward` resolves with the transaction hash the sequencer returned, or
- * rejects with the sequencer's JSON-RPC error (passed through to the caller unchanged).
- */
-export interface TxForwarder {
-  forward(rawTx: string): Promise<string>;
 }
 
 /** Dependencies of the RPC methods. */

@@ -4,9 +4,9 @@
  * block of the chain.
  */
 import type { Block } from "@ethereumjs/block";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { InvalidParamsError, ServerError } from "./errors.js";
-import { parseHash, parseQuantity } from "./format/quantity.js";
+import { parseHash, parseQuantity } from "./hexParams.js";
 
 /** A parsed block parameter. */
 export type BlockParam =

@@ -1,7 +1,13 @@
 /**
  * JSON-RPC error types and the single boundary that maps any thrown value to a JSON-RPC
  * error object. Codes follow EIP-1474 and, where the execution-apis suite fixes them, geth.
+ * The subsystems below the RPC layer throw their own typed errors (stable string codes); this
+ * file alone decides which JSON-RPC code each one answers with.
  */
+import { ExecutionError, ExecutionErrorCode } from "../execution/errors.js";
+import { PoolErrorCode } from "../execution/pool/errors.js";
+import { UpstreamRpcError } from "../sync/rpcClient.js";
+import { TxPoolErrorCode } from "../txpool/errors.js";
 import { BasaltError } from "../util/errors.js";
 
 /** Standard JSON-RPC 2.0 / EIP-1474 codes used by basalt. */
@@ -86,17 +92,43 @@ export interface JsonRpcErrorObject {
 }
 
 /**
+ * The JSON-RPC code of each typed error of the layers below, by its stable code. A revert with
+ * data is the one exception (code 3 with the data, {@link toJsonRpcError}); a code not listed
+ * here answers geth's generic -32000.
+ */
+const RPC_CODE_OF: Readonly<Record<string, number>> = {
+  // Call execution: geth answers every failure of eth_call/eth_estimateGas with -32000 and its message.
+  [ExecutionErrorCode.REVERTED]: RpcCode.Server,
+  [ExecutionErrorCode.HALTED]: RpcCode.Server,
+  [ExecutionErrorCode.INVALID_CALL]: RpcCode.Server,
+  [ExecutionErrorCode.GAS_ALLOWANCE_EXCEEDED]: RpcCode.Server,
+  [ExecutionErrorCode.HEADER_NOT_FOUND]: RpcCode.Server,
+  // The execution pool: a full queue is a resource limit; a timeout is geth's `--rpc.evmtimeout` answer.
+  [PoolErrorCode.QUEUE_FULL]: RpcCode.LimitExceeded,
+  [PoolErrorCode.TIMEOUT]: RpcCode.Server,
+  [PoolErrorCode.CLOSED]: RpcCode.Internal,
+  [PoolErrorCode.WORKER_CRASHED]: RpcCode.Internal,
+  // The transaction pool: geth answers every refusal of eth_sendRawTransaction with -32000 and its message.
+  ...Object.fromEntries(Object.values(TxPoolErrorCode).map((code) => [code, RpcCode.Server])),
+};
+
+/**
  * Maps any thrown value to a JSON-RPC error object. This is the only place where basalt's
  * typed errors become wire codes; unknown errors become -32603 with their message.
  */
 export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
-  if (err instanceof RpcError) {
+  // An error another node answered with (`--sequencer-http`) goes back to the caller unchanged, as an RpcError does.
+  if (err instanceof RpcError || err instanceof UpstreamRpcError) {
     const o: JsonRpcErrorObject = { code: err.rpcCode, message: err.message };
     if (err.data !== undefined) o.data = err.data;
     return o;
   }
+  // geth: a revert that carries data answers code 3 with the data; without data, -32000 without it.
+  if (err instanceof ExecutionError && err.type.code === ExecutionErrorCode.REVERTED && err.type.data !== "0x") {
+    return { code: RpcCode.Reverted, message: err.message, data: err.type.data };
+  }
   if (err instanceof BasaltError) {
-    return { code: RpcCode.Server, message: err.message };
+    return { code: RPC_CODE_OF[err.code] ?? RpcCode.Server, message: err.message };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: RpcCode.Internal, message };

@@ -2,7 +2,7 @@
  * Shared parameter decoding for method families (beyond the primitives in format/quantity).
  */
 import { InvalidParamsError } from "./errors.js";
-import { parseAddress, parseData, parseQuantity } from "./format/quantity.js";
+import { parseAddress, parseData, parseQuantity } from "./hexParams.js";
 import type { CallArgs } from "../execution/callExecutor.js";
 
 /** Throws when a required parameter is missing. */

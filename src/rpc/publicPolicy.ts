@@ -21,7 +21,8 @@
 import { MethodNotFoundError, RpcCode, RpcError } from "./errors.js";
 import { TokenBucketLimiter, type Clock } from "./rateLimit.js";
 import type { MethodTable } from "./types.js";
-import { rpcConnectionsRejectedTotal, rpcForbiddenTotal, rpcOpenConnections, rpcRateLimitedTotal } from "../metrics/publicRpcMetrics.js";
+import { rpcConnectionsRejectedTotal, rpcForbiddenTotal, rpcOpenConnections, rpcRateLimitedTotal } from "./publicMetrics.js";
+import { WS_RATE_LIMIT_CLOSE_AFTER } from "../config/constants.js";
 
 /** The method refused with HTTP 403 on public endpoints (reference specification, "Errors"). */
 export const PUBLIC_FORBIDDEN_METHOD = "eth_getBlockReceipts";
@@ -42,12 +43,6 @@ export const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", 
  * constant-size and tells wallets whether the node is backed up.
  */
 export const PUBLIC_DISABLED_METHODS: ReadonlySet<string> = new Set(["txpool_content", "txpool_contentFrom", "txpool_inspect"]);
-/**
- * Consecutive rate-limited WebSocket messages after which the connection is closed (1008). A
- * client that reads its -32005 answers and backs off is refused a handful of times; a hundred in
- * a row (one default burst) with none admitted in between is a client ignoring them.
- */
-export const WS_RATE_LIMIT_CLOSE_AFTER = 100;
 
 /** HTTP status lines of the public-mode refusals. */
 export const STATUS_TOO_MANY_REQUESTS = "429 Too Many Requests";

@@ -4,20 +4,7 @@
  * call it carries. The clock is injectable so tests drive refill deterministically.
  */
 import { BasaltError } from "../util/errors.js";
-
-/**
- * Most client buckets held at once. A bucket is a few dozen bytes, so 65,536 keep the map under
- * ~8 MiB; that is 32× the default connection cap, so a client holding a connection is never
- * evicted by other clients' traffic — only a crowd of distinct short-lived IPs can push out the
- * least recently seen ones (which then start over with a full bucket).
- */
-export const RATE_LIMIT_MAX_CLIENTS = 65_536;
-/**
- * Milliseconds between sweeps of idle buckets. A bucket that has refilled to `burst` behaves
- * exactly like a new one, so dropping it loses nothing; once a minute keeps the sweep (a pass
- * over at most {@link RATE_LIMIT_MAX_CLIENTS} entries) far below 0.1 % of the RPC thread.
- */
-export const RATE_LIMIT_SWEEP_INTERVAL_MS = 60_000;
+import { RATE_LIMIT_MAX_CLIENTS, RATE_LIMIT_SWEEP_INTERVAL_MS } from "../config/constants.js";
 
 /** Milliseconds on a monotonic clock. */
 export type Clock = () => number;

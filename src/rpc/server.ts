@@ -5,7 +5,7 @@
  * Engine JWT check; everything else is a 200 whose body {@link handleBody} produces.
  */
 import uws from "uWebSockets.js";
-import { listenExclusive } from "./listen.js";
+import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from "uWebSockets.js";
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";

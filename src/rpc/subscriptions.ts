@@ -15,17 +15,19 @@
 import { randomBytes } from "node:crypto";
 import type { Block } from "@ethereumjs/block";
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 import type { PendingSnapshot, PendingTx } from "../flashblocks/pendingSnapshot.js";
 import type { PooledTx, TxPool } from "../txpool/txpool.js";
 import { InvalidParamsError, RpcCode, RpcError } from "./errors.js";
-import { formatBlockLogs, formatHeader, formatTransaction, parseAddress, parseHash, toData, type RpcLog } from "./format/index.js";
+import { formatBlockLogs, formatHeader, formatTransaction, toData, type RpcLog } from "../chain/json/index.js";
+import { parseAddress, parseHash } from "./hexParams.js";
 import { matches } from "./methods/logs.js";
 import { rpcWsNotificationsTotal, rpcWsSubscriptions } from "./metrics.js";
 import { maxParams, required } from "./params.js";
 import { parseBlockParam } from "./blockParam.js";
 import type { MethodTable, RpcContext } from "./types.js";
+import { SUBSCRIPTION_MAX_BLOCKS_PER_HEAD_CHANGE, SUBSCRIPTION_MAX_HELD_NOTIFICATIONS } from "../config/constants.js";
 
 /** Every subscription kind served, geth's first, then Base's flashblocks kinds. */
 export const SUBSCRIPTION_KINDS = [
@@ -46,18 +48,6 @@ const NOTIFICATION_METHOD = "eth_subscription";
 const SUBSCRIPTION_ID_BYTES = 16;
 /** Most topic positions in a logs filter (geth `maxTopics`, the four LOG opcodes' topics). */
 const MAX_FILTER_TOPICS = 4;
-/**
- * Most new canonical blocks notified for one head change. A normal head change adds one block;
- * a long jump (catching up after a restart, a follow-mode burst) notifies only its newest blocks,
- * bounding the work done synchronously in the chain's head listener.
- */
-const MAX_BLOCKS_PER_HEAD_CHANGE = 1024;
-/**
- * Notifications kept for a subscription whose id is not yet answered. The answer follows within
- * the same request's processing (microseconds to milliseconds), so this only bounds memory if a
- * burst of events arrives in between; later ones are dropped.
- */
-const MAX_HELD_NOTIFICATIONS = 10_000;
 
 /** A connection that carries notifications (one WebSocket). */
 export interface SubscriptionConnection {
@@ -249,7 +239,7 @@ export class SubscriptionHub {
   /** Registers the hub's listeners on the chain, the mempool and the pending source. */
   constructor(deps: SubscriptionHubDeps) {
     this.chain = deps.chain;
-    this.log = deps.logger;
+    this.log = deps.logger?.child({ subsystem: "rpc" });
     this.lastHead = deps.chain.head;
     for (const k of SUBSCRIPTION_KINDS) this.byKind.set(k, new Map());
     this.removeHeadListener = deps.chain.onHead((head, reorged) => this.guard("chain head", () => this.onHead(head, reorged)));
@@ -388,7 +378,7 @@ export class SubscriptionHub {
   private deliver(sub: Subscription, resultJson: string): void {
     const text = notificationText(sub.id, resultJson);
     if (sub.activation !== null) {
-      if (sub.held.length < MAX_HELD_NOTIFICATIONS) sub.held.push(text);
+      if (sub.held.length < SUBSCRIPTION_MAX_HELD_NOTIFICATIONS) sub.held.push(text);
       return;
     }
     this.write(sub, text);
@@ -421,7 +411,7 @@ export class SubscriptionHub {
     const ancestorNumber = lowest !== undefined ? lowest.header.number - 1n : previous.header.number;
     const out: Block[] = [];
     let cur: Block | undefined = head;
-    while (cur !== undefined && cur.header.number > ancestorNumber && out.length < MAX_BLOCKS_PER_HEAD_CHANGE) {
+    while (cur !== undefined && cur.header.number > ancestorNumber && out.length < SUBSCRIPTION_MAX_BLOCKS_PER_HEAD_CHANGE) {
       out.push(cur);
       cur = this.chain.getBlockByHash(cur.header.parentHash);
     }

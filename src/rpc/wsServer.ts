@@ -5,10 +5,10 @@
  * connection. Upgrades are accepted on any path (geth serves WebSocket on `/` and any other path).
  */
 import uws from "uWebSockets.js";
-import { listenExclusive } from "./listen.js";
+import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from "uWebSockets.js";
 import type { Logger } from "pino";
-import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
+import { MAX_REQUEST_BODY_BYTES, WS_MAX_BUFFERED_BYTES, WS_IDLE_TIMEOUT_S } from "../config/constants.js";
 import { handleBody, type HandleBodyOptions } from "./envelope.js";
 import { rpcWsConnections, rpcWsSlowConsumerDisconnectsTotal } from "./metrics.js";
 import { RpcServerError } from "./server.js";
@@ -16,18 +16,6 @@ import { STATUS_UNAVAILABLE, type PublicPolicy } from "./publicPolicy.js";
 import type { SubscriptionConnection, SubscriptionHub } from "./subscriptions.js";
 import type { MethodTable, RpcContext } from "./types.js";
 
-/**
- * Most bytes a connection may leave unread before it is closed: a client that falls this far
- * behind its notifications is dropped rather than buffered without bound (geth closes a
- * connection whose writes stall). 16 MiB holds several seconds of every subscription kind on Base.
- */
-export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
-/**
- * Idle timeout: uWS pings a connection that has been silent for part of this period and closes
- * one that sent nothing (not even a pong) for all of it. 30 s: geth's WebSocket ping interval
- * and pong timeout.
- */
-export const WS_IDLE_TIMEOUT_S = 30;
 /** Close code for a client that reads too slowly: RFC 6455 1008 (policy violation). */
 const CLOSE_SLOW_CONSUMER = 1008;
 /** Close code for a public-mode client that keeps ignoring the rate limit: RFC 6455 1008 (policy violation). */
@@ -36,7 +24,6 @@ const CLOSE_RATE_LIMITED = 1008;
 const CLOSE_GOING_AWAY = 1001;
 /** Answer of an envelope failure (a bug): the request is answered rather than left hanging. */
 const INTERNAL_ERROR_TEXT = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}';
-
 
 /** Options of {@link RpcWsServer}. */
 export interface RpcWsServerOptions {
@@ -102,8 +89,11 @@ export class RpcWsServer {
   /** A slow consumer was already logged at warn (later ones go to debug). */
   private slowWarned = false;
 
+  private readonly log: Logger | undefined;
+
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: RpcWsServerOptions) {
+    this.log = opts.logger?.child({ subsystem: "rpc" });
     this.maxBufferedBytes = opts.maxBufferedBytes ?? WS_MAX_BUFFERED_BYTES;
     this.methods = opts.public === undefined ? opts.methods : opts.public.filterMethods(opts.methods);
     this.app = uws.App();
@@ -132,10 +122,9 @@ export class RpcWsServer {
     const { host, port } = this.opts;
     const bound = await listenExclusive(this.app, host, port, () => new RpcServerError("RPC_LISTEN_FAILED", `cannot listen on ${host}:${port} (WebSocket)`, host, port));
     this.listenSocket = bound.socket;
-    this.opts.logger?.debug({ host, port: bound.port, transport: "ws" }, "RPC server listening");
+    this.log?.debug({ host, port: bound.port, transport: "ws" }, "RPC server listening");
     return bound.port;
   }
-
 
   /** Open connections. */
   get connectionCount(): number {
@@ -177,9 +166,9 @@ export class RpcWsServer {
     const fields = { remote: conn.remoteAddress, buffered, limit: this.maxBufferedBytes };
     if (!this.slowWarned) {
       this.slowWarned = true;
-      this.opts.logger?.warn(fields, "WebSocket client too slow: connection closed (logged once; later ones at debug)");
+      this.log?.warn(fields, "WebSocket client too slow: connection closed (logged once; later ones at debug)");
     } else {
-      this.opts.logger?.debug(fields, "WebSocket client too slow: connection closed");
+      this.log?.debug(fields, "WebSocket client too slow: connection closed");
     }
     // end() runs the close handler synchronously: the connection and its subscriptions are gone after this.
     conn.ws.end(CLOSE_SLOW_CONSUMER, `slow consumer: more than ${this.maxBufferedBytes} bytes unread`);
@@ -210,7 +199,7 @@ export class RpcWsServer {
     this.connections.add(conn);
     this.opts.public?.opened();
     rpcWsConnections.inc();
-    this.opts.logger?.debug({ remote: conn.remoteAddress }, "WebSocket connection opened");
+    this.log?.debug({ remote: conn.remoteAddress }, "WebSocket connection opened");
   }
 
   private onMessage(ws: WebSocket<ConnectionData>, message: ArrayBuffer): void {
@@ -219,7 +208,7 @@ export class RpcWsServer {
     // The ArrayBuffer is only valid during this callback: decode it now.
     const text = Buffer.from(message).toString("utf8");
     if (this.opts.public !== undefined && !this.admit(conn, this.opts.public, text)) return;
-    this.process(conn, text).catch((err: unknown) => this.opts.logger?.error({ err }, "RPC WebSocket handler failed"));
+    this.process(conn, text).catch((err: unknown) => this.log?.error({ err }, "RPC WebSocket handler failed"));
   }
 
   /** Public mode: spends the message's tokens; a refused message is answered -32005, and a connection ignoring that is closed (1008). */
@@ -232,7 +221,7 @@ export class RpcWsServer {
     conn.limitedInARow++;
     if (policy.shouldCloseWs(conn.limitedInARow)) {
       const fields = { remote: conn.remoteAddress, refused: conn.limitedInARow };
-      this.opts.logger?.debug(fields, "WebSocket client ignores the rate limit: connection closed");
+      this.log?.debug(fields, "WebSocket client ignores the rate limit: connection closed");
       conn.ws.end(CLOSE_RATE_LIMITED, "rate limit exceeded");
     } else {
       this.write(conn, verdict.body);
@@ -247,7 +236,7 @@ export class RpcWsServer {
       out = await handleBody(text, conn.methods, ctx, this.opts.bodyOptions);
     } catch (err) {
       // handleBody maps handler errors itself; reaching here is a bug in the envelope.
-      this.opts.logger?.error({ err }, "RPC envelope failed");
+      this.log?.error({ err }, "RPC envelope failed");
       out = INTERNAL_ERROR_TEXT;
     }
     if (conn.closed) return;
@@ -264,6 +253,6 @@ export class RpcWsServer {
     this.opts.hub?.dropConnection(conn);
     this.opts.public?.release();
     rpcWsConnections.dec();
-    this.opts.logger?.debug({ remote: conn.remoteAddress, code }, "WebSocket connection closed");
+    this.log?.debug({ remote: conn.remoteAddress, code }, "WebSocket connection closed");
   }
 }

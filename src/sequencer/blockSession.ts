@@ -27,7 +27,7 @@ import { bigIntToBytes, concatBytes, hexToBytes, KECCAK256_RLP, setLengthLeft } 
 import type { VM } from "@ethereumjs/vm";
 import { keccak256 } from "../util/keccak.js";
 import { RLP } from "@ethereumjs/rlp";
-import { blockWriteOf, type Chain, type ExecutedBlock } from "../chain/chain.js";
+import { blockWriteOf, type Chain, type ExecutedBlock } from "../blockchain/chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { L2_TO_L1_MESSAGE_PASSER_ADDRESS } from "../chain/op/predeploys.js";

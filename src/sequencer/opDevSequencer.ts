@@ -22,23 +22,13 @@
 import { keccak256 } from "../util/keccak.js";
 import { Address, bigIntToBytes, concatBytes, equalsBytes, hexToBytes, setLengthLeft, utf8ToBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
-import type { Chain, ExecutedBlock } from "../chain/chain.js";
+import type { Chain, ExecutedBlock } from "../blockchain/chain.js";
 import { DepositTransaction, isDeposit } from "../chain/op/depositTx.js";
 import { decodeL1InfoCalldata, encodeL1InfoCalldata, l1InfoVariantFor, L1_INFO_DEPOSIT_GAS, batcherHashFromAddress } from "../chain/op/l1InfoTx.js";
 import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
 import { l1InfoSourceHash, userDepositSourceHash } from "../chain/op/sourceHash.js";
 import { upgradeTransactionsForBlock } from "../chain/op/upgrades.js";
-import {
-  DEVNET_BATCHER_ADDRESS,
-  DEVNET_BLOB_BASE_FEE_SCALAR,
-  DEVNET_BASE_FEE_SCALAR,
-  DEVNET_L1_BASE_FEE_WEI,
-  DEVNET_L1_BLOCK_TIME_S,
-  DEVNET_MIN_BASE_FEE_WEI,
-  DEVNET_OPERATOR_FEE_CONSTANT,
-  DEVNET_OPERATOR_FEE_SCALAR,
-  DEVNET_DA_FOOTPRINT_GAS_SCALAR,
-} from "../config/constants.js";
+import { DEVNET_BATCHER_ADDRESS, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_BASE_FEE_SCALAR, DEVNET_L1_BASE_FEE_WEI, DEVNET_L1_BLOCK_TIME_S, DEVNET_MIN_BASE_FEE_WEI, DEVNET_OPERATOR_FEE_CONSTANT, DEVNET_OPERATOR_FEE_SCALAR, DEVNET_DA_FOOTPRINT_GAS_SCALAR, DEV_PRODUCTION_RETRY_MAX_MS } from "../config/constants.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { flashblocksBuildSeconds } from "../flashblocks/metrics.js";
@@ -46,14 +36,8 @@ import type { TxPool } from "../txpool/txpool.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
-import { buildOpOnHead, poolSource } from "./opBuilder.js";
-
-/**
- * Longest wait between retries after failed block production (e.g. a full disk or read-only
- * datadir: the commit fails). Retries back off from one block time, doubling up to this: a
- * few seconds, so production resumes soon after space is freed without spinning meanwhile.
- */
-const PRODUCTION_RETRY_MAX_MS = 5_000;
+import { buildOpOnHead } from "../blockchain/opBuilder.js";
+import { poolSource } from "../txpool/poolSource.js";
 
 /** An L1 block the devnet's L2 blocks reference. */
 export interface DevL1Origin {
@@ -142,14 +126,16 @@ export class OpDevSequencer {
   /** Highest flashblock index published for a block by the timer loop. */
   private readonly maxIndex: number;
   private readonly sink: FlashblockSink | undefined;
+  private readonly log: Logger;
 
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
     private readonly blockTimeS: number,
-    private readonly log: Logger,
+    log: Logger,
     opts: OpDevSequencerOptions = {},
   ) {
+    this.log = log.child({ subsystem: "sequencer" });
     const recovered = this.originOfHead();
     this.origin = recovered.origin;
     this.sequenceNumber = recovered.sequenceNumber;
@@ -223,17 +209,17 @@ export class OpDevSequencer {
   private fault(e: unknown, what: string, level: "warn" | "error" = "warn"): void {
     const reason = (e as Error)?.message ?? String(e);
     if (reason === this.lastFault) {
-      this.log.debug({ err: reason }, what);
+      this.log.debug({ err: e }, what);
       return;
     }
     this.lastFault = reason;
-    this.log[level]({ err: reason, code: (e as BasaltError)?.code }, what);
+    this.log[level]({ err: e }, what);
   }
 
   /** Delay before the next production attempt after `failures` failed ones in a row (doubling, capped). */
   private retryDelay(): number {
     const base = this.flashblocksEnabled ? this.intervalMs : this.blockTimeMs;
-    return Math.min(base * 2 ** Math.min(this.failures - 1, 16), Math.max(base, PRODUCTION_RETRY_MAX_MS));
+    return Math.min(base * 2 ** Math.min(this.failures - 1, 16), Math.max(base, DEV_PRODUCTION_RETRY_MAX_MS));
   }
 
   /**
@@ -350,7 +336,7 @@ export class OpDevSequencer {
   /** Builds a block on the head in one go (no flashblocks) and commits it. */
   private async buildAndCommit(): Promise<bigint> {
     const next = this.nextBlock();
-    const ex = await buildOpOnHead(this.chain, this.pool, next.attrs, this.log);
+    const ex = await buildOpOnHead(this.chain, poolSource(this.pool, this.log), next.attrs);
     const number = this.commit(ex, next);
     if (next.deposits.length > 0) this.pending = this.pending.slice(next.deposits.length);
     return number;

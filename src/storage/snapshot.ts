@@ -13,7 +13,9 @@
  * Export copies the environment with LMDB's own copy (`mdb_env_copy2` with compaction, inside one
  * read transaction), so it is consistent while a node is writing; the head recorded in the header
  * is read from that copy. Import checks both checksums before it writes anything, decompresses
- * into the datadir, then opens the chain and verifies head, state root and genesis.
+ * into the datadir, then has the imported chain verified. Reading the chain (its head, state
+ * root and genesis) needs the chain service above storage: the caller passes those steps in
+ * (`src/ops/snapshot.ts`).
  */
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from "node:fs";
@@ -21,10 +23,9 @@ import { basename, dirname, join } from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants as zc, createBrotliCompress, createBrotliDecompress, createGunzip } from "node:zlib";
-import { Chain } from "../chain/chain.js";
 import { BasaltError } from "../util/errors.js";
-import { fromHex, to0x } from "../util/bytes.js";
 import { ChainStore } from "./store.js";
+import { SNAPSHOT_MAX_HEADER_BYTES, SNAPSHOT_BROTLI_QUALITY } from "../config/constants.js";
 
 /** File magic: identifies a basalt snapshot. */
 export const SNAPSHOT_MAGIC = "BASALT-SNAPSHOT";
@@ -32,15 +33,6 @@ export const SNAPSHOT_MAGIC = "BASALT-SNAPSHOT";
 export const SNAPSHOT_FORMAT_VERSION = 1;
 /** Bytes before the header: magic, version, header length, header sha256. */
 const PREFIX_BYTES = SNAPSHOT_MAGIC.length + 1 + 4 + 32;
-/** Largest header accepted: the JSON is ~500 bytes; anything far larger is a corrupt length. */
-const MAX_HEADER_BYTES = 64 * 1024;
-/**
- * Payload compression: brotli quality 4. Measured on a devnet datadir after a 5-minute soak
- * (8.6 MiB compacted LMDB copy): gzip-1 2.87 MiB in 103 ms, gzip-6 2.77 MiB in 191 ms,
- * brotli-4 1.35 MiB in 120 ms — half of gzip's size at gzip-1's speed (higher brotli qualities
- * cost several times more time for a few percent).
- */
-const BROTLI_QUALITY = 4;
 /** Name of LMDB's data file inside the environment directory (`<datadir>/chain`). */
 const LMDB_DATA_FILE = "data.mdb";
 /** Name of the store's environment directory inside a datadir. */
@@ -128,7 +120,7 @@ export function readSnapshotHeader(file: string): { header: SnapshotHeader; payl
       );
     }
     const len = prefix.readUInt32BE(SNAPSHOT_MAGIC.length + 1);
-    if (len > MAX_HEADER_BYTES || PREFIX_BYTES + len > size) {
+    if (len > SNAPSHOT_MAX_HEADER_BYTES || PREFIX_BYTES + len > size) {
       throw new SnapshotError("SNAPSHOT_CHECKSUM", `${file}: header length ${len} is impossible (file ${size} bytes): the file is corrupt`, { file });
     }
     const json = Buffer.alloc(len);
@@ -157,26 +149,24 @@ export function readSnapshotHeader(file: string): { header: SnapshotHeader; payl
   }
 }
 
-/** Reads the head, genesis and chain id of a datadir's chain (the private copy of an export). */
-async function describeChain(datadir: string): Promise<Pick<SnapshotHeader, "chainId" | "genesisHash" | "head">> {
-  const chain = Chain.open(datadir);
-  try {
-    const h = chain.head.header;
-    return {
-      chainId: chain.chainId.toString(),
-      genesisHash: to0x(chain.genesisHash),
-      head: { number: h.number.toString(), hash: to0x(chain.head.hash()), stateRoot: to0x(h.stateRoot) },
-    };
-  } finally {
-    await chain.close();
-  }
-}
+/** What a snapshot header records of the chain it holds. */
+export type SnapshotChainInfo = Pick<SnapshotHeader, "chainId" | "genesisHash" | "head">;
+
+/** Reads the {@link SnapshotChainInfo} of the chain in a datadir (the private copy of an export). */
+export type DescribeChain = (datadir: string) => Promise<SnapshotChainInfo>;
+
+/**
+ * Checks a freshly imported datadir against the snapshot header it came from; throws
+ * {@link SnapshotError} `SNAPSHOT_VERIFY_FAILED` when it does not match.
+ */
+export type VerifyImport = (datadir: string, header: SnapshotHeader, file: string) => Promise<void>;
 
 /**
  * Exports the chain of `datadir` to `file` (written to `<file>.partial`, renamed when complete).
  * Safe while a node runs on the datadir: LMDB copies one consistent read transaction.
+ * `describe` reads the head, genesis and chain id the header records from that copy.
  */
-export async function exportSnapshot(datadir: string, file: string): Promise<SnapshotHeader> {
+export async function exportSnapshot(datadir: string, file: string, describe: DescribeChain): Promise<SnapshotHeader> {
   if (!existsSync(join(datadir, CHAIN_DIR))) {
     throw new SnapshotError("SNAPSHOT_NO_CHAIN", `datadir ${datadir} has no chain to export: expected ${join(datadir, CHAIN_DIR)}`, { datadir });
   }
@@ -190,12 +180,12 @@ export async function exportSnapshot(datadir: string, file: string): Promise<Sna
     } finally {
       await store.close();
     }
-    const info = await describeChain(work);
+    const info = await describe(work);
     const dataFile = join(work, CHAIN_DIR, LMDB_DATA_FILE);
     const payloadFile = join(work, "payload");
     const raw = new HashCounter();
     const stored = new HashCounter();
-    await pipeline(createReadStream(dataFile), raw, createBrotliCompress({ params: { [zc.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }), stored, createWriteStream(payloadFile));
+    await pipeline(createReadStream(dataFile), raw, createBrotliCompress({ params: { [zc.BROTLI_PARAM_QUALITY]: SNAPSHOT_BROTLI_QUALITY } }), stored, createWriteStream(payloadFile));
     const header: SnapshotHeader = {
       formatVersion: SNAPSHOT_FORMAT_VERSION,
       ...info,
@@ -234,11 +224,10 @@ export interface ImportSnapshotOptions {
 /**
  * Imports `file` into `datadir`: refuses a non-empty datadir unless `force`, verifies the header
  * and payload checksums before writing, decompresses the LMDB data file into `<datadir>/chain`,
- * then opens the chain and checks that its head hash and the head's state root are the header's,
- * that the state trie's root node is stored, and that the genesis is the expected one. On a
- * failed check the imported chain is removed again.
+ * then has `verify` check the imported chain against the header. On a failed check the imported
+ * chain is removed again.
  */
-export async function importSnapshot(file: string, datadir: string, opts: ImportSnapshotOptions = {}): Promise<SnapshotHeader> {
+export async function importSnapshot(file: string, datadir: string, verify: VerifyImport, opts: ImportSnapshotOptions = {}): Promise<SnapshotHeader> {
   const { header, payloadOffset } = readSnapshotHeader(file);
   if (opts.expectedGenesis !== undefined && opts.expectedGenesis.toLowerCase() !== header.genesisHash.toLowerCase()) {
     throw new SnapshotError(
@@ -285,32 +274,10 @@ export async function importSnapshot(file: string, datadir: string, opts: Import
     throw e;
   }
   try {
-    await verifyImported(datadir, header, file);
+    await verify(datadir, header, file);
   } catch (e) {
     rmSync(chainDir, { recursive: true, force: true });
     throw e;
   }
   return header;
-}
-
-/** Opens the imported chain and checks it against the header. */
-async function verifyImported(datadir: string, header: SnapshotHeader, file: string): Promise<void> {
-  const chain = Chain.open(datadir);
-  try {
-    const fail = (what: string, expected: string, actual: string): never => {
-      throw new SnapshotError("SNAPSHOT_VERIFY_FAILED", `${file}: imported chain ${what} is ${actual}, the snapshot header says ${expected}`, { file, expected, actual });
-    };
-    const head = chain.head;
-    if (to0x(chain.genesisHash) !== header.genesisHash) fail("genesis hash", header.genesisHash, to0x(chain.genesisHash));
-    if (chain.chainId.toString() !== header.chainId) fail("chain id", header.chainId, chain.chainId.toString());
-    if (to0x(head.hash()) !== header.head.hash) fail("head hash", header.head.hash, to0x(head.hash()));
-    if (to0x(head.header.stateRoot) !== header.head.stateRoot) fail("head state root", header.head.stateRoot, to0x(head.header.stateRoot));
-    if (chain.store.getTrieNode(fromHex(header.head.stateRoot)) === undefined) {
-      throw new SnapshotError("SNAPSHOT_VERIFY_FAILED", `${file}: the state trie root node ${header.head.stateRoot} of the head is missing from the imported chain`, {
-        file,
-      });
-    }
-  } finally {
-    await chain.close();
-  }
 }

@@ -24,7 +24,7 @@ import { open, type Database, type RootDatabase } from "lmdb";
 import { Packr } from "msgpackr";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Log, StoredReceipt } from "../chain/types.js";
+import type { Log, StoredReceipt } from "./types.js";
 import { LMDB_MAP_SIZE } from "../config/constants.js";
 import { accountHistoryKey, changeSetKey, numberKey, prefixEnd, storageHistoryKey, storageKey } from "./keys.js";
 

@@ -17,12 +17,12 @@
 import type { Block } from "@ethereumjs/block";
 import { equalsBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { BlockFromRpcError, blockFromRpc } from "./blockFromRpc.js";
-import { ProgressMeter } from "../metrics/progress.js";
+import { ProgressMeter } from "../util/progress.js";
 import {
   followBlocksImportedTotal,
   followErrorsTotal,
@@ -32,34 +32,9 @@ import {
   followSourceHeadBlock,
   type FollowErrorReason,
 } from "./metrics.js";
-import {
-  HttpRpcClient,
-  RPC_CLIENT_TIMEOUT_MS,
-  RpcClientError,
-  RpcClientErrorCode,
-  UpstreamRpcError,
-  WsRpcClient,
-  isWebSocketUrl,
-  type JsonRpcClient,
-} from "./rpcClient.js";
-
-/**
- * Blocks requested ahead of the one being imported. Hides the source's round-trip time while
- * catching up (8 × a 2 s Base block's JSON is a few MB in flight at most).
- */
-export const FOLLOW_FETCH_AHEAD = 8;
-/** How often the source's `safe` and `finalized` blocks are read: a few seconds, as they move once per L1 batch. */
-export const FOLLOW_TAGS_INTERVAL_MS = 4_000;
-/** eth_syncing reports progress only while the node is more than this many blocks behind the source ("a couple"). */
-export const FOLLOW_SYNCING_LAG_BLOCKS = 2n;
-/** First retry delay after a failed round (network fault, bad block): a quarter second, so blips cost little. */
-export const FOLLOW_BACKOFF_INITIAL_MS = 250;
-/** Largest retry delay (doubling per failure): 10 s, a handful of Base block times. */
-export const FOLLOW_BACKOFF_MAX_MS = 10_000;
-/** Milliseconds between "syncing" progress lines while catching up: as `basalt import`'s, rare enough for info level. */
-export const FOLLOW_PROGRESS_INTERVAL_MS = 8_000;
-/** Most reorg steps in one sync round before the loop re-polls the source (a source that keeps changing). */
-const MAX_REORG_STEPS_PER_ROUND = 16;
+import { HttpRpcClient, RpcClientError, RpcClientErrorCode, UpstreamRpcError, WsRpcClient, isWebSocketUrl, type JsonRpcClient } from "./rpcClient.js";
+import { RPC_CLIENT_TIMEOUT_MS } from "../config/constants.js";
+import { FOLLOW_FETCH_AHEAD, FOLLOW_TAGS_INTERVAL_MS, FOLLOW_SYNCING_LAG_BLOCKS, FOLLOW_BACKOFF_INITIAL_MS, FOLLOW_BACKOFF_MAX_MS, FOLLOW_PROGRESS_INTERVAL_MS, FOLLOW_MAX_REORG_STEPS_PER_ROUND } from "../config/constants.js";
 
 /** Progress of follow mode, in eth_syncing's terms. */
 export interface FollowStatus {
@@ -153,10 +128,10 @@ export class Follower {
     url: string,
     opts: FollowerOptions,
   ) {
-    this.log = opts.logger;
+    this.log = opts.logger.child({ subsystem: "sync" });
     this.pollIntervalMs = opts.pollIntervalMs;
     this.requestTimeoutMs = opts.requestTimeoutMs ?? RPC_CLIENT_TIMEOUT_MS;
-    const copts = { timeoutMs: this.requestTimeoutMs, logger: opts.logger };
+    const copts = { timeoutMs: this.requestTimeoutMs, logger: this.log };
     this.client = isWebSocketUrl(url) ? new WsRpcClient(url, copts) : new HttpRpcClient(url, copts);
   }
 
@@ -276,13 +251,13 @@ export class Follower {
   private recordError(e: unknown): void {
     const reason = reasonOf(e);
     followErrorsTotal.inc({ reason });
-    const fields = { source: this.endpoint, reason, err: (e as Error).message, retryMs: this.backoff };
+    const fields = { source: this.endpoint, reason, err: e, retryMs: this.backoff };
     if (this.warned.has(reason)) {
       this.log.debug(fields, "follow mode: round failed");
       return;
     }
     this.warned.add(reason);
-    if (reason === "internal") this.log.error({ ...fields, stack: (e as Error).stack }, "follow mode: unexpected failure; retrying");
+    if (reason === "internal") this.log.error(fields, "follow mode: unexpected failure; retrying");
     else this.log.warn(fields, "follow mode: round failed; retrying with backoff");
   }
 
@@ -324,7 +299,7 @@ export class Follower {
       this.log.debug({ source: this.endpoint }, "subscribed to newHeads");
     } catch (e) {
       // Polling still runs; the next reconnect subscribes again.
-      this.log.debug({ source: this.endpoint, err: (e as Error).message }, "newHeads subscription failed; relying on polling");
+      this.log.debug({ source: this.endpoint, err: e }, "newHeads subscription failed; relying on polling");
     }
   }
 
@@ -351,7 +326,7 @@ export class Follower {
   }
 
   private async syncTo(target: SourceHeader): Promise<void> {
-    for (let steps = 0; steps < MAX_REORG_STEPS_PER_ROUND && !this.stopped; steps++) {
+    for (let steps = 0; steps < FOLLOW_MAX_REORG_STEPS_PER_ROUND && !this.stopped; steps++) {
       const head = this.chain.head.header;
       if (equalsBytes(head.hash(), target.hash)) return;
       if (target.number > head.number) {
@@ -484,7 +459,7 @@ export class Follower {
     } catch (e) {
       // Sources without the tags (an old node) are followed without them.
       if (e instanceof UpstreamRpcError) {
-        this.log.debug({ source: this.endpoint, err: e.message }, "source does not serve safe/finalized");
+        this.log.debug({ source: this.endpoint, err: e }, "source does not serve safe/finalized");
         return;
       }
       throw e;

@@ -1,21 +1,8 @@
 /**
  * Prometheus metrics of follow mode (`--follow-rpc`) and sequencer forwarding
- * (`--sequencer-http`), on prom-client's default registry. Each metric is looked up before it is
- * created, so importing this module twice never throws "metric already registered".
+ * (`--sequencer-http`), created with src/util/metrics.ts.
  */
-import { Counter, Gauge, Histogram, register } from "prom-client";
-
-function counter<L extends string>(name: string, help: string, labelNames: L[]): Counter<L> {
-  return (register.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter<L>({ name, help, labelNames });
-}
-
-function gauge(name: string, help: string): Gauge {
-  return (register.getSingleMetric(name) as Gauge | undefined) ?? new Gauge({ name, help });
-}
-
-function histogram<L extends string>(name: string, help: string, labelNames: L[], buckets: number[]): Histogram<L> {
-  return (register.getSingleMetric(name) as Histogram<L> | undefined) ?? new Histogram<L>({ name, help, labelNames, buckets });
-}
+import { counter, gauge, histogram } from "../util/metrics.js";
 
 /** Why a follow round failed: the `reason` label of {@link followErrorsTotal} (bounded set). */
 export type FollowErrorReason =
@@ -37,38 +24,36 @@ export type FollowErrorReason =
   | "internal";
 
 /** Number of the local head while following. */
-export const followHeadBlock = gauge("basalt_sync_follow_head_block", "Local head block number in follow mode");
+export const followHeadBlock = gauge({ name: "basalt_sync_follow_head_number", help: "Local head block number in follow mode" });
 
 /** Number of the source's head, as last polled or announced. */
-export const followSourceHeadBlock = gauge("basalt_sync_follow_source_head_block", "Head block number of the followed RPC");
+export const followSourceHeadBlock = gauge({ name: "basalt_sync_follow_source_head_number", help: "Head block number of the followed RPC" });
 
 /** Blocks fetched, executed and made canonical. */
-export const followBlocksImportedTotal = counter("basalt_sync_follow_blocks_imported_total", "Blocks imported from the followed RPC", []);
+export const followBlocksImportedTotal = counter({ name: "basalt_sync_follow_blocks_imported_total", help: "Blocks imported from the followed RPC" });
 
 /** Reorgs of the local head to the source's branch. */
-export const followReorgsTotal = counter("basalt_sync_follow_reorgs_total", "Reorgs applied to follow the source's chain", []);
+export const followReorgsTotal = counter({ name: "basalt_sync_follow_reorgs_total", help: "Reorgs applied to follow the source's chain" });
 
 /** Failed follow rounds, by {@link FollowErrorReason}. */
-export const followErrorsTotal = counter<"reason">("basalt_sync_follow_errors_total", "Follow-mode errors by reason", ["reason"]);
+export const followErrorsTotal = counter({ name: "basalt_sync_follow_errors_total", help: "Follow-mode errors by reason", labelNames: ["reason"] });
 
 /** Time to execute, verify and commit one followed block, in seconds. */
-export const followImportSeconds = histogram(
-  "basalt_sync_follow_import_seconds",
-  "Execution and commit time of one followed block in seconds",
-  [],
-  [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-);
+export const followImportSeconds = histogram({
+  name: "basalt_sync_follow_import_seconds",
+  help: "Execution and commit time of one followed block in seconds",
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
 
 /** Outcome of forwarding a raw transaction to the sequencer: `ok`, `rejected` (its JSON-RPC error), `failed` (transport). */
 export type ForwardResult = "ok" | "rejected" | "failed";
 
 /** Raw transactions forwarded to the sequencer (`--sequencer-http`), by {@link ForwardResult}. */
-export const sequencerForwardTotal = counter<"result">("basalt_sync_sequencer_forward_total", "Transactions forwarded to the sequencer by result", ["result"]);
+export const sequencerForwardTotal = counter({ name: "basalt_sync_sequencer_forward_total", help: "Transactions forwarded to the sequencer by result", labelNames: ["result"] });
 
 /** Round-trip time of one forwarded transaction, in seconds. */
-export const sequencerForwardSeconds = histogram(
-  "basalt_sync_sequencer_forward_seconds",
-  "Sequencer round-trip time of eth_sendRawTransaction forwarding in seconds",
-  [],
-  [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-);
+export const sequencerForwardSeconds = histogram({
+  name: "basalt_sync_sequencer_forward_seconds",
+  help: "Sequencer round-trip time of eth_sendRawTransaction forwarding in seconds",
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});

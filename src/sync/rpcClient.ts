@@ -6,26 +6,13 @@
  *
  * Failures are typed: {@link RpcClientError} for transport faults (timeout, connection, a body
  * that is not a JSON-RPC response) and {@link UpstreamRpcError} for an error the remote node
- * answered with. The latter is an {@link RpcError}, so when a handler lets it through, the
- * caller receives the upstream code, message and data unchanged.
+ * answered with. When a handler lets the latter through, src/rpc/errors.ts answers the caller
+ * with the upstream code, message and data unchanged.
  */
 import type { Logger } from "pino";
 import WebSocket from "ws";
-import { RpcError } from "../rpc/errors.js";
 import { BasaltError } from "../util/errors.js";
-
-/**
- * Default time one request may take, connection included. Generous for a block with thousands
- * of transactions on a slow link (Base blocks are a few MB of JSON), yet short enough that a
- * hung peer is noticed within a few block times.
- */
-export const RPC_CLIENT_TIMEOUT_MS = 10_000;
-/** First WebSocket reconnect delay: short, so a restarted peer is picked up within a block. */
-export const WS_RECONNECT_INITIAL_MS = 250;
-/** Largest WebSocket reconnect delay (the delay doubles per failed attempt up to this). */
-export const WS_RECONNECT_MAX_MS = 10_000;
-/** Longest excerpt of a bad response body kept in an error (enough to see what came back). */
-const BODY_EXCERPT_CHARS = 200;
+import { RPC_CLIENT_TIMEOUT_MS, RPC_CLIENT_WS_RECONNECT_INITIAL_MS, RPC_CLIENT_WS_RECONNECT_MAX_MS, RPC_CLIENT_BODY_EXCERPT_CHARS } from "../config/constants.js";
 
 /** Stable codes of {@link RpcClientError}. */
 export const RpcClientErrorCode = {
@@ -46,17 +33,25 @@ export class RpcClientError extends BasaltError<{ endpoint: string; method: stri
 }
 
 /**
- * The remote node answered with a JSON-RPC error. Carries the upstream `code`, `message` and
- * `data` as the {@link RpcError} fields, so the RPC boundary passes them through unchanged.
+ * The remote node answered with a JSON-RPC error. Carries the upstream JSON-RPC code
+ * (`rpcCode`), message and `data`, which the RPC boundary passes through unchanged.
  */
-export class UpstreamRpcError extends RpcError {
+export class UpstreamRpcError extends BasaltError<{ method: string; rpcCode: number; data?: unknown }> {
   constructor(
     readonly method: string,
     upstreamCode: number,
     upstreamMessage: string,
     data?: unknown,
   ) {
-    super(upstreamCode, upstreamMessage, data, "RPC_UPSTREAM_ERROR");
+    super("RPC_UPSTREAM_ERROR", upstreamMessage, data === undefined ? { method, rpcCode: upstreamCode } : { method, rpcCode: upstreamCode, data });
+  }
+  /** The upstream JSON-RPC error code. */
+  get rpcCode(): number {
+    return this.meta.rpcCode;
+  }
+  /** The upstream error's `data`, if any. */
+  get data(): unknown {
+    return this.meta.data;
   }
 }
 
@@ -102,7 +97,7 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 function excerpt(text: string): string {
-  return text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text;
+  return text.length > RPC_CLIENT_BODY_EXCERPT_CHARS ? `${text.slice(0, RPC_CLIENT_BODY_EXCERPT_CHARS)}…` : text;
 }
 
 /** Reads `result` or the error out of a parsed JSON-RPC response object. */
@@ -213,7 +208,7 @@ export class WsRpcClient implements JsonRpcClient {
   private readonly openListeners: (() => void)[] = [];
   /** Resolvers of {@link waitOpen} calls: true on open, false on {@link close}. */
   private readonly openWaiters = new Set<(open: boolean) => void>();
-  private reconnectDelay = WS_RECONNECT_INITIAL_MS;
+  private reconnectDelay = RPC_CLIENT_WS_RECONNECT_INITIAL_MS;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private warnedDown = false;
 
@@ -258,14 +253,14 @@ export class WsRpcClient implements JsonRpcClient {
     this.socket = ws;
     ws.on("open", () => {
       this.open = true;
-      this.reconnectDelay = WS_RECONNECT_INITIAL_MS;
+      this.reconnectDelay = RPC_CLIENT_WS_RECONNECT_INITIAL_MS;
       if (this.warnedDown) this.log?.info({ endpoint: this.endpoint }, "WebSocket RPC reconnected");
       this.warnedDown = false;
       for (const l of this.openListeners) l();
       for (const w of [...this.openWaiters]) w(true);
     });
     ws.on("message", (data) => this.onMessage(String(data)));
-    ws.on("error", (e) => this.log?.debug({ endpoint: this.endpoint, err: e.message }, "WebSocket RPC error"));
+    ws.on("error", (e) => this.log?.debug({ endpoint: this.endpoint, err: e }, "WebSocket RPC error"));
     ws.on("close", () => this.onClose(ws));
   }
 
@@ -291,7 +286,7 @@ export class WsRpcClient implements JsonRpcClient {
       this.reconnectTimer = undefined;
       this.connect();
     }, this.reconnectDelay);
-    this.reconnectDelay = Math.min(this.reconnectDelay * 2, WS_RECONNECT_MAX_MS);
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, RPC_CLIENT_WS_RECONNECT_MAX_MS);
   }
 
   private onMessage(text: string): void {

@@ -6,12 +6,27 @@
  * for local RPC use, where a local rejection is only logged (op-geth logs and still succeeds).
  */
 import type { Logger } from "pino";
-import type { TxForwarder } from "../rpc/backend.js";
-import { ServerError } from "../rpc/errors.js";
 import type { TxPool } from "../txpool/txpool.js";
 import { fromHex } from "../util/bytes.js";
+import { BasaltError } from "../util/errors.js";
 import { sequencerForwardSeconds, sequencerForwardTotal } from "./metrics.js";
 import { UpstreamRpcError, createRpcClient, type JsonRpcClient } from "./rpcClient.js";
+
+/**
+ * Where eth_sendRawTransaction sends a transaction besides the local mempool: the sequencer
+ * (`--sequencer-http`). `forward` resolves with the transaction hash the sequencer returned, or
+ * rejects with the sequencer's JSON-RPC error (passed through to the caller unchanged).
+ */
+export interface TxForwarder {
+  forward(rawTx: string): Promise<string>;
+}
+
+/** The sequencer could not be reached, or did not answer with a transaction hash (-32000 on the wire). */
+export class SequencerForwardError extends BasaltError<{ sequencer: string }> {
+  constructor(message: string, sequencer: string) {
+    super("SYNC_SEQUENCER_FORWARD_FAILED", message, { sequencer });
+  }
+}
 
 /** Shape of a transaction hash in the sequencer's answer. */
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -33,8 +48,8 @@ export class SequencerForwarder implements TxForwarder {
   private warnedFailure = false;
 
   constructor(url: string, opts: SequencerForwarderOptions) {
-    this.client = createRpcClient(url, { timeoutMs: opts.timeoutMs, logger: opts.logger });
-    this.log = opts.logger;
+    this.log = opts.logger.child({ subsystem: "sync" });
+    this.client = createRpcClient(url, { timeoutMs: opts.timeoutMs, logger: this.log });
     this.pool = opts.pool;
   }
 
@@ -57,22 +72,22 @@ export class SequencerForwarder implements TxForwarder {
     } catch (e) {
       if (e instanceof UpstreamRpcError) {
         sequencerForwardTotal.inc({ result: "rejected" });
-        this.log.debug({ code: e.rpcCode, err: e.message }, "sequencer rejected a forwarded transaction");
+        this.log.debug({ err: e }, "sequencer rejected a forwarded transaction");
         throw e;
       }
       sequencerForwardTotal.inc({ result: "failed" });
       const msg = (e as Error).message;
-      if (!this.warnedFailure) this.log.warn({ sequencer: this.endpoint, err: msg }, "cannot forward transactions to the sequencer");
-      else this.log.debug({ sequencer: this.endpoint, err: msg }, "forwarding to the sequencer failed");
+      if (!this.warnedFailure) this.log.warn({ sequencer: this.endpoint, err: e }, "cannot forward transactions to the sequencer");
+      else this.log.debug({ sequencer: this.endpoint, err: e }, "forwarding to the sequencer failed");
       this.warnedFailure = true;
-      throw new ServerError(`failed to forward the transaction to the sequencer: ${msg}`, undefined, "SYNC_SEQUENCER_FORWARD_FAILED");
+      throw new SequencerForwardError(`failed to forward the transaction to the sequencer: ${msg}`, this.endpoint);
     } finally {
       end();
     }
     if (typeof hash !== "string" || !TX_HASH.test(hash)) {
       sequencerForwardTotal.inc({ result: "failed" });
       const got = JSON.stringify(hash)?.slice(0, 80);
-      throw new ServerError(`the sequencer answered eth_sendRawTransaction with ${got}, a transaction hash expected`, undefined, "SYNC_SEQUENCER_FORWARD_FAILED");
+      throw new SequencerForwardError(`the sequencer answered eth_sendRawTransaction with ${got}, a transaction hash expected`, this.endpoint);
     }
     sequencerForwardTotal.inc({ result: "ok" });
     if (this.warnedFailure) this.log.info({ sequencer: this.endpoint }, "forwarding to the sequencer works again");
@@ -87,7 +102,7 @@ export class SequencerForwarder implements TxForwarder {
     try {
       await this.pool.addRaw(fromHex(rawTx));
     } catch (e) {
-      this.log.debug({ tx: hash, err: (e as Error).message }, "sequencer took the transaction, the local pool did not");
+      this.log.debug({ tx: hash, err: e }, "sequencer took the transaction, the local pool did not");
     }
   }
 

@@ -12,18 +12,16 @@ import { RLP } from "@ethereumjs/rlp";
 import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak256 } from "../util/keccak.js";
-import type { Chain } from "../chain/chain.js";
+import type { Chain } from "../blockchain/chain.js";
 import { DEPOSIT_TX_TYPE } from "../chain/op/depositTx.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { L1_BLOCK_ADDRESS, loadL1BlockInfo } from "../chain/op/l1BlockInfo.js";
 import { l1Cost } from "../chain/op/l1Cost.js";
 import type { StateReader } from "../execution/state/stateReader.js";
-import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS } from "../config/constants.js";
-import { ServerError } from "../rpc/errors.js";
-import { toHex } from "../util/bytes.js";
+import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXPOOL_PRICE_BUMP_PERCENT } from "../config/constants.js";
+import { to0x, toHex } from "../util/bytes.js";
+import { TxPoolError, TxPoolErrorCode } from "./errors.js";
 
-/** geth `txpool.PriceBump`: a replacement must pay 10 % more. */
-const PRICE_BUMP_PERCENT = 10n;
 /** EIP-2718 type byte of EIP-4844 blob transactions, which OP chains do not accept. */
 const BLOB_TX_TYPE = 3;
 /** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
@@ -82,7 +80,17 @@ export interface PooledTx {
   receivedAt: number;
 }
 
-/** Decodes raw transaction bytes; blob transactions may come in the network form. */
+/**
+ * @ethereumjs/tx refuses to build a transaction above the EIP-7825 cap once the fork enables it
+ * ("Transaction gas limit … exceeds the maximum allowed by EIP-7825 (…)"), before the pool sees it.
+ * The library says so only in its message.
+ */
+const EIP7825_DECODE_ERROR = /exceeds the maximum allowed by EIP-7825/;
+
+/**
+ * Decodes raw transaction bytes; blob transactions may come in the network form.
+ * @throws TxPoolError `DECODE_FAILED` with geth's `rlp: …` message.
+ */
 export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: TypedTransaction; hash: Uint8Array } {
   const head = chain.head.header;
   const common = chain.commonAt(head.number + 1n, head.timestamp + 1n);
@@ -102,22 +110,20 @@ export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: Typed
     const tx = createTxFromRLP(raw, { common });
     return { tx, hash: tx.hash() };
   } catch (e) {
-    throw new ServerError(`rlp: ${(e as Error).message.replace(/ \(tx type=.*$/s, "")}`);
+    const m = (e as Error).message;
+    const type = { code: TxPoolErrorCode.DECODE_FAILED } as const;
+    throw new TxPoolError(EIP7825_DECODE_ERROR.test(m) ? { ...type, gasLimitTooHigh: true } : type, `rlp: ${m.replace(/ \(tx type=.*$/s, "")}`);
   }
 }
-
-/**
- * @ethereumjs/tx refuses to build a transaction above the EIP-7825 cap once the fork enables it
- * ("Transaction gas limit … exceeds the maximum allowed by EIP-7825 (…)"), before the pool sees it.
- */
-const EIP7825_DECODE_ERROR = /exceeds the maximum allowed by EIP-7825/;
 
 /** {@link decodeRawTransaction}, reporting the decoder's EIP-7825 refusal with op-reth's message on OP chains. */
 function decodeForPool(chain: Chain, raw: Uint8Array, op: OpChainConfig | undefined): { tx: TypedTransaction; hash: Uint8Array } {
   try {
     return decodeRawTransaction(chain, raw);
   } catch (e) {
-    if (op !== undefined && e instanceof ServerError && EIP7825_DECODE_ERROR.test(e.message)) throw new ServerError(OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
+    if (op !== undefined && e instanceof TxPoolError && e.type.code === TxPoolErrorCode.DECODE_FAILED && e.type.gasLimitTooHigh === true) {
+      throw new TxPoolError({ code: TxPoolErrorCode.GAS_LIMIT_TOO_HIGH }, OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
+    }
     throw e;
   }
 }
@@ -129,6 +135,11 @@ function tipOf(tx: TypedTransaction, baseFee: bigint): bigint {
     return room < t.maxPriorityFeePerGas ? room : t.maxPriorityFeePerGas;
   }
   return (tx as unknown as { gasPrice: bigint }).gasPrice - baseFee;
+}
+
+/** Wei as ether with two decimals, as geth prints fees and the fee cap (`%.2f`). */
+function formatEther(wei: bigint): string {
+  return (Number(wei) / 1e18).toFixed(2);
 }
 
 function feeCapOf(tx: TypedTransaction): bigint {
@@ -172,65 +183,93 @@ export class TxPool {
    * gas above 2^24 is refused with {@link OP_GAS_LIMIT_TOO_HIGH_MESSAGE}; and after the plain balance
    * check the balance must also cover the L1 data fee ({@link poolL1Cost}), else
    * `insufficient funds for gas * price + value` with the L1 fee included in `want`.
+   * @throws TxPoolError naming the refusal by code.
    */
   async addRaw(raw: Uint8Array): Promise<PooledTx> {
     const op = this.chain.op;
-    if (op !== undefined && isOpUnpoolableType(raw)) throw new ServerError(OP_UNSUPPORTED_TX_MESSAGE);
+    if (op !== undefined && isOpUnpoolableType(raw)) throw new TxPoolError({ code: TxPoolErrorCode.UNSUPPORTED_TX_TYPE, type: raw[0]! }, OP_UNSUPPORTED_TX_MESSAGE);
     const { tx, hash } = decodeForPool(this.chain, raw, op);
     const key = toHex(hash);
-    if (this.byHash.has(key)) throw new ServerError("already known");
-    if (!tx.isSigned()) throw new ServerError("invalid transaction v, r, s values");
+    const alreadyKnown = (): TxPoolError => new TxPoolError({ code: TxPoolErrorCode.ALREADY_KNOWN, hash: to0x(hash) }, "already known");
+    if (this.byHash.has(key)) throw alreadyKnown();
+    if (!tx.isSigned()) throw new TxPoolError({ code: TxPoolErrorCode.INVALID_SIGNATURE }, "invalid transaction v, r, s values");
     let sender: Uint8Array;
     try {
       sender = tx.getSenderAddress().bytes;
     } catch {
-      throw new ServerError("invalid sender");
+      throw new TxPoolError({ code: TxPoolErrorCode.INVALID_SENDER }, "invalid sender");
     }
     const head = this.chain.head.header;
     const common = tx.common;
     const t = tx as unknown as { chainId?: bigint };
     if (t.chainId !== undefined && t.chainId !== common.chainId() && (tx.type !== 0 || tx.isSigned())) {
-      if (tx.type !== 0 || (tx as unknown as { v: bigint }).v > 28n) throw new ServerError(`invalid chain id for signer: have ${t.chainId} want ${common.chainId()}`);
+      if (tx.type !== 0 || (tx as unknown as { v: bigint }).v > 28n) {
+        const have = t.chainId.toString();
+        const want = common.chainId().toString();
+        throw new TxPoolError({ code: TxPoolErrorCode.INVALID_CHAIN_ID, have, want }, `invalid chain id for signer: have ${have} want ${want}`);
+      }
     }
-    if (tx.gasLimit > head.gasLimit) throw new ServerError("exceeds block gas limit");
+    if (tx.gasLimit > head.gasLimit) {
+      throw new TxPoolError(
+        { code: TxPoolErrorCode.EXCEEDS_BLOCK_GAS_LIMIT, gasLimit: tx.gasLimit.toString(), blockGasLimit: head.gasLimit.toString() },
+        "exceeds block gas limit",
+      );
+    }
     const intrinsic = tx.getIntrinsicGas();
-    if (tx.gasLimit < intrinsic) throw new ServerError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`);
+    if (tx.gasLimit < intrinsic) {
+      throw new TxPoolError(
+        { code: TxPoolErrorCode.INTRINSIC_GAS_TOO_LOW, gasLimit: tx.gasLimit.toString(), intrinsicGas: intrinsic.toString() },
+        `intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`,
+      );
+    }
     if (op !== undefined && opForkAt(op, head.timestamp) >= OpFork.azul && tx.gasLimit > MAX_TX_GAS_EIP7825) {
-      throw new ServerError(OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
+      throw new TxPoolError({ code: TxPoolErrorCode.GAS_LIMIT_TOO_HIGH, max: MAX_TX_GAS_EIP7825.toString() }, OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
     }
     if (tx.supports(Capability.EIP1559FeeMarket)) {
       const f = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-      if (f.maxPriorityFeePerGas > f.maxFeePerGas) throw new ServerError("max priority fee per gas higher than max fee per gas");
+      if (f.maxPriorityFeePerGas > f.maxFeePerGas) throw new TxPoolError({ code: TxPoolErrorCode.TIP_ABOVE_FEE_CAP }, "max priority fee per gas higher than max fee per gas");
     }
     const fee = feeCapOf(tx) * tx.gasLimit;
     if (fee > RPC_TX_FEE_CAP_WEI) {
-      throw new ServerError(`tx fee (${(Number(fee) / 1e18).toFixed(2)} ether) exceeds the configured cap (1.00 ether)`);
+      throw new TxPoolError(
+        { code: TxPoolErrorCode.FEE_CAP_EXCEEDED, feeWei: fee.toString(), capWei: RPC_TX_FEE_CAP_WEI.toString() },
+        `tx fee (${formatEther(fee)} ether) exceeds the configured cap (${formatEther(RPC_TX_FEE_CAP_WEI)} ether)`,
+      );
     }
     const state = this.chain.stateAt(head);
     const acc = state.account(sender);
     const nonce = acc?.nonce ?? 0n;
-    if (tx.nonce < nonce) throw new ServerError(`nonce too low: next nonce ${nonce}, tx nonce ${tx.nonce}`);
+    if (tx.nonce < nonce) {
+      throw new TxPoolError({ code: TxPoolErrorCode.NONCE_TOO_LOW, nonce: tx.nonce.toString(), next: nonce.toString() }, `nonce too low: next nonce ${nonce}, tx nonce ${tx.nonce}`);
+    }
     const balance = acc?.balance ?? 0n;
-    const insufficient = (want: bigint): ServerError =>
-      new ServerError(`insufficient funds for gas * price + value: address ${bytesToHex(sender)} have ${balance} want ${want}`);
+    const insufficient = (want: bigint): TxPoolError =>
+      new TxPoolError(
+        { code: TxPoolErrorCode.INSUFFICIENT_FUNDS, address: bytesToHex(sender), have: balance.toString(), want: want.toString() },
+        `insufficient funds for gas * price + value: address ${bytesToHex(sender)} have ${balance} want ${want}`,
+      );
     const cost = tx.getUpfrontCost();
     if (balance < cost) throw insufficient(cost);
     if (op !== undefined) {
       const withL1 = cost + (await poolL1Cost(state, op, head.timestamp, tx.serialize()));
       if (balance < withL1) throw insufficient(withL1);
       // Another submission (e.g. in the same batch) may have pooled this transaction meanwhile.
-      if (this.byHash.has(key)) throw new ServerError("already known");
+      if (this.byHash.has(key)) throw alreadyKnown();
     }
     const s = toHex(sender);
     let mine = this.bySender.get(s);
     const existing = mine?.get(tx.nonce);
     if (existing !== undefined) {
       const oldCap = feeCapOf(existing.tx);
-      if (feeCapOf(tx) * 100n < oldCap * (100n + PRICE_BUMP_PERCENT)) throw new ServerError("replacement transaction underpriced");
+      if (feeCapOf(tx) * 100n < oldCap * (100n + TXPOOL_PRICE_BUMP_PERCENT)) {
+        throw new TxPoolError({ code: TxPoolErrorCode.REPLACEMENT_UNDERPRICED, hash: to0x(existing.hash) }, "replacement transaction underpriced");
+      }
       this.byHash.delete(toHex(existing.hash));
     } else {
-      if (this.byHash.size >= TXPOOL_MAX_TRANSACTIONS) throw new ServerError("txpool is full");
-      if ((mine?.size ?? 0) >= TXPOOL_MAX_PER_SENDER) throw new ServerError("account limit exceeded");
+      if (this.byHash.size >= TXPOOL_MAX_TRANSACTIONS) throw new TxPoolError({ code: TxPoolErrorCode.POOL_FULL, limit: TXPOOL_MAX_TRANSACTIONS }, "txpool is full");
+      if ((mine?.size ?? 0) >= TXPOOL_MAX_PER_SENDER) {
+        throw new TxPoolError({ code: TxPoolErrorCode.ACCOUNT_LIMIT, address: bytesToHex(sender), limit: TXPOOL_MAX_PER_SENDER }, "account limit exceeded");
+      }
     }
     if (mine === undefined) {
       mine = new Map();

@@ -22,7 +22,52 @@ export class BasaltError<M extends Record<string, unknown> = Record<string, unkn
     return { name: this.name, code: this.code, message: this.message, meta: this.meta };
   }
 
-  static fromObject(o: { code: string; message: string; meta?: Record<string, unknown> }): BasaltError {
+  /** Rebuilds an error from its {@link toObject} form (as a plain BasaltError: subclasses rebuild their own). */
+  static fromObject(o: BasaltErrorObject): BasaltError {
     return new BasaltError(o.code, o.message, o.meta ?? {});
   }
+}
+
+/** What {@link BasaltError.fromObject} needs of an error's plain form. */
+export interface BasaltErrorObject {
+  code: string;
+  message: string;
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * A {@link BasaltError} whose metadata depends on its code (lodestar's `LodestarError<T>`): `T`
+ * is a union of `{ code, …metadata }` objects, one per code, and {@link type} narrows on `code`.
+ * `meta` holds the same metadata without the code.
+ */
+export class TypedError<T extends { code: string }> extends BasaltError {
+  declare readonly code: T["code"];
+  /** The code and its metadata, narrowed together. */
+  readonly type: T;
+
+  constructor(type: T, message: string, options?: { cause?: unknown }) {
+    const { code, ...meta } = type;
+    super(code, message, meta, options);
+    this.type = type;
+  }
+
+  /** Rebuilds an error of the class it is called on from its `toObject()` form (sent across a thread boundary). */
+  static override fromObject<E extends BasaltError>(this: new (type: never, message: string) => E, o: BasaltErrorObject): E {
+    return new this({ ...o.meta, code: o.code } as never, o.message);
+  }
+}
+
+/** Any thrown value in the plain form that crosses a thread boundary; `code` only for a {@link BasaltError}. */
+export interface ErrorObject {
+  name: string;
+  code?: string;
+  message: string;
+  meta?: Record<string, unknown>;
+}
+
+/** The {@link ErrorObject} of any thrown value (a {@link BasaltError}'s `toObject()`). */
+export function errorToObject(e: unknown): ErrorObject {
+  if (e instanceof BasaltError) return e.toObject();
+  if (e instanceof Error) return { name: e.name, message: e.message };
+  return { name: "Error", message: String(e) };
 }

@@ -8,7 +8,7 @@ import { Common, Mainnet } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { Account, KECCAK256_RLP, bytesToHex, createAccountFromRLP, createAddressFromString } from "@ethereumjs/util";
 import { createVM, runTx } from "@ethereumjs/vm";
-import { customCrypto } from "../../src/execution/crypto.js";
+import { customCrypto } from "../../src/chain/crypto.js";
 import { blockEnvOf, FastEvm } from "../../src/execution/evm/engine.js";
 import { FastEvmUnsupported, TxInvalidError } from "../../src/execution/evm/errors.js";
 import { evmTransactionOf } from "../../src/execution/evm/fromEthereumjs.js";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../src/chain/chain.js";
+import { Chain } from "../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../src/chain/devnet.js";
 import { DEPOSIT_TX_TYPE } from "../../src/chain/op/depositTx.js";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";

@@ -259,7 +259,7 @@ describe("handleBody: metrics", () => {
     expect(failCount?.value).toBeGreaterThan(0);
     const unknown = requests?.values.find((v) => v.labels.method === "unknown");
     expect(unknown?.value).toBeGreaterThan(0);
-    expect(await register.getSingleMetric("basalt_rpc_batch_size")?.get()).toBeDefined();
+    expect(await register.getSingleMetric("basalt_rpc_batch_requests")?.get()).toBeDefined();
     expect(await register.getSingleMetric("basalt_rpc_request_duration_seconds")?.get()).toBeDefined();
   });
 });

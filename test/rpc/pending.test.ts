@@ -20,10 +20,10 @@ import { hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeBlockFromRlp } from "../../src/chain/blockCodec.js";
-import { Chain, encodeBody } from "../../src/chain/chain.js";
+import { Chain, encodeBody } from "../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../src/config/constants.js";
-import { InlineCallService } from "../../src/execution/callRequest.js";
+import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import {
   PENDING_SNAPSHOT_VERSION,
   decodePendingSnapshot,
@@ -35,7 +35,7 @@ import {
 import { NO_PENDING, type PendingSource } from "../../src/flashblocks/pendingView.js";
 import type { RpcBackend } from "../../src/rpc/backend.js";
 import { toJsonRpcError } from "../../src/rpc/errors.js";
-import { createAddress } from "../../src/rpc/format/receipt.js";
+import { createAddress } from "../../src/chain/json/receipt.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { callMethods } from "../../src/rpc/methods/call.js";
 import { logMethods } from "../../src/rpc/methods/logs.js";

@@ -8,7 +8,8 @@
 import { register } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { clientKey, PublicPolicy, summarizeBody, WS_RATE_LIMIT_CLOSE_AFTER } from "../../src/rpc/publicPolicy.js";
+import { clientKey, PublicPolicy, summarizeBody } from "../../src/rpc/publicPolicy.js";
+import { WS_RATE_LIMIT_CLOSE_AFTER } from "../../src/config/constants.js";
 import { RateLimitConfigError, TokenBucketLimiter } from "../../src/rpc/rateLimit.js";
 import { RpcHttpServer } from "../../src/rpc/server.js";
 import type { MethodTable } from "../../src/rpc/types.js";

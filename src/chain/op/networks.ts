@@ -15,11 +15,9 @@ import { BasaltError } from "../../util/errors.js";
 import { GenesisError, validateGenesis, type GenesisJson } from "../genesis.js";
 import { OP_FORK_TIME_KEYS, type OpChainConfig, type OpEip1559Config, type OpForkName } from "./forks.js";
 import { ETHEREUM_GENESIS_BLOCK_KEYS } from "../chainSpec.js";
+import { OP_NETWORK_NAMES, isOpNetworkName, type OpNetworkName } from "../../config/networks.js";
 
-/** Names of the built-in OP networks, as accepted by `--network`. */
-export const OP_NETWORK_NAMES = ["base-mainnet", "base-sepolia"] as const;
-/** A built-in OP network name. */
-export type OpNetworkName = (typeof OP_NETWORK_NAMES)[number];
+export { OP_NETWORK_NAMES, isOpNetworkName, type OpNetworkName };
 
 /** The L1 block and L2 block a rollup starts from, and the system config at that L1 block. */
 export interface RollupGenesis {
@@ -254,11 +252,6 @@ export const OP_NETWORKS: Readonly<Record<OpNetworkName, OpNetwork>> = {
   "base-mainnet": BASE_MAINNET,
   "base-sepolia": BASE_SEPOLIA,
 };
-
-/** Whether `name` names a built-in OP network (`base-mainnet`, `base-sepolia`). */
-export function isOpNetworkName(name: string): name is OpNetworkName {
-  return (OP_NETWORK_NAMES as readonly string[]).includes(name);
-}
 
 /** The built-in OP network of a name; throws {@link UnknownNetworkError} for any other name. */
 export function opNetwork(name: string): OpNetwork {

@@ -6,16 +6,10 @@
  * each WARN and FAIL. Takes the same flags, environment and env file as `basalt node`.
  * Exit code: 0 when no check FAILs, 1 otherwise.
  */
-import type { OptionSource } from "../args.js";
-import type { BasaltOptions, OptionName } from "../../config/options.js";
+import type { BasaltOptions, OptionName, OptionSource } from "../../config/options.js";
 import { renderJson, renderText, runDoctor } from "../../ops/doctor/run.js";
 import type { DoctorContext } from "../../ops/doctor/types.js";
-
-/**
- * Time limit of one network probe: an L1 provider or local port that takes longer than 5 s to
- * answer `eth_chainId` is unusable for a node anyway, and the whole doctor stays under ~10 s.
- */
-export const DOCTOR_PROBE_TIMEOUT_MS = 5_000;
+import { DOCTOR_PROBE_TIMEOUT_MS } from "../../config/constants.js";
 
 /** Runs the checks, prints the report (text, or JSON with `json`), and sets the process exit code (0 = no FAIL, 1 = some FAIL). */
 export async function doctorCommand(opts: BasaltOptions, sources: Record<OptionName, OptionSource>, flags: { json: boolean }): Promise<void> {

@@ -1,7 +1,7 @@
 /** `basalt export`: writes canonical blocks as concatenated RLP. */
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { Logger } from "pino";
-import { Chain } from "../../chain/chain.js";
+import { Chain } from "../../blockchain/chain.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BasaltError } from "../../util/errors.js";
 

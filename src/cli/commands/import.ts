@@ -2,25 +2,16 @@
 import { readFileSync } from "node:fs";
 import type { Logger } from "pino";
 import { decodeBlockFromRlp } from "../../chain/blockCodec.js";
-import { Chain } from "../../chain/chain.js";
+import { Chain } from "../../blockchain/chain.js";
 import { splitRlpItems } from "../../chain/rlpFile.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BasaltError } from "../../util/errors.js";
-import { EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
+import { EXECUTION_WORKER_HEAP_MB, IMPORT_PROGRESS_INTERVAL_MS, IMPORT_SENDER_LOOKAHEAD_BLOCKS } from "../../config/constants.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
 import { SenderRecovery } from "../../execution/senderRecovery.js";
 import type { Block } from "@ethereumjs/block";
-import { countRlpItems, ProgressMeter } from "../../metrics/progress.js";
+import { countRlpItems, ProgressMeter } from "../../util/progress.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
-
-/** Seconds between import progress lines. */
-const PROGRESS_INTERVAL_MS = 8_000;
-/**
- * Blocks decoded ahead of the one executing, whose senders the execution pool recovers
- * meanwhile. A 200-transaction block executes in ~170 ms and its senders take ~20 ms of one
- * core, so a few blocks keep the pool ahead at any block size.
- */
-const SENDER_LOOKAHEAD_BLOCKS = 4;
 
 /**
  * Decodes the blocks of one RLP file in order, keeping `lookahead` decoded ahead with their
@@ -79,7 +70,7 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
       recovery = new SenderRecovery(pool);
       chain.useSenderRecovery(recovery);
     },
-    (e: unknown) => log.debug({ err: (e as Error).message }, "execution pool unavailable; senders recovered inline"),
+    (e: unknown) => log.debug({ err: e }, "execution pool unavailable; senders recovered inline"),
   );
   let imported = 0;
   let skipped = 0;
@@ -96,7 +87,7 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
       let number: bigint | undefined;
       let lastOk: bigint | undefined;
       try {
-        for (const block of blocksWithLookahead(chain, bytes, () => recovery, SENDER_LOOKAHEAD_BLOCKS)) {
+        for (const block of blocksWithLookahead(chain, bytes, () => recovery, IMPORT_SENDER_LOOKAHEAD_BLOCKS)) {
           number = block.header.number;
           doneInFile++;
           const known = chain.getCanonicalHash(number);
@@ -109,7 +100,7 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
           imported++;
           lastOk = number;
           gas += ex.gasUsed;
-          if (Date.now() - lastLog > PROGRESS_INTERVAL_MS) {
+          if (Date.now() - lastLog > IMPORT_PROGRESS_INTERVAL_MS) {
             lastLog = Date.now();
             const s = (lastLog - t0) / 1000;
             const pace = meter.sample(imported, inFile - doneInFile);

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { Chain } from "../../chain/chain.js";
+import { Chain } from "../../blockchain/chain.js";
 import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
-import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB } from "../../config/constants.js";
+import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
 import { SHUTDOWN_DRAIN_MS } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BUILTIN_NETWORKS, isBuiltinNetwork } from "../../config/options.js";
@@ -27,8 +27,8 @@ import { stateMethods } from "../../rpc/methods/state.js";
 import { txpoolMethods } from "../../rpc/methods/txpool.js";
 import { sendSyncMethods } from "../../rpc/methods/sendSync.js";
 import { PublicPolicy } from "../../rpc/publicPolicy.js";
-import { startMetricsServer, type MetricsServer } from "../../metrics/server.js";
-import { bindChainMetrics } from "../../metrics/chainMetrics.js";
+import { startMetricsServer, type MetricsServer } from "../../ops/metrics/server.js";
+import { bindChainMetrics } from "../../blockchain/metrics.js";
 import { RpcHttpServer } from "../../rpc/server.js";
 import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscriptions.js";
 import { RpcWsServer } from "../../rpc/wsServer.js";
@@ -40,22 +40,12 @@ import { Follower } from "../../sync/follower.js";
 import { SequencerForwarder } from "../../sync/sequencerForward.js";
 import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
-import { initGenesis } from "../../chain/genesisSource.js";
+import { initGenesis } from "../../blockchain/genesisSource.js";
 import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js";
 import { FlashblocksService } from "../../flashblocks/service.js";
 import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
-
-/** Most time given to in-flight work on shutdown before the process exits anyway. */
-const SHUTDOWN_GRACE_MS = 10_000;
-
-/**
- * Longest wait on shutdown for the execution pool to close after the drain. Piscina's close waits
- * for running tasks (up to 30 s); a call still running has outlived the drain and is abandoned
- * (the workers only read the store, and the process exits right after the store is closed).
- */
-const SHUTDOWN_POOL_WAIT_MS = 1_000;
 
 function version(): string {
   try {
@@ -161,7 +151,9 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...httpSubscriptionMethods(),
     ...(sequencer === undefined ? {} : devMethods(sequencer)),
   };
-  const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), log) };
+  // HTTP and Engine API servers log under the rpc subsystem (the WebSocket server and the hub derive their own).
+  const rpcLog = log.child({ subsystem: "rpc" });
+  const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), rpcLog) };
   const jwtPath = opts["authrpc.jwtsecret"] ?? join(datadir, "jwt.hex");
   const secret = loadOrCreateJwtSecret(jwtPath);
   const cors = opts["http.corsdomain"] === "" ? undefined : opts["http.corsdomain"].split(",").map((s) => s.trim());
@@ -169,8 +161,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const publicPolicy = opts.public
     ? new PublicPolicy({ rate: opts["public.rate"], burst: opts["public.burst"], maxConnections: opts["public.max-connections"] })
     : undefined;
-  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: log, cors, public: publicPolicy });
-  const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: log });
+  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: rpcLog, cors, public: publicPolicy });
+  const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: rpcLog });
   let httpPort: number;
   try {
     // Every worker has the store open before the first request is accepted.
@@ -338,7 +330,7 @@ export async function nodeCommand(opts: BasaltOptions, log: Logger, explicitNetw
     node.stop().then(
       () => process.exit(0),
       (e: unknown) => {
-        log.error({ err: (e as Error).message }, "shutdown failed");
+        log.error({ err: e }, "shutdown failed");
         process.exit(1);
       },
     );

@@ -1,12 +1,12 @@
 /**
  * `basalt snapshot export <file>` / `basalt snapshot import <file>`: copies a datadir's chain
- * database to one verified file and back (see src/storage/snapshot.ts for the format).
+ * database to one verified file and back (src/ops/snapshot.ts; the format is src/storage/snapshot.ts).
  */
 import type { Logger } from "pino";
-import { genesisHashOf, resolveGenesis } from "../../chain/genesisSource.js";
+import { genesisHashOf, resolveGenesis } from "../../blockchain/genesisSource.js";
 import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import type { BasaltOptions } from "../../config/options.js";
-import { exportSnapshot, importSnapshot } from "../../storage/snapshot.js";
+import { exportChainSnapshot, importChainSnapshot } from "../../ops/snapshot.js";
 import { BasaltError } from "../../util/errors.js";
 
 /** The genesis hash `--network` names: a Base network's published hash, or the hash of the devnet / a genesis file. */
@@ -26,7 +26,7 @@ export async function snapshotCommand(opts: BasaltOptions, positionals: string[]
   }
   const t0 = Date.now();
   if (action === "export") {
-    const h = await exportSnapshot(opts.datadir, file);
+    const h = await exportChainSnapshot(opts.datadir, file);
     log.info(
       { file, head: h.head.number, hash: h.head.hash, stateRoot: h.head.stateRoot, dataBytes: h.dataBytes, payloadBytes: h.payloadBytes, ms: Date.now() - t0 },
       "snapshot exported",
@@ -34,6 +34,6 @@ export async function snapshotCommand(opts: BasaltOptions, positionals: string[]
     return;
   }
   const expected = explicitNetwork ? await expectedGenesis(opts) : undefined;
-  const h = await importSnapshot(file, opts.datadir, { force, expectedGenesis: expected, expectedLabel: opts.network });
+  const h = await importChainSnapshot(file, opts.datadir, { force, expectedGenesis: expected, expectedLabel: opts.network });
   log.info({ datadir: opts.datadir, head: h.head.number, hash: h.head.hash, stateRoot: h.head.stateRoot, chainId: h.chainId, ms: Date.now() - t0 }, "snapshot imported and verified");
 }

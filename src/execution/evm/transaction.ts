@@ -8,7 +8,7 @@
 import { ecrecover } from "@ethereumjs/util";
 import { RLP } from "@ethereumjs/rlp";
 import { keccak256 } from "../../util/keccak.js";
-import { customCrypto } from "../crypto.js";
+import { customCrypto } from "../../chain/crypto.js";
 import { FastEvmUnsupported, FastEvmUnsupportedCode, TxInvalidCode, TxInvalidError } from "./errors.js";
 import {
   ACCESS_LIST_ADDRESS,

@@ -44,7 +44,7 @@ import {
   L2_TO_L1_MESSAGE_PASSER_ADDRESS as L2_TO_L1_MESSAGE_PASSER,
   OPERATOR_FEE_VAULT_ADDRESS as OPERATOR_FEE_VAULT,
 } from "../../chain/op/predeploys.js";
-import type { Log, StoredReceipt } from "../../chain/types.js";
+import type { Log, StoredReceipt } from "../../storage/types.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
 import { applyBeaconRootCall, applyHistoryStorageCall } from "../systemCalls.js";

@@ -17,7 +17,7 @@ import { extraDataFromEip1559Params, opNextBaseFee } from "../../chain/op/eip155
 import { OpFork, opForkAt, type OpChainConfig } from "../../chain/op/forks.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { type OpBlockExecutorOptions, OpBlockExecutor, type OpBlockTotals, type OpTransaction } from "./opBlockExecutor.js";
-import { OpExecutionError } from "./errors.js";
+import { OpExecutionError, OpExecutionErrorCode } from "./errors.js";
 import { BasaltError } from "../../util/errors.js";
 import { envelopeOf } from "../../chain/envelope.js";
 
@@ -131,7 +131,7 @@ export async function buildOpPayload(vm: VM, common: Common, op: OpChainConfig, 
         txs.push(c.tx);
       } catch (e) {
         if (!(e instanceof OpExecutionError)) throw e;
-        if (e.code !== "OP_BLOCK_GAS" && e.code !== "OP_DA_FOOTPRINT") pool.reject?.(c.hash, e.message);
+        if (e.code !== OpExecutionErrorCode.BLOCK_GAS && e.code !== OpExecutionErrorCode.DA_FOOTPRINT) pool.reject?.(c.hash, e.message);
       }
     }
   }

@@ -7,24 +7,25 @@
  *
  * Bounds, all options with defaults in config/constants.ts:
  * - `threads` workers (default: the cores minus the one the RPC thread keeps);
- * - `maxQueue` requests waiting for a worker; beyond it a request is refused at once with
- *   -32005 instead of queueing without bound;
+ * - `maxQueue` requests waiting for a worker; beyond it a request is refused at once
+ *   (`POOL_QUEUE_FULL`, -32005 on the wire) instead of queueing without bound;
  * - `timeoutMs` per request (geth's `--rpc.evmtimeout`), counted from acceptance: a queued
  *   request that expires leaves the queue; a running one has its worker terminated and
- *   replaced (the EVM cannot be interrupted from inside), and answers geth's
- *   "execution aborted (timeout = …)".
- * A worker that crashes is replaced by piscina; its in-flight request answers -32603 and the
- * others continue.
+ *   replaced (the EVM cannot be interrupted from inside), and fails with `POOL_TIMEOUT`
+ *   (geth's "execution aborted (timeout = …)").
+ * A worker that crashes is replaced by piscina; its in-flight request fails with
+ * `POOL_WORKER_CRASHED` (-32603) and the others continue.
  */
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
-import { InternalError, LimitExceededError, RpcError, ServerError } from "../../rpc/errors.js";
 import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
-import { decodeCallReply, encodeCallTask, encodeSendersTask } from "./protocol.js";
+import { PoolError, PoolErrorCode } from "./errors.js";
+import { decodeCallReply, encodeCallTask, encodeSendersTask, reviveError } from "./protocol.js";
 import { workerUrl } from "../../util/workerUrl.js";
 import type { EvmEngineName } from "../../config/options.js";
+import { EXECUTION_IN_FLIGHT_PER_WORKER } from "../../config/constants.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {
@@ -51,12 +52,6 @@ export interface ExecutionPoolOptions {
   logger: Logger;
 }
 
-/**
- * Call requests handed to piscina per worker: the one running and the next, already posted, so
- * a worker never idles waiting for the RPC thread to hand it work (1,440 → 1,900 calls/s).
- */
-const IN_FLIGHT_PER_WORKER = 2;
-
 /** A call request between acceptance and answer. */
 interface Job {
   task: Uint8Array;
@@ -80,7 +75,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   /** FIFO of accepted requests waiting for a worker (`waitingHead` is the oldest). */
   private waiting: Job[] = [];
   private waitingHead = 0;
-  /** Call requests handed to piscina (at most {@link IN_FLIGHT_PER_WORKER} per worker). */
+  /** Call requests handed to piscina (at most {@link EXECUTION_IN_FLIGHT_PER_WORKER} per worker). */
   private running = 0;
 
   constructor(private readonly opts: ExecutionPoolOptions) {
@@ -106,7 +101,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
         this.log.warn("execution worker replaced");
       }
     });
-    this.piscina.on("error", (e: Error) => this.log.error({ err: e.message }, "execution worker error"));
+    this.piscina.on("error", (e: Error) => this.log.error({ err: e }, "execution worker error"));
     bindPoolGauges({
       queueDepth: () => this.queueDepth,
       busyWorkers: () => Math.min(this.running, this.opts.threads),
@@ -144,12 +139,13 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       poolTasksTotal.inc({ method: req.method, outcome: o });
       poolTaskSeconds.observe({ method: req.method }, (performance.now() - started) / 1000);
     };
-    if (this.closed) throw new InternalError("the execution pool is shut down");
+    if (this.closed) throw new PoolError({ code: PoolErrorCode.CLOSED }, "the execution pool is shut down");
     // Refuse at once when the queue is full: a fast error, bounded memory.
     const depth = this.queueDepth;
-    if (depth >= this.opts.maxQueue) {
+    const maxQueue = this.opts.maxQueue;
+    if (depth >= maxQueue) {
       outcome("rejected");
-      throw new LimitExceededError(`server busy: ${depth} execution requests waiting (--rpc.queue ${this.opts.maxQueue}); retry later`);
+      throw new PoolError({ code: PoolErrorCode.QUEUE_FULL, waiting: depth, maxQueue }, `server busy: ${depth} execution requests waiting (--rpc.queue ${maxQueue}); retry later`);
     }
     const timeoutMs = this.opts.timeoutMs;
     const task = encodeCallTask({ req, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : 0 });
@@ -172,12 +168,12 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     } catch (e) {
       if (job.abort.signal.aborted) {
         outcome("timeout");
-        throw new ServerError(timeoutMessage(timeoutMs));
+        throw new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs }, timeoutMessage(timeoutMs));
       }
       const msg = (e as Error).message;
       outcome("crashed");
-      this.log.warn({ err: msg, method: req.method }, "execution worker failed during a request");
-      throw new InternalError(`execution worker failed: ${msg}`);
+      this.log.warn({ err: e, method: req.method }, "execution worker failed during a request");
+      throw new PoolError({ code: PoolErrorCode.WORKER_CRASHED, cause: msg }, `execution worker failed: ${msg}`);
     } finally {
       clearTimeout(timer);
     }
@@ -186,8 +182,8 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       outcome("ok");
       return reply.ok;
     }
-    outcome(reply.err.code === -32000 && /^execution aborted/.test(reply.err.message) ? "timeout" : "error");
-    throw new RpcError(reply.err.code, reply.err.message, reply.err.data);
+    outcome(reply.err.code === PoolErrorCode.TIMEOUT ? "timeout" : "error");
+    throw reviveError(reply.err);
   }
 
   /**
@@ -196,7 +192,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
    * overtake waiting ones whose run has an abort signal) and the bound is exact.
    */
   private pump(): void {
-    while (this.running < this.opts.threads * IN_FLIGHT_PER_WORKER && this.waitingHead < this.waiting.length) {
+    while (this.running < this.opts.threads * EXECUTION_IN_FLIGHT_PER_WORKER && this.waitingHead < this.waiting.length) {
       const job = this.waiting[this.waitingHead]!;
       this.waiting[this.waitingHead++] = undefined as unknown as Job;
       if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {

@@ -1,31 +1,22 @@
-/**
- * Prometheus metrics of the execution pool (prom-client default registry, get-or-create so a
- * second import never throws).
- */
-import { Counter, Gauge, Histogram, register } from "prom-client";
+/** Prometheus metrics of the execution pool, created with src/util/metrics.ts. */
+import { counter, gauge, histogram } from "../../util/metrics.js";
 
 /** How a pool task ended: answered (`ok`, or `error` for a JSON-RPC error such as a revert), refused, timed out or lost with its worker. */
 export type PoolOutcome = "ok" | "error" | "rejected" | "timeout" | "crashed";
 
 /** Call-family requests by method and outcome. */
-export const poolTasksTotal: Counter<"method" | "outcome"> =
-  (register.getSingleMetric("basalt_execution_pool_tasks_total") as Counter<"method" | "outcome"> | undefined) ??
-  new Counter({ name: "basalt_execution_pool_tasks_total", help: "Execution pool tasks by method and outcome", labelNames: ["method", "outcome"] });
+export const poolTasksTotal = counter({ name: "basalt_execution_pool_tasks_total", help: "Execution pool tasks by method and outcome", labelNames: ["method", "outcome"] });
 
 /** Time from acceptance to answer (queue wait included), by method. */
-export const poolTaskSeconds: Histogram<"method"> =
-  (register.getSingleMetric("basalt_execution_pool_task_seconds") as Histogram<"method"> | undefined) ??
-  new Histogram({
-    name: "basalt_execution_pool_task_seconds",
-    help: "Execution pool task time from acceptance to answer, queue wait included, in seconds",
-    labelNames: ["method"],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  });
+export const poolTaskSeconds = histogram({
+  name: "basalt_execution_pool_task_seconds",
+  help: "Execution pool task time from acceptance to answer, queue wait included, in seconds",
+  labelNames: ["method"],
+  buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
 
 /** Workers replaced after a crash or a timeout. */
-export const poolWorkerRestartsTotal: Counter<"reason"> =
-  (register.getSingleMetric("basalt_execution_pool_worker_restarts_total") as Counter<"reason"> | undefined) ??
-  new Counter({ name: "basalt_execution_pool_worker_restarts_total", help: "Execution pool workers replaced, by reason", labelNames: ["reason"] });
+export const poolWorkerRestartsTotal = counter({ name: "basalt_execution_pool_worker_restarts_total", help: "Execution pool workers replaced, by reason", labelNames: ["reason"] });
 
 /** Reads the live pool figures at scrape time. */
 export interface PoolGauges {
@@ -41,9 +32,9 @@ export function bindPoolGauges(g: PoolGauges | undefined): void {
   gauges = g;
 }
 
-function gauge(name: string, help: string, read: (g: PoolGauges) => number): void {
-  if (register.getSingleMetric(name) !== undefined) return;
-  new Gauge({
+/** A gauge reading the bound pool at scrape time (0 while none is bound). */
+function poolGauge(name: string, help: string, read: (g: PoolGauges) => number): void {
+  gauge({
     name,
     help,
     collect() {
@@ -52,6 +43,6 @@ function gauge(name: string, help: string, read: (g: PoolGauges) => number): voi
   });
 }
 
-gauge("basalt_execution_pool_queue_depth", "Call-family requests waiting for an execution worker", (g) => g.queueDepth());
-gauge("basalt_execution_pool_busy_workers", "Execution workers running a task", (g) => g.busyWorkers());
-gauge("basalt_execution_pool_workers", "Execution workers alive", (g) => g.workers());
+poolGauge("basalt_execution_pool_queued_requests", "Call-family requests waiting for an execution worker", (g) => g.queueDepth());
+poolGauge("basalt_execution_pool_busy_workers", "Execution workers running a task", (g) => g.busyWorkers());
+poolGauge("basalt_execution_pool_workers", "Execution workers alive", (g) => g.workers());

@@ -1,11 +1,14 @@
 /**
  * The bytes exchanged with the execution pool's workers: msgpack of plain values only (no class
  * instances cross the thread boundary). A worker never throws across it: an error answer
- * carries the JSON-RPC code, message and data, so the RPC thread rebuilds the same error.
+ * carries the error's `toObject()` form (code, message, metadata), and the RPC thread rebuilds
+ * the typed error ({@link reviveError}), which src/rpc/errors.ts maps like any other.
  */
 import { Packr } from "msgpackr";
 import type { CallRequest } from "../callRequest.js";
-import type { JsonRpcErrorObject } from "../../rpc/errors.js";
+import { ExecutionError } from "../errors.js";
+import { BasaltError, type ErrorObject } from "../../util/errors.js";
+import { PoolError } from "./errors.js";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
@@ -24,8 +27,21 @@ export interface CallTask {
   deadline: number;
 }
 
-/** A worker's answer: the result as JSON text, or an error object. */
-export type CallReply = { ok: string } | { err: JsonRpcErrorObject };
+/** A worker's answer: the result as JSON text, or the error's plain form. */
+export type CallReply = { ok: string } | { err: ErrorObject };
+
+/**
+ * A worker's error rebuilt on the RPC thread: an {@link ExecutionError} or {@link PoolError} for
+ * their codes, a plain {@link BasaltError} for other codes (chain errors, …), an `Error` with the
+ * same message for anything thrown without a code.
+ */
+export function reviveError(o: ErrorObject): Error {
+  if (o.code === undefined) return new Error(o.message);
+  const coded = { code: o.code, message: o.message, meta: o.meta };
+  if (ExecutionError.codes.has(o.code)) return ExecutionError.fromObject(coded);
+  if (PoolError.codes.has(o.code)) return PoolError.fromObject(coded);
+  return BasaltError.fromObject(coded);
+}
 
 /** Encodes a task for a worker. */
 export function encodeCallTask(t: CallTask): Uint8Array {

@@ -4,6 +4,7 @@
  */
 import { Account, createAccountFromRLP } from "@ethereumjs/util";
 import type { ChainStore } from "../../storage/store.js";
+import { CODE_CACHE_ENTRIES } from "../../config/constants.js";
 import { LruMap } from "../../util/lru.js";
 
 /** Read access to the state at one block (synchronous: LMDB reads are). */
@@ -20,12 +21,8 @@ export interface StateReader {
 
 const EMPTY = new Uint8Array(0);
 
-/**
- * Bytecode by code hash, shared by the readers of this thread. Code never changes for a hash,
- * and handing out the same array lets the EVM reuse its jump analysis (evmSpeedups.ts).
- * 4096 contracts ≈ a few tens of MB at worst (24 KiB max each), typically far less.
- */
-const codeCache = new LruMap<string, Uint8Array>(4096);
+/** Bytecode by code hash, shared by the readers of this thread ({@link CODE_CACHE_ENTRIES}). */
+const codeCache = new LruMap<string, Uint8Array>(CODE_CACHE_ENTRIES);
 
 function cachedCode(store: ChainStore, codeHash: Uint8Array): Uint8Array | undefined {
   const k = Buffer.from(codeHash).toString("hex");

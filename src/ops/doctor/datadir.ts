@@ -7,7 +7,7 @@ import { accessSync, constants as fsConstants, existsSync, readFileSync, rmSync,
 import { dirname, join, resolve } from "node:path";
 import { devnetGenesis } from "../../chain/devnet.js";
 import { validateGenesis } from "../../chain/genesis.js";
-import { genesisHashOf, storedGenesisHash } from "../../chain/genesisSource.js";
+import { genesisHashOf, storedGenesisHash } from "../../blockchain/genesisSource.js";
 import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import { isDevnet } from "../../config/options.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";

@@ -7,15 +7,7 @@ import WebSocket from "ws";
 import { envVarName } from "../../config/options.js";
 import { failureReason, ms } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
-
-/**
- * How long to wait for the first frame after the upgrade: Base publishes a flashblock every
- * 200 ms (docs.base.org "Flashblocks"), so 3 s is 15 intervals, more than a whole 2 s block.
- */
-export const FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS = 3_000;
-
-/** Largest frame accepted while probing: a compressed flashblock is tens of KB; 16 MiB bounds a hostile server. */
-const MAX_PROBE_FRAME_BYTES = 16 * 1024 * 1024;
+import { DOCTOR_FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS, DOCTOR_MAX_PROBE_FRAME_BYTES } from "../../config/constants.js";
 
 /** What one probe of a stream saw. */
 export interface StreamProbe {
@@ -35,7 +27,7 @@ export function probeStream(url: string, handshakeTimeoutMs: number, frameTimeou
   return new Promise((resolve) => {
     let ws: WebSocket;
     try {
-      ws = new WebSocket(url, { handshakeTimeout: handshakeTimeoutMs, perMessageDeflate: false, maxPayload: MAX_PROBE_FRAME_BYTES });
+      ws = new WebSocket(url, { handshakeTimeout: handshakeTimeoutMs, perMessageDeflate: false, maxPayload: DOCTOR_MAX_PROBE_FRAME_BYTES });
     } catch (e) {
       resolve({ error: (e as Error).message });
       return;
@@ -84,7 +76,7 @@ export async function checkFlashblocks(ctx: DoctorContext): Promise<CheckResult>
     const fix = `set ${variable} to the network's flashblocks WebSocket URL (deploy/env/)`;
     return result(id, title, "FAIL", `${url} is not a ws:// or wss:// URL`, fix, { url });
   }
-  const p = await probeStream(url, ctx.timeoutMs, FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS);
+  const p = await probeStream(url, ctx.timeoutMs, DOCTOR_FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS);
   const data: Record<string, unknown> = { url, ...p };
   if (p.openMs === undefined) {
     const fix = `check ${variable}: the stream must be reachable from this machine (outbound 443 for wss://)`;
@@ -92,7 +84,7 @@ export async function checkFlashblocks(ctx: DoctorContext): Promise<CheckResult>
   }
   if (p.firstFrameMs === undefined) {
     const fix = "the stream is idle or filtered: check the URL is the network's raw flashblocks stream, not an RPC endpoint";
-    return result(id, title, "WARN", `${url}: connected in ${ms(p.openMs)} but no frame within ${FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS} ms`, fix, data);
+    return result(id, title, "WARN", `${url}: connected in ${ms(p.openMs)} but no frame within ${DOCTOR_FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS} ms`, fix, data);
   }
   const detail = `${url}: connected in ${ms(p.openMs)}, first frame (${p.firstFrameBytes} bytes) after ${ms(p.firstFrameMs)}`;
   return result(id, title, "OK", detail, undefined, data);

@@ -7,12 +7,7 @@ import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import { envVarName } from "../../config/options.js";
 import { failureReason, getJson, jsonRpc, ms, type JsonRpcAnswer } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
-
-/**
- * Round-trip time of one L1 request above which the check warns: derivation reads every L1 block
- * (12 s slots) with several requests; at more than 1 s each, catching up after downtime crawls.
- */
-export const L1_LATENCY_WARN_MS = 1_000;
+import { DOCTOR_L1_LATENCY_WARN_MS } from "../../config/constants.js";
 
 /** Known L1 chains: name and beacon genesis time (seconds; the beacon chain's `genesis_time`). */
 export const L1_CHAINS: ReadonlyMap<bigint, { name: string; beaconGenesisTime: bigint }> = new Map([
@@ -83,9 +78,9 @@ export async function checkL1Rpc(ctx: DoctorContext): Promise<CheckResult> {
   if (syncing) {
     return result(id, title, "WARN", `${detail}; the L1 node is still syncing`, "wait for the L1 node to finish syncing, or use another", data);
   }
-  if (answer.latencyMs > L1_LATENCY_WARN_MS) {
+  if (answer.latencyMs > DOCTOR_L1_LATENCY_WARN_MS) {
     const fix = "use an L1 RPC closer to this machine (same region) or your own L1 node";
-    return result(id, title, "WARN", `${detail}; slower than ${L1_LATENCY_WARN_MS} ms`, fix, data);
+    return result(id, title, "WARN", `${detail}; slower than ${DOCTOR_L1_LATENCY_WARN_MS} ms`, fix, data);
   }
   return result(id, title, "OK", detail, undefined, data);
 }

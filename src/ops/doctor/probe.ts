@@ -7,9 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
 import { DoctorError } from "./types.js";
-
-/** Largest answer body read from a probed service; a JSON-RPC answer to these calls is a few hundred bytes. */
-const MAX_PROBE_BODY_BYTES = 1024 * 1024;
+import { DOCTOR_MAX_PROBE_BODY_BYTES } from "../../config/constants.js";
 
 /** One HTTP answer. */
 export interface HttpAnswer {
@@ -80,8 +78,8 @@ export function httpRequest(url: string, timeoutMs: number, body?: string): Prom
       let size = 0;
       res.on("data", (c: Buffer) => {
         size += c.length;
-        if (size > MAX_PROBE_BODY_BYTES) {
-          req.destroy(new DoctorError("DOCTOR_BAD_ANSWER", `${url} answered more than ${MAX_PROBE_BODY_BYTES} bytes`, { target: url }));
+        if (size > DOCTOR_MAX_PROBE_BODY_BYTES) {
+          req.destroy(new DoctorError("DOCTOR_BAD_ANSWER", `${url} answered more than ${DOCTOR_MAX_PROBE_BODY_BYTES} bytes`, { target: url }));
           return;
         }
         chunks.push(c);

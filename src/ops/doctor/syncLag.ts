@@ -4,21 +4,10 @@
  * lag = now − `unsafe_l2.timestamp` (the sync check of the specification's "Node-local sync
  * status method").
  */
-import { CLIENT_NAME } from "../../config/constants.js";
+import { CLIENT_NAME, DOCTOR_SYNC_LAG_OK_S, DOCTOR_CLOCK_AHEAD_FAIL_S } from "../../config/constants.js";
 import { isBaseNetwork, isDevnet } from "../../config/options.js";
 import { failureReason, isRefused, jsonRpc, localUrl, type JsonRpcAnswer } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
-
-/**
- * Lag up to which the node counts as in sync: 30 s is 15 Base blocks (2 s each), room for a
- * slow L1 or a short stall, and the `max_lag` the load balancer example (deploy/haproxy.cfg) uses.
- */
-export const SYNC_LAG_OK_S = 30;
-/**
- * On a Base network, an unsafe head this far ahead of the local clock means the clock is wrong
- * (block timestamps come from the sequencer's clock): 60 s is far beyond any propagation delay.
- */
-export const CLOCK_AHEAD_FAIL_S = 60;
 
 /** `90 s`, `2 h 5 min`, `3 d 4 h`: a lag for humans. */
 export function formatLag(seconds: number): string {
@@ -37,7 +26,7 @@ export function unsafeTimestamp(status: unknown): number | undefined {
   return undefined;
 }
 
-/** Check "sync": SKIP when no node answers on the rollup port; lag ≤ {@link SYNC_LAG_OK_S} → OK, more → WARN; clock skew → FAIL. */
+/** Check "sync": SKIP when no node answers on the rollup port; lag ≤ {@link DOCTOR_SYNC_LAG_OK_S} → OK, more → WARN; clock skew → FAIL. */
 export async function checkSyncLag(ctx: DoctorContext): Promise<CheckResult> {
   const id = "sync";
   const title = "Sync lag";
@@ -71,12 +60,12 @@ export async function checkSyncLag(ctx: DoctorContext): Promise<CheckResult> {
     return result(id, title, "WARN", `${url}: optimism_syncStatus has no unsafe_l2.timestamp`, fix, { url });
   }
   const lag = ctx.now() / 1000 - ts;
-  const data = { url, unsafeTimestamp: ts, lagSeconds: Math.round(lag * 10) / 10, okBelowSeconds: SYNC_LAG_OK_S };
-  if (isBaseNetwork(o.network) && lag < -CLOCK_AHEAD_FAIL_S) {
+  const data = { url, unsafeTimestamp: ts, lagSeconds: Math.round(lag * 10) / 10, okBelowSeconds: DOCTOR_SYNC_LAG_OK_S };
+  if (isBaseNetwork(o.network) && lag < -DOCTOR_CLOCK_AHEAD_FAIL_S) {
     const fix = "synchronize the clock: timedatectl set-ntp true (or chrony / ntpd)";
     return result(id, title, "FAIL", `the unsafe head is ${formatLag(lag)} ahead of this machine's clock`, fix, data);
   }
-  if (lag <= SYNC_LAG_OK_S) return result(id, title, "OK", `unsafe head ${formatLag(Math.max(lag, 0))} behind (${url})`, undefined, data);
+  if (lag <= DOCTOR_SYNC_LAG_OK_S) return result(id, title, "OK", `unsafe head ${formatLag(Math.max(lag, 0))} behind (${url})`, undefined, data);
   if (isDevnet(o.network) && o["dev.block-time"] === 0) {
     const detail = `unsafe head ${formatLag(lag)} old; the devnet seals on demand (--dev.block-time 0), so age is not lag`;
     return result(id, title, "OK", detail, undefined, data);
@@ -84,5 +73,5 @@ export async function checkSyncLag(ctx: DoctorContext): Promise<CheckResult> {
   const fix = isBaseNetwork(o.network)
     ? "initial sync takes days (a snapshot shortens it); if the lag keeps growing, check the L1 and follow sources and the node's log"
     : "check that the node is producing or following blocks (its log, --follow-rpc)";
-  return result(id, title, "WARN", `unsafe head ${formatLag(lag)} behind, more than ${SYNC_LAG_OK_S} s`, fix, data);
+  return result(id, title, "WARN", `unsafe head ${formatLag(lag)} behind, more than ${DOCTOR_SYNC_LAG_OK_S} s`, fix, data);
 }

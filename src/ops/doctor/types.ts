@@ -2,8 +2,7 @@
  * The shapes shared by every `basalt doctor` check: a check's verdict and result, the context a
  * check reads (the resolved options and where each came from), and the doctor's error class.
  */
-import type { OptionSource } from "../../cli/args.js";
-import type { BasaltOptions, OptionName } from "../../config/options.js";
+import type { BasaltOptions, OptionName, OptionSource } from "../../config/options.js";
 import { BasaltError } from "../../util/errors.js";
 
 /** Verdicts in display order: fine, worth a look, blocks running the node, not applicable. */

@@ -11,22 +11,13 @@
  * blocks by their partial-block hash.
  */
 import type { Block } from "@ethereumjs/block";
-import type { Chain } from "../../chain/chain.js";
+import type { Chain } from "../../blockchain/chain.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
 import { pendingHead, type PendingBlockView, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
-import {
-  formatBlock,
-  formatReceipt,
-  formatReceipts,
-  formatTransaction,
-  parseHash,
-  parseQuantity,
-  toData,
-  toQuantity,
-  type RpcReceipt,
-} from "../format/index.js";
+import { formatBlock, formatReceipt, formatReceipts, formatTransaction, toData, toQuantity, type RpcReceipt } from "../../chain/json/index.js";
+import { parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, parseBool, required } from "../params.js";
 import { BlockResponseCache, type BlockAnswer } from "../responseCache.js";
 import { RawJson, type MethodTable } from "../types.js";

@@ -7,7 +7,7 @@
  * the pre-confirmed state ({@link pendingCallContext}; the reference node uses the anchor
  * block's context instead, base/base issue #1439); without one, exactly as `latest`.
  */
-import type { CallBlockRef, CallMethod } from "../../execution/callRequest.js";
+import { serializeCallArgs, type CallBlockRef, type CallMethod } from "../../execution/callRequest.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { maxParams, parseCallArgs, required } from "../params.js";
@@ -24,10 +24,9 @@ export function callMethods(b: RpcBackend): MethodTable {
     if (isPendingParam(p) && pendingFor(b, method) !== undefined) return { pending: true };
     return { hash: to0x(resolveStateBlock(chain, p).hash()) };
   };
-  /** Validates the call object here (a malformed request never reaches the pool), then executes. */
+  /** Parses the call object here (a malformed request never reaches the pool), then executes. */
   const run = async (method: CallMethod, params: unknown[]): Promise<RawJson> => {
-    const args = required(params, 0);
-    parseCallArgs(args, 0);
+    const args = serializeCallArgs(parseCallArgs(required(params, 0), 0));
     const block = blockRef(method, params, 1);
     return new RawJson(await calls.execute({ method, args, block, gasCap: b.settings.gasCap.toString() }));
   };

@@ -4,11 +4,12 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
-import type { StoredReceipt } from "../../chain/types.js";
+import type { StoredReceipt } from "../../storage/types.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveBlock } from "../blockParam.js";
 import { ServerError } from "../errors.js";
-import { parseHash, toData } from "../format/index.js";
+import { toData } from "../../chain/json/index.js";
+import { parseHash } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 

@@ -6,12 +6,11 @@
  */
 import type { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
 import { InvalidParamsError } from "../errors.js";
-import { parseAddress, parseData, parseQuantity, toData } from "../format/quantity.js";
+import { toData } from "../../chain/json/quantity.js";
+import { parseAddress, parseData, parseQuantity } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
-
-/** Gas of a deposit when the request names none: enough for a transfer or a small call. */
-const DEFAULT_DEPOSIT_GAS = 100_000n;
+import { DEV_DEPOSIT_DEFAULT_GAS } from "../../config/constants.js";
 
 /** What anvil answers to `evm_mine`: "0x0" (hardhat answers the same). */
 const EVM_MINE_RESULT = "0x0";
@@ -36,7 +35,7 @@ export function devMethods(sequencer: OpDevSequencer): MethodTable {
         to: o.to == null ? undefined : parseAddress(o.to, 0),
         mint: o.mint == null ? 0n : parseQuantity(o.mint, 0),
         value: o.value == null ? 0n : parseQuantity(o.value, 0),
-        gasLimit: o.gas == null ? DEFAULT_DEPOSIT_GAS : parseQuantity(o.gas, 0),
+        gasLimit: o.gas == null ? DEV_DEPOSIT_DEFAULT_GAS : parseQuantity(o.gas, 0),
         data: o.data == null ? (o.input == null ? new Uint8Array(0) : parseData(o.input, 0)) : parseData(o.data, 0),
       });
       return toData(tx.hash());

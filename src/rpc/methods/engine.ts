@@ -8,19 +8,17 @@ import { CLRequest, bigIntToHex, bytesToHex, hexToBytes } from "@ethereumjs/util
 import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
-import { CLIENT_CODE, CLIENT_NAME } from "../../config/constants.js";
-import type { ExecutedBlock } from "../../chain/chain.js";
-import { buildOnHead } from "../../sequencer/blockBuilder.js";
-import { buildOpOnHead } from "../../sequencer/opBuilder.js";
+import { CLIENT_CODE, CLIENT_NAME, ENGINE_MAX_PAYLOADS } from "../../config/constants.js";
+import type { ExecutedBlock } from "../../blockchain/chain.js";
+import { buildOnHead } from "../../blockchain/blockBuilder.js";
+import { buildOpOnHead } from "../../blockchain/opBuilder.js";
+import { poolSource } from "../../txpool/poolSource.js";
 import { blockFromOpPayload, parseOpPayloadAttributes } from "./engineOp.js";
 import type { RpcBackend } from "../backend.js";
 import { RpcCode, RpcError } from "../errors.js";
-import { toData } from "../format/quantity.js";
+import { toData } from "../../chain/json/quantity.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
-
-/** Payloads built for a consensus client, kept until fetched (geth keeps 10). */
-const MAX_PAYLOADS = 10;
 
 type Json = Record<string, unknown>;
 
@@ -70,8 +68,8 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
       payloadId = "0x" + randomBytes(8).toString("hex");
       const build =
         chain.op !== undefined
-          ? buildOpOnHead(chain, b.pool, parseOpPayloadAttributes(attrs, chain), log)
-          : buildOnHead(chain, b.pool, {
+          ? buildOpOnHead(chain, poolSource(b.pool, log), parseOpPayloadAttributes(attrs, chain))
+          : buildOnHead(chain, poolSource(b.pool, log), {
         timestamp,
         feeRecipient: hexToBytes(attrs.suggestedFeeRecipient as `0x${string}`),
         prevRandao: hexToBytes(attrs.prevRandao as `0x${string}`),
@@ -84,14 +82,14 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
             }))
           : undefined,
         parentBeaconBlockRoot: attrs.parentBeaconBlockRoot == null ? undefined : hexToBytes(attrs.parentBeaconBlockRoot as `0x${string}`),
-      }, log);
+      });
       const built = build.then((ex) => {
         chain.rememberBuilt(ex);
         return ex;
       });
       built.catch(() => undefined);
       payloads.set(payloadId, built);
-      while (payloads.size > MAX_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
+      while (payloads.size > ENGINE_MAX_PAYLOADS) payloads.delete(payloads.keys().next().value as string);
     }
     return { payloadStatus: status("VALID", head), payloadId };
   };

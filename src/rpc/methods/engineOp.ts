@@ -6,7 +6,7 @@
  */
 import { Block, createBlockHeader } from "@ethereumjs/block";
 import { KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from "@ethereumjs/util";
-import type { Chain } from "../../chain/chain.js";
+import type { Chain } from "../../blockchain/chain.js";
 import { OpFork, opForkAt } from "../../chain/op/forks.js";
 import { EMPTY_REQUESTS_HASH, decodeOpTransaction, type OpPayloadAttributes } from "../../execution/op/opPayload.js";
 import { RpcCode, RpcError } from "../errors.js";

@@ -4,21 +4,15 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { Capability } from "@ethereumjs/tx";
-import { MAX_FEE_HISTORY_BLOCKS } from "../../config/constants.js";
+import { MAX_FEE_HISTORY_BLOCKS, GAS_PRICE_ORACLE_BLOCKS, GAS_PRICE_ORACLE_PERCENTILE, GAS_PRICE_ORACLE_DEFAULT_TIP_WEI } from "../../config/constants.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError } from "../errors.js";
-import { effectiveGasPrice, parseQuantity, toQuantity } from "../format/index.js";
+import { effectiveGasPrice, toQuantity } from "../../chain/json/index.js";
+import { parseQuantity } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
-
-/** Blocks sampled for the tip suggestion (geth gas price oracle `Blocks`). */
-const ORACLE_BLOCKS = 20;
-/** Percentile of sampled tips suggested (geth `Percentile`). */
-const ORACLE_PERCENTILE = 60;
-/** Tip suggested when recent blocks carry no priced transactions: 1 wei, as geth's devnet floor. */
-const ORACLE_DEFAULT_TIP = 1n;
 
 function tips(block: Block): bigint[] {
   const base = block.header.baseFeePerGas ?? 0n;
@@ -33,13 +27,13 @@ export function feeMethods(b: RpcBackend): MethodTable {
   const suggestTip = (): bigint => {
     const all: bigint[] = [];
     let n = chain.head.header.number;
-    for (let i = 0; i < ORACLE_BLOCKS && n >= 0n; i++, n--) {
+    for (let i = 0; i < GAS_PRICE_ORACLE_BLOCKS && n >= 0n; i++, n--) {
       const blk = chain.getBlockByNumber(n);
       if (blk !== undefined) all.push(...tips(blk));
     }
-    if (all.length === 0) return ORACLE_DEFAULT_TIP;
+    if (all.length === 0) return GAS_PRICE_ORACLE_DEFAULT_TIP_WEI;
     all.sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-    return all[Math.min(all.length - 1, Math.floor(((all.length - 1) * ORACLE_PERCENTILE) / 100))];
+    return all[Math.min(all.length - 1, Math.floor(((all.length - 1) * GAS_PRICE_ORACLE_PERCENTILE) / 100))];
   };
   const nextBaseFee = (): bigint => {
     const h = chain.head.header;

@@ -15,7 +15,8 @@ import { MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/consta
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError, ServerError } from "../errors.js";
-import { formatBlockLogs, parseAddress, parseHash, type RpcLog } from "../format/index.js";
+import { formatBlockLogs, type RpcLog } from "../../chain/json/index.js";
+import { parseAddress, parseHash } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 import { keccak256 } from "../../util/keccak.js";

@@ -6,7 +6,8 @@ import type { Common } from "@ethereumjs/common";
 import { keccak256 } from "../../util/keccak.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../../chain/op/forks.js";
 import type { RpcBackend } from "../backend.js";
-import { parseData, toData, toQuantity } from "../format/index.js";
+import { toData, toQuantity } from "../../chain/json/index.js";
+import { parseData } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 

@@ -8,21 +8,22 @@
  * read answers exactly as `latest` (never an older block, never null).
  */
 import type { BlockHeader } from "@ethereumjs/block";
-import { Counter, register } from "prom-client";
 import type { CallContext } from "../../execution/callExecutor.js";
 import { pendingCallContextOf, pendingHeaderOf, pendingStateOf } from "../../flashblocks/pendingContext.js";
 import type { PendingBlockView, PendingSnapshot, PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, type PendingStateReader } from "../../flashblocks/pendingView.js";
+import { counter } from "../../util/metrics.js";
 import type { RpcBackend } from "../backend.js";
 
 /** Where a `pending` read was answered from: the pre-confirmed snapshot or, without one, the latest block. */
 export type PendingReadSource = "pending" | "latest";
 
-const PENDING_READS = "basalt_rpc_pending_reads_total";
 /** `pending` reads by method and by where they were answered from (`pending` snapshot or `latest` fallback). */
-export const rpcPendingReadsTotal: Counter<"method" | "source"> =
-  (register.getSingleMetric(PENDING_READS) as Counter<"method" | "source"> | undefined) ??
-  new Counter({ name: PENDING_READS, help: "JSON-RPC reads of the pending tag, by method and answer source", labelNames: ["method", "source"] });
+export const rpcPendingReadsTotal = counter({
+  name: "basalt_rpc_pending_reads_total",
+  help: "JSON-RPC reads of the pending tag, by method and answer source",
+  labelNames: ["method", "source"],
+});
 
 /**
  * The snapshot answering `pending` for one request, or undefined when there is none — the caller

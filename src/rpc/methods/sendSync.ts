@@ -10,13 +10,13 @@
  * is refused with -32602 `time out too long, timeout: {ms} ms, max: 6000 ms` (base/base
  * `rpc/eth.rs`). When the wait runs out: {@link TransactionConfirmationTimeoutError}.
  */
-import { Counter, Histogram, register } from "prom-client";
-import type { Chain } from "../../chain/chain.js";
+import type { Chain } from "../../blockchain/chain.js";
 import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../config/constants.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
+import { counter, histogram } from "../../util/metrics.js";
 import type { RpcBackend } from "../backend.js";
 import { InvalidParamsError, RpcError } from "../errors.js";
-import { parseHash, parseQuantity } from "../format/quantity.js";
+import { parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import { RawJson, type MethodTable, type RpcContext } from "../types.js";
 import { canonicalReceipt } from "./blocks.js";
@@ -83,22 +83,20 @@ export function parseSyncTimeout(value: unknown): number {
 /** Where a sync send's receipt came from, or that it timed out. */
 type SyncOutcome = "canonical" | "pending" | "timeout";
 
-const SYNC_TOTAL = "basalt_rpc_send_raw_tx_sync_total";
-const SYNC_WAIT = "basalt_rpc_send_raw_tx_sync_wait_seconds";
 /** eth_sendRawTransactionSync calls that got past submission, by outcome (`canonical`, `pending`, `timeout`). */
-export const rpcSendRawTxSyncTotal: Counter<"outcome"> =
-  (register.getSingleMetric(SYNC_TOTAL) as Counter<"outcome"> | undefined) ??
-  new Counter({ name: SYNC_TOTAL, help: "eth_sendRawTransactionSync calls after submission, by outcome", labelNames: ["outcome"] });
+export const rpcSendRawTxSyncTotal = counter({
+  name: "basalt_rpc_send_raw_tx_sync_total",
+  help: "eth_sendRawTransactionSync calls after submission, by outcome",
+  labelNames: ["outcome"],
+});
 /** Time from submission to the receipt (or the timeout), in seconds, by outcome. */
-export const rpcSendRawTxSyncWait: Histogram<"outcome"> =
-  (register.getSingleMetric(SYNC_WAIT) as Histogram<"outcome"> | undefined) ??
-  new Histogram({
-    name: SYNC_WAIT,
-    help: "eth_sendRawTransactionSync wait from submission to receipt or timeout, in seconds",
-    labelNames: ["outcome"],
-    // Flashblocks arrive every ~200 ms and blocks every 2 s on Base; the wait is capped at 6 s.
-    buckets: [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 3, 4, 6],
-  });
+export const rpcSendRawTxSyncWait = histogram({
+  name: "basalt_rpc_send_raw_tx_sync_wait_seconds",
+  help: "eth_sendRawTransactionSync wait from submission to receipt or timeout, in seconds",
+  labelNames: ["outcome"],
+  // Flashblocks arrive every ~200 ms and blocks every 2 s on Base; the wait is capped at 6 s.
+  buckets: [0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 1, 2, 3, 4, 6],
+});
 
 /** The receipt of `hash` if one is already known: canonical first, then the current pending snapshot. */
 function receiptNow(b: RpcBackend, hash: string, hashBytes: Uint8Array): { receipt: unknown; outcome: SyncOutcome } | undefined {

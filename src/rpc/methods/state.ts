@@ -15,14 +15,13 @@ import { TrieNodeDb } from "../../execution/state/trieNodeDb.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { InvalidParamsError } from "../errors.js";
-import { parseAddress, toData, toFixedData, toQuantity } from "../format/quantity.js";
+import { toData, toFixedData, toQuantity } from "../../chain/json/quantity.js";
+import { parseAddress } from "../hexParams.js";
 import { maxParams, parseStorageKey, required } from "../params.js";
 import type { MethodTable } from "../types.js";
 import type { StateReader } from "../../execution/state/stateReader.js";
 import { pendingFor, pendingState } from "./pending.js";
-
-/** Largest number of slots one eth_getStorageValues request may ask for (geth: 1024). */
-const MAX_STORAGE_VALUES_KEYS = 1024;
+import { MAX_STORAGE_VALUES_KEYS } from "../../config/constants.js";
 
 function word(v: Uint8Array): string {
   return toFixedData(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex")), 32);

@@ -7,16 +7,11 @@ import type { OpChainConfig } from "../../chain/op/forks.js";
 import type { PooledTx } from "../../txpool/txpool.js";
 import type { RpcBackend } from "../backend.js";
 import { ServerError } from "../errors.js";
-import { formatTransaction, parseAddress, parseData, toData, toQuantity } from "../format/index.js";
+import { formatTransaction, toData, toQuantity } from "../../chain/json/index.js";
+import { parseAddress, parseData } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
-
-/**
- * How far behind the network (blocks) the node may be and still accept transactions: 8 blocks ≈ 16 s
- * of Base blocks. A transaction built on older state (its nonce read from a lagging node) is likely
- * already superseded, and relaying it earns the user "nonce has already been used".
- */
-export const SEND_MAX_SYNC_LAG_BLOCKS = 8n;
+import { SEND_MAX_SYNC_LAG_BLOCKS } from "../../config/constants.js";
 
 /**
  * eth_sendRawTransaction(Sync) while the node is more than {@link SEND_MAX_SYNC_LAG_BLOCKS} behind

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main, parseMicroArgs, runMicro } from "../../../bench/micro/cli.js";
 import { MicroCheckError, runCase, type MicroCase } from "../../../bench/micro/harness.js";
 import type { MicroReport } from "../../../bench/micro/report.js";
-import { loadNative } from "../../../src/execution/crypto.js";
+import { loadNative } from "../../../src/chain/crypto.js";
 
 const dir = mkdtempSync(join(tmpdir(), "basalt-micro-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,7 +10,7 @@ import { createTxFromRLP, type FeeMarket1559Tx } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToHex, setLengthLeft } from "@ethereumjs/util";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { Chain } from "../../../src/chain/chain.js";
+import { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { DEPOSIT_TX_TYPE } from "../../../src/chain/op/depositTx.js";

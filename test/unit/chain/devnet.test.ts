@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { describe, expect, it } from "vitest";
-import { Chain } from "../../../src/chain/chain.js";
+import { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis, opConfigOf } from "../../../src/chain/chainSpec.js";
 import {
   DEVNET_EIP1559_DENOMINATOR,

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain, encodeBody } from "../../../src/chain/chain.js";
+import { Chain, encodeBody } from "../../../src/blockchain/chain.js";
 import { decodeBlockFromRlp } from "../../../src/chain/blockCodec.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import { DepositTransaction } from "../../../src/chain/op/depositTx.js";

@@ -3,7 +3,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { loadNative } from "../../../src/execution/crypto.js";
+import { loadNative } from "../../../src/chain/crypto.js";
 
 const native = loadNative();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RPC_GAS_CAP } from "../../../src/config/constants.js";
-import { RpcCode, RpcError, ServerError, toJsonRpcError } from "../../../src/rpc/errors.js";
+import { RpcCode, ServerError, toJsonRpcError } from "../../../src/rpc/errors.js";
+import { ExecutionError } from "../../../src/execution/errors.js";
 import { capByAllowance, searchGas, TX_GAS, type GasRunResult } from "../../../src/execution/estimateGas.js";
 
 /** Wraps a synchronous model of a call into an executor that counts its runs. */
@@ -112,7 +113,7 @@ describe("searchGas", () => {
     const data = Uint8Array.from(Buffer.from("08c379a00000000000000000000000000000000000000000000000000000000000000020000000000000000000000000000000000000000000000000000000000000000a75736572206572726f72", "hex"));
     const ex = executor(() => ({ ok: false, gasUsed: 23_000n, refund: 0n, revertData: data }));
     const err = await searchGas({ run: ex.run, hi: HI, isPlainTransfer: false }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RpcError);
+    expect(err).toBeInstanceOf(ExecutionError);
     expect(toJsonRpcError(err)).toEqual({ code: 3, message: "execution reverted: user error", data: "0x" + Buffer.from(data).toString("hex") });
     expect(ex.calls).toEqual([HI]);
   });
@@ -133,7 +134,7 @@ describe("searchGas", () => {
     for (const model of [() => oog, () => ({ ok: false, gasUsed: 0n, refund: 0n })]) {
       const ex = executor(model);
       const err = await searchGas({ run: ex.run, hi: RPC_GAS_CAP, isPlainTransfer: false }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ServerError);
+      expect(err).toBeInstanceOf(ExecutionError);
       expect(toJsonRpcError(err)).toEqual({ code: -32000, message: "gas required exceeds allowance (50000000)" });
       expect(ex.calls).toEqual([RPC_GAS_CAP]);
     }

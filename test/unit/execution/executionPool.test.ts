@@ -12,7 +12,7 @@ import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../../src/chain/chain.js";
+import { Chain } from "../../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import type { CallRequest } from "../../../src/execution/callRequest.js";
 import { ExecutionPool, type ExecutionPoolOptions } from "../../../src/execution/pool/executionPool.js";

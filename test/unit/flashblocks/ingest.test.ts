@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../../src/chain/chain.js";
+import { Chain } from "../../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import { encodeFlashblock, type FlashblocksPayloadV1 } from "../../../src/flashblocks/codec.js";
 import { flashblocksOfBlock } from "../../../src/flashblocks/replay.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createBlock } from "@ethereumjs/block";
 import { hexToBytes, type PrefixedHexString } from "@ethereumjs/util";
-import { formatBlock, formatHeader, toData } from "../../../src/rpc/format/index.js";
+import { formatBlock, formatHeader, toData } from "../../../src/chain/json/index.js";
 import { HAVE_FIXTURES, loadChain, loadFixtures, type ChainBlock, type Exchange } from "./chain.js";
 
 /** The wire text geth sent for this exchange, rebuilt around our result. */

@@ -19,8 +19,8 @@ import { l1BlockInfoFromCalldata } from "../../../src/chain/op/l1BlockInfo.js";
 import { l1GasUsed } from "../../../src/chain/op/l1Cost.js";
 import { encodeL1InfoCalldata, L1InfoCalldataError, type L1InfoValues } from "../../../src/chain/op/l1InfoTx.js";
 import { txDaFootprint } from "../../../src/chain/op/daFootprint.js";
-import type { StoredReceipt } from "../../../src/chain/types.js";
-import { createAddress, formatReceipt, formatReceipts, toData, toQuantity, type RpcReceipt } from "../../../src/rpc/format/index.js";
+import type { StoredReceipt } from "../../../src/storage/types.js";
+import { createAddress, formatReceipt, formatReceipts, toData, toQuantity, type RpcReceipt } from "../../../src/chain/json/index.js";
 import { fromHex } from "../../../src/util/bytes.js";
 import { BASE_MAINNET_OP, allForksGenesis } from "../../helpers/opFixtures.js";
 

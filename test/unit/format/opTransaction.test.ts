@@ -16,8 +16,8 @@ import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import type { GenesisJson } from "../../../src/chain/genesis.js";
 import { DepositTransaction } from "../../../src/chain/op/depositTx.js";
 import { opConfigFromGenesisConfig, type OpChainConfig } from "../../../src/chain/op/forks.js";
-import type { StoredReceipt } from "../../../src/chain/types.js";
-import { effectiveGasPrice, formatBlock, formatTransaction, toData, type RpcTransaction } from "../../../src/rpc/format/index.js";
+import type { StoredReceipt } from "../../../src/storage/types.js";
+import { effectiveGasPrice, formatBlock, formatTransaction, toData, type RpcTransaction } from "../../../src/chain/json/index.js";
 import { fromHex } from "../../../src/util/bytes.js";
 import { allForksGenesis } from "../../helpers/opFixtures.js";
 

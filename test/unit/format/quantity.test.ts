@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { InvalidParamsError, RpcCode, toJsonRpcError } from "../../../src/rpc/errors.js";
-import { parseAddress, parseData, parseHash, parseQuantity, toData, toFixedData, toQuantity } from "../../../src/rpc/format/index.js";
+import { toData, toFixedData, toQuantity } from "../../../src/chain/json/index.js";
+import { parseAddress, parseData, parseHash, parseQuantity } from "../../../src/rpc/hexParams.js";
 import { HAVE_FIXTURES, loadFixtures } from "./chain.js";
 
 function errorOf(fn: () => unknown): { code: number; message: string } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hexToBytes, type PrefixedHexString } from "@ethereumjs/util";
-import type { Log, StoredReceipt } from "../../../src/chain/types.js";
+import type { Log, StoredReceipt } from "../../../src/storage/types.js";
 import {
   createAddress,
   formatBlockLogs,
@@ -10,7 +10,7 @@ import {
   toData,
   type RpcLog,
   type RpcReceipt,
-} from "../../../src/rpc/format/index.js";
+} from "../../../src/chain/json/index.js";
 import { HAVE_FIXTURES, loadChain, loadFixtures, type ChainBlock, type Exchange } from "./chain.js";
 
 const hex = (s: string): Uint8Array => hexToBytes(s as PrefixedHexString);

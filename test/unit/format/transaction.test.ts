@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createFeeMarket1559Tx, createLegacyTx } from "@ethereumjs/tx";
 import { randomBytes } from "node:crypto";
-import { effectiveGasPrice, formatTransaction, toData, type RpcTransaction } from "../../../src/rpc/format/index.js";
+import { effectiveGasPrice, formatTransaction, toData, type RpcTransaction } from "../../../src/chain/json/index.js";
 import { HAVE_FIXTURES, loadChain, loadFixtures, type ChainBlock, type Exchange } from "./chain.js";
 
 function wire(ex: Exchange, result: unknown): string {

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { register } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { bindChainMetrics, lmdbBytes, type ChainMetricsSource } from "../../../src/metrics/chainMetrics.js";
+import { bindChainMetrics, type ChainMetricsSource } from "../../../src/blockchain/metrics.js";
+import { lmdbBytes } from "../../../src/storage/metrics.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-chain-metrics-"));
 afterAll(() => {
@@ -37,7 +38,7 @@ describe("chain metrics", () => {
     expect(await value("basalt_chain_head_number")).toBe(43);
     expect(await value("basalt_chain_safe_number")).toBe(40);
     expect(await value("basalt_chain_finalized_number")).toBe(30);
-    expect(await value("basalt_chain_head_gas_used")).toBe(21_000);
+    expect(await value("basalt_chain_head_used_gas")).toBe(21_000);
     const age = (await value("basalt_chain_head_age_seconds")) as number;
     expect(age).toBeGreaterThanOrEqual(29);
     expect(age).toBeLessThan(3600);

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { registerAllMetrics } from "../../../src/metrics/families.js";
+import { registerAllMetrics } from "../../../src/ops/metrics/families.js";
 
 interface Panel {
   type: string;
@@ -53,7 +53,7 @@ describe("Grafana dashboard", () => {
       "basalt_rpc_requests_total",
       "basalt_rpc_request_duration_seconds_bucket",
       "basalt_rpc_errors_total",
-      "basalt_execution_pool_queue_depth",
+      "basalt_execution_pool_queued_requests",
       "basalt_execution_pool_busy_workers",
       "basalt_rpc_response_cache_hits_total",
       "basalt_chain_head_number",

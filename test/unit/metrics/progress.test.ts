@@ -1,7 +1,7 @@
 /** ProgressMeter (pace over the last interval, ETA), formatDuration and countRlpItems, on an injected clock. */
 import { RLP } from "@ethereumjs/rlp";
 import { describe, expect, it } from "vitest";
-import { countRlpItems, formatDuration, ProgressMeter } from "../../../src/metrics/progress.js";
+import { countRlpItems, formatDuration, ProgressMeter } from "../../../src/util/progress.js";
 
 describe("ProgressMeter", () => {
   it("reports blocks/s since the previous sample and the time left at that pace", () => {

@@ -1,7 +1,7 @@
 /** The metrics endpoint: GET /metrics in Prometheus text with the process metrics, 404 elsewhere, port conflicts refused. */
 import { register } from "prom-client";
 import { afterAll, describe, expect, it } from "vitest";
-import { MetricsServerError, startMetricsServer, type MetricsServer } from "../../../src/metrics/server.js";
+import { MetricsServerError, startMetricsServer, type MetricsServer } from "../../../src/ops/metrics/server.js";
 
 const servers: MetricsServer[] = [];
 afterAll(async () => {

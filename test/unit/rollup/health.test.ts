@@ -1,7 +1,8 @@
 /** `GET /health?max_lag=N` on the rollup port: the sync check (now − head timestamp) as an HTTP status. */
 import { describe, expect, it } from "vitest";
-import type { Chain } from "../../../src/chain/chain.js";
-import { DEFAULT_HEALTH_MAX_LAG_S, healthAnswer } from "../../../src/rollup/health.js";
+import type { Chain } from "../../../src/blockchain/chain.js";
+import { healthAnswer } from "../../../src/rollup/health.js";
+import { DEFAULT_HEALTH_MAX_LAG_S } from "../../../src/config/constants.js";
 
 const chainAt = (number: bigint, timestamp: bigint): Chain => ({ head: { header: { number, timestamp } } }) as unknown as Chain;
 

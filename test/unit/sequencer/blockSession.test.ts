@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Chain } from "../../../src/chain/chain.js";
+import { Chain } from "../../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import { DEPOSIT_TX_TYPE } from "../../../src/chain/op/depositTx.js";
 import { L2_TO_L1_MESSAGE_PASSER_ADDRESS } from "../../../src/chain/op/predeploys.js";
@@ -28,7 +28,7 @@ import { buildOpPayload, decodeOpTransaction, type PoolSource } from "../../../s
 import type { FlashblocksPayloadV1 } from "../../../src/flashblocks/codec.js";
 import { assemblePartialBlock, headerTemplateFromBase } from "../../../src/flashblocks/partialBlock.js";
 import { BlockSession, BlockSessionError } from "../../../src/sequencer/blockSession.js";
-import { poolSource } from "../../../src/sequencer/opBuilder.js";
+import { poolSource } from "../../../src/txpool/poolSource.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 

@@ -19,12 +19,12 @@ import {
 import { bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../../src/chain/chain.js";
+import { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import type { GenesisJson } from "../../../src/chain/genesis.js";
 import { isDeposit } from "../../../src/chain/op/depositTx.js";
-import { formatBlock, type RpcBlock } from "../../../src/rpc/format/block.js";
+import { formatBlock, type RpcBlock } from "../../../src/chain/json/block.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { BlockFromRpcError, blockFromRpc, type BlockRulesSource } from "../../../src/sync/blockFromRpc.js";
 import { TxPool } from "../../../src/txpool/txpool.js";

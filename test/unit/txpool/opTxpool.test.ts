@@ -12,7 +12,7 @@ import type { Common } from "@ethereumjs/common";
 import { createBlob4844Tx, createFeeMarket1559Tx, createTxFromRLP } from "@ethereumjs/tx";
 import { type Account, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAccount } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
-import type { Chain } from "../../../src/chain/chain.js";
+import type { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import type { OpChainConfig } from "../../../src/chain/op/forks.js";
 import type { StateReader } from "../../../src/execution/state/stateReader.js";

@@ -13,7 +13,7 @@
 import type { Common } from "@ethereumjs/common";
 import { ecrecover as jsEcrecover } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { loadNative } from "../../crypto.js";
+import { loadNative } from "../../../chain/crypto.js";
 import { numberParam } from "./params.js";
 import { EMPTY_OUTPUT, failure, success } from "./result.js";
 import type { Precompile } from "./types.js";

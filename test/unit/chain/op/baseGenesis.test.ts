@@ -7,9 +7,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Chain } from "../../../../src/chain/chain.js";
+import { Chain } from "../../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../../src/chain/chainSpec.js";
-import { genesisHashOf } from "../../../../src/chain/genesisSource.js";
+import { genesisHashOf } from "../../../../src/blockchain/genesisSource.js";
 import { OP_NETWORKS, withNetworkConfig, type OpNetworkName } from "../../../../src/chain/op/networks.js";
 import { to0x } from "../../../../src/util/bytes.js";
 

@@ -16,7 +16,7 @@ import path from "node:path";
 import pino from "pino";
 import { register } from "prom-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../../../src/chain/chain.js";
+import { Chain } from "../../../../src/blockchain/chain.js";
 import { decodeBlockFromRlp } from "../../../../src/chain/blockCodec.js";
 import { devAccounts, devnetGenesis } from "../../../../src/chain/devnet.js";
 import { fastEvmTestHooks } from "../../../../src/execution/evm/transaction.js";

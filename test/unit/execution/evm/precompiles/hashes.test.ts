@@ -8,7 +8,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { customCrypto, loadNative } from "../../../../../src/execution/crypto.js";
+import { customCrypto, loadNative } from "../../../../../src/chain/crypto.js";
 import { createEcrecover } from "../../../../../src/execution/evm/precompiles/ecrecover.js";
 import { precompilesFor } from "../../../../../src/execution/evm/precompiles/index.js";
 import { ALL_FORK_CASES, AMPLE_GAS, Differential, ReferencePrecompiles, concat, eestInputs, hex, mainnetCommon, word } from "./reference.js";

@@ -7,7 +7,7 @@ import { Common, Hardfork, Mainnet } from "@ethereumjs/common";
 import { createEVM } from "@ethereumjs/evm";
 import { describe, expect, it } from "vitest";
 import { OP_FORK_NAMES, OpFork } from "../../../../../src/chain/op/forks.js";
-import { customCrypto } from "../../../../../src/execution/crypto.js";
+import { customCrypto } from "../../../../../src/chain/crypto.js";
 import { precompilesFor } from "../../../../../src/execution/evm/precompiles/index.js";
 import {
   BLS12_G1_MSM_MAX_INPUT_ISTHMUS,

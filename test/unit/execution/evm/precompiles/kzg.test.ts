@@ -7,7 +7,7 @@ import { Hardfork } from "@ethereumjs/common";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { KZG } from "micro-eth-signer/kzg.js";
-import { customCrypto } from "../../../../../src/execution/crypto.js";
+import { customCrypto } from "../../../../../src/chain/crypto.js";
 import { ALL_FORK_CASES, Differential, concat, eestInputs, hex, word } from "./reference.js";
 
 /** BLS12-381 scalar field modulus (EIP-4844 `BLS_MODULUS`). */

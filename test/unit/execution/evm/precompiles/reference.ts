@@ -12,7 +12,7 @@ import { createEVM, getActivePrecompiles, type EVM, type PrecompileFunc } from "
 import { expect } from "vitest";
 import { allForksCommon } from "../../../../helpers/opFixtures.js";
 import { OP_FORK_NAMES, OpFork } from "../../../../../src/chain/op/forks.js";
-import { customCrypto } from "../../../../../src/execution/crypto.js";
+import { customCrypto } from "../../../../../src/chain/crypto.js";
 import { opPrecompiles } from "../../../../../src/execution/op/precompiles.js";
 import { precompilesFor, type PrecompileSet } from "../../../../../src/execution/evm/precompiles/index.js";
 import type { Precompile, PrecompileResult } from "../../../../../src/execution/evm/precompiles/types.js";

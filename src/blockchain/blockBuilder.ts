@@ -1,14 +1,14 @@
 /**
- * Builds a new block on the current head from the mempool: used by the devnet block
- * producer and by the Engine API's engine_forkchoiceUpdated/engine_getPayload. The result
- * is an executed block ready to commit (same write path as imported blocks).
+ * Builds a new block on the current head from mempool candidates: used by the Engine API's
+ * engine_forkchoiceUpdated/engine_getPayload on Ethereum chains. The result is an executed block
+ * ready to commit (same write path as imported blocks). The mempool is seen through a
+ * {@link PoolSource} (`src/txpool/poolSource.ts` adapts the node's TxPool).
  */
 import type { Block } from "@ethereumjs/block";
 import { buildBlock } from "@ethereumjs/vm";
-import type { Logger } from "pino";
-import { blockWriteOf, type Chain, type ExecutedBlock } from "../chain/chain.js";
-import type { Log, StoredReceipt } from "../chain/types.js";
-import type { TxPool } from "../txpool/txpool.js";
+import type { PoolSource } from "../execution/op/opPayload.js";
+import { blockWriteOf, type Chain, type ExecutedBlock } from "./chain.js";
+import type { Log, StoredReceipt } from "../storage/types.js";
 
 /** Attributes of a block to build (Engine API PayloadAttributes). */
 export interface BuildAttributes {
@@ -24,7 +24,7 @@ export interface BuildAttributes {
 }
 
 /** Builds and executes a block on the head; does not commit it. */
-export async function buildOnHead(chain: Chain, pool: TxPool | undefined, attrs: BuildAttributes, log?: Logger): Promise<ExecutedBlock> {
+export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, attrs: BuildAttributes): Promise<ExecutedBlock> {
   const parent = chain.head;
   const number = parent.header.number + 1n;
   const common = chain.commonAt(number, attrs.timestamp);
@@ -53,17 +53,15 @@ export async function buildOnHead(chain: Chain, pool: TxPool | undefined, attrs:
   const senders: Uint8Array[] = [];
   if (attrs.noTxPool !== true && pool !== undefined) {
     const baseFee = common.isActivatedEIP(1559) ? parent.header.calcNextBaseFee() : 0n;
-    for (const p of pool.selectForBlock(baseFee)) {
+    for (const p of pool.candidates(baseFee)) {
       try {
         await builder.addTransaction(p.tx, { skipHardForkValidation: true });
-        senders.push(p.sender);
+        senders.push(p.tx.getSenderAddress().bytes);
       } catch (e) {
         const msg = (e as Error).message;
         // Block full: leave it for the next block. Otherwise the tx can never apply here.
-        if (!/block gas limit|blob gas limit/i.test(msg)) {
-          log?.debug({ tx: Buffer.from(p.hash).toString("hex"), reason: msg.slice(0, 200) }, "dropping transaction that failed to apply");
-          pool.remove(p.hash);
-        }
+        // (@ethereumjs's block builder reports a full block only in its message.)
+        if (!/block gas limit|blob gas limit/i.test(msg)) pool.reject?.(p.hash, msg);
       }
     }
   }

@@ -4,8 +4,8 @@
  * their keys in the same sorted order, so `JSON.stringify` reproduces geth's bytes.
  */
 import type { Block, BlockHeader } from "@ethereumjs/block";
-import type { OpChainConfig } from "../../chain/op/forks.js";
-import type { StoredReceipt } from "../../chain/types.js";
+import type { OpChainConfig } from "../op/forks.js";
+import type { StoredReceipt } from "../../storage/types.js";
 import { toData, toQuantity } from "./quantity.js";
 import { formatTransaction, type RpcTransaction } from "./transaction.js";
 

@@ -19,8 +19,8 @@ import {
   type TypedTransaction,
 } from "@ethereumjs/tx";
 import { bytesToBigInt } from "@ethereumjs/util";
-import { isDeposit, type DepositTransaction } from "../../chain/op/depositTx.js";
-import type { OpChainConfig } from "../../chain/op/forks.js";
+import { isDeposit, type DepositTransaction } from "../op/depositTx.js";
+import type { OpChainConfig } from "../op/forks.js";
 import { toData, toQuantity } from "./quantity.js";
 
 /** Options shared by the RPC formatters (transactions, blocks, receipts). */

@@ -1,5 +1,5 @@
 /**
- * Chain data types shared by storage, execution and the RPC formatters.
+ * The record types the store keeps, shared by storage, execution and the JSON renderers.
  * Blocks and transactions are @ethereumjs objects; receipts are basalt's own.
  */
 

@@ -15,11 +15,11 @@ import { ChainStore } from "../storage/store.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { Chain } from "./chain.js";
-import { commonFromGenesis } from "./chainSpec.js";
-import { devnetGenesis } from "./devnet.js";
-import { ChainError, ChainErrorCode } from "./errors.js";
-import { validateGenesis, type GenesisJson } from "./genesis.js";
-import { isOpNetworkName, opNetwork, withNetworkConfig, type OpNetwork } from "./op/networks.js";
+import { commonFromGenesis } from "../chain/chainSpec.js";
+import { devnetGenesis } from "../chain/devnet.js";
+import { ChainError, ChainErrorCode } from "../chain/errors.js";
+import { validateGenesis, type GenesisJson } from "../chain/genesis.js";
+import { isOpNetworkName, opNetwork, withNetworkConfig, type OpNetwork } from "../chain/op/networks.js";
 
 /** The options that select a genesis. */
 export type GenesisOptions = Pick<BasaltOptions, "network" | "genesis" | "genesis-url">;

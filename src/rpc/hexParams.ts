@@ -1,5 +1,5 @@
 /**
- * JSON-RPC hex encodings (EIP-1474 QUANTITY and DATA) and strict parsers for them.
+ * Strict parsers of JSON-RPC hex parameters (EIP-1474 QUANTITY and DATA).
  *
  * The parsers reproduce the error texts of geth's `hexutil` package, wrapped the way geth's
  * JSON-RPC server reports a bad argument: `invalid argument <n>: <reason>`. Quantities report
@@ -7,50 +7,12 @@
  * fixed-size and byte-string values report the `encoding/json` form geth's `common.Hash`,
  * `common.Address` and `hexutil.Bytes` produce, e.g.
  * `json: cannot unmarshal hex string without 0x prefix into Go value of type common.Hash`.
+ * The encodings themselves are in `src/chain/json/quantity.ts`.
  */
-import { InvalidParamsError } from "../errors.js";
+import { InvalidParamsError } from "./errors.js";
 
 /** Identifies a parameter in error messages: its position in `params` (geth style), or a name. */
 export type ParamRef = number | string;
-
-const HEX_TABLE: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/**
- * Encodes a non-negative integer as a QUANTITY: minimal hex with a `0x` prefix (`0x0`, `0x1a`).
- * Used by every RPC formatter (blocks, transactions, receipts, logs, eth_blockNumber, …).
- * @throws RangeError for negative or non-integer input.
- */
-export function toQuantity(value: bigint | number): string {
-  if (typeof value === "number") {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`not a non-negative safe integer: ${value}`);
-    return "0x" + value.toString(16);
-  }
-  if (value < 0n) throw new RangeError(`negative quantity: ${value}`);
-  return "0x" + value.toString(16);
-}
-
-/**
- * Encodes bytes as DATA: `0x` followed by two lowercase hex digits per byte (`0x` when empty).
- * Used for hashes, addresses, input data, blooms and every other byte field.
- */
-export function toData(bytes: Uint8Array): string {
-  let out = "0x";
-  for (let i = 0; i < bytes.length; i++) out += HEX_TABLE[bytes[i]!];
-  return out;
-}
-
-/**
- * Encodes an unsigned integer as fixed-width DATA of `byteLength` bytes (big-endian, zero padded),
- * e.g. storage values for eth_getStorageAt.
- */
-export function toFixedData(value: bigint, byteLength: number): string {
-  if (value < 0n) throw new RangeError(`negative value: ${value}`);
-  const hex = value.toString(16);
-  if (hex.length > byteLength * 2) throw new RangeError(`value does not fit in ${byteLength} bytes`);
-  return "0x" + hex.padStart(byteLength * 2, "0");
-}
-
-// ---- parsing -------------------------------------------------------------------------------
 
 /** geth `hexutil` error texts. */
 const ERR = {

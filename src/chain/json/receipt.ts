@@ -11,11 +11,11 @@ import type { Block } from "@ethereumjs/block";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../util/keccak.js";
-import { isDeposit } from "../../chain/op/depositTx.js";
-import { opForkAt, type OpFork } from "../../chain/op/forks.js";
-import { l1BlockInfoFromCalldata, type L1BlockInfo } from "../../chain/op/l1BlockInfo.js";
-import { opReceiptFields, type OpReceiptFieldsJson } from "../../chain/op/receiptFields.js";
-import type { Log, StoredReceipt } from "../../chain/types.js";
+import { isDeposit } from "../op/depositTx.js";
+import { opForkAt, type OpFork } from "../op/forks.js";
+import { l1BlockInfoFromCalldata, type L1BlockInfo } from "../op/l1BlockInfo.js";
+import { opReceiptFields, type OpReceiptFieldsJson } from "../op/receiptFields.js";
+import type { Log, StoredReceipt } from "../../storage/types.js";
 import { toData, toQuantity } from "./quantity.js";
 import { blobVersionedHashes, effectiveGasPrice, type AnyTransaction, type RpcFormatOptions } from "./transaction.js";
 

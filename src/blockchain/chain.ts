@@ -11,27 +11,27 @@ import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { SenderRecovery } from "../execution/senderRecovery.js";
 import type { Logger } from "pino";
-import { BLOCK_CACHE_BLOCKS, DEFAULT_STATE_HISTORY_BLOCKS } from "../config/constants.js";
+import { BLOCK_CACHE_BLOCKS, DEFAULT_STATE_HISTORY_BLOCKS, EXECUTED_BLOCKS_KEPT, HISTORY_PRUNE_INTERVAL_BLOCKS } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
 import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
-import { primeCommon } from "./commonSpeedups.js";
+import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
-import { blockFromValues } from "./blockCodec.js";
-import { envelopeOf } from "./envelope.js";
-import { commonFromGenesis, opConfigOf } from "./chainSpec.js";
-import { opForkAt, OpFork, type OpChainConfig } from "./op/forks.js";
-import { decodeOpExtraData, opNextBaseFee } from "./op/eip1559.js";
+import { blockFromValues } from "../chain/blockCodec.js";
+import { envelopeOf } from "../chain/envelope.js";
+import { commonFromGenesis, opConfigOf } from "../chain/chainSpec.js";
+import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
+import { decodeOpExtraData, opNextBaseFee } from "../chain/op/eip1559.js";
 import { createOpVM } from "../execution/op/opVm.js";
 import { installEvmCaches } from "../execution/evmSpeedups.js";
 import { verifyOpBlock } from "../execution/op/opPayload.js";
 import { defaultEvmEngine, type EvmEngineName } from "../execution/evm/engine.js";
 import { evmFallbacksTotal } from "../execution/evm/metrics.js";
-import { ChainError, ChainErrorCode } from "./errors.js";
-import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "./genesis.js";
-import type { Log, StoredReceipt } from "./types.js";
+import { ChainError, ChainErrorCode } from "../chain/errors.js";
+import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "../chain/genesis.js";
+import type { Log, StoredReceipt } from "../storage/types.js";
 
 /** Options of an opened chain. */
 export interface ChainOptions {
@@ -141,8 +141,8 @@ export class Chain {
   readonly evmEngine: EvmEngineName;
   /** A fast-engine mismatch was logged (later ones are only counted). */
   private warnedMismatch = false;
-  /** Blocks executed on top of the current head but not yet canonical (Engine API). */
-  private readonly executed = new LruMap<string, ExecutedBlock>(64);
+  /** Blocks executed on top of the current head but not yet canonical (Engine API), {@link EXECUTED_BLOCKS_KEPT} at most. */
+  private readonly executed = new LruMap<string, ExecutedBlock>(EXECUTED_BLOCKS_KEPT);
 
   private constructor(store: ChainStore, genesis: GenesisJson, opts: ChainOptions) {
     this.store = store;
@@ -156,7 +156,7 @@ export class Chain {
     this.archive = opts.archive ?? store.getMeta<boolean>(MetaKey.archive) ?? false;
     this.historyBlocks = opts.historyBlocks ?? DEFAULT_STATE_HISTORY_BLOCKS;
     this.evmEngine = opts.evmEngine ?? defaultEvmEngine();
-    this.log = opts.logger;
+    this.log = opts.logger?.child({ subsystem: "chain" });
     const head = store.getPointer("head") ?? gh;
     const hb = this.getBlockByHash(head);
     if (hb === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `head block ${to0x(head)} missing from the store`);
@@ -580,12 +580,12 @@ export class Chain {
     this.headBlock = block;
     if (!this.archive) {
       const floor = block.header.number - BigInt(this.historyBlocks);
-      if (floor > 0n && floor % 16n === 0n) {
+      if (floor > 0n && floor % HISTORY_PRUNE_INTERVAL_BLOCKS === 0n) {
         try {
           this.store.pruneHistory(floor);
         } catch (e) {
-          // The block is committed and is the head; pruning is housekeeping the next multiple of 16 retries.
-          this.log?.error({ err: (e as Error).message, floor: floor.toString() }, "state history pruning failed");
+          // The block is committed and is the head; pruning is housekeeping the next multiple of the interval retries.
+          this.log?.error({ err: e, floor: floor.toString() }, "state history pruning failed");
         }
       }
     }

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { register } from "prom-client";
-import { BasaltError } from "../util/errors.js";
+import { BasaltError } from "../../util/errors.js";
 import { registerAllMetrics } from "./families.js";
 
 /** Path of the scrape endpoint (Prometheus' default `metrics_path`). */
@@ -50,7 +50,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, log: Logger | u
     res.writeHead(200, { "content-type": register.contentType });
     res.end(req.method === "HEAD" ? undefined : text);
   } catch (err) {
-    log?.warn({ err: (err as Error).message }, "metrics scrape failed");
+    log?.warn({ err }, "metrics scrape failed");
     if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
     res.end("metrics collection failed\n");
   }
@@ -62,7 +62,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, log: Logger | u
  */
 export async function startMetricsServer(opts: MetricsServerOptions): Promise<MetricsServer> {
   registerAllMetrics();
-  const server: Server = createServer((req, res) => void handle(req, res, opts.logger));
+  const log = opts.logger?.child({ subsystem: "metrics" });
+  const server: Server = createServer((req, res) => void handle(req, res, log));
   await new Promise<void>((resolve, reject) => {
     server.once("error", (err) => {
       reject(new MetricsServerError(`cannot listen on ${opts.host}:${opts.port} (metrics): ${err.message}`, opts.host, opts.port, err));
@@ -73,7 +74,7 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Me
   const port = typeof address === "object" && address !== null ? address.port : opts.port;
   const host = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   const url = `http://${host}:${port}${METRICS_PATH}`;
-  opts.logger?.info({ url }, "metrics server listening");
+  log?.info({ url }, "metrics server listening");
   let closing: Promise<void> | undefined;
   return {
     port,

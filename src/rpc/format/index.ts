@@ -1,9 +1,0 @@
-/**
- * JSON-RPC formatters: hex encodings and parsers, and the JSON forms of blocks, transactions,
- * receipts and logs exactly as geth answers them (execution-apis fixtures) — or, on OP Stack
- * chains (`RpcFormatOptions.op`), transactions and receipts as op-reth (base-reth-node) does.
- */
-export * from "./quantity.js";
-export * from "./transaction.js";
-export * from "./block.js";
-export * from "./receipt.js";

@@ -1,0 +1,27 @@
+/**
+ * The call family run on the calling thread: a {@link CallService} for in-process tests; a
+ * running node sends call-family requests to the execution pool instead
+ * (src/execution/pool/executionPool.ts), whose workers run the same {@link executeCallRequest}.
+ */
+import type { Chain } from "../blockchain/chain.js";
+import { CallExecutor } from "../execution/callExecutor.js";
+import { executeCallRequest, type CallRequest, type CallService, type PendingCallTarget } from "../execution/callRequest.js";
+import { pendingCallTargetOf } from "../flashblocks/pendingContext.js";
+import type { PendingSource } from "../flashblocks/pendingView.js";
+
+/** Executes call-family requests on the calling thread, `pending` from `pending`'s current snapshot. */
+export class InlineCallService implements CallService {
+  private readonly executor: CallExecutor;
+  private readonly pendingTarget: PendingCallTarget;
+  constructor(
+    private readonly chain: Chain,
+    pending: PendingSource,
+  ) {
+    this.executor = new CallExecutor(chain);
+    this.pendingTarget = pendingCallTargetOf(chain, pending);
+  }
+  execute(req: CallRequest): Promise<string> {
+    return executeCallRequest(this.chain, this.pendingTarget, this.executor, req);
+  }
+  async close(): Promise<void> {}
+}

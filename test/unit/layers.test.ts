@@ -1,0 +1,139 @@
+/**
+ * The layer order of src/ (docs/ARCHITECTURE.md "Layers"): every relative import of every
+ * `src/**\/*.ts` file (and the thread entry points in workers/) goes to the same folder, a folder
+ * of a lower layer, or a folder of the same layer without closing a cycle between folders.
+ * Type-only imports count: they couple the folders as much as value imports do.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/basaltProcess.js";
+
+/** Top-level folders (under src/, plus workers/) by layer; a folder imports only its own layer or lower. */
+const LAYERS: Readonly<Record<string, number>> = {
+  config: 0,
+  util: 0,
+  storage: 1,
+  chain: 2,
+  execution: 3,
+  blockchain: 4,
+  txpool: 5,
+  flashblocks: 6,
+  sync: 6,
+  sequencer: 6,
+  derivation: 6,
+  proofs: 6,
+  p2p: 6,
+  rpc: 7,
+  rollup: 7,
+  cli: 8,
+  ops: 8,
+  workers: 8,
+};
+
+/** One relative import: the importing file and the file it names (both relative to the repository). */
+interface Edge {
+  file: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
+function tsFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...tsFiles(p));
+    else if (e.name.endsWith(".ts")) out.push(p);
+  }
+  return out;
+}
+
+/** The layer folder of a repository path: `src/<folder>/…` or `workers/…`. */
+function folderOf(rel: string): string {
+  const parts = rel.split(path.sep);
+  return parts[0] === "src" ? (parts.length > 2 ? parts[1]! : "src") : parts[0]!;
+}
+
+/** Every relative import (static, dynamic, `export … from`, type-only) between two folders. */
+function crossFolderImports(): Edge[] {
+  const files = [...tsFiles(path.join(REPO_ROOT, "src")), ...tsFiles(path.join(REPO_ROOT, "workers"))];
+  const edges: Edge[] = [];
+  for (const abs of files) {
+    const file = path.relative(REPO_ROOT, abs);
+    const info = ts.preProcessFile(readFileSync(abs, "utf8"), true, true);
+    for (const ref of info.importedFiles) {
+      if (!ref.fileName.startsWith(".")) continue;
+      const target = path.relative(REPO_ROOT, path.resolve(path.dirname(abs), ref.fileName)).replace(/\.js$/, ".ts");
+      const from = folderOf(file);
+      const to = folderOf(target);
+      if (from !== to) edges.push({ file, target, from, to });
+    }
+  }
+  return edges;
+}
+
+/** Folder cycles: each strongly connected component of more than one folder (Tarjan). */
+function folderCycles(edges: Edge[]): string[][] {
+  const next = new Map<string, Set<string>>();
+  for (const e of edges) {
+    if (!next.has(e.from)) next.set(e.from, new Set());
+    next.get(e.from)!.add(e.to);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  let counter = 0;
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  return components;
+}
+
+const edges = crossFolderImports();
+const arrow = (e: Edge): string => `${e.file} → ${e.target}`;
+
+describe("layers", () => {
+  it("every folder has a layer", () => {
+    const folders = new Set(edges.flatMap((e) => [e.from, e.to]));
+    expect([...folders].filter((f) => LAYERS[f] === undefined).sort()).toEqual([]);
+  });
+
+  it("no folder imports from a higher layer", () => {
+    const upward = edges.filter((e) => (LAYERS[e.to] ?? Infinity) > (LAYERS[e.from] ?? -Infinity)).map((e) => `${arrow(e)} (${e.from} ${LAYERS[e.from]} → ${e.to} ${LAYERS[e.to]})`);
+    expect(upward).toEqual([]);
+  });
+
+  it("no import cycle between folders", () => {
+    // Downward imports inside a cycle are fine by themselves: name the imports that close it.
+    const cycles = folderCycles(edges).map((component) => {
+      const closing = edges.filter((e) => component.includes(e.from) && component.includes(e.to) && LAYERS[e.to]! >= LAYERS[e.from]!);
+      return `${component.join(" ↔ ")}: ${closing.map(arrow).join(", ")}`;
+    });
+    expect(cycles).toEqual([]);
+  });
+});

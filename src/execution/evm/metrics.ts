@@ -1,18 +1,17 @@
 /**
- * Prometheus metrics of the EVM engines: transactions the fast engine handed to the reference
- * engine, and blocks the reference engine re-executed because the fast engine's result did not
- * match the header — each such block is a fast-engine bug, logged once at warn.
+ * Prometheus metrics of the EVM engines (created with src/util/metrics.ts): transactions the
+ * fast engine handed to the reference engine, and blocks the reference engine re-executed
+ * because the fast engine's result did not match the header — each such block is a
+ * fast-engine bug, logged once at warn.
  */
-import { Counter, register } from "prom-client";
+import { counter } from "../../util/metrics.js";
 
 /** Why the reference engine ran work the fast engine was asked for. */
 export type EvmFallbackReason = "unsupported" | "mismatch";
 
 /** Transactions (`unsupported`) and blocks (`mismatch`) the reference engine ran instead of the fast one. */
-export const evmFallbacksTotal: Counter<"reason"> =
-  (register.getSingleMetric("basalt_execution_evm_fallbacks_total") as Counter<"reason"> | undefined) ??
-  new Counter({
-    name: "basalt_execution_evm_fallbacks_total",
-    help: "Work the reference EVM ran instead of the fast one: transactions it does not support (unsupported), blocks whose fast result did not match (mismatch)",
-    labelNames: ["reason"],
-  });
+export const evmFallbacksTotal = counter<"reason">({
+  name: "basalt_execution_evm_fallbacks_total",
+  help: "Work the reference EVM ran instead of the fast one: transactions it does not support (unsupported), blocks whose fast result did not match (mismatch)",
+  labelNames: ["reason"],
+});

@@ -456,3 +456,10 @@ export const DOCTOR_SYNC_LAG_OK_S = 30;
  * (block timestamps come from the sequencer's clock): 60 s is far beyond any propagation delay.
  */
 export const DOCTOR_CLOCK_AHEAD_FAIL_S = 60;
+
+/**
+ * Call-family answers cached per head (rpc/callCache.ts): 4,096 answers of typically < 1 KiB each
+ * bound the cache to a few MiB, and a block's repeated calls (a dapp front end polling the same
+ * view functions, wallets re-estimating) repeat within a 2 s block far less often than that.
+ */
+export const CALL_CACHE_ENTRIES = 4_096;

@@ -46,6 +46,7 @@ import { FlashblocksService } from "../../flashblocks/service.js";
 import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
+import { CallCache } from "../../rpc/callCache.js";
 
 function version(): string {
   try {
@@ -111,10 +112,12 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     },
     logger: log,
   });
+  // Identical requests answered once: shared while in flight, cached per head (rpc/callCache.ts).
+  const callCache = new CallCache(calls, (listener) => chain.onHead(listener));
   const backend: RpcBackend = {
     chain,
     pool,
-    calls,
+    calls: callCache,
     settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
     pending: flashblocks ?? NO_PENDING,
     // Follow mode reports its progress while more than a couple of blocks behind the source.

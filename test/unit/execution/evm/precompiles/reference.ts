@@ -19,7 +19,7 @@ import type { Precompile, PrecompileResult } from "../../../../../src/execution/
 import { toHex } from "../../../../../src/util/bytes.js";
 
 /** Repository root (six levels above this directory). */
-const REPO_ROOT = fileURLToPath(new URL("../../../../../../", import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL("../../../../../", import.meta.url));
 
 /**
  * A gas limit above every price the tests mean to pay: 100 M, more than any single call gets on

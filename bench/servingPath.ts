@@ -4,7 +4,9 @@
  * answers to the block methods are captured and served by bare uWebSockets.js handlers (one per
  * case, nothing but the bytes); then wrk loads basalt and the bare handler of each case
  * alternately, for several rounds, with the same request body. The ratio basalt/bare says how
- * much of the machine basalt's own path costs beyond writing those bytes.
+ * much of the machine basalt's own path costs beyond writing those bytes. Each run also reads
+ * the server's CPU time (user + system, /proc/<pid>/stat) and prints it per request: on a shared
+ * machine this figure moves less than req/s.
  *
  * Cases: eth_getBlockByNumber(n, true) (the main one), (latest, true), (n, false), and
  * eth_getBlockReceipts(n).
@@ -61,6 +63,23 @@ interface WrkResult {
   requests: number;
   /** non-2xx answers plus socket errors: must be 0 for a valid run */
   failures: number;
+  /** the server's CPU time (user + system) per request, µs; NaN where /proc is missing */
+  cpuUs: number;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU time (user + system, all threads) of process `pid` in seconds; NaN when /proc cannot tell. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesized command name: state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const DEFAULTS: Options = { rounds: 3, seconds: 5, txs: 120, connections: 32, threads: 2, cases: ["full", "latest", "hashes", "receipts"] };
@@ -114,10 +133,11 @@ async function capture(url: string, c: Case): Promise<Buffer> {
 }
 
 /** Runs wrk with a POST of `body` against `url`; throws when wrk is missing or fails. */
-function runWrk(url: string, body: string, seconds: number, o: Options, scriptDir: string): Promise<WrkResult> {
+function runWrk(url: string, pid: number, body: string, seconds: number, o: Options, scriptDir: string): Promise<WrkResult> {
   const script = path.join(scriptDir, "post.lua");
   writeFileSync(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
   const args = [`-t${o.threads}`, `-c${o.connections}`, `-d${seconds}s`, "-s", script, url];
+  const cpuBefore = cpuSeconds(pid);
   return new Promise((resolve, reject) => {
     const p = spawn(WRK, args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -134,7 +154,8 @@ function runWrk(url: string, body: string, seconds: number, o: Options, scriptDi
       const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out);
       const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
       const failures = Number(non2xx?.[1] ?? 0) + (sock === null ? 0 : sock.slice(1).reduce((a, b) => a + Number(b), 0));
-      resolve({ rps: Number(rps[1]), requests: Number(requests[1]), failures });
+      const n = Number(requests[1]);
+      resolve({ rps: Number(rps[1]), requests: n, failures, cpuUs: ((cpuSeconds(pid) - cpuBefore) * 1e6) / n });
     });
   });
 }
@@ -197,40 +218,46 @@ async function main(): Promise<void> {
     }
     console.log(`head ${applied.head} with ${applied.blockTxCounts.at(-1) ?? 0} workload txs; wrk -t${o.threads} -c${o.connections} -d${o.seconds}s, ${o.rounds} rounds`);
     for (const t of targets) {
-      await runWrk(basalt.url, t.c.body, WARMUP_SECONDS, o, scratch);
-      await runWrk(t.bare.blockUrl, t.c.body, WARMUP_SECONDS, o, scratch);
+      await runWrk(basalt.url, basalt.pid, t.c.body, WARMUP_SECONDS, o, scratch);
+      await runWrk(t.bare.blockUrl, t.bare.pid, t.c.body, WARMUP_SECONDS, o, scratch);
     }
-    const results = new Map<string, { basalt: number[]; bare: number[] }>(targets.map((t) => [t.c.key, { basalt: [], bare: [] }]));
+    const results = new Map<string, Record<"basalt" | "bare", WrkResult[]>>(targets.map((t) => [t.c.key, { basalt: [], bare: [] }]));
     for (let r = 0; r < o.rounds; r++) {
       for (const t of targets) {
         // Alternate which server goes first, so drift of the machine's load hits both alike.
         const order = r % 2 === 0 ? (["basalt", "bare"] as const) : (["bare", "basalt"] as const);
-        const got: Record<string, WrkResult> = {};
+        const got = results.get(t.c.key)!;
         for (const who of order) {
-          const url = who === "basalt" ? basalt.url : t.bare.blockUrl;
-          const res = await runWrk(url, t.c.body, o.seconds, o, scratch);
+          const [url, pid] = who === "basalt" ? [basalt.url, basalt.pid] : [t.bare.blockUrl, t.bare.pid];
+          const res = await runWrk(url, pid, t.c.body, o.seconds, o, scratch);
           if (res.failures > 0) throw new ScenarioError("BENCH_SCENARIO_RPC", `${who} ${t.c.label}: ${res.failures} failed requests of ${res.requests}`);
-          got[who] = res;
+          got[who].push(res);
         }
-        const a = got.basalt!.rps;
-        const b = got.bare!.rps;
-        results.get(t.c.key)!.basalt.push(a);
-        results.get(t.c.key)!.bare.push(b);
-        console.log(`round ${r + 1}  ${t.c.label.padEnd(36)} basalt ${a.toFixed(0).padStart(7)} req/s  bare ${b.toFixed(0).padStart(7)} req/s  ratio ${(a / b).toFixed(2)}`);
+        const a = got.basalt.at(-1)!;
+        const b = got.bare.at(-1)!;
+        const line = [
+          `round ${r + 1}  ${t.c.label.padEnd(36)}`,
+          `basalt ${a.rps.toFixed(0).padStart(6)} req/s ${a.cpuUs.toFixed(0).padStart(4)} µs CPU/req`,
+          `bare ${b.rps.toFixed(0).padStart(6)} req/s ${b.cpuUs.toFixed(0).padStart(4)} µs CPU/req`,
+          `ratio ${(a.rps / b.rps).toFixed(2)}`,
+        ];
+        console.log(line.join("  "));
       }
     }
     console.log("");
     for (const t of targets) {
       const r = results.get(t.c.key)!;
-      const ratios = r.basalt.map((a, i) => a / r.bare[i]!);
+      const ratios = r.basalt.map((a, i) => a.rps / r.bare[i]!.rps);
       const summary = {
         bench: "serving-path",
         case: t.c.label,
         answerBytes: t.bytes,
-        basaltRps: r.basalt.map((x) => Math.round(x)),
-        bareRps: r.bare.map((x) => Math.round(x)),
+        basaltRps: r.basalt.map((x) => Math.round(x.rps)),
+        bareRps: r.bare.map((x) => Math.round(x.rps)),
         ratios: ratios.map((x) => Number(x.toFixed(3))),
         medianRatio: Number(median(ratios).toFixed(3)),
+        basaltCpuUsPerReq: Number(median(r.basalt.map((x) => x.cpuUs)).toFixed(1)),
+        bareCpuUsPerReq: Number(median(r.bare.map((x) => x.cpuUs)).toFixed(1)),
       };
       console.log(JSON.stringify(summary));
     }

@@ -30,11 +30,40 @@ export interface HandleBodyOptions {
   maxBatchResponseBytes?: number;
 }
 
-/** One answer of a request: its id text, its full response text and how many result bytes it holds. */
+/**
+ * A single call's response whose result is held as bytes ({@link RawJson.encoded}): the
+ * response is `head` (`{"jsonrpc":"2.0","id":<id>,"result":`) followed by `tail` (the result's
+ * UTF-8 bytes and the closing `}`), written by the HTTP server without joining them.
+ */
+export class SplicedResponse {
+  constructor(
+    /** The response text up to the result. */
+    readonly head: string,
+    /** The result's bytes and the closing brace (shared with the cache: never modified). */
+    readonly tail: Buffer,
+  ) {}
+
+  /** The whole response as text. */
+  toString(): string {
+    return this.head + this.tail.toString("utf8");
+  }
+}
+
+/** What {@link answerBody} produces: response text, or a single call's response in two parts. */
+export type ResponseBody = string | SplicedResponse;
+
+/** One answer of a request: its id text, its response and its result (for the batch size limit). */
 interface Answer {
   id: string;
-  text: string;
-  resultBytes: number;
+  text: ResponseBody;
+  /** The result's JSON, measured only by batches (undefined for errors). */
+  result?: string | RawJson;
+}
+
+/** UTF-8 size of an answer's result, as the batch response limit counts it. */
+function resultBytes(a: Answer): number {
+  if (a.result === undefined) return 0;
+  return typeof a.result === "string" ? Buffer.byteLength(a.result, "utf8") : a.result.byteLength;
 }
 
 const NULL_ID = "null";
@@ -52,7 +81,7 @@ function errorText(id: string, error: JsonRpcErrorObject): string {
 }
 
 function errorAnswer(id: string, code: number, message: string): Answer {
-  return { id, text: errorText(id, { code, message }), resultBytes: 0 };
+  return { id, text: errorText(id, { code, message }) };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -213,8 +242,8 @@ function classify(req: unknown, rawId: string | undefined): Classified {
   return { kind: "invalid", id };
 }
 
-/** Runs one method call; resolves to the JSON text of its result, or throws what the handler threw. */
-async function invoke(method: string, rawParams: unknown, methods: MethodTable, ctx: RpcContext): Promise<string> {
+/** Runs one method call; resolves to the JSON of its result (text or RawJson), or throws what the handler threw. */
+async function invoke(method: string, rawParams: unknown, methods: MethodTable, ctx: RpcContext): Promise<string | RawJson> {
   const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
   if (handler === undefined) throw new MethodNotFoundError(method);
   let params: unknown[];
@@ -222,8 +251,16 @@ async function invoke(method: string, rawParams: unknown, methods: MethodTable, 
   else if (Array.isArray(rawParams)) params = rawParams;
   else throw new InvalidParamsError("non-array args"); // geth's message for object params
   const result = await handler(params, ctx);
-  if (result instanceof RawJson) return result.json;
+  if (result instanceof RawJson) return result;
   return JSON.stringify(result) ?? "null";
+}
+
+/** The response of a call with result `json`: a {@link SplicedResponse} when the result is held as bytes. */
+function resultText(id: string, json: string | RawJson): ResponseBody {
+  if (typeof json === "string") return `{"jsonrpc":"2.0","id":${id},"result":${json}}`;
+  const tail = json.bytesThenClose;
+  if (tail !== undefined) return new SplicedResponse(`{"jsonrpc":"2.0","id":${id},"result":`, tail);
+  return `{"jsonrpc":"2.0","id":${id},"result":${json.json}}`;
 }
 
 /** Executes a call or notification with metrics; resolves to the answer, or null for notifications. */
@@ -236,14 +273,14 @@ async function execute(
   rpcRequestsTotal.inc({ method: label, transport: ctx.transport });
   const stopTimer = rpcRequestDuration.startTimer({ method: label });
   try {
-    const json = await invoke(req.method, req.params, methods, ctx);
+    const result = await invoke(req.method, req.params, methods, ctx);
     if (req.kind === "notification") return null;
-    return { id: req.id, text: `{"jsonrpc":"2.0","id":${req.id},"result":${json}}`, resultBytes: Buffer.byteLength(json) };
+    return { id: req.id, text: resultText(req.id, result), result };
   } catch (err) {
     const error = toJsonRpcError(err);
     rpcErrorsTotal.inc({ method: label, code: String(error.code) });
     if (req.kind === "notification") return null;
-    return { id: req.id, text: errorText(req.id, error), resultBytes: 0 };
+    return { id: req.id, text: errorText(req.id, error) };
   } finally {
     stopTimer();
   }
@@ -285,18 +322,18 @@ async function handleBatch(
 
   const answers = await Promise.all(batch.map((req, i) => handleRequest(req, rawIds.get(i), methods, ctx)));
   const parts: string[] = [];
-  let resultBytes = 0;
+  let total = 0;
   let overflow = false;
   for (const a of answers) {
     if (a === null) continue;
     if (overflow) {
-      parts.push(errorAnswer(a.id, RESPONSE_TOO_LARGE_CODE, "response too large").text);
+      parts.push(errorText(a.id, { code: RESPONSE_TOO_LARGE_CODE, message: "response too large" }));
       continue;
     }
-    parts.push(a.text);
-    resultBytes += a.resultBytes;
+    parts.push(String(a.text));
+    total += resultBytes(a);
     // As geth: the answer that crosses the limit is kept, every later one is replaced.
-    if (maxResponseBytes > 0 && resultBytes > maxResponseBytes) overflow = true;
+    if (maxResponseBytes > 0 && total > maxResponseBytes) overflow = true;
   }
   return parts.length === 0 ? null : `[${parts.join(",")}]`;
 }
@@ -304,6 +341,22 @@ async function handleBatch(
 /**
  * Processes one JSON-RPC 2.0 message (single request or batch) and returns the response
  * text, or null when nothing is to be answered (notifications only, or an empty body).
+ * {@link answerBody} with the answer as text.
+ */
+export async function handleBody(
+  body: string | Buffer,
+  methods: MethodTable,
+  ctx: RpcContext,
+  opts: HandleBodyOptions = {},
+): Promise<string | null> {
+  const out = await answerBody(body, methods, ctx, opts);
+  return out === null ? null : String(out);
+}
+
+/**
+ * Processes one JSON-RPC 2.0 message (single request or batch) and returns the response —
+ * text, or for a single call whose result is held as bytes a {@link SplicedResponse} — or null
+ * when nothing is to be answered (notifications only, or an empty body).
  *
  * - Broken JSON: -32700 "parse error"; nesting deeper than MAX_JSON_DEPTH: -32600 before parsing.
  * - Empty batch: one error object (-32600 "empty batch"); batch longer than `maxBatch`:
@@ -314,12 +367,12 @@ async function handleBatch(
  * - Batch entries run concurrently; answers keep request order; once the results exceed
  *   `maxBatchResponseBytes`, the remaining answers become -32003 "response too large".
  */
-export async function handleBody(
+export async function answerBody(
   body: string | Buffer,
   methods: MethodTable,
   ctx: RpcContext,
   opts: HandleBodyOptions = {},
-): Promise<string | null> {
+): Promise<ResponseBody | null> {
   const text = typeof body === "string" ? body : body.toString("utf8");
   const scan = scanBody(text, MAX_JSON_DEPTH);
   if (scan.empty) return null; // geth writes nothing for an empty body

@@ -50,7 +50,7 @@ export class BlockResponseCache {
     responseCacheMisses.inc({ answer });
     const json = this.render(block, answer);
     if (json === undefined) return undefined;
-    const raw = new RawJson(json);
+    const raw = RawJson.encoded(json);
     if (e === undefined) this.entries.set(key, (e = new Map()));
     e.set(answer, raw);
     return raw;
@@ -62,7 +62,7 @@ export class BlockResponseCache {
     const e = new Map<BlockAnswer, RawJson>();
     for (const answer of ["hashes", "full", "receipts"] as const) {
       const json = this.render(head, answer);
-      if (json !== undefined) e.set(answer, new RawJson(json));
+      if (json !== undefined) e.set(answer, RawJson.encoded(json));
     }
     this.entries.set(toHex(head.hash()), e);
   }

@@ -10,7 +10,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from "
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
 import { BasaltError } from "../util/errors.js";
-import { handleBody } from "./envelope.js";
+import { answerBody, SplicedResponse, type ResponseBody } from "./envelope.js";
 import { verifyJwt } from "./jwt.js";
 import { STATUS_FORBIDDEN, STATUS_TOO_MANY_REQUESTS, STATUS_UNAVAILABLE, type Admission, type PublicPolicy } from "./publicPolicy.js";
 import type { MethodTable, RpcContext } from "./types.js";
@@ -289,10 +289,10 @@ export class RpcHttpServer {
       this.refuse(res, state, verdict);
       return;
     }
-    let out: string | null;
+    let out: ResponseBody | null;
     this.inFlightCount++;
     try {
-      out = await handleBody(text, this.methods, ctx);
+      out = await answerBody(text, this.methods, ctx);
     } catch (err) {
       // handleBody maps handler errors itself; reaching here is a bug in the envelope.
       this.opts.logger?.error({ err }, "RPC envelope failed");
@@ -301,7 +301,8 @@ export class RpcHttpServer {
     } finally {
       this.settle();
     }
-    this.respond(res, state, STATUS_OK, out ?? "", "application/json");
+    if (out instanceof SplicedResponse) this.respondSpliced(res, state, out);
+    else this.respond(res, state, STATUS_OK, out ?? "", "application/json");
   }
 
   /** One in-flight request finished: wakes {@link drain} waiters when none is left. */
@@ -350,29 +351,75 @@ export class RpcHttpServer {
     state.done = true;
     this.release(state);
     res.cork(() => {
-      res.writeStatus(status);
-      if (contentType !== undefined) res.writeHeader("content-type", contentType);
-      const extra = Object.keys(headers);
-      for (const name of extra) res.writeHeader(name, headers[name] as string);
-      if (state.corsOrigin !== undefined) {
-        res.writeHeader("access-control-allow-origin", state.corsOrigin);
-        // Lets browser code read e.g. Retry-After on a 429.
-        if (extra.length > 0) res.writeHeader("access-control-expose-headers", extra.join(", "));
-        if (state.corsOrigin !== "*") res.writeHeader("vary", "Origin");
-        if (preflight) {
-          res.writeHeader("access-control-allow-methods", "POST, OPTIONS");
-          res.writeHeader("access-control-allow-headers", "content-type, authorization");
-          res.writeHeader("access-control-max-age", "600");
-        }
-      }
+      this.writeHead(res, state, status, contentType, headers, preflight);
       // endWithoutBody() without arguments: passing `undefined` leaves the response unended.
       if (body === null) res.endWithoutBody();
       else res.end(body, closeConnection);
     });
+    this.logAnswer(state, status, body === null ? 0 : body.length);
+  }
+
+  /**
+   * Writes a 200 whose body is `out.head` then `out.tail` (a cached result's bytes), corked,
+   * unless the client went away: the same bytes on the wire as {@link respond} with the joined
+   * text (Content-Length, no chunked encoding), without joining, copying or converting the
+   * tail. What the socket does not take at once is written when it drains (onWritable).
+   */
+  private respondSpliced(res: HttpResponse, state: RequestState, out: SplicedResponse): void {
+    if (state.aborted || state.done) return;
+    state.done = true;
+    this.release(state);
+    const head = Buffer.from(out.head, "utf8");
+    const tail = out.tail;
+    const total = head.length + tail.length;
+    /** Writes from body offset `offset` on; false when the socket took only part of it. */
+    const writeFrom = (offset: number): boolean => {
+      if (offset < head.length) {
+        const [ok, done] = res.tryEnd(head.subarray(offset), total);
+        if (!ok || done) return ok;
+        offset = head.length;
+      }
+      return res.tryEnd(tail.subarray(offset - head.length), total)[0];
+    };
+    res.cork(() => {
+      this.writeHead(res, state, STATUS_OK, "application/json", {}, false);
+      if (!writeFrom(0)) res.onWritable((offset) => state.aborted || writeFrom(offset));
+    });
+    this.logAnswer(state, STATUS_OK, total);
+  }
+
+  /** Status line and headers of an answer: content type, `headers`, CORS (with the preflight's when `preflight`). */
+  private writeHead(
+    res: HttpResponse,
+    state: RequestState,
+    status: string,
+    contentType: string | undefined,
+    headers: Record<string, string>,
+    preflight: boolean,
+  ): void {
+    res.writeStatus(status);
+    if (contentType !== undefined) res.writeHeader("content-type", contentType);
+    const extra = Object.keys(headers);
+    for (const name of extra) res.writeHeader(name, headers[name] as string);
+    if (state.corsOrigin !== undefined) {
+      res.writeHeader("access-control-allow-origin", state.corsOrigin);
+      // Lets browser code read e.g. Retry-After on a 429.
+      if (extra.length > 0) res.writeHeader("access-control-expose-headers", extra.join(", "));
+      if (state.corsOrigin !== "*") res.writeHeader("vary", "Origin");
+      if (preflight) {
+        res.writeHeader("access-control-allow-methods", "POST, OPTIONS");
+        res.writeHeader("access-control-allow-headers", "content-type, authorization");
+        res.writeHeader("access-control-max-age", "600");
+      }
+    }
+  }
+
+  /** The debug line of one answered request. */
+  private logAnswer(state: RequestState, status: string, bytes: number): void {
     this.opts.logger?.debug(
       {
         status: Number.parseInt(status, 10),
-        bytes: body === null ? 0 : body.length,
+        bytes,
         ms: Math.round((performance.now() - state.started) * 1000) / 1000,
         remote: state.remoteAddress,
         transport: this.opts.transport,

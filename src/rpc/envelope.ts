@@ -242,17 +242,23 @@ function classify(req: unknown, rawId: string | undefined): Classified {
   return { kind: "invalid", id };
 }
 
-/** Runs one method call; resolves to the JSON of its result (text or RawJson), or throws what the handler threw. */
-async function invoke(method: string, rawParams: unknown, methods: MethodTable, ctx: RpcContext): Promise<string | RawJson> {
+/** A value, or a promise of it: calls of synchronous handlers are answered without a microtask. */
+type MaybePromise<T> = T | Promise<T>;
+
+/** True for what `await` would wait on. */
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === "object" || typeof v === "function") && v !== null && typeof (v as { then?: unknown }).then === "function";
+}
+
+/** Calls the handler of `method` with checked params; returns what it returns (maybe a promise), throws what it throws. */
+function invoke(method: string, rawParams: unknown, methods: MethodTable, ctx: RpcContext): unknown {
   const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
   if (handler === undefined) throw new MethodNotFoundError(method);
   let params: unknown[];
   if (rawParams === undefined || rawParams === null) params = [];
   else if (Array.isArray(rawParams)) params = rawParams;
   else throw new InvalidParamsError("non-array args"); // geth's message for object params
-  const result = await handler(params, ctx);
-  if (result instanceof RawJson) return result;
-  return JSON.stringify(result) ?? "null";
+  return handler(params, ctx);
 }
 
 /** The response of a call with result `json`: a {@link SplicedResponse} when the result is held as bytes. */
@@ -263,35 +269,67 @@ function resultText(id: string, json: string | RawJson): ResponseBody {
   return `{"jsonrpc":"2.0","id":${id},"result":${json.json}}`;
 }
 
-/** Executes a call or notification with metrics; resolves to the answer, or null for notifications. */
-async function execute(
-  req: Extract<Classified, { kind: "call" | "notification" }>,
-  methods: MethodTable,
-  ctx: RpcContext,
-): Promise<Answer | null> {
+type Executable = Extract<Classified, { kind: "call" | "notification" }>;
+
+/** The answer of a call whose handler returned `result` (serialization errors answer as handler errors). */
+function succeeded(req: Executable, label: string, result: unknown): Answer | null {
+  let json: string | RawJson;
+  try {
+    json = result instanceof RawJson ? result : (JSON.stringify(result) ?? "null");
+  } catch (err) {
+    return failed(req, label, err);
+  }
+  if (req.kind === "notification") return null;
+  return { id: req.id, text: resultText(req.id, json), result: json };
+}
+
+/** The answer of a call whose handler threw or rejected with `err`. */
+function failed(req: Executable, label: string, err: unknown): Answer | null {
+  const error = toJsonRpcError(err);
+  rpcErrorsTotal.inc({ method: label, code: String(error.code) });
+  if (req.kind === "notification") return null;
+  return { id: req.id, text: errorText(req.id, error) };
+}
+
+/**
+ * Executes a call or notification with metrics: the answer, or null for notifications —
+ * synchronously when the handler returns a plain value, else a promise of it.
+ */
+function execute(req: Executable, methods: MethodTable, ctx: RpcContext): MaybePromise<Answer | null> {
   const label = Object.hasOwn(methods, req.method) ? req.method : UNKNOWN_METHOD_LABEL;
   rpcRequestsTotal.inc({ method: label, transport: ctx.transport });
   const stopTimer = rpcRequestDuration.startTimer({ method: label });
+  let result: unknown;
   try {
-    const result = await invoke(req.method, req.params, methods, ctx);
-    if (req.kind === "notification") return null;
-    return { id: req.id, text: resultText(req.id, result), result };
+    result = invoke(req.method, req.params, methods, ctx);
   } catch (err) {
-    const error = toJsonRpcError(err);
-    rpcErrorsTotal.inc({ method: label, code: String(error.code) });
-    if (req.kind === "notification") return null;
-    return { id: req.id, text: errorText(req.id, error) };
-  } finally {
     stopTimer();
+    return failed(req, label, err);
   }
+  if (!isThenable(result)) {
+    const answer = succeeded(req, label, result);
+    stopTimer();
+    return answer;
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      const answer = succeeded(req, label, value);
+      stopTimer();
+      return answer;
+    },
+    (err: unknown) => {
+      stopTimer();
+      return failed(req, label, err);
+    },
+  );
 }
 
 /** Answers one parsed request (single or batch entry). */
-function handleRequest(req: unknown, rawId: string | undefined, methods: MethodTable, ctx: RpcContext): Promise<Answer | null> {
+function handleRequest(req: unknown, rawId: string | undefined, methods: MethodTable, ctx: RpcContext): MaybePromise<Answer | null> {
   const c = classify(req, rawId);
   if (c.kind === "invalid") {
     rpcErrorsTotal.inc({ method: INVALID_METHOD_LABEL, code: String(RpcCode.InvalidRequest) });
-    return Promise.resolve(errorAnswer(c.id, RpcCode.InvalidRequest, "invalid request"));
+    return errorAnswer(c.id, RpcCode.InvalidRequest, "invalid request");
   }
   return execute(c, methods, ctx);
 }
@@ -367,12 +405,12 @@ export async function handleBody(
  * - Batch entries run concurrently; answers keep request order; once the results exceed
  *   `maxBatchResponseBytes`, the remaining answers become -32003 "response too large".
  */
-export async function answerBody(
+export function answerBody(
   body: string | Buffer,
   methods: MethodTable,
   ctx: RpcContext,
   opts: HandleBodyOptions = {},
-): Promise<ResponseBody | null> {
+): MaybePromise<ResponseBody | null> {
   const text = typeof body === "string" ? body : body.toString("utf8");
   const scan = scanBody(text, MAX_JSON_DEPTH);
   if (scan.empty) return null; // geth writes nothing for an empty body
@@ -400,6 +438,10 @@ export async function answerBody(
       opts.maxBatchResponseBytes ?? MAX_BATCH_RESPONSE_BYTES,
     );
   }
-  const answer = await handleRequest(parsed, scan.rawIds.get(0), methods, ctx);
+  const answer = handleRequest(parsed, scan.rawIds.get(0), methods, ctx);
+  return answer instanceof Promise ? answer.then(textOf) : textOf(answer);
+}
+
+function textOf(answer: Answer | null): ResponseBody | null {
   return answer === null ? null : answer.text;
 }

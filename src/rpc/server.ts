@@ -69,7 +69,8 @@ interface RequestState {
   size: number;
   started: number;
   corsOrigin: string | undefined;
-  remoteAddress: string;
+  /** The client's address as text, read on first use (a getpeername call): see {@link RpcHttpServer.remoteOf}. */
+  remoteAddress: string | undefined;
   /** Counted against the public connection cap (released once, on the answer or the abort). */
   counted: boolean;
 }
@@ -87,6 +88,8 @@ export class RpcHttpServer {
   private draining = false;
   /** Resolvers of {@link drain} waiting for `inFlightCount` to reach 0. */
   private idleWaiters: (() => void)[] = [];
+  /** Every request's address is needed (public mode's per-IP limits, debug request lines); else it is read when asked for. */
+  private readonly addressAlways: boolean;
 
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: RpcHttpServerOptions) {
@@ -97,6 +100,7 @@ export class RpcHttpServer {
       throw new RpcServerError("RPC_SERVER_CONFIG", "the engine transport cannot run in public mode", opts.host, opts.port);
     }
     this.maxBodyBytes = opts.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+    this.addressAlways = opts.public !== undefined || opts.logger?.isLevelEnabled("debug") === true;
     this.methods = opts.public === undefined ? opts.methods : opts.public.filterMethods(opts.methods);
     this.app = uws.App();
     this.app.any("/*", (res, req) => this.onRequest(res, req));
@@ -178,7 +182,7 @@ export class RpcHttpServer {
       size: 0,
       started: performance.now(),
       corsOrigin: undefined,
-      remoteAddress: "",
+      remoteAddress: undefined,
       counted: false,
     };
     try {
@@ -196,7 +200,7 @@ export class RpcHttpServer {
   private route(res: HttpResponse, req: HttpRequest, state: RequestState): void {
     // Everything needed from `req` is read now: it is invalid after the first await.
     state.corsOrigin = this.corsOriginFor(req.getHeader("origin"));
-    state.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    if (this.addressAlways) this.remoteOf(res, state);
     const method = req.getMethod();
     if (this.draining) {
       this.respond(res, state, STATUS_UNAVAILABLE, "shutting down", "text/plain", false, true);
@@ -279,30 +283,74 @@ export class RpcHttpServer {
     const last = Buffer.from(chunk);
     const text = chunks.length === 0 ? last.toString("utf8") : Buffer.concat([...chunks, last]).toString("utf8");
     chunks.length = 0;
-    this.process(res, state, text).catch((err: unknown) => this.fail(res, state, err));
+    this.process(res, state, text);
   }
 
-  private async process(res: HttpResponse, state: RequestState, text: string): Promise<void> {
-    const ctx: RpcContext = { transport: this.opts.transport, remoteAddress: state.remoteAddress };
-    const verdict = this.opts.public?.admit(state.remoteAddress, text, "http");
+  /**
+   * Answers a whole body: at once when every handler it calls returns a plain value (cached
+   * answers), else when the envelope's promise settles.
+   */
+  private process(res: HttpResponse, state: RequestState, text: string): void {
+    const remoteOf = (): string => this.remoteOf(res, state);
+    const ctx: RpcContext = {
+      transport: this.opts.transport,
+      get remoteAddress() {
+        return remoteOf();
+      },
+    };
+    const verdict = this.opts.public?.admit(this.remoteOf(res, state), text, "http");
     if (verdict !== undefined && verdict.kind !== "ok") {
       this.refuse(res, state, verdict);
       return;
     }
-    let out: ResponseBody | null;
     this.inFlightCount++;
+    let out: ResponseBody | null | Promise<ResponseBody | null>;
     try {
-      out = await answerBody(text, this.methods, ctx);
+      out = answerBody(text, this.methods, ctx);
     } catch (err) {
-      // handleBody maps handler errors itself; reaching here is a bug in the envelope.
-      this.opts.logger?.error({ err }, "RPC envelope failed");
-      this.respond(res, state, STATUS_INTERNAL, "internal error", "text/plain");
-      return;
-    } finally {
       this.settle();
+      this.envelopeFailed(res, state, err);
+      return;
     }
+    if (!(out instanceof Promise)) {
+      this.settle();
+      this.answer(res, state, out);
+      return;
+    }
+    out.then(
+      (o) => {
+        this.settle();
+        this.answer(res, state, o);
+      },
+      (err: unknown) => {
+        this.settle();
+        this.envelopeFailed(res, state, err);
+      },
+    ).catch((err: unknown) => this.fail(res, state, err));
+  }
+
+  /** Writes the envelope's answer: a 200 with the body (empty for notifications). */
+  private answer(res: HttpResponse, state: RequestState, out: ResponseBody | null): void {
     if (out instanceof SplicedResponse) this.respondSpliced(res, state, out);
     else this.respond(res, state, STATUS_OK, out ?? "", "application/json");
+  }
+
+  /** The envelope maps handler errors itself; reaching here is a bug in it. */
+  private envelopeFailed(res: HttpResponse, state: RequestState, err: unknown): void {
+    this.opts.logger?.error({ err }, "RPC envelope failed");
+    this.respond(res, state, STATUS_INTERNAL, "internal error", "text/plain");
+  }
+
+  /**
+   * The client's address as text. Read from the connection (a getpeername system call) the first
+   * time it is asked for while the request is open — handlers reading `ctx.remoteAddress`
+   * during the call — and kept; "" when first asked after the answer or the abort.
+   */
+  private remoteOf(res: HttpResponse, state: RequestState): string {
+    if (state.remoteAddress === undefined && !state.done && !state.aborted) {
+      state.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    }
+    return state.remoteAddress ?? "";
   }
 
   /** One in-flight request finished: wakes {@link drain} waiters when none is left. */
@@ -421,7 +469,7 @@ export class RpcHttpServer {
         status: Number.parseInt(status, 10),
         bytes,
         ms: Math.round((performance.now() - state.started) * 1000) / 1000,
-        remote: state.remoteAddress,
+        remote: state.remoteAddress ?? "",
         transport: this.opts.transport,
       },
       "RPC HTTP request",

@@ -53,8 +53,11 @@ export type RpcResult = unknown;
 export interface RpcContext {
   /** Which server the request came in on: the public HTTP/WS port, the authenticated Engine port or the consensus-side (rollup) port. */
   transport: "http" | "ws" | "engine" | "rollup";
-  /** Remote address, for logs and rate limits. */
-  remoteAddress?: string;
+  /**
+   * Remote address, for logs and rate limits. Over HTTP it is read from the connection when first
+   * asked for: read it during the call (a context kept past the answer may give "").
+   */
+  readonly remoteAddress?: string;
 }
 
 /** A method handler. `params` is the raw params array ([] when absent). */

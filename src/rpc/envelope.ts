@@ -14,7 +14,6 @@ import {
   rpcBatchSize,
   rpcErrorsTotal,
   rpcRequestDuration,
-  rpcRequestsTotal,
 } from "./metrics.js";
 import { RawJson } from "./types.js";
 import type { MethodTable, RpcContext } from "./types.js";
@@ -297,8 +296,10 @@ function failed(req: Executable, label: string, err: unknown): Answer | null {
  */
 function execute(req: Executable, methods: MethodTable, ctx: RpcContext): MaybePromise<Answer | null> {
   const label = Object.hasOwn(methods, req.method) ? req.method : UNKNOWN_METHOD_LABEL;
-  rpcRequestsTotal.inc({ method: label, transport: ctx.transport });
-  const stopTimer = rpcRequestDuration.startTimer({ method: label });
+  const record = rpcRequestDuration.recordOf(label);
+  record.requests[ctx.transport]++;
+  const started = performance.now();
+  const stopTimer = (): void => rpcRequestDuration.observeRecord(record, (performance.now() - started) / 1000);
   let result: unknown;
   try {
     result = invoke(req.method, req.params, methods, ctx);

@@ -210,6 +210,148 @@ function scanBody(text: string, maxDepth: number): ScanResult {
 }
 
 // ---------------------------------------------------------------------------------------
+// Fast parse of the common single call
+// ---------------------------------------------------------------------------------------
+
+/** A single call read by {@link parseSimpleCall}: the raw id text, the method and the params. */
+export interface SimpleCall {
+  id: string;
+  method: string;
+  params: unknown[] | null | undefined;
+}
+
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+
+function isDigit(c: number): boolean {
+  return c >= DIGIT_0 && c <= DIGIT_9;
+}
+
+/** End (exclusive) of a JSON number at `i` per the JSON grammar, or -1. */
+function numberEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) === MINUS) i++;
+  if (text.charCodeAt(i) === DIGIT_0) i++;
+  else if (isDigit(text.charCodeAt(i))) while (isDigit(text.charCodeAt(i))) i++;
+  else return -1;
+  if (text.charCodeAt(i) === DOT) {
+    i++;
+    if (!isDigit(text.charCodeAt(i))) return -1;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  const e = text.charCodeAt(i);
+  if (e === LOWER_E || e === UPPER_E) {
+    i++;
+    const sign = text.charCodeAt(i);
+    if (sign === PLUS || sign === MINUS) i++;
+    if (!isDigit(text.charCodeAt(i))) return -1;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  return i;
+}
+
+/** End (exclusive, past the closing quote) of a string at `i` holding no escape or control character, or -1. */
+function plainStringEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) return j + 1;
+    if (c === BACKSLASH || c < 0x20) return -1;
+  }
+  return -1;
+}
+
+/** The simple value at `i` (plain string, number, true, false, null) and where it ends, or undefined. */
+function simpleValue(text: string, i: number): { value: unknown; end: number } | undefined {
+  const c = text.charCodeAt(i);
+  if (c === QUOTE) {
+    const end = plainStringEnd(text, i);
+    return end < 0 ? undefined : { value: text.slice(i + 1, end - 1), end };
+  }
+  if (c === MINUS || isDigit(c)) {
+    const end = numberEnd(text, i);
+    return end < 0 ? undefined : { value: Number(text.slice(i, end)), end };
+  }
+  if (text.startsWith("true", i)) return { value: true, end: i + 4 };
+  if (text.startsWith("false", i)) return { value: false, end: i + 5 };
+  if (text.startsWith("null", i)) return { value: null, end: i + 4 };
+  return undefined;
+}
+
+/**
+ * Reads the usual single call — an object with exactly the members `jsonrpc` ("2.0"), `id`,
+ * `method` (a non-empty string) and optionally `params` (null, or an array of plain strings,
+ * numbers, true, false, null), each once, in any order, with any JSON whitespace — in one pass,
+ * without JSON.parse or the general scan. Whatever else (other members, escapes, nested
+ * values, batches, notifications, malformed JSON) gives undefined, and the body takes the
+ * general path; what this returns is exactly what the general path reads from the same text
+ * (the id as its raw source text).
+ */
+export function parseSimpleCall(text: string): SimpleCall | undefined {
+  let i = skipWs(text, 0);
+  if (text.charCodeAt(i) !== OPEN_OBJ) return undefined;
+  let jsonrpc: unknown;
+  let id: string | undefined;
+  let method: unknown;
+  let params: unknown[] | null | undefined;
+  let hasParams = false;
+  for (;;) {
+    i = skipWs(text, i + 1);
+    const keyEnd = plainStringEnd(text, i);
+    if (text.charCodeAt(i) !== QUOTE || keyEnd < 0) return undefined;
+    const key = text.slice(i + 1, keyEnd - 1);
+    i = skipWs(text, keyEnd);
+    if (text.charCodeAt(i) !== COLON) return undefined;
+    i = skipWs(text, i + 1);
+    if (key === "params") {
+      if (hasParams) return undefined;
+      hasParams = true;
+      if (text.charCodeAt(i) === OPEN_ARR) {
+        params = [];
+        i = skipWs(text, i + 1);
+        if (text.charCodeAt(i) === CLOSE_ARR) i++;
+        else {
+          for (;;) {
+            const v = simpleValue(text, i);
+            if (v === undefined) return undefined;
+            params.push(v.value);
+            i = skipWs(text, v.end);
+            const c = text.charCodeAt(i);
+            if (c === CLOSE_ARR) {
+              i++;
+              break;
+            }
+            if (c !== COMMA) return undefined;
+            i = skipWs(text, i + 1);
+          }
+        }
+      } else if (text.startsWith("null", i)) {
+        params = null;
+        i += 4;
+      } else return undefined;
+    } else {
+      const v = simpleValue(text, i);
+      if (v === undefined) return undefined;
+      if (key === "id" && id === undefined) id = text.slice(i, v.end);
+      else if (key === "jsonrpc" && jsonrpc === undefined) jsonrpc = v.value;
+      else if (key === "method" && method === undefined) method = v.value;
+      else return undefined; // another member, or one given twice
+      i = v.end;
+    }
+    i = skipWs(text, i);
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_OBJ) break;
+    if (c !== COMMA) return undefined;
+  }
+  if (skipWs(text, i + 1) !== text.length) return undefined;
+  if (jsonrpc !== "2.0" || typeof method !== "string" || method === "" || id === undefined) return undefined;
+  return { id, method, params };
+}
+
+// ---------------------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------------------
 
@@ -413,6 +555,11 @@ export function answerBody(
   opts: HandleBodyOptions = {},
 ): MaybePromise<ResponseBody | null> {
   const text = typeof body === "string" ? body : body.toString("utf8");
+  const simple = parseSimpleCall(text);
+  if (simple !== undefined) {
+    const answer = execute({ kind: "call", id: simple.id, method: simple.method, params: simple.params }, methods, ctx);
+    return answer instanceof Promise ? answer.then(textOf) : textOf(answer);
+  }
   const scan = scanBody(text, MAX_JSON_DEPTH);
   if (scan.empty) return null; // geth writes nothing for an empty body
   if (scan.tooDeep) {

@@ -75,6 +75,23 @@ interface RequestState {
   counted: boolean;
 }
 
+/** The context of a call over HTTP: the client's address is read when first asked for. */
+class HttpContext implements RpcContext {
+  readonly transport: RpcContext["transport"];
+
+  constructor(
+    private readonly server: RpcHttpServer,
+    private readonly res: HttpResponse,
+    private readonly state: RequestState,
+  ) {
+    this.transport = server.transport;
+  }
+
+  get remoteAddress(): string {
+    return this.server.remoteOf(this.res, this.state);
+  }
+}
+
 /** A JSON-RPC HTTP server bound to one address; one instance per port. */
 export class RpcHttpServer {
   private readonly app: TemplatedApp;
@@ -115,6 +132,11 @@ export class RpcHttpServer {
     return bound.port;
   }
 
+
+  /** Which server this is (the calls' `ctx.transport`). */
+  get transport(): RpcContext["transport"] {
+    return this.opts.transport;
+  }
 
   /** Requests being handled right now (for graceful shutdown and metrics). */
   get inFlight(): number {
@@ -241,8 +263,9 @@ export class RpcHttpServer {
         return;
       }
     }
-    const contentType = (req.getHeader("content-type").split(";")[0] ?? "").trim().toLowerCase();
-    if (!ACCEPTED_CONTENT_TYPES.has(contentType)) {
+    const contentType = req.getHeader("content-type");
+    // The usual header as is; anything else normalized (parameters dropped, case folded).
+    if (contentType !== "application/json" && !ACCEPTED_CONTENT_TYPES.has((contentType.split(";")[0] ?? "").trim().toLowerCase())) {
       this.respond(res, state, STATUS_UNSUPPORTED_MEDIA, "invalid content type, only application/json is supported", "text/plain");
       return;
     }
@@ -291,13 +314,7 @@ export class RpcHttpServer {
    * answers), else when the envelope's promise settles.
    */
   private process(res: HttpResponse, state: RequestState, text: string): void {
-    const remoteOf = (): string => this.remoteOf(res, state);
-    const ctx: RpcContext = {
-      transport: this.opts.transport,
-      get remoteAddress() {
-        return remoteOf();
-      },
-    };
+    const ctx = new HttpContext(this, res, state);
     const verdict = this.opts.public?.admit(this.remoteOf(res, state), text, "http");
     if (verdict !== undefined && verdict.kind !== "ok") {
       this.refuse(res, state, verdict);
@@ -346,7 +363,7 @@ export class RpcHttpServer {
    * time it is asked for while the request is open — handlers reading `ctx.remoteAddress`
    * during the call — and kept; "" when first asked after the answer or the abort.
    */
-  private remoteOf(res: HttpResponse, state: RequestState): string {
+  remoteOf(res: HttpResponse, state: RequestState): string {
     if (state.remoteAddress === undefined && !state.done && !state.aborted) {
       state.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
     }

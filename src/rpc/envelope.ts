@@ -46,6 +46,12 @@ export class SplicedResponse {
   toString(): string {
     return this.head + this.tail.toString("utf8");
   }
+
+  /** The whole response as UTF-8 bytes (a copy of the tail). */
+  toBuffer(): Buffer {
+    const head = Buffer.from(this.head, "utf8");
+    return Buffer.concat([head, this.tail], head.length + this.tail.length);
+  }
 }
 
 /** What {@link answerBody} produces: response text, or a single call's response in two parts. */

@@ -3,12 +3,15 @@
  * envelope hands them to the HTTP server in two parts (SplicedResponse) that are written without
  * joining them. On the wire they must be exactly what the text path writes — status line,
  * headers, Content-Length and body — for every request shape, on every server configuration,
- * also when the socket cannot take the answer at once or the client leaves mid-answer.
+ * also when the socket cannot take the answer at once or the client leaves mid-answer; over
+ * WebSocket, the same text frames.
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerBody, handleBody, SplicedResponse } from "../../src/rpc/envelope.js";
 import { RpcHttpServer } from "../../src/rpc/server.js";
+import { RpcWsServer } from "../../src/rpc/wsServer.js";
+import WebSocket from "ws";
 import { RawJson, type MethodTable, type RpcContext } from "../../src/rpc/types.js";
 
 const ctx: RpcContext = { transport: "http" };
@@ -188,5 +191,35 @@ describe("HTTP server: byte-held results on the wire", () => {
     });
     const after = await exchange(plain, '{"jsonrpc":"2.0","id":1,"method":"add","params":[1,2]}');
     expect(after.body.toString()).toBe('{"jsonrpc":"2.0","id":1,"result":3}');
+  });
+});
+
+describe("WebSocket server: byte-held results", () => {
+  it("sends the same text frames as for text-held results, for every request shape", async () => {
+    const server = new RpcWsServer({ host: "127.0.0.1", port: 0, methods });
+    const port = await server.listen();
+    const client = new WebSocket(`ws://127.0.0.1:${port}/`);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.once("open", () => resolve());
+        client.once("error", reject);
+      });
+      const ask = (body: string): Promise<{ data: Buffer; binary: boolean }> =>
+        new Promise((resolve) => {
+          client.once("message", (data: Buffer, binary: boolean) => resolve({ data, binary }));
+          client.send(body);
+        });
+      for (const s of SHAPES) {
+        const fromBytes = await ask(shape(s, "bytes"));
+        const fromText = await ask(shape(s, "text"));
+        expect(fromBytes.binary).toBe(false);
+        expect(fromText.binary).toBe(false);
+        expect(fromBytes.data.equals(fromText.data)).toBe(true);
+        expect(fromBytes.data.toString()).toBe(await handleBody(shape(s, "text"), methods, ctx));
+      }
+    } finally {
+      client.close();
+      server.close();
+    }
   });
 });

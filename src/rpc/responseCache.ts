@@ -15,6 +15,7 @@ import { Counter, register } from "prom-client";
 import type { Block } from "@ethereumjs/block";
 import { RESPONSE_CACHE_BLOCKS } from "../config/constants.js";
 import { bytesEqual, toHex } from "../util/bytes.js";
+import { BasaltError } from "../util/errors.js";
 import { RawJson } from "./types.js";
 
 /** The three cached answers of a block. */
@@ -106,7 +107,7 @@ export class BlockResponseCache {
    */
   getByNumber(n: bigint, answer: BlockAnswer): RawJson | null | undefined {
     const chain = this.canonical;
-    if (chain === undefined) throw new TypeError("BlockResponseCache.getByNumber needs the canonical blocks");
+    if (chain === undefined) throw new BasaltError("RPC_CACHE_NO_CHAIN", "BlockResponseCache.getByNumber needs the canonical blocks (constructor)");
     const head = chain.head;
     if (head !== this.indexHead) this.reindex(head);
     const indexed = this.byNumber.get(n);

@@ -14,9 +14,10 @@ import {
   rpcBatchSize,
   rpcErrorsTotal,
   rpcRequestDuration,
+  type MethodRecord,
 } from "./metrics.js";
 import { RawJson } from "./types.js";
-import type { MethodTable, RpcContext } from "./types.js";
+import type { MethodHandler, MethodTable, RpcContext } from "./types.js";
 
 /** geth's code for the entries of a batch whose accumulated results exceed the size limit. */
 export const RESPONSE_TOO_LARGE_CODE = -32003;
@@ -397,9 +398,8 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
   return (typeof v === "object" || typeof v === "function") && v !== null && typeof (v as { then?: unknown }).then === "function";
 }
 
-/** Calls the handler of `method` with checked params; returns what it returns (maybe a promise), throws what it throws. */
-function invoke(method: string, rawParams: unknown, methods: MethodTable, ctx: RpcContext): unknown {
-  const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+/** Calls `handler` (undefined: `method` is not served) with checked params; returns what it returns (maybe a promise), throws what it throws. */
+function invoke(handler: MethodHandler | undefined, method: string, rawParams: unknown, ctx: RpcContext): unknown {
   if (handler === undefined) throw new MethodNotFoundError(method);
   let params: unknown[];
   if (rawParams === undefined || rawParams === null) params = [];
@@ -438,19 +438,32 @@ function failed(req: Executable, label: string, err: unknown): Answer | null {
   return { id: req.id, text: errorText(req.id, error) };
 }
 
+/** The last method looked up, by table: a method name from the body is a new string each time, so finding it as a property means interning it first. */
+let lastLookUp: { methods: MethodTable; method: string; handler: MethodHandler | undefined; label: string; record: MethodRecord } | undefined;
+
+/** The handler of `method` in `methods` (undefined when not served), its metrics label and record; the last answer is reused for the same table and name. */
+function lookUp(methods: MethodTable, method: string): { handler: MethodHandler | undefined; label: string; record: MethodRecord } {
+  const last = lastLookUp;
+  if (last !== undefined && last.methods === methods && last.method === method) return last;
+  const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+  const label = handler === undefined ? UNKNOWN_METHOD_LABEL : method;
+  const found = { methods, method, handler, label, record: rpcRequestDuration.recordOf(label) };
+  lastLookUp = found;
+  return found;
+}
+
 /**
  * Executes a call or notification with metrics: the answer, or null for notifications —
  * synchronously when the handler returns a plain value, else a promise of it.
  */
 function execute(req: Executable, methods: MethodTable, ctx: RpcContext): MaybePromise<Answer | null> {
-  const label = Object.hasOwn(methods, req.method) ? req.method : UNKNOWN_METHOD_LABEL;
-  const record = rpcRequestDuration.recordOf(label);
+  const { handler, label, record } = lookUp(methods, req.method);
   record.requests[ctx.transport]++;
   const started = performance.now();
   const stopTimer = (): void => rpcRequestDuration.observeRecord(record, (performance.now() - started) / 1000);
   let result: unknown;
   try {
-    result = invoke(req.method, req.params, methods, ctx);
+    result = invoke(handler, req.method, req.params, ctx);
   } catch (err) {
     stopTimer();
     return failed(req, label, err);

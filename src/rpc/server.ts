@@ -67,6 +67,7 @@ interface RequestState {
   done: boolean;
   /** Body bytes received so far. */
   size: number;
+  /** performance.now() at arrival, for the debug request line (0 when debug lines are off). */
   started: number;
   corsOrigin: string | undefined;
   /** The client's address as text, read on first use (a getpeername call): see {@link RpcHttpServer.remoteOf}. */
@@ -105,7 +106,7 @@ export class RpcHttpServer {
   private draining = false;
   /** Resolvers of {@link drain} waiting for `inFlightCount` to reach 0. */
   private idleWaiters: (() => void)[] = [];
-  /** Every request's address is needed (public mode's per-IP limits, debug request lines); else it is read when asked for. */
+  /** Every request's address is needed (public mode's per-IP limits); else it is read when asked for (or for a debug request line). */
   private readonly addressAlways: boolean;
 
   /** Builds the server; nothing is bound until {@link listen}. */
@@ -117,7 +118,7 @@ export class RpcHttpServer {
       throw new RpcServerError("RPC_SERVER_CONFIG", "the engine transport cannot run in public mode", opts.host, opts.port);
     }
     this.maxBodyBytes = opts.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
-    this.addressAlways = opts.public !== undefined || opts.logger?.isLevelEnabled("debug") === true;
+    this.addressAlways = opts.public !== undefined;
     this.methods = opts.public === undefined ? opts.methods : opts.public.filterMethods(opts.methods);
     this.app = uws.App();
     this.app.any("/*", (res, req) => this.onRequest(res, req));
@@ -202,7 +203,7 @@ export class RpcHttpServer {
       aborted: false,
       done: false,
       size: 0,
-      started: performance.now(),
+      started: this.debugLines() ? performance.now() : 0,
       corsOrigin: undefined,
       remoteAddress: undefined,
       counted: false,
@@ -222,7 +223,7 @@ export class RpcHttpServer {
   private route(res: HttpResponse, req: HttpRequest, state: RequestState): void {
     // Everything needed from `req` is read now: it is invalid after the first await.
     if (this.opts.cors !== undefined) state.corsOrigin = this.corsOriginFor(req.getHeader("origin"));
-    if (this.addressAlways) this.remoteOf(res, state);
+    if (this.addressAlways || state.started !== 0) this.remoteOf(res, state);
     const method = req.getMethod();
     if (this.draining) {
       this.respond(res, state, STATUS_UNAVAILABLE, "shutting down", "text/plain", false, true);
@@ -434,17 +435,19 @@ export class RpcHttpServer {
     if (state.aborted || state.done) return;
     state.done = true;
     this.release(state);
-    const head = Buffer.from(out.head, "utf8");
+    const head = out.head;
+    const headBytes = Buffer.byteLength(head, "utf8");
     const tail = out.tail;
-    const total = head.length + tail.length;
+    const total = headBytes + tail.length;
     /** Writes from body offset `offset` on; false when the socket took only part of it. */
     const writeFrom = (offset: number): boolean => {
-      if (offset < head.length) {
-        const [ok, done] = res.tryEnd(head.subarray(offset), total);
+      if (offset < headBytes) {
+        // The head as text (uWS encodes it) unless resuming inside it, which needs its bytes.
+        const [ok, done] = res.tryEnd(offset === 0 ? head : Buffer.from(head, "utf8").subarray(offset), total);
         if (!ok || done) return ok;
-        offset = head.length;
+        offset = headBytes;
       }
-      return res.tryEnd(tail.subarray(offset - head.length), total)[0];
+      return res.tryEnd(offset === headBytes ? tail : tail.subarray(offset - headBytes), total)[0];
     };
     res.cork(() => {
       this.writeHead(res, state, STATUS_OK, "application/json", {}, false);
@@ -480,8 +483,14 @@ export class RpcHttpServer {
     }
   }
 
-  /** The debug line of one answered request. */
+  /** Whether per-request debug lines are written (the logger's level can change at run time). */
+  private debugLines(): boolean {
+    return this.opts.logger?.isLevelEnabled("debug") === true;
+  }
+
+  /** The debug line of one answered request (built only when it is written). */
   private logAnswer(state: RequestState, status: string, bytes: number): void {
+    if (state.started === 0 || !this.debugLines()) return;
     this.opts.logger?.debug(
       {
         status: Number.parseInt(status, 10),

@@ -63,5 +63,5 @@ export interface RpcContext {
 /** A method handler. `params` is the raw params array ([] when absent). */
 export type MethodHandler = (params: unknown[], ctx: RpcContext) => RpcResult | Promise<RpcResult>;
 
-/** A table of handlers by method name; each method family exports one. */
+/** A table of handlers by method name; each method family exports one. Not changed once served (the envelope remembers lookups). */
 export type MethodTable = Record<string, MethodHandler>;

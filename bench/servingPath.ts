@@ -172,15 +172,20 @@ function profileTop(dir: string): string[] {
     const byId = new Map(p.nodes.map((n) => [n.id, n]));
     const self = new Map<string, number>();
     let total = 0;
+    let idle = 0;
     p.samples.forEach((id, i) => {
       const n = byId.get(id)!;
       const dt = p.timeDeltas[i] ?? 0;
+      if (n.callFrame.functionName === "(idle)") {
+        idle += dt;
+        return;
+      }
       const where = n.callFrame.url === "" ? "" : ` ${path.basename(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
       const key = `${n.callFrame.functionName || "(anonymous)"}${where}`;
       self.set(key, (self.get(key) ?? 0) + dt);
       total += dt;
     });
-    lines.push(`${f}: ${(total / 1e6).toFixed(1)} s sampled`);
+    lines.push(`${f}: ${(total / 1e6).toFixed(1)} s busy (${(idle / 1e6).toFixed(1)} s idle); self time, % of busy:`);
     for (const [k, v] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, PROFILE_TOP)) {
       lines.push(`  ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
     }

@@ -14,9 +14,9 @@
  * Usage: node dist/bench/servingPath.js [--rounds 3] [--seconds 5] [--txs 120] [--connections 32]
  *   [--threads 2] [--cases full,latest,hashes,receipts] [--profile DIR]
  * `--profile DIR` writes basalt's CPU profile (`node --cpu-prof`) to DIR and prints its top
- * functions by self time. Needs wrk (`apt-get install wrk`).
+ * functions by self time. Needs wrk (`apt-get install wrk`; `WRK=/path/to/wrk`); skipped without it.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -201,6 +201,11 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
+  // `npm run bench` runs this in its sequence: without wrk, say so and let the others run.
+  if (spawnSync(WRK, ["-v"], { stdio: "ignore" }).error !== undefined) {
+    console.log(`servingPath: ${WRK} not found (apt-get install wrk, or WRK=/path/to/wrk); skipped`);
+    return;
+  }
   const scratch = mkdtempSync(path.join(tmpdir(), "basalt-serving-"));
   let basalt: BasaltNode | undefined;
   const bares: BareServer[] = [];

@@ -18,6 +18,8 @@ export interface BasaltOptions {
   logLevel?: string;
   /** more `basalt node` arguments, e.g. ["--rpc.threads", "1"] */
   extraArgs?: string[];
+  /** Node.js flags put before the script, e.g. ["--cpu-prof", "--cpu-prof-dir", dir] */
+  nodeArgs?: string[];
 }
 
 /** A running basalt devnet node. */
@@ -41,6 +43,7 @@ export async function startBasalt(opts: BasaltOptions = {}): Promise<BasaltNode>
   const datadir = mkdtempSync(path.join(tmpdir(), "basalt-scenario-"));
   const [http, auth, flashblocks] = await freePorts(3);
   const args = [
+    ...(opts.nodeArgs ?? []),
     cli, "node",
     "--datadir", datadir,
     "--dev.block-time", "0",

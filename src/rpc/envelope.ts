@@ -14,10 +14,10 @@ import {
   rpcBatchSize,
   rpcErrorsTotal,
   rpcRequestDuration,
-  rpcRequestsTotal,
+  type MethodRecord,
 } from "./metrics.js";
 import { RawJson } from "./types.js";
-import type { MethodTable, RpcContext } from "./types.js";
+import type { MethodHandler, MethodTable, RpcContext } from "./types.js";
 
 /** geth's code for the entries of a batch whose accumulated results exceed the size limit. */
 export const RESPONSE_TOO_LARGE_CODE = -32003;
@@ -30,11 +30,46 @@ export interface HandleBodyOptions {
   maxBatchResponseBytes?: number;
 }
 
-/** One answer of a request: its id text, its full response text and how many result bytes it holds. */
+/**
+ * A single call's response whose result is held as bytes ({@link RawJson.encoded}): the
+ * response is `head` (`{"jsonrpc":"2.0","id":<id>,"result":`) followed by `tail` (the result's
+ * UTF-8 bytes and the closing `}`), written by the HTTP server without joining them.
+ */
+export class SplicedResponse {
+  constructor(
+    /** The response text up to the result. */
+    readonly head: string,
+    /** The result's bytes and the closing brace (shared with the cache: never modified). */
+    readonly tail: Buffer,
+  ) {}
+
+  /** The whole response as text. */
+  toString(): string {
+    return this.head + this.tail.toString("utf8");
+  }
+
+  /** The whole response as UTF-8 bytes (a copy of the tail). */
+  toBuffer(): Buffer {
+    const head = Buffer.from(this.head, "utf8");
+    return Buffer.concat([head, this.tail], head.length + this.tail.length);
+  }
+}
+
+/** What {@link answerBody} produces: response text, or a single call's response in two parts. */
+export type ResponseBody = string | SplicedResponse;
+
+/** One answer of a request: its id text, its response and its result (for the batch size limit). */
 interface Answer {
   id: string;
-  text: string;
-  resultBytes: number;
+  text: ResponseBody;
+  /** The result's JSON, measured only by batches (undefined for errors). */
+  result?: string | RawJson;
+}
+
+/** UTF-8 size of an answer's result, as the batch response limit counts it. */
+function resultBytes(a: Answer): number {
+  if (a.result === undefined) return 0;
+  return typeof a.result === "string" ? Buffer.byteLength(a.result, "utf8") : a.result.byteLength;
 }
 
 const NULL_ID = "null";
@@ -52,7 +87,7 @@ function errorText(id: string, error: JsonRpcErrorObject): string {
 }
 
 function errorAnswer(id: string, code: number, message: string): Answer {
-  return { id, text: errorText(id, { code, message }), resultBytes: 0 };
+  return { id, text: errorText(id, { code, message }) };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -182,6 +217,148 @@ function scanBody(text: string, maxDepth: number): ScanResult {
 }
 
 // ---------------------------------------------------------------------------------------
+// Fast parse of the common single call
+// ---------------------------------------------------------------------------------------
+
+/** A single call read by {@link parseSimpleCall}: the raw id text, the method and the params. */
+export interface SimpleCall {
+  id: string;
+  method: string;
+  params: unknown[] | null | undefined;
+}
+
+const LOWER_E = 0x65;
+const UPPER_E = 0x45;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+
+function isDigit(c: number): boolean {
+  return c >= DIGIT_0 && c <= DIGIT_9;
+}
+
+/** End (exclusive) of a JSON number at `i` per the JSON grammar, or -1. */
+function numberEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) === MINUS) i++;
+  if (text.charCodeAt(i) === DIGIT_0) i++;
+  else if (isDigit(text.charCodeAt(i))) while (isDigit(text.charCodeAt(i))) i++;
+  else return -1;
+  if (text.charCodeAt(i) === DOT) {
+    i++;
+    if (!isDigit(text.charCodeAt(i))) return -1;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  const e = text.charCodeAt(i);
+  if (e === LOWER_E || e === UPPER_E) {
+    i++;
+    const sign = text.charCodeAt(i);
+    if (sign === PLUS || sign === MINUS) i++;
+    if (!isDigit(text.charCodeAt(i))) return -1;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  return i;
+}
+
+/** End (exclusive, past the closing quote) of a string at `i` holding no escape or control character, or -1. */
+function plainStringEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) return j + 1;
+    if (c === BACKSLASH || c < 0x20) return -1;
+  }
+  return -1;
+}
+
+/** The simple value at `i` (plain string, number, true, false, null) and where it ends, or undefined. */
+function simpleValue(text: string, i: number): { value: unknown; end: number } | undefined {
+  const c = text.charCodeAt(i);
+  if (c === QUOTE) {
+    const end = plainStringEnd(text, i);
+    return end < 0 ? undefined : { value: text.slice(i + 1, end - 1), end };
+  }
+  if (c === MINUS || isDigit(c)) {
+    const end = numberEnd(text, i);
+    return end < 0 ? undefined : { value: Number(text.slice(i, end)), end };
+  }
+  if (text.startsWith("true", i)) return { value: true, end: i + 4 };
+  if (text.startsWith("false", i)) return { value: false, end: i + 5 };
+  if (text.startsWith("null", i)) return { value: null, end: i + 4 };
+  return undefined;
+}
+
+/**
+ * Reads the usual single call — an object with exactly the members `jsonrpc` ("2.0"), `id`,
+ * `method` (a non-empty string) and optionally `params` (null, or an array of plain strings,
+ * numbers, true, false, null), each once, in any order, with any JSON whitespace — in one pass,
+ * without JSON.parse or the general scan. Whatever else (other members, escapes, nested
+ * values, batches, notifications, malformed JSON) gives undefined, and the body takes the
+ * general path; what this returns is exactly what the general path reads from the same text
+ * (the id as its raw source text).
+ */
+export function parseSimpleCall(text: string): SimpleCall | undefined {
+  let i = skipWs(text, 0);
+  if (text.charCodeAt(i) !== OPEN_OBJ) return undefined;
+  let jsonrpc: unknown;
+  let id: string | undefined;
+  let method: unknown;
+  let params: unknown[] | null | undefined;
+  let hasParams = false;
+  for (;;) {
+    i = skipWs(text, i + 1);
+    const keyEnd = plainStringEnd(text, i);
+    if (text.charCodeAt(i) !== QUOTE || keyEnd < 0) return undefined;
+    const key = text.slice(i + 1, keyEnd - 1);
+    i = skipWs(text, keyEnd);
+    if (text.charCodeAt(i) !== COLON) return undefined;
+    i = skipWs(text, i + 1);
+    if (key === "params") {
+      if (hasParams) return undefined;
+      hasParams = true;
+      if (text.charCodeAt(i) === OPEN_ARR) {
+        params = [];
+        i = skipWs(text, i + 1);
+        if (text.charCodeAt(i) === CLOSE_ARR) i++;
+        else {
+          for (;;) {
+            const v = simpleValue(text, i);
+            if (v === undefined) return undefined;
+            params.push(v.value);
+            i = skipWs(text, v.end);
+            const c = text.charCodeAt(i);
+            if (c === CLOSE_ARR) {
+              i++;
+              break;
+            }
+            if (c !== COMMA) return undefined;
+            i = skipWs(text, i + 1);
+          }
+        }
+      } else if (text.startsWith("null", i)) {
+        params = null;
+        i += 4;
+      } else return undefined;
+    } else {
+      const v = simpleValue(text, i);
+      if (v === undefined) return undefined;
+      if (key === "id" && id === undefined) id = text.slice(i, v.end);
+      else if (key === "jsonrpc" && jsonrpc === undefined) jsonrpc = v.value;
+      else if (key === "method" && method === undefined) method = v.value;
+      else return undefined; // another member, or one given twice
+      i = v.end;
+    }
+    i = skipWs(text, i);
+    const c = text.charCodeAt(i);
+    if (c === CLOSE_OBJ) break;
+    if (c !== COMMA) return undefined;
+  }
+  if (skipWs(text, i + 1) !== text.length) return undefined;
+  if (jsonrpc !== "2.0" || typeof method !== "string" || method === "" || id === undefined) return undefined;
+  return { id, method, params };
+}
+
+// ---------------------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------------------
 
@@ -213,48 +390,108 @@ function classify(req: unknown, rawId: string | undefined): Classified {
   return { kind: "invalid", id };
 }
 
-/** Runs one method call; resolves to the JSON text of its result, or throws what the handler threw. */
-async function invoke(method: string, rawParams: unknown, methods: MethodTable, ctx: RpcContext): Promise<string> {
-  const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+/** A value, or a promise of it: calls of synchronous handlers are answered without a microtask. */
+type MaybePromise<T> = T | Promise<T>;
+
+/** True for what `await` would wait on. */
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === "object" || typeof v === "function") && v !== null && typeof (v as { then?: unknown }).then === "function";
+}
+
+/** Calls `handler` (undefined: `method` is not served) with checked params; returns what it returns (maybe a promise), throws what it throws. */
+function invoke(handler: MethodHandler | undefined, method: string, rawParams: unknown, ctx: RpcContext): unknown {
   if (handler === undefined) throw new MethodNotFoundError(method);
   let params: unknown[];
   if (rawParams === undefined || rawParams === null) params = [];
   else if (Array.isArray(rawParams)) params = rawParams;
   else throw new InvalidParamsError("non-array args"); // geth's message for object params
-  const result = await handler(params, ctx);
-  if (result instanceof RawJson) return result.json;
-  return JSON.stringify(result) ?? "null";
+  return handler(params, ctx);
 }
 
-/** Executes a call or notification with metrics; resolves to the answer, or null for notifications. */
-async function execute(
-  req: Extract<Classified, { kind: "call" | "notification" }>,
-  methods: MethodTable,
-  ctx: RpcContext,
-): Promise<Answer | null> {
-  const label = Object.hasOwn(methods, req.method) ? req.method : UNKNOWN_METHOD_LABEL;
-  rpcRequestsTotal.inc({ method: label, transport: ctx.transport });
-  const stopTimer = rpcRequestDuration.startTimer({ method: label });
+/** The response of a call with result `json`: a {@link SplicedResponse} when the result is held as bytes. */
+function resultText(id: string, json: string | RawJson): ResponseBody {
+  if (typeof json === "string") return `{"jsonrpc":"2.0","id":${id},"result":${json}}`;
+  const tail = json.bytesThenClose;
+  if (tail !== undefined) return new SplicedResponse(`{"jsonrpc":"2.0","id":${id},"result":`, tail);
+  return `{"jsonrpc":"2.0","id":${id},"result":${json.json}}`;
+}
+
+type Executable = Extract<Classified, { kind: "call" | "notification" }>;
+
+/** The answer of a call whose handler returned `result` (serialization errors answer as handler errors). */
+function succeeded(req: Executable, label: string, result: unknown): Answer | null {
+  let json: string | RawJson;
   try {
-    const json = await invoke(req.method, req.params, methods, ctx);
-    if (req.kind === "notification") return null;
-    return { id: req.id, text: `{"jsonrpc":"2.0","id":${req.id},"result":${json}}`, resultBytes: Buffer.byteLength(json) };
+    json = result instanceof RawJson ? result : (JSON.stringify(result) ?? "null");
   } catch (err) {
-    const error = toJsonRpcError(err);
-    rpcErrorsTotal.inc({ method: label, code: String(error.code) });
-    if (req.kind === "notification") return null;
-    return { id: req.id, text: errorText(req.id, error), resultBytes: 0 };
-  } finally {
-    stopTimer();
+    return failed(req, label, err);
   }
+  if (req.kind === "notification") return null;
+  return { id: req.id, text: resultText(req.id, json), result: json };
+}
+
+/** The answer of a call whose handler threw or rejected with `err`. */
+function failed(req: Executable, label: string, err: unknown): Answer | null {
+  const error = toJsonRpcError(err);
+  rpcErrorsTotal.inc({ method: label, code: String(error.code) });
+  if (req.kind === "notification") return null;
+  return { id: req.id, text: errorText(req.id, error) };
+}
+
+/** The last method looked up, by table: a method name from the body is a new string each time, so finding it as a property means interning it first. */
+let lastLookUp: { methods: MethodTable; method: string; handler: MethodHandler | undefined; label: string; record: MethodRecord } | undefined;
+
+/** The handler of `method` in `methods` (undefined when not served), its metrics label and record; the last answer is reused for the same table and name. */
+function lookUp(methods: MethodTable, method: string): { handler: MethodHandler | undefined; label: string; record: MethodRecord } {
+  const last = lastLookUp;
+  if (last !== undefined && last.methods === methods && last.method === method) return last;
+  const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+  const label = handler === undefined ? UNKNOWN_METHOD_LABEL : method;
+  const found = { methods, method, handler, label, record: rpcRequestDuration.recordOf(label) };
+  lastLookUp = found;
+  return found;
+}
+
+/**
+ * Executes a call or notification with metrics: the answer, or null for notifications —
+ * synchronously when the handler returns a plain value, else a promise of it.
+ */
+function execute(req: Executable, methods: MethodTable, ctx: RpcContext): MaybePromise<Answer | null> {
+  const { handler, label, record } = lookUp(methods, req.method);
+  record.requests[ctx.transport]++;
+  const started = performance.now();
+  const stopTimer = (): void => rpcRequestDuration.observeRecord(record, (performance.now() - started) / 1000);
+  let result: unknown;
+  try {
+    result = invoke(handler, req.method, req.params, ctx);
+  } catch (err) {
+    stopTimer();
+    return failed(req, label, err);
+  }
+  if (!isThenable(result)) {
+    const answer = succeeded(req, label, result);
+    stopTimer();
+    return answer;
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      const answer = succeeded(req, label, value);
+      stopTimer();
+      return answer;
+    },
+    (err: unknown) => {
+      stopTimer();
+      return failed(req, label, err);
+    },
+  );
 }
 
 /** Answers one parsed request (single or batch entry). */
-function handleRequest(req: unknown, rawId: string | undefined, methods: MethodTable, ctx: RpcContext): Promise<Answer | null> {
+function handleRequest(req: unknown, rawId: string | undefined, methods: MethodTable, ctx: RpcContext): MaybePromise<Answer | null> {
   const c = classify(req, rawId);
   if (c.kind === "invalid") {
     rpcErrorsTotal.inc({ method: INVALID_METHOD_LABEL, code: String(RpcCode.InvalidRequest) });
-    return Promise.resolve(errorAnswer(c.id, RpcCode.InvalidRequest, "invalid request"));
+    return errorAnswer(c.id, RpcCode.InvalidRequest, "invalid request");
   }
   return execute(c, methods, ctx);
 }
@@ -285,18 +522,18 @@ async function handleBatch(
 
   const answers = await Promise.all(batch.map((req, i) => handleRequest(req, rawIds.get(i), methods, ctx)));
   const parts: string[] = [];
-  let resultBytes = 0;
+  let total = 0;
   let overflow = false;
   for (const a of answers) {
     if (a === null) continue;
     if (overflow) {
-      parts.push(errorAnswer(a.id, RESPONSE_TOO_LARGE_CODE, "response too large").text);
+      parts.push(errorText(a.id, { code: RESPONSE_TOO_LARGE_CODE, message: "response too large" }));
       continue;
     }
-    parts.push(a.text);
-    resultBytes += a.resultBytes;
+    parts.push(String(a.text));
+    total += resultBytes(a);
     // As geth: the answer that crosses the limit is kept, every later one is replaced.
-    if (maxResponseBytes > 0 && resultBytes > maxResponseBytes) overflow = true;
+    if (maxResponseBytes > 0 && total > maxResponseBytes) overflow = true;
   }
   return parts.length === 0 ? null : `[${parts.join(",")}]`;
 }
@@ -304,6 +541,22 @@ async function handleBatch(
 /**
  * Processes one JSON-RPC 2.0 message (single request or batch) and returns the response
  * text, or null when nothing is to be answered (notifications only, or an empty body).
+ * {@link answerBody} with the answer as text.
+ */
+export async function handleBody(
+  body: string | Buffer,
+  methods: MethodTable,
+  ctx: RpcContext,
+  opts: HandleBodyOptions = {},
+): Promise<string | null> {
+  const out = await answerBody(body, methods, ctx, opts);
+  return out === null ? null : String(out);
+}
+
+/**
+ * Processes one JSON-RPC 2.0 message (single request or batch) and returns the response —
+ * text, or for a single call whose result is held as bytes a {@link SplicedResponse} — or null
+ * when nothing is to be answered (notifications only, or an empty body).
  *
  * - Broken JSON: -32700 "parse error"; nesting deeper than MAX_JSON_DEPTH: -32600 before parsing.
  * - Empty batch: one error object (-32600 "empty batch"); batch longer than `maxBatch`:
@@ -314,13 +567,18 @@ async function handleBatch(
  * - Batch entries run concurrently; answers keep request order; once the results exceed
  *   `maxBatchResponseBytes`, the remaining answers become -32003 "response too large".
  */
-export async function handleBody(
+export function answerBody(
   body: string | Buffer,
   methods: MethodTable,
   ctx: RpcContext,
   opts: HandleBodyOptions = {},
-): Promise<string | null> {
+): MaybePromise<ResponseBody | null> {
   const text = typeof body === "string" ? body : body.toString("utf8");
+  const simple = parseSimpleCall(text);
+  if (simple !== undefined) {
+    const answer = execute({ kind: "call", id: simple.id, method: simple.method, params: simple.params }, methods, ctx);
+    return answer instanceof Promise ? answer.then(textOf) : textOf(answer);
+  }
   const scan = scanBody(text, MAX_JSON_DEPTH);
   if (scan.empty) return null; // geth writes nothing for an empty body
   if (scan.tooDeep) {
@@ -347,6 +605,10 @@ export async function handleBody(
       opts.maxBatchResponseBytes ?? MAX_BATCH_RESPONSE_BYTES,
     );
   }
-  const answer = await handleRequest(parsed, scan.rawIds.get(0), methods, ctx);
+  const answer = handleRequest(parsed, scan.rawIds.get(0), methods, ctx);
+  return answer instanceof Promise ? answer.then(textOf) : textOf(answer);
+}
+
+function textOf(answer: Answer | null): ResponseBody | null {
   return answer === null ? null : answer.text;
 }

@@ -10,7 +10,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from "
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
 import { BasaltError } from "../util/errors.js";
-import { handleBody } from "./envelope.js";
+import { answerBody, SplicedResponse, type ResponseBody } from "./envelope.js";
 import { verifyJwt } from "./jwt.js";
 import { STATUS_FORBIDDEN, STATUS_TOO_MANY_REQUESTS, STATUS_UNAVAILABLE, type Admission, type PublicPolicy } from "./publicPolicy.js";
 import type { MethodTable, RpcContext } from "./types.js";
@@ -67,11 +67,30 @@ interface RequestState {
   done: boolean;
   /** Body bytes received so far. */
   size: number;
+  /** performance.now() at arrival, for the debug request line (0 when debug lines are off). */
   started: number;
   corsOrigin: string | undefined;
-  remoteAddress: string;
+  /** The client's address as text, read on first use (a getpeername call): see {@link RpcHttpServer.remoteOf}. */
+  remoteAddress: string | undefined;
   /** Counted against the public connection cap (released once, on the answer or the abort). */
   counted: boolean;
+}
+
+/** The context of a call over HTTP: the client's address is read when first asked for. */
+class HttpContext implements RpcContext {
+  readonly transport: RpcContext["transport"];
+
+  constructor(
+    private readonly server: RpcHttpServer,
+    private readonly res: HttpResponse,
+    private readonly state: RequestState,
+  ) {
+    this.transport = server.transport;
+  }
+
+  get remoteAddress(): string {
+    return this.server.remoteOf(this.res, this.state);
+  }
 }
 
 /** A JSON-RPC HTTP server bound to one address; one instance per port. */
@@ -87,6 +106,8 @@ export class RpcHttpServer {
   private draining = false;
   /** Resolvers of {@link drain} waiting for `inFlightCount` to reach 0. */
   private idleWaiters: (() => void)[] = [];
+  /** Every request's address is needed (public mode's per-IP limits); else it is read when asked for (or for a debug request line). */
+  private readonly addressAlways: boolean;
 
   /** Builds the server; nothing is bound until {@link listen}. */
   constructor(private readonly opts: RpcHttpServerOptions) {
@@ -97,6 +118,7 @@ export class RpcHttpServer {
       throw new RpcServerError("RPC_SERVER_CONFIG", "the engine transport cannot run in public mode", opts.host, opts.port);
     }
     this.maxBodyBytes = opts.maxBodyBytes ?? MAX_REQUEST_BODY_BYTES;
+    this.addressAlways = opts.public !== undefined;
     this.methods = opts.public === undefined ? opts.methods : opts.public.filterMethods(opts.methods);
     this.app = uws.App();
     this.app.any("/*", (res, req) => this.onRequest(res, req));
@@ -111,6 +133,11 @@ export class RpcHttpServer {
     return bound.port;
   }
 
+
+  /** Which server this is (the calls' `ctx.transport`). */
+  get transport(): RpcContext["transport"] {
+    return this.opts.transport;
+  }
 
   /** Requests being handled right now (for graceful shutdown and metrics). */
   get inFlight(): number {
@@ -176,9 +203,9 @@ export class RpcHttpServer {
       aborted: false,
       done: false,
       size: 0,
-      started: performance.now(),
+      started: this.debugLines() ? performance.now() : 0,
       corsOrigin: undefined,
-      remoteAddress: "",
+      remoteAddress: undefined,
       counted: false,
     };
     try {
@@ -195,8 +222,8 @@ export class RpcHttpServer {
 
   private route(res: HttpResponse, req: HttpRequest, state: RequestState): void {
     // Everything needed from `req` is read now: it is invalid after the first await.
-    state.corsOrigin = this.corsOriginFor(req.getHeader("origin"));
-    state.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    if (this.opts.cors !== undefined) state.corsOrigin = this.corsOriginFor(req.getHeader("origin"));
+    if (this.addressAlways || state.started !== 0) this.remoteOf(res, state);
     const method = req.getMethod();
     if (this.draining) {
       this.respond(res, state, STATUS_UNAVAILABLE, "shutting down", "text/plain", false, true);
@@ -237,8 +264,9 @@ export class RpcHttpServer {
         return;
       }
     }
-    const contentType = (req.getHeader("content-type").split(";")[0] ?? "").trim().toLowerCase();
-    if (!ACCEPTED_CONTENT_TYPES.has(contentType)) {
+    const contentType = req.getHeader("content-type");
+    // The usual header as is; anything else normalized (parameters dropped, case folded).
+    if (contentType !== "application/json" && !ACCEPTED_CONTENT_TYPES.has((contentType.split(";")[0] ?? "").trim().toLowerCase())) {
       this.respond(res, state, STATUS_UNSUPPORTED_MEDIA, "invalid content type, only application/json is supported", "text/plain");
       return;
     }
@@ -279,29 +307,68 @@ export class RpcHttpServer {
     const last = Buffer.from(chunk);
     const text = chunks.length === 0 ? last.toString("utf8") : Buffer.concat([...chunks, last]).toString("utf8");
     chunks.length = 0;
-    this.process(res, state, text).catch((err: unknown) => this.fail(res, state, err));
+    this.process(res, state, text);
   }
 
-  private async process(res: HttpResponse, state: RequestState, text: string): Promise<void> {
-    const ctx: RpcContext = { transport: this.opts.transport, remoteAddress: state.remoteAddress };
-    const verdict = this.opts.public?.admit(state.remoteAddress, text, "http");
+  /**
+   * Answers a whole body: at once when every handler it calls returns a plain value (cached
+   * answers), else when the envelope's promise settles.
+   */
+  private process(res: HttpResponse, state: RequestState, text: string): void {
+    const ctx = new HttpContext(this, res, state);
+    const verdict = this.opts.public?.admit(this.remoteOf(res, state), text, "http");
     if (verdict !== undefined && verdict.kind !== "ok") {
       this.refuse(res, state, verdict);
       return;
     }
-    let out: string | null;
     this.inFlightCount++;
+    let out: ResponseBody | null | Promise<ResponseBody | null>;
     try {
-      out = await handleBody(text, this.methods, ctx);
+      out = answerBody(text, this.methods, ctx);
     } catch (err) {
-      // handleBody maps handler errors itself; reaching here is a bug in the envelope.
-      this.opts.logger?.error({ err }, "RPC envelope failed");
-      this.respond(res, state, STATUS_INTERNAL, "internal error", "text/plain");
-      return;
-    } finally {
       this.settle();
+      this.envelopeFailed(res, state, err);
+      return;
     }
-    this.respond(res, state, STATUS_OK, out ?? "", "application/json");
+    if (!(out instanceof Promise)) {
+      this.settle();
+      this.answer(res, state, out);
+      return;
+    }
+    out.then(
+      (o) => {
+        this.settle();
+        this.answer(res, state, o);
+      },
+      (err: unknown) => {
+        this.settle();
+        this.envelopeFailed(res, state, err);
+      },
+    ).catch((err: unknown) => this.fail(res, state, err));
+  }
+
+  /** Writes the envelope's answer: a 200 with the body (empty for notifications). */
+  private answer(res: HttpResponse, state: RequestState, out: ResponseBody | null): void {
+    if (out instanceof SplicedResponse) this.respondSpliced(res, state, out);
+    else this.respond(res, state, STATUS_OK, out ?? "", "application/json");
+  }
+
+  /** The envelope maps handler errors itself; reaching here is a bug in it. */
+  private envelopeFailed(res: HttpResponse, state: RequestState, err: unknown): void {
+    this.opts.logger?.error({ err }, "RPC envelope failed");
+    this.respond(res, state, STATUS_INTERNAL, "internal error", "text/plain");
+  }
+
+  /**
+   * The client's address as text. Read from the connection (a getpeername system call) the first
+   * time it is asked for while the request is open — handlers reading `ctx.remoteAddress`
+   * during the call — and kept; "" when first asked after the answer or the abort.
+   */
+  remoteOf(res: HttpResponse, state: RequestState): string {
+    if (state.remoteAddress === undefined && !state.done && !state.aborted) {
+      state.remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+    }
+    return state.remoteAddress ?? "";
   }
 
   /** One in-flight request finished: wakes {@link drain} waiters when none is left. */
@@ -350,31 +417,86 @@ export class RpcHttpServer {
     state.done = true;
     this.release(state);
     res.cork(() => {
-      res.writeStatus(status);
-      if (contentType !== undefined) res.writeHeader("content-type", contentType);
-      const extra = Object.keys(headers);
-      for (const name of extra) res.writeHeader(name, headers[name] as string);
-      if (state.corsOrigin !== undefined) {
-        res.writeHeader("access-control-allow-origin", state.corsOrigin);
-        // Lets browser code read e.g. Retry-After on a 429.
-        if (extra.length > 0) res.writeHeader("access-control-expose-headers", extra.join(", "));
-        if (state.corsOrigin !== "*") res.writeHeader("vary", "Origin");
-        if (preflight) {
-          res.writeHeader("access-control-allow-methods", "POST, OPTIONS");
-          res.writeHeader("access-control-allow-headers", "content-type, authorization");
-          res.writeHeader("access-control-max-age", "600");
-        }
-      }
+      this.writeHead(res, state, status, contentType, headers, preflight);
       // endWithoutBody() without arguments: passing `undefined` leaves the response unended.
       if (body === null) res.endWithoutBody();
       else res.end(body, closeConnection);
     });
+    this.logAnswer(state, status, body === null ? 0 : body.length);
+  }
+
+  /**
+   * Writes a 200 whose body is `out.head` then `out.tail` (a cached result's bytes), corked,
+   * unless the client went away: the same bytes on the wire as {@link respond} with the joined
+   * text (Content-Length, no chunked encoding), without joining, copying or converting the
+   * tail. What the socket does not take at once is written when it drains (onWritable).
+   */
+  private respondSpliced(res: HttpResponse, state: RequestState, out: SplicedResponse): void {
+    if (state.aborted || state.done) return;
+    state.done = true;
+    this.release(state);
+    const head = out.head;
+    const headBytes = Buffer.byteLength(head, "utf8");
+    const tail = out.tail;
+    const total = headBytes + tail.length;
+    /** Writes from body offset `offset` on; false when the socket took only part of it. */
+    const writeFrom = (offset: number): boolean => {
+      if (offset < headBytes) {
+        // The head as text (uWS encodes it) unless resuming inside it, which needs its bytes.
+        const [ok, done] = res.tryEnd(offset === 0 ? head : Buffer.from(head, "utf8").subarray(offset), total);
+        if (!ok || done) return ok;
+        offset = headBytes;
+      }
+      return res.tryEnd(offset === headBytes ? tail : tail.subarray(offset - headBytes), total)[0];
+    };
+    res.cork(() => {
+      this.writeHead(res, state, STATUS_OK, "application/json", {}, false);
+      if (!writeFrom(0)) res.onWritable((offset) => state.aborted || writeFrom(offset));
+    });
+    this.logAnswer(state, STATUS_OK, total);
+  }
+
+  /** Status line and headers of an answer: content type, `headers`, CORS (with the preflight's when `preflight`). */
+  private writeHead(
+    res: HttpResponse,
+    state: RequestState,
+    status: string,
+    contentType: string | undefined,
+    headers: Record<string, string>,
+    preflight: boolean,
+  ): void {
+    // uWS writes "200 OK" itself before the first header: one native call less on the usual answer.
+    if (status !== STATUS_OK) res.writeStatus(status);
+    if (contentType !== undefined) res.writeHeader("content-type", contentType);
+    const extra = Object.keys(headers);
+    for (const name of extra) res.writeHeader(name, headers[name] as string);
+    if (state.corsOrigin !== undefined) {
+      res.writeHeader("access-control-allow-origin", state.corsOrigin);
+      // Lets browser code read e.g. Retry-After on a 429.
+      if (extra.length > 0) res.writeHeader("access-control-expose-headers", extra.join(", "));
+      if (state.corsOrigin !== "*") res.writeHeader("vary", "Origin");
+      if (preflight) {
+        res.writeHeader("access-control-allow-methods", "POST, OPTIONS");
+        res.writeHeader("access-control-allow-headers", "content-type, authorization");
+        res.writeHeader("access-control-max-age", "600");
+      }
+    }
+  }
+
+  /** Whether per-request debug lines are written (the logger's level can change at run time). */
+  private debugLines(): boolean {
+    return this.opts.logger?.isLevelEnabled("debug") === true;
+  }
+
+  /** The debug line of one answered request (built only when it is written). */
+  private logAnswer(state: RequestState, status: string, bytes: number): void {
+    if (state.started === 0 || !this.debugLines()) return;
     this.opts.logger?.debug(
       {
         status: Number.parseInt(status, 10),
-        bytes: body === null ? 0 : body.length,
+        bytes,
         ms: Math.round((performance.now() - state.started) * 1000) / 1000,
-        remote: state.remoteAddress,
+        remote: state.remoteAddress ?? "",
         transport: this.opts.transport,
       },
       "RPC HTTP request",

@@ -1,6 +1,6 @@
 /**
  * JSON-RPC over WebSocket on uWebSockets.js (`--ws`): every text (or UTF-8 binary) message is
- * one request or batch, answered by the same envelope as HTTP ({@link handleBody}), plus
+ * one request or batch, answered by the same envelope as HTTP ({@link answerBody}), plus
  * eth_subscribe / eth_unsubscribe whose notifications the {@link SubscriptionHub} writes to the
  * connection. Upgrades are accepted on any path (geth serves WebSocket on `/` and any other path).
  */
@@ -9,7 +9,7 @@ import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_listen_socket, us_socket_context_t } from "uWebSockets.js";
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES, WS_MAX_BUFFERED_BYTES, WS_IDLE_TIMEOUT_S } from "../config/constants.js";
-import { handleBody, type HandleBodyOptions } from "./envelope.js";
+import { answerBody, SplicedResponse, type HandleBodyOptions, type ResponseBody } from "./envelope.js";
 import { rpcWsConnections, rpcWsSlowConsumerDisconnectsTotal } from "./metrics.js";
 import { RpcServerError } from "./server.js";
 import { STATUS_UNAVAILABLE, type PublicPolicy } from "./publicPolicy.js";
@@ -150,7 +150,7 @@ export class RpcWsServer {
    * check comes before the write, so one answer of any size (up to the batch response limit)
    * is always queued; only a client that stays behind is dropped.
    */
-  write(conn: WsConnection, text: string): boolean {
+  write(conn: WsConnection, text: string | Uint8Array): boolean {
     if (conn.closed) return false;
     const buffered = conn.ws.getBufferedAmount();
     if (buffered > this.maxBufferedBytes) {
@@ -231,16 +231,17 @@ export class RpcWsServer {
 
   private async process(conn: WsConnection, text: string): Promise<void> {
     const ctx: RpcContext = { transport: "ws", remoteAddress: conn.remoteAddress };
-    let out: string | null;
+    let out: ResponseBody | null;
     try {
-      out = await handleBody(text, conn.methods, ctx, this.opts.bodyOptions);
+      out = await answerBody(text, conn.methods, ctx, this.opts.bodyOptions);
     } catch (err) {
-      // handleBody maps handler errors itself; reaching here is a bug in the envelope.
+      // The envelope maps handler errors itself; reaching here is a bug in the envelope.
       this.log?.error({ err }, "RPC envelope failed");
       out = INTERNAL_ERROR_TEXT;
     }
     if (conn.closed) return;
-    if (out !== null) this.write(conn, out);
+    // A cached answer goes out as its bytes (one copy, no string conversion).
+    if (out !== null) this.write(conn, out instanceof SplicedResponse ? out.toBuffer() : out);
     // Subscriptions created by this message start notifying only now that their ids are out.
     this.opts.hub?.activate(conn, ctx);
   }

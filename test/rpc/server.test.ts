@@ -8,7 +8,8 @@ import type { MethodTable, RpcContext } from "../../src/rpc/types.js";
 const seen: RpcContext[] = [];
 const methods: MethodTable = {
   echo: (params, ctx) => {
-    seen.push(ctx);
+    // The context as seen during the call (the HTTP server reads the remote address on demand).
+    seen.push({ transport: ctx.transport, remoteAddress: ctx.remoteAddress });
     return params[0] ?? null;
   },
   add: (params) => (params[0] as number) + (params[1] as number),

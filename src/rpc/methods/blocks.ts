@@ -71,7 +71,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
   const op = chain.op;
 
   /** Final JSON of recent blocks' answers, rendered when they become the head. */
-  const cache = new BlockResponseCache((block, answer) => renderBlockAnswer(chain, block, answer));
+  const cache = new BlockResponseCache((block, answer) => renderBlockAnswer(chain, block, answer), chain);
   chain.onHead((head, reorged) => cache.onHead(head, reorged));
 
   const blockJson = (block: Block | undefined, full: boolean): unknown => {
@@ -149,6 +149,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
           return new RawJson(full ? head.blockJsonFull : head.blockJson);
         }
       }
+      if (p.kind === "number") return cache.getByNumber(p.number, full ? "full" : "hashes") ?? null;
       return blockJson(resolveBlock(chain, p), full);
     },
     /** eth_getBlockByHash(hash, fullTransactions): a stored block, else a block of the pending snapshot. */
@@ -174,6 +175,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
         const s = pendingFor(b, "eth_getBlockReceipts");
         if (s !== undefined) return new RawJson(pendingHead(s).receiptsJson);
       }
+      if (p.kind === "number") return cache.getByNumber(p.number, "receipts") ?? null;
       const block = resolveBlock(chain, p);
       if (block === undefined) {
         const pb = p.kind === "hash" ? pendingByHash("eth_getBlockReceipts", p.hash) : undefined;

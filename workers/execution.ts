@@ -13,9 +13,8 @@ import { workerData } from "piscina";
 import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
-import { PoolError, PoolErrorCode } from "../src/execution/pool/errors.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
-import { decodeCallTask, decodeSendersTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeSendersTask, encodeCallReply } from "../src/execution/pool/protocol.js";
 import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
 import { pendingCallTargetOf } from "../src/flashblocks/pendingContext.js";
 import type { PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
@@ -50,14 +49,29 @@ export function ping(): string {
   return chain.refreshHead().header.number.toString();
 }
 
-/** One call-family request (msgpack in, msgpack out). */
-export async function call(bytes: Uint8Array): Promise<Uint8Array> {
-  const task = decodeCallTask(bytes);
-  if (task.deadline > 0 && Date.now() > task.deadline) {
-    // The RPC thread has answered with a timeout already; do not spend a worker on it.
-    const expired = new PoolError({ code: PoolErrorCode.TIMEOUT, inQueue: true }, "execution aborted (request expired in the queue)");
-    return encodeCallReply({ err: expired.toObject() });
+/**
+ * A batch of call-family requests (msgpack in, msgpack out), run one after the other. Before
+ * each, its start time and then its index go into `progress` (16 bytes shared with the pool:
+ * Int32 index, then a Float64 epoch-ms time), so the pool's timeout counts from the start of the
+ * request that runs.
+ */
+export async function call(batch: { tasks: Uint8Array; progress: SharedArrayBuffer }): Promise<Uint8Array> {
+  const tasks = decodeBatch(batch.tasks);
+  const index = new Int32Array(batch.progress, 0, 1);
+  const startedAt = new Float64Array(batch.progress, 8, 1);
+  const replies: Uint8Array[] = [];
+  for (let i = 0; i < tasks.length; i++) {
+    startedAt[0] = Date.now();
+    Atomics.store(index, 0, i);
+    replies.push(await callOne(tasks[i]!));
   }
+  Atomics.store(index, 0, tasks.length);
+  return encodeBatchReplies(replies);
+}
+
+/** One call-family request of a batch. */
+async function callOne(bytes: Uint8Array): Promise<Uint8Array> {
+  const task = decodeCallTask(bytes);
   try {
     chain.refreshHead();
     return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, task.req) });

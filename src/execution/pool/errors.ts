@@ -24,8 +24,8 @@ export type PoolErrorCode = (typeof PoolErrorCode)[keyof typeof PoolErrorCode];
 export type PoolErrorType =
   /** `waiting`: requests in the queue; `maxQueue`: its bound. */
   | { code: typeof PoolErrorCode.QUEUE_FULL; waiting: number; maxQueue: number }
-  /** `timeoutMs`: the limit that fired, when the RPC thread cut the request off; `inQueue`: the worker found it expired before running it. */
-  | { code: typeof PoolErrorCode.TIMEOUT; timeoutMs?: number; inQueue?: boolean }
+  /** `timeoutMs`: the limit that fired. */
+  | { code: typeof PoolErrorCode.TIMEOUT; timeoutMs: number }
   | { code: typeof PoolErrorCode.CLOSED }
   /** `cause`: what the worker died of, as piscina reported it. */
   | { code: typeof PoolErrorCode.WORKER_CRASHED; cause: string };

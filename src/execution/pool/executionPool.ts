@@ -9,23 +9,30 @@
  * - `threads` workers (default: the cores minus the one the RPC thread keeps);
  * - `maxQueue` requests waiting for a worker; beyond it a request is refused at once
  *   (`POOL_QUEUE_FULL`, -32005 on the wire) instead of queueing without bound;
- * - `timeoutMs` per request (geth's `--rpc.evmtimeout`), counted from acceptance: a queued
- *   request that expires leaves the queue; a running one has its worker terminated and
- *   replaced (the EVM cannot be interrupted from inside), and fails with `POOL_TIMEOUT`
- *   (geth's "execution aborted (timeout = …)").
- * A worker that crashes is replaced by piscina; its in-flight request fails with
+ * - `timeoutMs` per request (geth's `--rpc.evmtimeout`), counted, as geth counts it, from
+ *   when the request is handed to a worker: one running past it has its worker terminated and
+ *   replaced (the EVM cannot be interrupted from inside), and fails with `POOL_TIMEOUT` (geth's
+ *   "execution aborted (timeout = …)"). Time in the queue does not count (the queue is bounded
+ *   instead), so a worker restart never times out the requests waiting for it.
+ * A worker that crashes is replaced by piscina; its in-flight requests fail with
  * `POOL_WORKER_CRASHED` (-32603) and the others continue.
+ *
+ * Hand-off: requests go to a worker in batches — everything waiting when a worker slot frees
+ * up, {@link EXECUTION_BATCH_MAX} at most — so under load one message each way carries many
+ * requests instead of one (a message costs tens of µs, a fast-EVM call about as much). An idle
+ * pool hands a request over alone, at once. A request that times out while its batch runs
+ * terminates that worker; the batch's other requests go back to the front of the queue.
  */
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
 import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
-import { bindPoolGauges, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
+import { bindPoolGauges, poolBatchRequests, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { PoolError, PoolErrorCode } from "./errors.js";
-import { decodeCallReply, encodeCallTask, encodeSendersTask, reviveError } from "./protocol.js";
+import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeSendersTask, reviveError } from "./protocol.js";
 import { workerUrl } from "../../util/workerUrl.js";
 import type { EvmEngineName } from "../../config/options.js";
-import { EXECUTION_IN_FLIGHT_PER_WORKER } from "../../config/constants.js";
+import { EXECUTION_BATCH_MAX, EXECUTION_IN_FLIGHT_PER_WORKER } from "../../config/constants.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {
@@ -55,10 +62,42 @@ export interface ExecutionPoolOptions {
 /** A call request between acceptance and answer. */
 interface Job {
   task: Uint8Array;
+  timedOut: PoolError;
+  /** queued → running (in a batch) → done; a running job may go back to queued when its batch is aborted for another job. */
+  state: "queued" | "running" | "done";
+  /** The batch carrying it while running. */
+  batch?: Batch;
+  settle: { resolve(bytes: Uint8Array): void; reject(e: unknown): void };
+}
+
+/** Requests handed to one worker as one task. */
+interface Batch {
+  jobs: Job[];
   abort: AbortController;
-  /** queued → running, or queued → expired (the timeout fired while it waited). */
-  state: "queued" | "running" | "expired";
-  settle?: { resolve(bytes: Uint8Array): void; reject(e: unknown): void };
+  /**
+   * Shared with the worker: slot 0 of the Int32 view is the index of the job it is running
+   * (−1 before it starts the batch), slot 1 of the Float64 view the epoch ms that job started
+   * (written before the index, so a reader that sees the index sees its time).
+   */
+  progress: BatchProgress;
+  /** The watchdog of the running job's time. */
+  timer?: ReturnType<typeof setTimeout>;
+  /** The batch was aborted for a job that ran past its timeout (its worker is terminated). */
+  aborted?: boolean;
+}
+
+/** Views of a batch's shared progress record (see {@link Batch.progress}). */
+export interface BatchProgress {
+  index: Int32Array;
+  startedAt: Float64Array;
+}
+
+/** A fresh progress record (16 bytes of shared memory: the index, then the start time). */
+function newProgress(): BatchProgress {
+  const sab = new SharedArrayBuffer(16);
+  const index = new Int32Array(sab, 0, 1);
+  index[0] = -1;
+  return { index, startedAt: new Float64Array(sab, 8, 1) };
 }
 
 /** geth's wording for a call cut off by `--rpc.evmtimeout`. */
@@ -75,6 +114,8 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   /** FIFO of accepted requests waiting for a worker (`waitingHead` is the oldest). */
   private waiting: Job[] = [];
   private waitingHead = 0;
+  /** Jobs waiting in {@link waiting}. */
+  private queued = 0;
   /** Call requests handed to piscina (at most {@link EXECUTION_IN_FLIGHT_PER_WORKER} per worker). */
   private running = 0;
 
@@ -118,6 +159,20 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     return this.piscina.threads.length;
   }
 
+  /**
+   * Resolves once every worker answers a ping (after a timeout replaced one, the replacement
+   * has started); resolves with their count.
+   */
+  async ping(): Promise<number> {
+    await Promise.all(Array.from({ length: this.opts.threads }, () => this.piscina.run(new Uint8Array(0), { name: "ping" })));
+    return this.piscina.threads.length;
+  }
+
+  /** Batches handed to workers and not answered yet. */
+  get inFlightBatches(): number {
+    return this.running;
+  }
+
   /** Worker threads configured. */
   get threadCount(): number {
     return this.opts.threads;
@@ -130,7 +185,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
 
   /** Requests waiting for a worker. */
   get queueDepth(): number {
-    return this.waiting.length - this.waitingHead;
+    return this.queued;
   }
 
   async execute(req: CallRequest): Promise<string> {
@@ -147,35 +202,24 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       outcome("rejected");
       throw new PoolError({ code: PoolErrorCode.QUEUE_FULL, waiting: depth, maxQueue }, `server busy: ${depth} execution requests waiting (--rpc.queue ${maxQueue}); retry later`);
     }
-    const timeoutMs = this.opts.timeoutMs;
-    const task = encodeCallTask({ req, deadline: timeoutMs > 0 ? Date.now() + timeoutMs : 0 });
-    const job: Job = { task, abort: new AbortController(), state: "queued" };
-    const timer =
-      timeoutMs > 0
-        ? setTimeout(() => {
-            // Waiting: it leaves the queue. Running: its worker is terminated (piscina replaces it).
-            if (job.state === "queued") job.state = "expired";
-            job.abort.abort();
-          }, timeoutMs)
-        : undefined;
+    const task = encodeCallTask({ req });
+    const timedOut = new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs: this.opts.timeoutMs }, timeoutMessage(this.opts.timeoutMs));
     let bytes: Uint8Array;
     try {
       bytes = await new Promise<Uint8Array>((resolve, reject) => {
-        job.settle = { resolve, reject };
-        this.waiting.push(job);
+        this.waiting.push({ task, state: "queued", timedOut, settle: { resolve, reject } });
+        this.queued++;
         this.pump();
       });
     } catch (e) {
-      if (job.abort.signal.aborted) {
+      if (e === timedOut) {
         outcome("timeout");
-        throw new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs }, timeoutMessage(timeoutMs));
+        throw e;
       }
       const msg = (e as Error).message;
       outcome("crashed");
       this.log.warn({ err: e, method: req.method }, "execution worker failed during a request");
       throw new PoolError({ code: PoolErrorCode.WORKER_CRASHED, cause: msg }, `execution worker failed: ${msg}`);
-    } finally {
-      clearTimeout(timer);
     }
     const reply = decodeCallReply(bytes);
     if ("ok" in reply) {
@@ -187,32 +231,107 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   }
 
   /**
-   * Hands queued requests to free workers, oldest first. Requests are given to piscina only
-   * when a worker is free, so the order is exactly FIFO (piscina's own queue lets a new task
-   * overtake waiting ones whose run has an abort signal) and the bound is exact.
+   * The watchdog of a batch: checks the job its worker is running against the timeout, counted
+   * from when the worker started that job (time in piscina's queue, or waiting for a replacement
+   * worker, does not count). One past it fails with the timeout, and the batch is aborted —
+   * piscina terminates the worker (the EVM cannot be interrupted from inside) and replaces it —
+   * so the batch's other unanswered requests go back to the front of the queue.
+   */
+  private watch(batch: Batch): void {
+    const timeoutMs = this.opts.timeoutMs;
+    const index = Atomics.load(batch.progress.index, 0);
+    if (batch.aborted === true || index >= batch.jobs.length) return;
+    let wait = timeoutMs;
+    if (index >= 0) {
+      const elapsed = Date.now() - batch.progress.startedAt[0]!;
+      if (elapsed >= timeoutMs) {
+        const job = batch.jobs[index]!;
+        if (job.state === "running") {
+          job.state = "done";
+          job.settle.reject(job.timedOut);
+        }
+        batch.aborted = true;
+        batch.abort.abort();
+        return;
+      }
+      wait = timeoutMs - elapsed;
+    }
+    batch.timer = setTimeout(() => this.watch(batch), wait);
+  }
+
+  /**
+   * Hands queued requests to free worker slots, oldest first, in batches of up to
+   * {@link EXECUTION_BATCH_MAX}. Work is given to piscina only when a slot is free, so the order
+   * is exactly FIFO (piscina's own queue lets a new task overtake waiting ones whose run has an
+   * abort signal) and the queue bound is exact.
    */
   private pump(): void {
     while (this.running < this.opts.threads * EXECUTION_IN_FLIGHT_PER_WORKER && this.waitingHead < this.waiting.length) {
-      const job = this.waiting[this.waitingHead]!;
-      this.waiting[this.waitingHead++] = undefined as unknown as Job;
+      const jobs: Job[] = [];
+      while (jobs.length < EXECUTION_BATCH_MAX && this.waitingHead < this.waiting.length) {
+        const job = this.waiting[this.waitingHead]!;
+        this.waiting[this.waitingHead++] = undefined as unknown as Job;
+        if (job.state === "queued") {
+          this.queued--;
+          jobs.push(job);
+        }
+      }
       if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
         this.waiting = this.waiting.slice(this.waitingHead);
         this.waitingHead = 0;
       }
-      if (job.state === "expired") {
-        job.settle?.reject(new Error("expired in the queue"));
-        continue;
+      if (jobs.length === 0) continue;
+      const batch: Batch = { jobs, abort: new AbortController(), progress: newProgress() };
+      for (const j of jobs) {
+        j.state = "running";
+        j.batch = batch;
       }
-      job.state = "running";
+      if (this.opts.timeoutMs > 0) batch.timer = setTimeout(() => this.watch(batch), this.opts.timeoutMs);
       this.running++;
-      this.piscina.run(job.task, { name: "call", signal: job.abort.signal }).then(
-        (r) => job.settle?.resolve(r as Uint8Array),
-        (e: unknown) => job.settle?.reject(e),
-      ).finally(() => {
-        this.running--;
-        this.pump();
-      });
+      poolBatchRequests.observe(jobs.length);
+      this.piscina
+        .run({ tasks: encodeBatch(jobs.map((j) => j.task)), progress: batch.progress.index.buffer }, { name: "call", signal: batch.abort.signal })
+        .then(
+          (r) => {
+            const replies = decodeBatchReplies(r as Uint8Array);
+            jobs.forEach((j, i) => this.answer(j, replies[i]!));
+          },
+          (e: unknown) => this.batchFailed(batch, e),
+        )
+        .finally(() => {
+          clearTimeout(batch.timer);
+          this.running--;
+          this.pump();
+        });
     }
+  }
+
+  private answer(job: Job, reply: Uint8Array): void {
+    if (job.state !== "running") return;
+    job.state = "done";
+    job.settle.resolve(reply);
+  }
+
+  /**
+   * A batch ended without answers: aborted for a timed-out request (its other unanswered
+   * requests go back to the front of the queue, in order: reads are safe to run again) or lost
+   * with its worker (they all fail).
+   */
+  private batchFailed(batch: Batch, e: unknown): void {
+    const pending = batch.jobs.filter((j) => j.state === "running");
+    if (batch.aborted !== true) {
+      for (const j of pending) {
+        j.state = "done";
+        j.settle.reject(e);
+      }
+      return;
+    }
+    for (const j of pending) {
+      j.state = "queued";
+      j.batch = undefined;
+    }
+    this.queued += pending.length;
+    this.waiting.splice(this.waitingHead, 0, ...pending);
   }
 
   /**
@@ -232,7 +351,14 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     if (this.closed) return;
     this.closed = true;
     bindPoolGauges(undefined);
-    for (let i = this.waitingHead; i < this.waiting.length; i++) this.waiting[i]?.settle?.reject(new Error("the execution pool is shut down"));
+    for (let i = this.waitingHead; i < this.waiting.length; i++) {
+      const j = this.waiting[i];
+      if (j !== undefined && j.state === "queued") {
+        j.state = "done";
+        j.settle.reject(new Error("the execution pool is shut down"));
+      }
+    }
+    this.queued = 0;
     this.waiting = [];
     this.waitingHead = 0;
     await this.piscina.close({ force: true });

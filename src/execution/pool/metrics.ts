@@ -15,6 +15,13 @@ export const poolTaskSeconds = histogram({
   buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
+/** Requests per batch handed to a worker (1 when idle; more under load, up to EXECUTION_BATCH_MAX). */
+export const poolBatchRequests = histogram({
+  name: "basalt_execution_pool_batch_requests",
+  help: "Call requests handed to an execution worker in one message",
+  buckets: [1, 2, 4, 8, 16],
+});
+
 /** Workers replaced after a crash or a timeout. */
 export const poolWorkerRestartsTotal = counter({ name: "basalt_execution_pool_worker_restarts_total", help: "Execution pool workers replaced, by reason", labelNames: ["reason"] });
 

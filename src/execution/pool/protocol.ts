@@ -20,11 +20,9 @@ function own(bytes: Uint8Array): Uint8Array {
   return Uint8Array.prototype.slice.call(bytes);
 }
 
-/** A task: the request plus when the RPC thread accepted it (epoch ms), so stale work is dropped. */
+/** A task: one call-family request. */
 export interface CallTask {
   req: CallRequest;
-  /** Epoch milliseconds after which the answer is no longer awaited (the timeout fired). 0 = none. */
-  deadline: number;
 }
 
 /** A worker's answer: the result as JSON text, or the error's plain form. */
@@ -51,6 +49,26 @@ export function encodeCallTask(t: CallTask): Uint8Array {
 /** Decodes a task (worker side). */
 export function decodeCallTask(bytes: Uint8Array): CallTask {
   return packr.unpack(bytes) as CallTask;
+}
+
+/** Encodes a batch of encoded tasks for one worker run. */
+export function encodeBatch(tasks: Uint8Array[]): Uint8Array {
+  return own(packr.pack(tasks));
+}
+
+/** Decodes a batch (worker side): the encoded tasks, in order. */
+export function decodeBatch(bytes: Uint8Array): Uint8Array[] {
+  return packr.unpack(bytes) as Uint8Array[];
+}
+
+/** Encodes a batch's replies (worker side), one per task, in order. */
+export function encodeBatchReplies(replies: Uint8Array[]): Uint8Array {
+  return own(packr.pack(replies));
+}
+
+/** Decodes a batch's replies (RPC thread side). */
+export function decodeBatchReplies(bytes: Uint8Array): Uint8Array[] {
+  return packr.unpack(bytes) as Uint8Array[];
 }
 
 /** Encodes a worker's answer. */

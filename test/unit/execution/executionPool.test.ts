@@ -1,9 +1,12 @@
 /**
  * The execution pool with real piscina workers (the compiled worker in dist/) over a real LMDB
- * datadir: answers and errors cross the thread boundary intact, a request running past the
- * timeout is cut off and its worker replaced, a full queue refuses at once with -32005, a
- * crashed worker fails only its own request and is replaced, and sender recovery matches the
- * transactions' own.
+ * datadir: answers and errors cross the thread boundary intact, requests waiting together go to
+ * a worker in one batch, a request running past the timeout is cut off and its worker
+ * replaced (the requests batched with it run again), a full queue refuses at once with -32005,
+ * a crashed worker fails only its own requests and is replaced, and sender recovery matches the
+ * transactions' own. Nothing here depends on timing: the looping call can never finish (a
+ * trillion gas at ~12 gas per iteration), and the timeout counts from when a worker takes the
+ * request, so a worker's restart never eats into it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -17,11 +20,15 @@ import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import type { CallRequest } from "../../../src/execution/callRequest.js";
 import { ExecutionPool, type ExecutionPoolOptions } from "../../../src/execution/pool/executionPool.js";
 import { toJsonRpcError } from "../../../src/rpc/errors.js";
+import { register } from "prom-client";
+import { pollUntil } from "../../helpers/poll.js";
 
 const silent = pino({ level: "silent" });
 const accounts = devAccounts();
 /** Init code that never returns: JUMPDEST; PUSH1 0; JUMP — burns the whole gas cap. */
 const LOOP = "0x5b600056";
+/** A gas cap the loop cannot exhaust within any test's time: ~10^11 iterations. */
+const ENDLESS_GAS = "1000000000000";
 
 let dir: string;
 let chain: Chain;
@@ -48,7 +55,14 @@ const transfer = (): CallRequest => ({
   block: { hash: headHash },
   gasCap: "50000000",
 });
-const loop = (): CallRequest => ({ method: "eth_call", args: { data: LOOP }, block: { hash: headHash }, gasCap: "50000000" });
+const loop = (): CallRequest => ({ method: "eth_call", args: { data: LOOP }, block: { hash: headHash }, gasCap: ENDLESS_GAS });
+
+/** Requests and batches handed to workers so far (from basalt_execution_pool_batch_requests). */
+async function batchTotals(): Promise<{ batches: number; requests: number }> {
+  const m = await register.getSingleMetric("basalt_execution_pool_batch_requests")!.get();
+  const v = (suffix: string): number => m.values.find((x) => (x as { metricName?: string }).metricName === `basalt_execution_pool_batch_requests_${suffix}`)?.value ?? 0;
+  return { batches: v("count"), requests: v("sum") };
+}
 
 async function errorOf(p: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
   try {
@@ -88,16 +102,15 @@ describe("execution pool", () => {
   });
 
   it("cuts off a request running past the timeout and replaces its worker", async () => {
-    // The loop burns 50M gas in about 2.5 s; the timeout leaves room for a replacement worker's start.
     const pool = newPool({ timeoutMs: 1_000 });
     await pool.start();
     for (let i = 0; i < 2; i++) {
       const e = await errorOf(pool.execute(loop()));
       expect(e).toEqual({ code: -32000, message: "execution aborted (timeout = 1s)" });
-      // The replacement worker answers the next request.
+      // The replacement worker answers the next request (its time starts when a worker takes it).
       expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
     }
-    expect(pool.threads.length).toBe(1);
+    expect(await pool.ping()).toBe(1);
   });
 
   it("refuses requests beyond the queue bound at once with -32005", async () => {
@@ -113,6 +126,32 @@ describe("execution pool", () => {
     expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
   });
 
+  it("hands requests that wait together to a worker in one batch, answering them in order", async () => {
+    const pool = newPool({ maxQueue: 100 });
+    await pool.start();
+    const before = await batchTotals();
+    const order: number[] = [];
+    // Two go to the worker at once (one running, one behind it); the other 38 wait and go in batches of up to 16.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => pool.execute(transfer()).then(() => order.push(i))));
+    const after = await batchTotals();
+    expect(order).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(after.requests - before.requests).toBe(40);
+    expect(after.batches - before.batches).toBeLessThanOrEqual(2 + Math.ceil(38 / 16));
+  });
+
+  it("runs again the requests batched with one that timed out", async () => {
+    const pool = newPool({ maxQueue: 100, timeoutMs: 1_000 });
+    await pool.start();
+    // Two endless calls take the worker and the place behind it; a third and a transfer wait, then go as one batch.
+    const blockers = [errorOf(pool.execute(loop())), errorOf(pool.execute(loop()))];
+    const endless = errorOf(pool.execute(loop()));
+    const quick = pool.execute(transfer());
+    for (const b of blockers) expect(await b).toEqual({ code: -32000, message: "execution aborted (timeout = 1s)" });
+    // The endless call of the batch times out; the transfer behind it did not run, goes back to the queue and is answered.
+    expect(await endless).toEqual({ code: -32000, message: "execution aborted (timeout = 1s)" });
+    expect(JSON.parse(await quick)).toBe("0x5208");
+  });
+
   it("answers queued requests in arrival order (none overtaken, none starved)", async () => {
     const pool = newPool({ maxQueue: 500 });
     await pool.start();
@@ -121,23 +160,19 @@ describe("execution pool", () => {
     expect(order).toEqual(Array.from({ length: 300 }, (_, i) => i));
   });
 
-  it("fails only the request of a crashed worker and replaces the worker", async () => {
-    const pool = newPool({ threads: 2, timeoutMs: 10_000 });
+  it("fails only the requests of a crashed worker and replaces the worker", async () => {
+    const pool = newPool({ timeoutMs: 0 });
     await pool.start();
-    const doomed = pool.execute(loop());
-    // Wait until the loop has a worker, then kill that worker (as a fatal error would).
-    await new Promise((r) => setTimeout(r, 100));
+    // The endless call runs on the only worker; the transfer waits in piscina's queue behind it.
+    const doomed = errorOf(pool.execute(loop()));
     const other = pool.execute(transfer());
-    const busyWorker = pool.threads[0]!;
-    await Promise.all(pool.threads.map((t) => (t === busyWorker ? t.terminate() : undefined)));
-    const e = await errorOf(doomed).catch(() => undefined);
-    const otherResult = await other.catch((x: unknown) => toJsonRpcError(x));
-    // Exactly the crashed worker's request failed with an internal error; the other answered.
-    const outcomes = [e, otherResult];
-    expect(outcomes.some((o) => o !== undefined && typeof o === "object" && (o as { code: number }).code === -32603)).toBe(true);
-    expect(outcomes.some((o) => o === JSON.stringify("0x5208") || o === '"0x5208"')).toBe(true);
+    await pollUntil("both requests handed to piscina", 10_000, async () => (pool.inFlightBatches === 2 ? true : undefined), 5);
+    await pool.threads[0]!.terminate();
+    expect((await doomed).code).toBe(-32603);
+    // The waiting request runs on the replacement worker.
+    expect(JSON.parse(await other)).toBe("0x5208");
     for (let i = 0; i < 4; i++) expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
-    expect(pool.threads.length).toBe(2);
+    expect(pool.threads.length).toBe(1);
   });
 
   it("recovers senders on a worker exactly as the transactions do", async () => {

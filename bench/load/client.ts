@@ -30,6 +30,8 @@ export type HttpOutcome =
 
 /** Longest error text kept as a failure kind (kinds are map keys; long messages would bloat reports). */
 const MAX_ERROR_KIND_CHARS = 60;
+/** The failure kind of a request lost because the server closed its connection. */
+export const CONNECTION_CLOSED = "connection closed";
 /** Largest response head accepted (status line + headers): far above any JSON-RPC server's, small enough to bound memory. */
 const MAX_HEAD_BYTES = 64 * 1024;
 /** Longest chunk-size or trailer line accepted in a chunked body. */
@@ -447,9 +449,9 @@ export class Connection {
     this.socket.on("end", () => {
       // A body framed by the close is complete now; anything else still in flight is lost.
       if (!this.closed) this.parseEnd();
-      this.close("connection closed");
+      this.close(CONNECTION_CLOSED);
     });
-    this.socket.on("close", () => this.close("connection closed"));
+    this.socket.on("close", () => this.close(CONNECTION_CLOSED));
   }
 
   /** True while requests may be written. */
@@ -500,7 +502,7 @@ export class Connection {
     if (pending === undefined) throw new ProtocolError("an answer to no request");
     if (!r.keepAlive) this.draining = true;
     this.hooks.onAnswer(this, pending, r);
-    if (this.draining && this.inFlight.length === 0) this.close("connection closed");
+    if (this.draining && this.inFlight.length === 0) this.close(CONNECTION_CLOSED);
   }
 
   private close(kind: string): void {

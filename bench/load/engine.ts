@@ -224,20 +224,28 @@ export class Engine {
 
   /**
    * Checks that the server answers `depth` requests written at once on one connection: every
-   * answer status 200 and JSON, none missing, and in order (the probe's requests carry distinct
-   * ids; a server answering fixed bytes, ids not ours, passes on completeness). Returns undefined
-   * when it does, else why not.
+   * answer status 200 and JSON, none missing, and in order. The requests are the corpus's first
+   * `depth` bodies (cycled when it has fewer), each with a distinct id, so a server that answers
+   * some of them later than it reads the next ones (an execution worker, not a cache) is put to
+   * the test; run it before the warm-up, while nothing is cached. A server answering fixed bytes
+   * (ids not ours) passes on completeness. Returns undefined when it does, else why not.
    */
   async probePipeline(depth: number): Promise<string | undefined> {
-    const source = this.prepared.payloads[0]!.toString("utf8");
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(source);
-    } catch {
-      return "first body is not JSON";
+    const payloads = this.prepared.payloads;
+    const bodies: string[] = [];
+    let single = true;
+    for (let k = 0; k < depth; k++) {
+      const source = payloads[k % payloads.length]!.toString("utf8");
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(source);
+      } catch {
+        return `body ${k % payloads.length} is not JSON`;
+      }
+      const one = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+      single &&= one;
+      bodies.push(one ? JSON.stringify({ ...(parsed as object), id: `${PROBE_ID}${k}` }) : source);
     }
-    const single = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
-    const bodies = Array.from({ length: depth }, (_, k) => (single ? JSON.stringify({ ...(parsed as object), id: `${PROBE_ID}${k}` }) : source));
     const answers: HttpOutcome[] = [];
     let failure: string | undefined;
     this.keepAll = true;

@@ -117,13 +117,21 @@ function corpusOf(name: string, bodies: string[], expected: unknown = "0x1"): Co
  * A raw HTTP/1.1 server answering each request with `{"result": <its id>}`, in order, however
  * many arrive in one read; with `closeAfter`, it destroys each connection after that many answers.
  */
-async function startRawServer(closeAfter?: number): Promise<TestServer & { connections: () => number }> {
+/**
+ * A raw HTTP server answering each request's id as its result. `closeAfter`: the connection is
+ * destroyed at the request after that many answers. `closeWhilePending`: answers come a tick
+ * later, and a request read while an answer is pending destroys the connection (what
+ * uWebSockets.js does when a pipelined request reaches a handler that answers asynchronously).
+ */
+async function startRawServer(opts: { closeAfter?: number; closeWhilePending?: boolean } = {}): Promise<TestServer & { connections: () => number }> {
+  const { closeAfter, closeWhilePending = false } = opts;
   let received = 0;
   let connections = 0;
   const server = net.createServer((sock) => {
     connections++;
     let buf = Buffer.alloc(0);
     let answered = 0;
+    let pending = false;
     sock.on("data", (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
       for (;;) {
@@ -135,9 +143,18 @@ async function startRawServer(closeAfter?: number): Promise<TestServer & { conne
         buf = buf.subarray(headEnd + 4 + length);
         received++;
         if (closeAfter !== undefined && answered >= closeAfter) return void sock.destroy();
+        if (pending) return void sock.destroy();
         answered++;
         const text = JSON.stringify({ jsonrpc: "2.0", id: 1, result: (JSON.parse(body) as { id: unknown }).id });
-        sock.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+        const answer = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+        if (!closeWhilePending) sock.write(answer);
+        else {
+          pending = true;
+          setImmediate(() => {
+            pending = false;
+            if (!sock.destroyed) sock.write(answer);
+          });
+        }
       }
     });
   });
@@ -304,8 +321,33 @@ describe("closed loop", () => {
     expect(peak.ok).toBeGreaterThan(32);
   });
 
+  it("runs every endpoint of a corpus unpipelined when one of them drops pipelined requests it answers later", async () => {
+    const eager = await startRawServer();
+    const later = await startRawServer({ closeWhilePending: true });
+    const ids = Array.from({ length: 8 }, (_, i) => `req-${i}`);
+    const bodies = ids.map((id) => JSON.stringify({ jsonrpc: "2.0", id, method: "echo", params: [] }));
+    const report = await runLoad({
+      endpoints: [
+        { name: "eager", url: eager.url },
+        { name: "later", url: later.url },
+      ],
+      corpora: [{ name: "echo", bodies, ...validatorRef(VALIDATOR_MODULE, resultsEqual, ids) }],
+      steps: [],
+      peak: { concurrency: 16, seconds: 0.3 },
+      pipeline: 4,
+      threads: 1,
+      calibration: false,
+    });
+    expect(report.results.map((r) => r.peak?.pipeline)).toEqual([1, 1]);
+    for (const r of report.results) {
+      expect(r.peak?.pipelineNote).toMatch(/^later does not answer pipelined requests/);
+      expect(r.peak?.failures).toEqual({});
+      expect(r.peak?.ok).toBeGreaterThan(0);
+    }
+  });
+
   it("counts requests lost when the server closes mid-pipeline as failures, and goes on", async () => {
-    const server = await startRawServer(3);
+    const server = await startRawServer({ closeAfter: 3 });
     const gen = await generator(server.url, corpusOf("c", [rpcBody("x", 7)], 7), { timeoutMs: 2000 });
     expect(await gen.probePipeline(8)).toMatch(/lost \((connection closed|econnreset|epipe)\)/);
     const peak = await gen.closed({ concurrency: 16, pipeline: 8, seconds: 0.5 });

@@ -365,7 +365,9 @@ export class Interpreter {
         gasLeft -= size * CODE_DEPOSIT;
         if (size > 0) st.setCode(f.self, keccak256(output), output.slice());
         created = f.self.address;
-        output = EMPTY;
+        // A CREATE opcode's return data is empty on success; a creation transaction's output
+        // is the deployed code (what eth_call of init code answers, as geth and ethereumjs do).
+        if (f.parent !== undefined) output = EMPTY;
       }
       if (halt > Halt.REVERT) gasLeft = 0;
     }

@@ -129,6 +129,27 @@ async function compare(c: Case, env: TestEnv): Promise<void> {
 const ENV: Omit<TestEnv, "hardfork"> = { coinbase: COINBASE, number: 300n, timestamp: 1_000n, gasLimit: 30_000_000n, baseFee: 7n };
 
 describe("fast EVM vs reference engine, differential fuzzing", () => {
+  // A creation whose init code returns 10 bytes of runtime code: the transaction's output is the
+  // deployed code (eth_call of init code answers it), while a CREATE opcode's return data is empty.
+  it("a creation transaction outputs the deployed code; a CREATE opcode's return data stays empty", async () => {
+    const init = Uint8Array.from(Buffer.from("69602a60005260206000f3600052600a6016f3", "hex"));
+    // Runs `init` through CREATE (init code stored at 0..19 of memory), then RETURNDATASIZE, stored and returned.
+    const creator = Uint8Array.from(Buffer.from("7f" + hex(init).padEnd(64, "0") + "600052" + "6013600060 00f0".replace(/ /g, "") + "3d60005260206000f3", "hex"));
+    for (const create of [true, false]) {
+      const pre = new Map<string, PreAccount>([
+        [SENDER, { nonce: 3n, balance: 10n ** 21n }],
+        [TARGET, { code: create ? init : creator }],
+      ]);
+      const c: Case = { pre, tx: { data: new Uint8Array(), value: 0n, gasLimit: 500_000n, type: 2, create, accessList: false } };
+      const fast = await runFast(c.pre, { ...ENV, hardfork: "prague" }, signed(c, { ...ENV, hardfork: "prague" }));
+      expect(fast).not.toBe("unsupported");
+      if (fast === "unsupported") return;
+      expect(fast.status).toBe(1);
+      expect(fast.output).toBe(create ? "0x602a60005260206000f3" : "0x" + "00".repeat(32));
+      await compare(c, { ...ENV, hardfork: "prague" });
+    }
+  });
+
   for (const [hardfork, runs] of [
     ["prague", 300],
     ["osaka", 150],

@@ -36,6 +36,7 @@ import type { TxPool } from "../txpool/txpool.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
+import { sequencerProductionFailuresTotal } from "./metrics.js";
 import { buildOpOnHead } from "../blockchain/opBuilder.js";
 import { poolSource } from "../txpool/poolSource.js";
 
@@ -186,6 +187,7 @@ export class OpDevSequencer {
         (e: unknown) => {
           // Logged at error once per distinct reason (e.g. the store cannot be written); retried with backoff.
           this.failures++;
+          sequencerProductionFailuresTotal.inc({ stage: "produce" });
           this.fault(e, "devnet block production failed; retrying with backoff", "error");
           return true;
         },
@@ -415,6 +417,7 @@ export class OpDevSequencer {
       } catch (e) {
         // E.g. the store cannot be written (full disk): logged at error once per reason; the next block retries one block time later.
         this.failures++;
+        sequencerProductionFailuresTotal.inc({ stage: "seal" });
         this.fault(e, "devnet block seal failed", "error");
       }
       if (this.stopped) return;

@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { rpcResult } from "../helpers/rpc.js";
 import { checkChainLinked, checkHeadState, TxLoad, waitForBlockAbove } from "../faults/txLoad.js";
+import { waitUntil } from "../helpers/poll.js";
+import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 
 /** Size of the test filesystem: room for the node's LMDB file and some growth, small enough to fill in a moment. */
 const TMPFS_SIZE = "96m";
@@ -62,11 +64,7 @@ function fill(file: string): number {
 }
 
 async function waitFor(what: string, timeoutMs: number, fn: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitUntil(what, timeoutMs, fn, 200);
 }
 
 const base = await makeTempDir("basalt-fulldisk-");
@@ -78,9 +76,19 @@ describe.skipIf(!mounted)("full disk under a running node (e2e, tmpfs; skipped u
   let node: NodeHandle;
   let load: TxLoad | undefined;
   const filler = path.join(mnt, "filler");
+  let metricsUrl = "";
+  /** Failed production and seal attempts so far (basalt_sequencer_production_failures_total). */
+  const failures = async (): Promise<number> => {
+    const text = await (await fetch(metricsUrl)).text();
+    let n = 0;
+    for (const m of text.matchAll(/^basalt_sequencer_production_failures_total\{[^}]*\} (\S+)$/gm)) n += Number(m[1]);
+    return n;
+  };
 
   beforeAll(async () => {
-    node = await startNode({ datadir: path.join(mnt, "data"), args: ["--dev.block-time", "1", "--log.level", "info"] });
+    const [metricsPort] = (await getFreePorts(1)) as [number];
+    metricsUrl = `http://${LOCALHOST}:${metricsPort}/metrics`;
+    node = await startNode({ datadir: path.join(mnt, "data"), args: ["--dev.block-time", "1", "--metrics", "--metrics.port", String(metricsPort), "--log.level", "info"] });
     load = new TxLoad(node.url, { txPerSecond: 20 });
     load.start();
     await waitForBlockAbove(node.url, 3n, 30_000);
@@ -108,7 +116,9 @@ describe.skipIf(!mounted)("full disk under a running node (e2e, tmpfs; skipped u
     expect(node.exitInfo(), node.outputTail()).toBeUndefined();
     console.log((node.stdout() + node.stderr()).split("\n").find((l) => /"level":50/.test(l)));
     const stalled = BigInt((await rpcResult(node.url, "eth_blockNumber")) as string);
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Three more production attempts fail (counted, not timed), and none of them commits a block.
+    const failedBefore = await failures();
+    await waitFor("three more failed production attempts", 60_000, async () => (await failures()) >= failedBefore + 3);
     const still = BigInt((await rpcResult(node.url, "eth_blockNumber")) as string);
     expect(still - stalled, "blocks kept being committed on a full disk").toBeLessThanOrEqual(1n);
     // Reads are served from the store meanwhile.

@@ -9,13 +9,14 @@ import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { Address, createContractAddress, hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DISCOVERABLE_CORPORA, discoverCorpora } from "../../../bench/load/corpus.js";
-import { LoadGenerator } from "../../../bench/load/generator.js";
-import type { Corpus, LoadReport } from "../../../bench/load/types.js";
-import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
-import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
-import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../../helpers/basaltProcess.js";
-import { rpcResult, type Json } from "../../helpers/rpc.js";
+import { DISCOVERABLE_CORPORA, discoverCorpora } from "../../bench/load/corpus.js";
+import { LoadGenerator } from "../../bench/load/generator.js";
+import type { Corpus, LoadReport } from "../../bench/load/types.js";
+import { commonFromGenesis } from "../../src/chain/chainSpec.js";
+import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
+import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { rpcResult, type Json } from "../helpers/rpc.js";
+import { pollUntil } from "../helpers/poll.js";
 
 /** Devnet chain id 845337 ("8453" + "37"). */
 const CHAIN_ID = 845337n;
@@ -66,17 +67,12 @@ describe("load tool against a basalt devnet", () => {
     ];
     const hashes: string[] = [];
     for (const raw of raws) hashes.push((await rpcResult(node.url, "eth_sendRawTransaction", [raw])) as string);
-    const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
     for (const h of hashes) {
-      for (;;) {
-        const r = (await rpcResult(node.url, "eth_getTransactionReceipt", [h])) as { [k: string]: Json } | null;
-        if (r !== null) {
-          expect(r.status, `receipt of ${h}`).toBe("0x1");
-          break;
-        }
-        if (Date.now() > deadline) throw new Error(`no receipt for ${h} within ${RECEIPT_TIMEOUT_MS} ms\n${node.outputTail()}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      const r = await pollUntil(`the receipt of ${h}`, RECEIPT_TIMEOUT_MS, async () => {
+        const receipt = (await rpcResult(node.url, "eth_getTransactionReceipt", [h])) as { [k: string]: Json } | null;
+        return receipt ?? undefined;
+      }, 200);
+      expect(r.status, `receipt of ${h}`).toBe("0x1");
     }
     corpora = await discoverCorpora(node.url, { blocks: 8 });
   });

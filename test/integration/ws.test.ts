@@ -32,6 +32,7 @@ import type { MethodTable } from "../../src/rpc/types.js";
 import { RpcWsServer } from "../../src/rpc/wsServer.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
+import { waitUntil } from "../helpers/poll.js";
 
 const silent = pino({ level: "silent" });
 const WAIT_MS = 5000;
@@ -274,11 +275,7 @@ async function gaugeTotal(name: string): Promise<number> {
 
 /** Polls `cond` until true (bounded). */
 async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitUntil(what, timeoutMs, cond);
 }
 
 // ---- suite ---------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { RateLimitConfigError, TokenBucketLimiter } from "../../src/rpc/rateLimi
 import { RpcHttpServer } from "../../src/rpc/server.js";
 import type { MethodTable } from "../../src/rpc/types.js";
 import { RpcWsServer } from "../../src/rpc/wsServer.js";
+import { waitUntil } from "../helpers/poll.js";
 
 const WAIT_MS = 5000;
 
@@ -223,8 +224,7 @@ describe("public HTTP", () => {
     releaseHeld = [];
     const rejectedBefore = await metricValue("basalt_rpc_connections_rejected_total");
     const held = post(cappedUrl, call("hold"));
-    const deadline = Date.now() + WAIT_MS;
-    while (releaseHeld.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await waitUntil("the held request at its handler", WAIT_MS, () => releaseHeld.length > 0, 5);
     expect(capped.openConnections).toBe(1);
     const refused = await post(cappedUrl, call("eth_chainId"));
     expect(refused.status).toBe(503);
@@ -353,8 +353,7 @@ describe("public WebSocket", () => {
   });
 
   it("refuses upgrades beyond the connection cap with 503", async () => {
-    const deadline = Date.now() + WAIT_MS;
-    while (policy.openConnections > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil("earlier connections closed", WAIT_MS, () => policy.openConnections === 0);
     clock.advance(60_000);
     const a = await WsClient.open(url);
     const b = await WsClient.open(url);
@@ -363,7 +362,7 @@ describe("public WebSocket", () => {
     await expect(WsClient.open(url)).rejects.toThrow(/upgrade refused: 503/);
     a.ws.close();
     await withTimeout(a.closed, "close");
-    while (policy.openConnections > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil("the closed connection released", WAIT_MS, () => policy.openConnections <= 1);
     const c = await WsClient.open(url);
     clients.push(c);
     c.ws.send(JSON.stringify(call("eth_chainId", 1)));

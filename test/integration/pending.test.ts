@@ -46,6 +46,7 @@ import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import type { BlockWrite } from "../../src/storage/store.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
+import { waitUntil } from "../helpers/poll.js";
 
 const silent = pino({ level: "silent" });
 const CTX: RpcContext = { transport: "http" };
@@ -129,7 +130,7 @@ function signedTx(
       maxFeePerGas: 10n ** 10n,
       maxPriorityFeePerGas: 10n ** 6n,
       gasLimit: fields.gasLimit ?? 100_000n,
-      to: fields.to,
+      to: fields.to as `0x${string}` | undefined,
       value: fields.value ?? 0n,
       data: fields.data === undefined ? undefined : hexToBytes(fields.data as `0x${string}`),
     },
@@ -641,9 +642,5 @@ describe("pending tag from the pre-confirmed state", () => {
 
 /** Resolves once `cond()` holds, polling every 5 ms; fails after {@link WAIT_MS}. */
 async function until(cond: () => boolean): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await waitUntil("the condition", WAIT_MS, cond, 5);
 }

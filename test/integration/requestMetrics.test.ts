@@ -11,8 +11,8 @@ describe("per-method duration histogram", () => {
   it("exports what prom-client's Histogram exports for the same observations", async () => {
     const mine = new Registry();
     const theirs = new Registry();
-    const ours = new MethodDurationHistogram("test_duration_seconds", "handler duration", [mine]);
-    const ref = new Histogram({ name: "test_duration_seconds", help: "handler duration", labelNames: ["method"], buckets: DURATION_BUCKETS, registers: [theirs] });
+    const ours = new MethodDurationHistogram("basalt_rpc_test_duration_seconds", "handler duration", [mine]);
+    const ref = new Histogram({ name: "basalt_rpc_test_duration_seconds", help: "handler duration", labelNames: ["method"], buckets: DURATION_BUCKETS, registers: [theirs] });
     expect(await mine.metrics()).toBe(await theirs.metrics());
     const values = [0, 1e-9, 0.0004, 0.0005, 0.00051, 0.001, 0.003, 0.25, 1, 7, 10, 10.5, 3600];
     for (const method of ["eth_getBlockByNumber", "eth_call", 'we"ird\\name']) {

@@ -136,7 +136,7 @@ describe("HTTP server: byte-held results on the wire", () => {
   it("writes the same status line, headers and body as the text path, for every request shape", async () => {
     for (const port of [plain, cors]) {
       for (const s of SHAPES) {
-        const headers = port === cors ? { Origin: "https://app.example" } : {};
+        const headers: Record<string, string> = port === cors ? { Origin: "https://app.example" } : {};
         const fromBytes = await exchange(port, shape(s, "bytes"), headers);
         const fromText = await exchange(port, shape(s, "text"), headers);
         expect(fromBytes.head).toBe(fromText.head);

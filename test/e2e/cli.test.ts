@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CLI_PATH, REPO_ROOT, describeCliResult, makeTempDir, removeDir, runCli, stopAllProcesses } from "../helpers/basaltProcess.js";
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
+import { pollUntil } from "../helpers/poll.js";
 import { rpcResult } from "../helpers/rpc.js";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
 
@@ -65,20 +66,21 @@ async function stopSpawned(s: Spawned): Promise<{ code: number | null; signal: N
 /** Waits (bounded) until `eth_chainId` answers on `port`; fails early if the process exits. */
 async function waitForChainId(s: Spawned, port: number, timeoutMs = 30_000): Promise<string> {
   const url = `http://${LOCALHOST}:${port}`;
-  const deadline = Date.now() + timeoutMs;
   let exited = false;
   void s.exit.then(() => {
     exited = true;
   });
-  for (;;) {
-    if (exited) throw new Error(`basalt exited before answering on port ${port}:\n${s.output()}`);
-    try {
-      return (await rpcResult(url, "eth_chainId", [], { timeoutMs: 2000 })) as string;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`no eth_chainId answer on port ${port} within ${timeoutMs} ms:\n${s.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    return await pollUntil(`an eth_chainId answer on port ${port}`, timeoutMs, async () => {
+      if (exited) throw new Error(`basalt exited before answering on port ${port}`);
+      try {
+        return (await rpcResult(url, "eth_chainId", [], { timeoutMs: 2000 })) as string;
+      } catch {
+        return undefined; // not listening yet
+      }
+    });
+  } catch (e) {
+    throw new Error(`${(e as Error).message}:\n${s.output()}`);
   }
 }
 

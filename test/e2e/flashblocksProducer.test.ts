@@ -16,6 +16,7 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "../../src/flashblocks/codec.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { pollUntil } from "../helpers/poll.js";
 import { rpcResult, type Json } from "../helpers/rpc.js";
 
 /** Bound of each wait below. */
@@ -61,13 +62,15 @@ class Subscriber {
 
   /** Waits for a frame satisfying `pred` (already received or future); returns its position. */
   async waitFor(pred: (f: Received) => boolean, what: string): Promise<number> {
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      const i = this.frames.findIndex(pred);
-      if (i >= 0) return i;
-      if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}; errors: ${this.errors.join("; ")}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    return pollUntil(
+      `${what} (errors so far: ${this.errors.join("; ") || "none"})`,
+      WAIT_MS,
+      async () => {
+        const i = this.frames.findIndex(pred);
+        return i >= 0 ? i : undefined;
+      },
+      10,
+    );
   }
 }
 

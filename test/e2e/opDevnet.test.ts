@@ -426,13 +426,49 @@ describe("OP devnet node (e2e)", () => {
     expect(await nonceOf(deployer.address)).toBe(1n);
   });
 
-  it("suggests fees from blocks that all carry deposits (gas price ≥ base fee, no negative tips)", async () => {
-    const head = await block(await blockNumber());
-    const baseFee = big(head.baseFeePerGas);
-    expect(big(await call("eth_gasPrice"))).toBeGreaterThanOrEqual(baseFee);
-    expect(big(await call("eth_maxPriorityFeePerGas"))).toBeGreaterThanOrEqual(0n);
-    const history = (await call("eth_feeHistory", ["0x4", "latest", [10, 50, 90]])) as Obj;
-    for (const row of history.reward as string[][]) for (const r of row) expect(big(r)).toBeGreaterThanOrEqual(0n);
+  it("suggests fees from blocks that all carry deposits: deposits tip 0, the 60th percentile of the last 20 blocks' tips, geth's reward percentiles", async () => {
+    /** A transaction's tip over `base` (deposits pay no gas price: 0, never negative). */
+    const tipOf = (tx: Obj, base: bigint): bigint => {
+      if (tx.type === "0x7e") return 0n;
+      if (tx.maxFeePerGas === undefined) return big(tx.gasPrice) - base;
+      const room = big(tx.maxFeePerGas) - base;
+      const tip = big(tx.maxPriorityFeePerGas);
+      return room < tip ? room : tip;
+    };
+    // The head moves while the answers are read: retry until one head answers all of them.
+    const answer = await pollUntil("fee answers at one head", 20_000, async () => {
+      const head = await blockNumber();
+      const blocks: Obj[] = [];
+      for (let n = head; n >= 0n && n > head - 20n; n--) blocks.push(await block(n));
+      const tip = big(await call("eth_maxPriorityFeePerGas"));
+      const gasPrice = big(await call("eth_gasPrice"));
+      const history = (await call("eth_feeHistory", ["0x4", hex(head), [10, 50, 90]])) as Obj;
+      const receipts = (await Promise.all(blocks.slice(0, 4).map((b) => call("eth_getBlockReceipts", [b.hash as string])))) as Obj[][];
+      return (await blockNumber()) === head ? { head, blocks, tip, gasPrice, history, receipts } : undefined;
+    });
+    const { blocks, tip, gasPrice, history, receipts } = answer;
+    const tips = blocks.flatMap((b) => (b.transactions as Obj[]).map((tx) => tipOf(tx, big(b.baseFeePerGas)))).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    expect(tips.length).toBeGreaterThan(0);
+    const expectedTip = tips[Math.floor(((tips.length - 1) * 60) / 100)]!;
+    expect(tip).toBe(expectedTip);
+    expect(gasPrice).toBe(expectedTip + big(blocks[0]!.baseFeePerGas));
+    // geth's rewards: the block's tips sorted, each weighted by its gas used; a percentile is the
+    // tip of the first transaction at which the running gas reaches that share of the block's gas.
+    const expectedRewards = blocks
+      .slice(0, 4)
+      .reverse()
+      .map((b, i) => {
+        const rs = receipts[3 - i]!;
+        const sorted = (b.transactions as Obj[]).map((tx, k) => ({ tip: tipOf(tx, big(b.baseFeePerGas)), gas: big(rs[k]!.gasUsed) })).sort((x, y) => (x.tip < y.tip ? -1 : x.tip > y.tip ? 1 : 0));
+        return [10, 50, 90].map((p) => {
+          const threshold = (big(b.gasUsed) * BigInt(p)) / 100n;
+          let k = 0;
+          let sum = sorted[0]!.gas;
+          while (sum < threshold && k < sorted.length - 1) sum += sorted[++k]!.gas;
+          return hex(sorted[k]!.tip);
+        });
+      });
+    expect(history.reward).toEqual(expectedRewards);
   });
 
   it("gives user-transaction receipts the OP fields: L1 fee data, operator fee parameters, DA footprint", async () => {

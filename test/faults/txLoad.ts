@@ -12,6 +12,7 @@ import { bytesToBigInt, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
+import { pollUntil } from "../helpers/poll.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
 
 /** Devnet chain id 845337 ("8453" + "37"). */
@@ -261,17 +262,14 @@ export async function checkHeadState(url: string): Promise<{ number: bigint; sta
 
 /** Polls until the node's block number exceeds `after` (or throws after `timeoutMs`). */
 export async function waitForBlockAbove(url: string, after: bigint, timeoutMs: number): Promise<bigint> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  return pollUntil(`a block above ${after}`, timeoutMs, async () => {
     try {
       const n = BigInt((await rpcResult(url, "eth_blockNumber", [], { timeoutMs: 2000 })) as string);
-      if (n > after) return n;
+      return n > after ? n : undefined;
     } catch {
-      // not up yet
+      return undefined; // not up yet
     }
-    if (Date.now() > deadline) throw new Error(`no block above ${after} within ${timeoutMs} ms`);
-    await sleep(200);
-  }
+  }, 200);
 }
 
 /** Seeded PRNG (mulberry32): reproducible "random" delays for the fault tests. */

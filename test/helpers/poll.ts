@@ -1,4 +1,4 @@
-/** Waiting helpers shared by the end-to-end tests (every wait is bounded). */
+/** Waiting helpers shared by the tests (every wait is bounded; none measures time). */
 
 /** Resolves after `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
@@ -14,4 +14,9 @@ export async function pollUntil<T>(what: string, timeoutMs: number, fn: () => Pr
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(intervalMs);
   }
+}
+
+/** Polls `cond` every `intervalMs` until it holds; throws after `timeoutMs`, naming `what`. */
+export async function waitUntil(what: string, timeoutMs: number, cond: () => boolean | Promise<boolean>, intervalMs = 10): Promise<void> {
+  await pollUntil(what, timeoutMs, async () => ((await cond()) ? true : undefined), intervalMs);
 }

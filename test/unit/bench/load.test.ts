@@ -430,7 +430,7 @@ function sampleReport(): LoadReport {
     dropped: 0,
     errorRate: failed / rate,
     achievedRps: rate - failed,
-    failures: failed > 0 ? { "http 429": failed } : {},
+    failures: (failed > 0 ? { "http 429": failed } : {}) as Record<string, number>,
     p50: 1.5,
     p90: 2.5,
     p99: 10,

@@ -52,7 +52,7 @@ describe("OP block import", () => {
     const seq = new OpDevSequencer(source, pool, 0, silent);
     const a = devAccounts();
     const tx = createFeeMarket1559Tx(
-      { chainId: source.chainId, nonce: 0n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 21_000n, to: a[1]!.address, value: 5n },
+      { chainId: source.chainId, nonce: 0n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 21_000n, to: a[1]!.address as `0x${string}`, value: 5n },
       { common: source.commonAt(1n, source.head.header.timestamp + 1n) },
     ).sign(hexToBytes(a[0]!.privateKey as `0x${string}`));
     await pool.addRaw(tx.serialize());

@@ -181,7 +181,7 @@ describe("execution pool", () => {
     const common = chain.commonAt(1n, chain.head.header.timestamp + 2n);
     const txs = accounts.slice(0, 5).map((a, i) =>
       createFeeMarket1559Tx(
-        { chainId: chain.chainId, nonce: BigInt(i), maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: accounts[9]!.address },
+        { chainId: chain.chainId, nonce: BigInt(i), maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n, to: accounts[9]!.address as `0x${string}` },
         { common },
       ).sign(hexToBytes(a.privateKey as `0x${string}`)),
     );

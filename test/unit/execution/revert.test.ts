@@ -6,7 +6,6 @@ import { goBytesToString, revertError, unpackRevert } from "../../../src/executi
 
 const DIR = fileURLToPath(new URL("../../../../shared/fixtures/execution-apis/prague", import.meta.url));
 if (!existsSync(DIR)) throw new Error(`fixtures missing at ${DIR}`);
-const HAVE = true;
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/^0x/, ""), "hex"));
 
@@ -22,7 +21,7 @@ function panicData(code: bigint): Uint8Array {
   return hex("4e487b71" + code.toString(16).padStart(64, "0"));
 }
 
-describe.skipIf(!HAVE)("revertError against execution-apis fixtures", () => {
+describe("revertError against execution-apis fixtures", () => {
   const files = [
     "eth_call/call-revert-abi-panic.io",
     "eth_call/call-revert-abi-error.io",

@@ -60,7 +60,7 @@ describe("flashblocks ingestion", () => {
 
   const transfer = (from: number, nonce: bigint, to: number, value: bigint) =>
     createFeeMarket1559Tx(
-      { chainId: producer.chainId, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 21_000n, to: accounts[to]!.address, value },
+      { chainId: producer.chainId, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 21_000n, to: accounts[to]!.address as `0x${string}`, value },
       { common: producer.commonAt(1n, producer.head.header.timestamp + 1n) },
     ).sign(hexToBytes(accounts[from]!.privateKey as `0x${string}`));
 

@@ -13,6 +13,7 @@ import WebSocket from "ws";
 import { decodeFlashblockFrame, flashblockToJson, type FlashblocksPayloadV1 } from "../../../src/flashblocks/codec.js";
 import { FlashblocksPublisher, type FlashblocksPublisherOptions } from "../../../src/flashblocks/publisher.js";
 import { LOCALHOST } from "../../helpers/ports.js";
+import { waitUntil } from "../../helpers/poll.js";
 
 /** Bound of every wait in this file. */
 const WAIT_MS = 5_000;
@@ -106,11 +107,7 @@ function refusedStatus(url: string): Promise<number> {
 }
 
 async function until(cond: () => boolean, what: string, ms = WAIT_MS): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitUntil(what, ms, cond);
 }
 
 async function metricValue(name: string, labels: Record<string, string> = {}): Promise<number> {
@@ -205,12 +202,12 @@ describe("FlashblocksPublisher", () => {
     const before = await metricValue("basalt_flashblocks_slow_subscriber_disconnects_total");
     // Stop reading: the kernel buffers fill, then the server's send buffer.
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
-    const deadline = Date.now() + WAIT_MS;
     let i = 0;
-    while (pub.subscriberCount === 2 && Date.now() < deadline) {
+    await waitUntil("the slow subscriber's disconnection", WAIT_MS, () => {
+      if (pub.subscriberCount !== 2) return true;
       pub.publish(payload(1 + (i++ % 14), 64 * 1024)); // ~128 KiB of JSON per frame, well below the bound
-      await new Promise((r) => setTimeout(r, 5));
-    }
+      return false;
+    }, 5);
     expect(pub.subscriberCount).toBe(1);
     expect((await metricValue("basalt_flashblocks_slow_subscriber_disconnects_total")) - before).toBe(1);
     await until(() => fast.frames.length === i, "every frame at the reading subscriber");

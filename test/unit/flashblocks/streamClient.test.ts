@@ -61,13 +61,18 @@ describe("flashblocks stream client", () => {
   });
 
   it("keeps a connection whose pongs arrive", async () => {
-    const { url } = await server();
+    const { url, sockets } = await server();
     const downs: DisconnectReason[] = [];
     const c = new FlashblocksStreamClient(url, { frame: () => undefined, connected: () => undefined, disconnected: (r) => downs.push(r) }, { pingIntervalMs: 30 });
     cleanup.push(() => c.stop());
     c.start();
-    await new Promise((r) => setTimeout(r, 400));
+    await until(() => sockets.length === 1);
+    // Each ping after the first is sent only if the previous one's pong arrived; count them at the server.
+    let pings = 0;
+    sockets[0]!.on("ping", () => pings++);
+    await until(() => pings >= 6);
     expect(c.isConnected).toBe(true);
+    expect(sockets.length).toBe(1);
     expect(downs).toEqual([]);
   });
 

@@ -16,8 +16,6 @@ export const FIXTURES_DIR = fileURLToPath(new URL("../../../../shared/fixtures/e
 if (!existsSync(join(FIXTURES_DIR, "chain.rlp"))) {
   throw new Error(`execution-apis fixtures not found at ${FIXTURES_DIR} (expected ../shared/fixtures beside the repository)`);
 }
-/** The fixtures are required (the suite fails without them). */
-export const HAVE_FIXTURES = true;
 
 /** One request/response exchange of an `.io` fixture. */
 export interface Exchange {
@@ -33,10 +31,10 @@ export interface Fixture {
   exchanges: Exchange[];
 }
 
-/** Reads every `.io` fixture of one method directory. */
+/** Reads every `.io` fixture of one method directory; throws when there is none (a loop over nothing would pass). */
 export function loadFixtures(method: string): Fixture[] {
   const dir = join(FIXTURES_DIR, method);
-  return readdirSync(dir)
+  const fixtures = readdirSync(dir)
     .filter((f) => f.endsWith(".io"))
     .sort()
     .map((f) => {
@@ -51,8 +49,11 @@ export function loadFixtures(method: string): Fixture[] {
           pending = undefined;
         }
       }
+      if (exchanges.length === 0) throw new Error(`${dir}/${f} has no request/response exchange`);
       return { name: `${method}/${f}`, exchanges };
     });
+  if (fixtures.length === 0) throw new Error(`no .io fixture in ${dir}`);
+  return fixtures;
 }
 
 /** A decoded block with its recovered senders. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { InvalidParamsError, RpcCode, toJsonRpcError } from "../../../src/rpc/errors.js";
 import { toData, toFixedData, toQuantity } from "../../../src/chain/json/index.js";
 import { parseAddress, parseData, parseHash, parseQuantity } from "../../../src/rpc/hexParams.js";
-import { HAVE_FIXTURES, loadFixtures } from "./chain.js";
+import { loadFixtures } from "./chain.js";
 
 function errorOf(fn: () => unknown): { code: number; message: string } {
   try {
@@ -88,7 +88,7 @@ describe("parseData / parseHash / parseAddress", () => {
   });
 });
 
-describe.skipIf(!HAVE_FIXTURES)("parsers against execution-apis error fixtures", () => {
+describe("parsers against execution-apis error fixtures", () => {
   it("block numbers without 0x prefix (debug_getRaw*)", () => {
     for (const method of ["debug_getRawBlock", "debug_getRawHeader", "debug_getRawReceipts"]) {
       const ex = loadFixtures(method).flatMap((f) => f.exchanges).find((e) => e.response.error !== undefined)!;

@@ -11,7 +11,7 @@ import {
   type RpcLog,
   type RpcReceipt,
 } from "../../../src/chain/json/index.js";
-import { HAVE_FIXTURES, loadChain, loadFixtures, type ChainBlock, type Exchange } from "./chain.js";
+import { loadChain, loadFixtures, type ChainBlock, type Exchange } from "./chain.js";
 
 const hex = (s: string): Uint8Array => hexToBytes(s as PrefixedHexString);
 
@@ -50,12 +50,12 @@ function fillers(expected: RpcReceipt, index: number): StoredReceipt[] {
   }));
 }
 
-describe.skipIf(!HAVE_FIXTURES)("receipts and logs against execution-apis fixtures", () => {
-  const chain = HAVE_FIXTURES ? loadChain() : [];
+describe("receipts and logs against execution-apis fixtures", () => {
+  const chain = loadChain();
   const byBlockHash = new Map(chain.map((b) => [b.hashHex, b] as const));
   const seen = new Set<string>();
 
-  for (const fx of HAVE_FIXTURES ? loadFixtures("eth_getBlockReceipts") : []) {
+  for (const fx of loadFixtures("eth_getBlockReceipts")) {
     it(`${fx.name} byte-for-byte`, () => {
       for (const ex of fx.exchanges) {
         const expected = ex.response.result as RpcReceipt[] | null;
@@ -72,7 +72,7 @@ describe.skipIf(!HAVE_FIXTURES)("receipts and logs against execution-apis fixtur
     });
   }
 
-  for (const fx of HAVE_FIXTURES ? loadFixtures("eth_getTransactionReceipt") : []) {
+  for (const fx of loadFixtures("eth_getTransactionReceipt")) {
     it(`${fx.name} byte-for-byte`, () => {
       for (const ex of fx.exchanges) {
         const expected = ex.response.result as RpcReceipt | null;
@@ -94,7 +94,7 @@ describe.skipIf(!HAVE_FIXTURES)("receipts and logs against execution-apis fixtur
     for (const k of ["root", "status-0x0", "status-0x1", "status-0x2", "status-0x3", "status-0x4", "blob", "logs"]) expect(seen).toContain(k);
   });
 
-  for (const fx of HAVE_FIXTURES ? loadFixtures("eth_getLogs") : []) {
+  for (const fx of loadFixtures("eth_getLogs")) {
     it(`${fx.name} logs byte-for-byte`, () => {
       for (const ex of fx.exchanges) {
         const expected = ex.response.result as RpcLog[] | undefined;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createFeeMarket1559Tx, createLegacyTx } from "@ethereumjs/tx";
 import { randomBytes } from "node:crypto";
 import { effectiveGasPrice, formatTransaction, toData, type RpcTransaction } from "../../../src/chain/json/index.js";
-import { HAVE_FIXTURES, loadChain, loadFixtures, type ChainBlock, type Exchange } from "./chain.js";
+import { loadChain, loadFixtures, type ChainBlock, type Exchange } from "./chain.js";
 
 function wire(ex: Exchange, result: unknown): string {
   const id = (JSON.parse(ex.responseText) as { id: unknown }).id;
@@ -21,13 +21,13 @@ function formatAt(entry: ChainBlock, index: number): RpcTransaction {
   });
 }
 
-describe.skipIf(!HAVE_FIXTURES)("formatTransaction against execution-apis fixtures", () => {
-  const chain = HAVE_FIXTURES ? loadChain() : [];
+describe("formatTransaction against execution-apis fixtures", () => {
+  const chain = loadChain();
   const byHash = new Map<string, { entry: ChainBlock; index: number }>();
   for (const entry of chain) entry.block.transactions.forEach((tx, index) => byHash.set(toData(tx.hash()), { entry, index }));
   const seenTypes = new Set<string>();
 
-  for (const fx of HAVE_FIXTURES ? loadFixtures("eth_getTransactionByHash") : []) {
+  for (const fx of loadFixtures("eth_getTransactionByHash")) {
     it(`${fx.name} byte-for-byte`, () => {
       for (const ex of fx.exchanges) {
         const expected = ex.response.result as RpcTransaction | null;
@@ -46,7 +46,7 @@ describe.skipIf(!HAVE_FIXTURES)("formatTransaction against execution-apis fixtur
   }
 
   for (const method of ["eth_getTransactionByBlockHashAndIndex", "eth_getTransactionByBlockNumberAndIndex"]) {
-    for (const fx of HAVE_FIXTURES ? loadFixtures(method) : []) {
+    for (const fx of loadFixtures(method)) {
       it(`${fx.name} byte-for-byte`, () => {
         for (const ex of fx.exchanges) {
           const [blockRef, indexHex] = ex.request.params as [string, string];

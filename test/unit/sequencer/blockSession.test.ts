@@ -31,6 +31,7 @@ import { BlockSession, BlockSessionError } from "../../../src/sequencer/blockSes
 import { poolSource } from "../../../src/txpool/poolSource.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
+import { waitUntil } from "../../helpers/poll.js";
 
 const silent = pino({ level: "silent" });
 const dirs: string[] = [];
@@ -330,11 +331,7 @@ describe("OpDevSequencer with flashblocks", () => {
 
   /** Resolves once `cond` holds (polled every 20 ms), failing after `ms`. */
   async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!cond()) {
-      if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil(what, ms, cond, 20);
   }
 
   it("publishes frames while the block is open and commits exactly their transactions", async () => {

@@ -204,7 +204,7 @@ describe("blockFromRpc: OP devnet chain (deposits)", () => {
     const types = sealed.flatMap((b) => b.transactions.map((t) => t.type));
     expect(new Set(types)).toEqual(new Set([0x7e, 0, 1, 2, 4]));
     const deposits = sealed.flatMap((b) => b.transactions.filter((t) => isDeposit(t)));
-    expect(deposits.some((d) => d.to === undefined)).toBe(true);
+    expect(deposits.some((d) => (d as unknown as { to?: unknown }).to === undefined)).toBe(true);
     expect(deposits.some((d) => (d as unknown as { mint: bigint }).mint > 0n)).toBe(true);
   });
 

@@ -49,7 +49,7 @@ describe("fast EVM fallback to the reference engine on a mismatch", () => {
     const a = devAccounts();
     for (let i = 0; i < 3; i++) {
       const tx = createFeeMarket1559Tx(
-        { chainId: source.chainId, nonce: BigInt(i), maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 21_000n, to: a[1]!.address, value: 5n },
+        { chainId: source.chainId, nonce: BigInt(i), maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 21_000n, to: a[1]!.address as `0x${string}`, value: 5n },
         { common: source.commonAt(1n, source.head.header.timestamp + 1n) },
       ).sign(hexToBytes(a[0]!.privateKey as `0x${string}`));
       await pool.addRaw(tx.serialize());

@@ -543,7 +543,7 @@ export class Chain {
       if (!this.warnedMismatch) {
         this.warnedMismatch = true;
         this.log?.warn(
-          { number: block.header.number.toString(), hash: to0x(block.hash()), err: (e as Error).message },
+          { number: block.header.number.toString(), hash: to0x(block.hash()), err: e },
           "fast EVM result did not match the block; re-executed on the reference engine (further mismatches are only counted)",
         );
       }

@@ -396,7 +396,7 @@ export class SubscriptionHub {
     } catch (err) {
       const first = !this.failed.has(source);
       this.failed.add(source);
-      const fields = { source, err: err instanceof Error ? err.message : String(err) };
+      const fields = { source, err };
       if (first) this.log?.warn(fields, "subscription notifications failed");
       else this.log?.debug(fields, "subscription notifications failed");
     }

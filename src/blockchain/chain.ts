@@ -20,7 +20,7 @@ import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
 import { blockFromValues } from "../chain/blockCodec.js";
-import { envelopeOf } from "../chain/envelope.js";
+import { envelopeOf, txHashOf } from "../chain/envelope.js";
 import { commonFromGenesis, opConfigOf } from "../chain/chainSpec.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { decodeOpExtraData, opNextBaseFee } from "../chain/op/eip1559.js";
@@ -108,7 +108,7 @@ export function blockWriteOf(block: Block, receipts: StoredReceipt[], senders: U
     bodyRlp: encodeBody(block),
     senders,
     receipts,
-    txHashes: block.transactions.map((tx) => tx.hash()),
+    txHashes: block.transactions.map((tx) => txHashOf(tx)),
     canonical: true,
     accountChanges: changes.accounts,
     storageChanges: changes.storage,

@@ -5,6 +5,7 @@ import { Block, createBlockFromBytesArray, createBlockHeaderFromBytesArray } fro
 import type { Common } from "@ethereumjs/common";
 import { createTxFromBlockBodyData } from "@ethereumjs/tx";
 import { DEPOSIT_TX_TYPE, DepositTransaction } from "./op/depositTx.js";
+import { rememberEnvelope } from "./envelope.js";
 import { RLP } from "@ethereumjs/rlp";
 import { BasaltError } from "../util/errors.js";
 import { toHex } from "../util/bytes.js";
@@ -67,9 +68,9 @@ export function blockFromValues(chain: BlockDecodeRules, values: unknown[]): Blo
       t instanceof Uint8Array && t[0] === DEPOSIT_TX_TYPE ? DepositTransaction.fromSerialized(t) : createTxFromBlockBodyData(t as never, { common: opts.common }),
     );
     if (uncles.length > 0) throw new BlockDecodeError(`block ${number}: OP blocks have no ommers, found ${uncles.length}`);
-    return new Block(b.header, txs as never, [], b.withdrawals, opts);
+    return withEnvelopes(new Block(b.header, txs as never, [], b.withdrawals, opts), txValues);
   }
-  if (uncles.length === 0) return createBlockFromBytesArray(values as never, opts);
+  if (uncles.length === 0) return withEnvelopes(createBlockFromBytesArray(values as never, opts), (values[1] ?? []) as unknown[]);
   const withoutUncles = [values[0], values[1], [], ...values.slice(3)];
   const b = createBlockFromBytesArray(withoutUncles as never, opts);
   const uncleHeaders = uncles.map((u) => {
@@ -77,5 +78,18 @@ export function blockFromValues(chain: BlockDecodeRules, values: unknown[]): Blo
     const ut = BigInt("0x" + (toHex(u[11]) || "0"));
     return createBlockHeaderFromBytesArray(u, { common: chain.commonAt(un, ut), skipConsensusFormatValidation: true });
   });
-  return new Block(b.header, b.transactions, uncleHeaders, b.withdrawals, opts);
+  return withEnvelopes(new Block(b.header, b.transactions, uncleHeaders, b.withdrawals, opts), (values[1] ?? []) as unknown[]);
+}
+
+/**
+ * Remembers each typed transaction's envelope: in a block body a typed transaction is its
+ * envelope bytes, so its hash, the transactions root and the stored body need no re-encoding.
+ */
+function withEnvelopes(block: Block, txValues: readonly unknown[]): Block {
+  const txs = block.transactions;
+  for (let i = 0; i < txs.length; i++) {
+    const v = txValues[i];
+    if (v instanceof Uint8Array) rememberEnvelope(txs[i]!, v);
+  }
+  return block;
 }

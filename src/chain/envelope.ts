@@ -4,6 +4,8 @@
  * the stored body, and @ethereumjs re-encodes it from the fields on every call.
  */
 
+import { keccak256 } from "../util/keccak.js";
+
 const envelopes = new WeakMap<object, Uint8Array>();
 
 /** `tx.serialize()`, cached per transaction object (the bytes must not be modified). */
@@ -14,4 +16,25 @@ export function envelopeOf(tx: { serialize(): Uint8Array }): Uint8Array {
     envelopes.set(tx, e);
   }
   return e;
+}
+
+/**
+ * Records `bytes` as `tx`'s envelope when the transaction was just decoded from them (a block
+ * body's typed transaction is its envelope), so import never re-encodes it. The bytes are
+ * copied: decoded values may be views of a buffer the caller reuses.
+ */
+export function rememberEnvelope(tx: object, bytes: Uint8Array): void {
+  envelopes.set(tx, bytes.slice());
+}
+
+const hashes = new WeakMap<object, Uint8Array>();
+
+/** The transaction hash (keccak-256 of its envelope), computed once per transaction object. */
+export function txHashOf(tx: { serialize(): Uint8Array }): Uint8Array {
+  let h = hashes.get(tx);
+  if (h === undefined) {
+    h = keccak256(envelopeOf(tx));
+    hashes.set(tx, h);
+  }
+  return h;
 }

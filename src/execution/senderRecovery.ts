@@ -13,6 +13,7 @@
 import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { isDeposit } from "../chain/op/depositTx.js";
+import { envelopeOf } from "../chain/envelope.js";
 import { SENDER_RECOVERY_MIN_POOL_TXS } from "../config/constants.js";
 
 /** Recovers the senders' 64-byte public keys of raw transactions (the execution pool). */
@@ -79,7 +80,7 @@ export class SenderRecovery {
   private async recover(block: Block, txs: TypedTransaction[]): Promise<void> {
     if (txs.length === 0) return;
     try {
-      const keys = await this.pool.recoverSenders(block.header.number, block.header.timestamp, txs.map((tx) => tx.serialize()));
+      const keys = await this.pool.recoverSenders(block.header.number, block.header.timestamp, txs.map((tx) => envelopeOf(tx)));
       txs.forEach((tx, i) => {
         (tx as unknown as TxCache).cache.senderPubKey = keys[i];
       });

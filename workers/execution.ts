@@ -55,7 +55,22 @@ export function ping(): string {
  * Int32 index, then a Float64 epoch-ms time), so the pool's timeout counts from the start of the
  * request that runs.
  */
-export async function call(batch: { tasks: Uint8Array; progress: SharedArrayBuffer }): Promise<Uint8Array> {
+export function call(batch: { tasks: Uint8Array; progress: SharedArrayBuffer }): Promise<Uint8Array> {
+  // The pool keeps a second batch posted to this worker while one runs (no idle gap waiting for
+  // the RPC thread); piscina may start both handlers together, so batches run one after the
+  // other here: a request's execution never interleaves with another's (one read snapshot each).
+  const run = batchTail.then(() => runBatch(batch));
+  batchTail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
+/** The end of the batch running or queued last on this worker. */
+let batchTail: Promise<void> = Promise.resolve();
+
+async function runBatch(batch: { tasks: Uint8Array; progress: SharedArrayBuffer }): Promise<Uint8Array> {
   const tasks = decodeBatch(batch.tasks);
   const index = new Int32Array(batch.progress, 0, 1);
   const startedAt = new Float64Array(batch.progress, 8, 1);

@@ -62,7 +62,6 @@ export interface ExecutionPoolOptions {
 /** A call request between acceptance and answer. */
 interface Job {
   task: Uint8Array;
-  timedOut: PoolError;
   /** queued → running (in a batch) → done; a running job may go back to queued when its batch is aborted for another job. */
   state: "queued" | "running" | "done";
   /** The batch carrying it while running. */
@@ -129,8 +128,10 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       idleTimeout: 2 ** 31 - 1,
       // Calls are queued (and bounded) here, not in piscina; only sender recovery waits there, a few blocks at most.
       maxQueue: Number.MAX_SAFE_INTEGER,
-      // One request per worker: a worker terminated for a timeout never takes another request with it.
-      concurrentTasksPerWorker: 1,
+      // The running batch and the next one, already posted: the worker starts the next as soon as
+      // one ends, without waiting for this thread (it runs them one after the other). A batch
+      // lost with its worker before it started goes back to the queue (batchFailed).
+      concurrentTasksPerWorker: EXECUTION_IN_FLIGHT_PER_WORKER,
       // The next request waits at the head of piscina's queue, never behind a later one.
       stricterFIFO: true,
       workerData: opts.worker,
@@ -203,16 +204,15 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       throw new PoolError({ code: PoolErrorCode.QUEUE_FULL, waiting: depth, maxQueue }, `server busy: ${depth} execution requests waiting (--rpc.queue ${maxQueue}); retry later`);
     }
     const task = encodeCallTask({ req });
-    const timedOut = new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs: this.opts.timeoutMs }, timeoutMessage(this.opts.timeoutMs));
     let bytes: Uint8Array;
     try {
       bytes = await new Promise<Uint8Array>((resolve, reject) => {
-        this.waiting.push({ task, state: "queued", timedOut, settle: { resolve, reject } });
+        this.waiting.push({ task, state: "queued", settle: { resolve, reject } });
         this.queued++;
         this.pump();
       });
     } catch (e) {
-      if (e === timedOut) {
+      if (e instanceof PoolError && e.type.code === PoolErrorCode.TIMEOUT) {
         outcome("timeout");
         throw e;
       }
@@ -248,7 +248,9 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
         const job = batch.jobs[index]!;
         if (job.state === "running") {
           job.state = "done";
-          job.settle.reject(job.timedOut);
+          // Built only when it happens: an Error per request (its stack captured) cost the RPC
+          // thread 7 % of its time under call load.
+          job.settle.reject(new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs }, timeoutMessage(timeoutMs)));
         }
         batch.aborted = true;
         batch.abort.abort();
@@ -313,13 +315,16 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   }
 
   /**
-   * A batch ended without answers: aborted for a timed-out request (its other unanswered
-   * requests go back to the front of the queue, in order: reads are safe to run again) or lost
-   * with its worker (they all fail).
+   * A batch ended without answers: aborted for a timed-out request, or lost with its worker
+   * before it started (its unanswered requests go back to the front of the queue, in order:
+   * reads are safe to run again), or lost with its worker while running (they all fail).
    */
   private batchFailed(batch: Batch, e: unknown): void {
     const pending = batch.jobs.filter((j) => j.state === "running");
-    if (batch.aborted !== true) {
+    // Not started when its worker went (terminated for another batch's timeout, or crashed on
+    // another batch): none of its requests ran, so they run again like an aborted batch's.
+    const started = Atomics.load(batch.progress.index, 0) >= 0;
+    if (batch.aborted !== true && started) {
       for (const j of pending) {
         j.state = "done";
         j.settle.reject(e);

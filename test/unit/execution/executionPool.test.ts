@@ -113,6 +113,16 @@ describe("execution pool", () => {
     expect(await pool.ping()).toBe(1);
   });
 
+  it("runs again a batch posted behind one that timed out (its worker went before it started)", async () => {
+    const pool = newPool({ timeoutMs: 1_000 });
+    await pool.start();
+    // The endless call goes to the idle worker alone; the transfer is posted behind it, to the same worker.
+    const endless = errorOf(pool.execute(loop()));
+    const behind = pool.execute(transfer());
+    expect(await endless).toEqual({ code: -32000, message: "execution aborted (timeout = 1s)" });
+    expect(JSON.parse(await behind)).toBe("0x5208");
+  });
+
   it("refuses requests beyond the queue bound at once with -32005", async () => {
     const pool = newPool({ maxQueue: 2, timeoutMs: 1_000 });
     await pool.start();

@@ -3,6 +3,7 @@
  * a validator of the answer (so a fast wrong answer counts as a failure, not as throughput).
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { CALL_CACHE_ENTRIES } from "../../src/config/constants.js";
 import { to0x } from "../../src/util/bytes.js";
 import type { Corpus } from "../load/types.js";
 import { validatorRef } from "../load/validator.js";
@@ -45,10 +46,12 @@ export const RECEIPTS_BODY = requestBody("eth_getBlockReceipts", ["latest"]);
 const PROBE_AMOUNT = 1n;
 /**
  * Distinct bodies of the eth_call / eth_estimateGas throughput corpora (distinct sender, token,
- * recipient and amount): an answer cache holding fewer entries than this never hits when they are
- * sent round-robin, so the targets measure execution, not a per-block answer cache.
+ * recipient and amount): four times basalt's call cache (CALL_CACHE_ENTRIES, oldest evicted
+ * first). Sent round-robin, a body comes round again only after 4× the cache's size of other
+ * bodies were answered, so the cache never holds it any more and the targets measure execution,
+ * not the cache. (With exactly the cache's size, every body after the first round was a hit.)
  */
-export const DISTINCT_CALL_BODIES = 4096;
+export const DISTINCT_CALL_BODIES = 4 * CALL_CACHE_ENTRIES;
 /** The note of the repetitive corpora, shown next to their figures. */
 export const REPETITIVE_NOTE = "repetitive: one body repeated; cacheable, never used for a target";
 

@@ -243,6 +243,31 @@ export const EXECUTION_BATCH_MAX = 16;
  */
 export const CODE_CACHE_ENTRIES = 4096;
 
+/**
+ * Fingerprints in the call contexts' admission table (execution/evm/loadAdmission.ts), per
+ * execution thread: an account or slot a call read is kept for later calls only when it was read
+ * before while its fingerprint was still here. A fingerprint outlives n later first sightings with
+ * probability e^(−n/4096): a key read again within a few hundred new keys (a token contract, its
+ * busy holders, the sender) is admitted; one read once per 16,384 distinct calls (the bench's
+ * corpus, a long tail of recipients) mostly is not, so it dies young instead of being promoted
+ * into the old generation. 16 KiB.
+ */
+export const CALL_STATE_ADMISSION_SLOTS = 4_096;
+
+/**
+ * Accounts one call context's EVM state keeps between calls before it starts over. Admitted
+ * entries are the hot ones (contracts, their callers); 8,192 accounts with their caches are a
+ * few MiB, and starting over costs one LMDB read per entry still in use.
+ */
+export const CALL_STATE_MAX_ACCOUNTS = 8_192;
+
+/**
+ * Storage slots of one account a call context keeps between calls before that account's slots
+ * start over: a token read by many distinct holders would otherwise grow without bound while the
+ * head stands still (a devnet without blocks, a stalled follower).
+ */
+export const CALL_STATE_MAX_SLOTS = 16_384;
+
 // ---- chain service ------------------------------------------------------------------------
 /**
  * Engine API: blocks executed by `engine_newPayload` (or built for a payload) on top of the head

@@ -35,6 +35,7 @@ import { FastEvmUnsupported } from "./evm/errors.js";
 import { HALT_MESSAGES, Halt } from "./evm/interpreter.js";
 import { TxInvalidCode, TxInvalidError } from "./evm/errors.js";
 import type { TxResult } from "./evm/transaction.js";
+import { readerSource } from "./state/readerSource.js";
 
 /**
  * What calls need of the chain they run on: the head, the fork rules, the store, and fresh
@@ -207,7 +208,7 @@ export class CallExecutor {
       try {
         const opFork = this.chain.op === undefined ? undefined : opForkAt(this.chain.op, ec.header.timestamp);
         const bc = this.chain.evmBlockchain(ec.header.parentHash);
-        ec.fast = new FastCallContext(ec.state, ec.header, ec.common, opFork, (n) => bc.hashSync(n));
+        ec.fast = new FastCallContext(readerSource(ec.state.base), ec.header, ec.common, opFork, (n) => bc.hashSync(n));
       } catch (e) {
         if (!(e instanceof FastEvmUnsupported)) throw e;
         ec.fast = null;

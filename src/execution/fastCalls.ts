@@ -2,14 +2,17 @@
  * eth_call, eth_estimateGas and eth_createAccessList on the fast EVM: a call runs as a message
  * (geth's `eth_call`: no signed transaction object, nonce and EOA checks skipped), on an
  * {@link EvmState} that belongs to the call context and keeps its account and slot caches
- * between calls — every run's effects are discarded, its loaded state is not.
+ * between calls — every run's effects are discarded; of its loaded state, what was read before
+ * recently is kept (evm/loadAdmission.ts), the rest is dropped after the call.
  */
 import type { BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { OpFork } from "../chain/op/forks.js";
+import { CALL_STATE_ADMISSION_SLOTS, CALL_STATE_MAX_ACCOUNTS, CALL_STATE_MAX_SLOTS } from "../config/constants.js";
 import type { CallArgs } from "./callExecutor.js";
 import { blockEnvOf, FastEvm } from "./evm/engine.js";
 import type { BlockEnv } from "./evm/interpreter.js";
+import { LoadAdmission } from "./evm/loadAdmission.js";
 import { EvmState, type StateSource } from "./evm/state.js";
 import { authorizationFromBytes, runTransaction, type EvmTransaction, type TxResult } from "./evm/transaction.js";
 
@@ -19,6 +22,8 @@ export type FeeVariant = "base" | "zero" | "zero-blob";
 const ZERO_ADDRESS = new Uint8Array(20);
 const EMPTY = new Uint8Array(0);
 const NO_LIST: readonly never[] = [];
+/** One doorkeeper per thread: an entry hot at one head is hot at the next. */
+const admission = new LoadAdmission(CALL_STATE_ADMISSION_SLOTS);
 
 /**
  * The message of a call (geth `TransactionArgs.ToMessage` for eth_call): the type follows the
@@ -93,7 +98,7 @@ export class FastCallContext {
     private readonly blockHash: (n: bigint) => Uint8Array,
   ) {
     this.evm = FastEvm.of(common, opFork);
-    this.state = new EvmState(source);
+    this.state = new EvmState(source, true);
   }
 
   private env(variant: FeeVariant): BlockEnv {
@@ -120,6 +125,8 @@ export class FastCallContext {
     } catch (e) {
       this.state.discardTransaction();
       throw e;
+    } finally {
+      this.state.evictLoads(admission, CALL_STATE_MAX_ACCOUNTS, CALL_STATE_MAX_SLOTS);
     }
   }
 }

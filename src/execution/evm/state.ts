@@ -12,6 +12,7 @@
  */
 import type { Account } from "@ethereumjs/util";
 import { KECCAK256_NULL, KECCAK256_RLP } from "@ethereumjs/util";
+import type { LoadAdmission } from "./loadAdmission.js";
 import { strippedBytes, toBytes32, wordFromBytes, wordKey } from "./u256.js";
 
 /** Synchronous reads of the state the EVM starts from (OverlayStateManager implements it). */
@@ -191,8 +192,19 @@ export class EvmState {
   accessRecord: AccessRecord | undefined;
   /** Keys of accounts warm in every transaction (the precompiles, EIP-2929). */
   private alwaysWarm: ReadonlySet<string> = new Set();
+  /** Accounts and slots loaded since the last {@link EvmState.evictLoads} (only when tracking loads). */
+  private readonly loadedAccounts: AccountEntry[] = [];
+  private readonly loadedSlotOwners: AccountEntry[] = [];
+  private readonly loadedSlotKeys: string[] = [];
 
-  constructor(private readonly source: StateSource) {}
+  /**
+   * @param trackLoads remember what each call loads, for {@link EvmState.evictLoads} (call
+   *   contexts, whose cache outlives many calls; a block's state needs no eviction).
+   */
+  constructor(
+    private readonly source: StateSource,
+    private readonly trackLoads = false,
+  ) {}
 
   /**
    * Sets the accounts that are warm in every transaction (the fork's precompiles): they are
@@ -217,6 +229,7 @@ export class EvmState {
       e = new AccountEntry(address, key, this.source.getAccountSync(address));
       e.alwaysWarm = this.alwaysWarm.has(key);
       this.accounts.set(key, e);
+      if (this.trackLoads) this.loadedAccounts.push(e);
     }
     return e;
   }
@@ -375,6 +388,10 @@ export class EvmState {
     }
     const sl = new Slot(key, value);
     e.slots.set(k, sl);
+    if (this.trackLoads) {
+      this.loadedSlotOwners.push(e);
+      this.loadedSlotKeys.push(k);
+    }
     return sl;
   }
 
@@ -553,6 +570,31 @@ export class EvmState {
   discardTransaction(): void {
     this.revertTo(0, 0, 0);
     this.resetTransaction();
+  }
+
+  /**
+   * Between calls of a call context (after {@link EvmState.discardTransaction}, so the cache holds
+   * only values read from the source): keeps the accounts and slots loaded since the last eviction
+   * only where `admission` admits them (read before, recently), and bounds what stays — past
+   * `maxAccounts` accounts, or `maxSlots` slots of one account, that cache starts over.
+   */
+  evictLoads(admission: LoadAdmission, maxAccounts: number, maxSlots: number): void {
+    const accounts = this.accounts;
+    for (const e of this.loadedAccounts) {
+      if (accounts.get(e.key) === e && !admission.admit(e.key)) accounts.delete(e.key);
+    }
+    const owners = this.loadedSlotOwners;
+    const keys = this.loadedSlotKeys;
+    for (let i = 0; i < owners.length; i++) {
+      const e = owners[i]!;
+      if (accounts.get(e.key) !== e) continue;
+      if (e.slots.size > maxSlots) e.slots.clear();
+      else if (!admission.admit(keys[i]!, e.key)) e.slots.delete(keys[i]!);
+    }
+    this.loadedAccounts.length = 0;
+    owners.length = 0;
+    keys.length = 0;
+    if (accounts.size > maxAccounts) accounts.clear();
   }
 
   private destroy(e: AccountEntry): void {

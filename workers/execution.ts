@@ -9,6 +9,7 @@
  * the thread boundary: errors are answered in their `toObject()` form (see protocol.ts).
  */
 import { createTxFromRLP } from "@ethereumjs/tx";
+import { threadId } from "node:worker_threads";
 import { workerData } from "piscina";
 import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
@@ -72,7 +73,9 @@ let batchTail: Promise<void> = Promise.resolve();
 
 async function runBatch(batch: { tasks: Uint8Array; progress: SharedArrayBuffer }): Promise<Uint8Array> {
   const tasks = decodeBatch(batch.tasks);
-  const index = new Int32Array(batch.progress, 0, 1);
+  const index = new Int32Array(batch.progress, 0, 2);
+  // Before the first index: the pool terminates this thread by its id when a request times out.
+  Atomics.store(index, 1, threadId);
   const startedAt = new Float64Array(batch.progress, 8, 1);
   const replies: Uint8Array[] = [];
   for (let i = 0; i < tasks.length; i++) {

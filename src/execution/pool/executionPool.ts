@@ -72,11 +72,11 @@ interface Job {
 /** Requests handed to one worker as one task. */
 interface Batch {
   jobs: Job[];
-  abort: AbortController;
   /**
    * Shared with the worker: slot 0 of the Int32 view is the index of the job it is running
-   * (−1 before it starts the batch), slot 1 of the Float64 view the epoch ms that job started
-   * (written before the index, so a reader that sees the index sees its time).
+   * (−1 before it starts the batch), slot 1 the worker's thread id (written before the first
+   * index), slot 1 of the Float64 view the epoch ms that job started (written before the index,
+   * so a reader that sees the index sees its time).
    */
   progress: BatchProgress;
   /** The watchdog of the running job's time. */
@@ -87,15 +87,17 @@ interface Batch {
 
 /** Views of a batch's shared progress record (see {@link Batch.progress}). */
 export interface BatchProgress {
+  /** [0]: the running job's index; [1]: the worker's thread id. */
   index: Int32Array;
   startedAt: Float64Array;
 }
 
-/** A fresh progress record (16 bytes of shared memory: the index, then the start time). */
+/** A fresh progress record (16 bytes of shared memory: the index, the thread id, then the start time). */
 function newProgress(): BatchProgress {
   const sab = new SharedArrayBuffer(16);
-  const index = new Int32Array(sab, 0, 1);
+  const index = new Int32Array(sab, 0, 2);
   index[0] = -1;
+  index[1] = -1;
   return { index, startedAt: new Float64Array(sab, 8, 1) };
 }
 
@@ -117,6 +119,8 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   private queued = 0;
   /** Call requests handed to piscina (at most {@link EXECUTION_IN_FLIGHT_PER_WORKER} per worker). */
   private running = 0;
+  /** The batches counted in {@link running}. */
+  private readonly inFlight = new Set<Batch>();
 
   constructor(private readonly opts: ExecutionPoolOptions) {
     this.log = opts.logger.child({ subsystem: "execution-pool" });
@@ -172,6 +176,16 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   /** Batches handed to workers and not answered yet. */
   get inFlightBatches(): number {
     return this.running;
+  }
+
+  /** Requests a worker has started and not finished (tests: a request is known to be running). */
+  get startedRequests(): number {
+    let n = 0;
+    for (const b of this.inFlight) {
+      const i = Atomics.load(b.progress.index, 0);
+      if (i >= 0 && i < b.jobs.length) n++;
+    }
+    return n;
   }
 
   /** Worker threads configured. */
@@ -233,9 +247,11 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
   /**
    * The watchdog of a batch: checks the job its worker is running against the timeout, counted
    * from when the worker started that job (time in piscina's queue, or waiting for a replacement
-   * worker, does not count). One past it fails with the timeout, and the batch is aborted —
-   * piscina terminates the worker (the EVM cannot be interrupted from inside) and replaces it —
-   * so the batch's other unanswered requests go back to the front of the queue.
+   * worker, does not count). One past it fails with the timeout, and the batch is aborted: its
+   * worker is terminated (the EVM cannot be interrupted from inside) and piscina replaces it, so
+   * the batch's other unanswered requests go back to the front of the queue. Batches carry no
+   * AbortSignal: piscina runs at most one task with a signal per worker (no second batch posted
+   * ahead), and an AbortController per batch outlived young-generation GC on the RPC thread.
    */
   private watch(batch: Batch): void {
     const timeoutMs = this.opts.timeoutMs;
@@ -253,12 +269,21 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
           job.settle.reject(new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs }, timeoutMessage(timeoutMs)));
         }
         batch.aborted = true;
-        batch.abort.abort();
+        this.terminateWorker(Atomics.load(batch.progress.index, 1));
         return;
       }
       wait = timeoutMs - elapsed;
     }
     batch.timer = setTimeout(() => this.watch(batch), wait);
+  }
+
+  /**
+   * Terminates the worker with thread id `threadId`: piscina then fails its tasks (batchFailed)
+   * and starts a replacement. A worker already gone is left alone.
+   */
+  private terminateWorker(threadId: number): void {
+    const worker = this.piscina.threads.find((w) => w.threadId === threadId);
+    if (worker !== undefined) void worker.terminate();
   }
 
   /**
@@ -283,16 +308,17 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
         this.waitingHead = 0;
       }
       if (jobs.length === 0) continue;
-      const batch: Batch = { jobs, abort: new AbortController(), progress: newProgress() };
+      const batch: Batch = { jobs, progress: newProgress() };
       for (const j of jobs) {
         j.state = "running";
         j.batch = batch;
       }
       if (this.opts.timeoutMs > 0) batch.timer = setTimeout(() => this.watch(batch), this.opts.timeoutMs);
       this.running++;
+      this.inFlight.add(batch);
       poolBatchRequests.observe(jobs.length);
       this.piscina
-        .run({ tasks: encodeBatch(jobs.map((j) => j.task)), progress: batch.progress.index.buffer }, { name: "call", signal: batch.abort.signal })
+        .run({ tasks: encodeBatch(jobs.map((j) => j.task)), progress: batch.progress.index.buffer }, { name: "call" })
         .then(
           (r) => {
             const replies = decodeBatchReplies(r as Uint8Array);
@@ -303,6 +329,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
         .finally(() => {
           clearTimeout(batch.timer);
           this.running--;
+          this.inFlight.delete(batch);
           this.pump();
         });
     }

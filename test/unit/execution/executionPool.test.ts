@@ -173,10 +173,10 @@ describe("execution pool", () => {
   it("fails only the requests of a crashed worker and replaces the worker", async () => {
     const pool = newPool({ timeoutMs: 0 });
     await pool.start();
-    // The endless call runs on the only worker; the transfer waits in piscina's queue behind it.
+    // The endless call runs on the only worker; the transfer is posted to it behind the call.
     const doomed = errorOf(pool.execute(loop()));
     const other = pool.execute(transfer());
-    await pollUntil("both requests handed to piscina", 10_000, async () => (pool.inFlightBatches === 2 ? true : undefined), 5);
+    await pollUntil("the endless call running, the transfer posted behind it", 10_000, async () => (pool.inFlightBatches === 2 && pool.startedRequests === 1 ? true : undefined), 5);
     await pool.threads[0]!.terminate();
     expect((await doomed).code).toBe(-32603);
     // The waiting request runs on the replacement worker.

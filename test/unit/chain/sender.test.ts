@@ -12,8 +12,10 @@ import { bigIntToUnpaddedBytes, bytesToHex, concatBytes, hexToBytes } from "@eth
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fastSenderKey, senderKeyOf, senderOf, typedSignature } from "../../../src/chain/sender.js";
+import { nativeAddon } from "../../../src/util/nativeAddon.js";
 
 const common = new Common({ chain: Mainnet, hardfork: Hardfork.Prague });
+const native = nativeAddon() !== undefined;
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 const hexOf = (b: Uint8Array): `0x${string}` => bytesToHex(b);
@@ -64,7 +66,11 @@ describe("senders from envelope bytes", () => {
         expect(parts).toBeDefined();
         expect(hexOf(parts!.hash)).toBe(hexOf(reference.getMessageToVerifySignature()));
         expect(parts!.recid).toBe(Number(reference.v));
-        expect(hexOf(fastSenderKey(tx.serialize())!)).toBe(hexOf(reference.getSenderPublicKey()));
+        // Without the addon (BASALT_NATIVE_CRYPTO=0) the fast path steps aside and @ethereumjs recovers.
+        const key = fastSenderKey(tx.serialize());
+        if (native) expect(hexOf(key!)).toBe(hexOf(reference.getSenderPublicKey()));
+        else expect(key).toBeUndefined();
+        expect(hexOf(senderKeyOf(tx))).toBe(hexOf(reference.getSenderPublicKey()));
         expect(senderOf(tx).toString()).toBe(reference.getSenderAddress().toString());
       }),
       { numRuns: 200 },

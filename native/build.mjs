@@ -14,8 +14,13 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const addon = join(here, "build", "Release", "basalt_native.node");
 
+/** Files under `dir`, recursively. */
+function filesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
 function newestSource() {
-  const files = [join(here, "binding.gyp"), ...readdirSync(join(here, "src")).map((f) => join(here, "src", f))];
+  const files = [join(here, "binding.gyp"), ...filesUnder(join(here, "src")), ...filesUnder(join(here, "secp256k1"))];
   return Math.max(...files.map((f) => statSync(f).mtimeMs));
 }
 

@@ -10,6 +10,7 @@
  */
 import { createTxFromRLP } from "@ethereumjs/tx";
 import { threadId } from "node:worker_threads";
+import { fastSenderKey } from "../src/chain/sender.js";
 import { workerData } from "piscina";
 import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
@@ -104,6 +105,7 @@ export function senders(bytes: Uint8Array): Uint8Array {
   const task = decodeSendersTask(bytes);
   const common = chain.commonAt(BigInt(task.number), BigInt(task.timestamp));
   const out = new Uint8Array(task.txs.length * 64);
-  task.txs.forEach((raw, i) => out.set(createTxFromRLP(raw, { common }).getSenderPublicKey(), i * 64));
+  // Types 1 and 2 straight from their bytes (chain/sender.ts); others decoded by @ethereumjs, which also refuses invalid signatures.
+  task.txs.forEach((raw, i) => out.set(fastSenderKey(raw) ?? createTxFromRLP(raw, { common }).getSenderPublicKey(), i * 64));
   return out;
 }

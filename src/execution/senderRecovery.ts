@@ -14,6 +14,7 @@ import type { Block } from "@ethereumjs/block";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { isDeposit } from "../chain/op/depositTx.js";
 import { envelopeOf } from "../chain/envelope.js";
+import { senderKeyOf } from "../chain/sender.js";
 import { SENDER_RECOVERY_MIN_POOL_TXS } from "../config/constants.js";
 
 /** Recovers the senders' 64-byte public keys of raw transactions (the execution pool). */
@@ -69,7 +70,7 @@ export class SenderRecovery {
     const pooled = this.recover(block, txs.slice(mine));
     for (const tx of txs.slice(0, mine)) {
       try {
-        tx.getSenderPublicKey();
+        senderKeyOf(tx);
       } catch {
         // Left to execution, which reports it with the block.
       }

@@ -46,6 +46,7 @@ import {
 } from "../../chain/op/predeploys.js";
 import type { Log, StoredReceipt } from "../../storage/types.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
+import { senderOf } from "../../chain/sender.js";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
 import { applyBeaconRootCall, applyHistoryStorageCall } from "../systemCalls.js";
 import { OpExecutionError, OpExecutionErrorCode } from "./errors.js";
@@ -565,7 +566,7 @@ export class OpBlockExecutor {
     }
     let sender: Address;
     try {
-      sender = tx.getSenderAddress();
+      sender = senderOf(tx);
     } catch (e) {
       this.fail(OpExecutionErrorCode.INVALID_TX, `invalid signature: ${(e as Error).message}`, index);
     }

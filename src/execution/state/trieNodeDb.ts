@@ -56,6 +56,11 @@ export class TrieNodeDb implements DB<string, Uint8Array> {
     this.pending.set(key, val);
   }
 
+  /** Buffers a new node (the state trie's batch update, trieUpdate.ts). */
+  putSync(key: string, val: Uint8Array): void {
+    this.pending.set(key, val);
+  }
+
   /** Nodes are never deleted (see module doc). */
   async del(_key: string, _opts?: EncodingOpts): Promise<void> {}
 

@@ -5,22 +5,36 @@
  * `npm install`/`npm ci` (the package's install script) and before every build; it does nothing
  * when the addon is newer than its sources. A failed build is not an error: basalt then uses
  * its JavaScript fallback (the tests run both). `BASALT_NATIVE_BUILD=0` skips the build.
+ *
+ * Sender recovery links the machine's libsecp256k1 when it has one (Debian's
+ * `libsecp256k1-dev`: the header with the recovery module and the shared library, found
+ * through the compiler; Debian's static archive is not position-independent); without it the
+ * addon is built without `secp256k1Recover` and basalt recovers senders with the `secp256k1`
+ * npm package's binding.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const addon = join(here, "build", "Release", "basalt_native.node");
 
-/** Files under `dir`, recursively. */
-function filesUnder(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+/**
+ * The libsecp256k1 to link (with its recovery header), or undefined: asks the compiler where
+ * `libsecp256k1.so` is, as the linker would search.
+ */
+function secp256k1Library() {
+  const cc = process.env.CC || "cc";
+  const r = spawnSync(cc, ["-print-file-name=libsecp256k1.so"], { encoding: "utf8" });
+  const lib = r.status === 0 ? r.stdout.trim() : "";
+  if (!isAbsolute(lib) || !existsSync(lib)) return undefined;
+  const header = spawnSync(cc, ["-E", "-x", "c", "-"], { input: "#include <secp256k1_recovery.h>\n", encoding: "utf8" });
+  return header.status === 0 ? lib : undefined;
 }
 
-function newestSource() {
-  const files = [join(here, "binding.gyp"), ...filesUnder(join(here, "src")), ...filesUnder(join(here, "secp256k1"))];
+function newestSource(extra) {
+  const files = [join(here, "binding.gyp"), ...readdirSync(join(here, "src")).map((f) => join(here, "src", f)), ...extra];
   return Math.max(...files.map((f) => statSync(f).mtimeMs));
 }
 
@@ -46,13 +60,20 @@ function nodeDir() {
 }
 
 if (process.env.BASALT_NATIVE_BUILD === "0") process.exit(0);
-if (existsSync(addon) && statSync(addon).mtimeMs >= newestSource()) process.exit(0);
+const secp256k1 = secp256k1Library();
+// The stamp records whether libsecp256k1 was linked: installing or removing it rebuilds.
+const stamp = join(here, "build", "secp256k1-lib");
+const linked = existsSync(stamp) ? readFileSync(stamp, "utf8") : undefined;
+const upToDate = existsSync(addon) && statSync(addon).mtimeMs >= newestSource(secp256k1 === undefined ? [] : [secp256k1]) && linked === (secp256k1 ?? "");
+if (upToDate) process.exit(0);
 const [cmd, pre] = nodeGyp();
 const dir = nodeDir();
-const args = [...pre, "rebuild", "--release", ...(dir === undefined ? [] : [`--nodedir=${dir}`])];
+const args = [...pre, "rebuild", "--release", ...(dir === undefined ? [] : [`--nodedir=${dir}`]), ...(secp256k1 === undefined ? [] : [`--secp256k1_lib=${secp256k1}`])];
 const r = spawnSync(cmd, args, { cwd: here, encoding: "utf8" });
 if (r.status === 0 && existsSync(addon)) {
-  process.stdout.write("basalt: native addon built (native/build/Release/basalt_native.node)\n");
+  writeFileSync(stamp, secp256k1 ?? "");
+  const recovery = secp256k1 === undefined ? "without libsecp256k1 (apt-get install libsecp256k1-dev for faster sender recovery)" : `with ${secp256k1}`;
+  process.stdout.write(`basalt: native addon built (native/build/Release/basalt_native.node), ${recovery}\n`);
 } else {
   const why = r.error?.message ?? (r.stderr || r.stdout || "").trim().split("\n").slice(-3).join(" | ");
   process.stdout.write(`basalt: native addon not built, using the JavaScript fallback (${why})\n`);

@@ -3,16 +3,18 @@
  * - keccak256(bytes: Uint8Array): Uint8Array — one call, no hasher object (the per-call cost
  *   that made the `keccak` package barely faster than JavaScript on 32-byte inputs).
  * - secp256k1Recover(sig64, recid, msg32): Uint8Array — the 64-byte public key (x ‖ y, no 0x04
- *   prefix) that signed `msg32`, with libsecp256k1 v0.8.0 (vendored in ../secp256k1: safegcd
- *   inversions, 35 µs per recovery against 66–76 µs for the `secp256k1` package's 2019 build).
+ *   prefix) that signed `msg32`, with the machine's libsecp256k1 (Debian's libsecp256k1-dev,
+ *   linked statically; present only when build.mjs found it, BASALT_SECP256K1).
  *   Returns undefined when r or s is not below the group order or no key recovers.
  */
 #include <node_api.h>
 #include <string.h>
 
 #include "keccak.h"
-#include "secp256k1.h"
-#include "secp256k1_recovery.h"
+#ifdef BASALT_SECP256K1
+#include <secp256k1.h>
+#include <secp256k1_recovery.h>
+#endif
 
 #define CHECK(call)                                                  \
   do {                                                               \
@@ -49,6 +51,7 @@ static napi_value keccak256(napi_env env, napi_callback_info info) {
   return result;
 }
 
+#ifdef BASALT_SECP256K1
 /* The bytes of a Uint8Array argument of exactly `want` bytes, or NULL after throwing a TypeError. */
 static const uint8_t *bytes_arg(napi_env env, napi_value v, size_t want, const char *what) {
   bool is_typed = false;
@@ -102,14 +105,18 @@ static napi_value secp256k1_recover(napi_env env, napi_callback_info info) {
   return result;
 }
 
+#endif
+
 static napi_value init(napi_env env, napi_value exports) {
-  /* libsecp256k1 asks users of its static context to run its self-test once. */
-  secp256k1_selftest();
   napi_value fn;
   CHECK(napi_create_function(env, "keccak256", NAPI_AUTO_LENGTH, keccak256, NULL, &fn));
   CHECK(napi_set_named_property(env, exports, "keccak256", fn));
+#ifdef BASALT_SECP256K1
+  /* libsecp256k1 asks users of its static context to run its self-test once. */
+  secp256k1_selftest();
   CHECK(napi_create_function(env, "secp256k1Recover", NAPI_AUTO_LENGTH, secp256k1_recover, NULL, &fn));
   CHECK(napi_set_named_property(env, exports, "secp256k1Recover", fn));
+#endif
   return exports;
 }
 

@@ -3,13 +3,15 @@
  * - KZG for blob transactions and the point-evaluation precompile (micro-eth-signer's KZG with
  *   the Ethereum trusted setup, incl. PeerDAS cell proofs for Osaka);
  * - native keccak256 (basalt's own addon, native/, else the `keccak` package's prebuilt XKCP
- *   binding) and secp256k1 public-key recovery (the addon's vendored libsecp256k1 v0.8.0, else
- *   the `secp256k1` package's prebuilt 2019 libsecp256k1 binding) where they load, with
+ *   binding) and secp256k1 public-key recovery (the addon linked to the machine's libsecp256k1,
+ *   Debian's libsecp256k1-dev, else the `secp256k1` package's prebuilt 2019 libsecp256k1
+ *   binding) where they load, with
  *   @ethereumjs's pure-JS implementations as the fallback (`BASALT_NATIVE_CRYPTO=0` forces it;
  *   tests run both).
  *
  * Measured on the 2-core dev machine (Node 20, `bench` notes in docs/ARCHITECTURE.md):
- * recovery 35–38 µs (addon) vs 60–76 µs (`secp256k1` package) vs 1,809 µs @noble/curves;
+ * recovery 45–47 µs (addon, Debian libsecp256k1 0.2.0) vs 60–76 µs (`secp256k1` package) vs
+ * 1,809 µs @noble/curves;
  * keccak256 of 32 bytes 4.8 vs 8.6 µs, of 4 KiB 21.6 vs 208 µs.
  */
 import type { CustomCrypto } from "@ethereumjs/common";

@@ -14,11 +14,12 @@ export interface BasaltNativeAddon {
   keccak256(data: Uint8Array): Uint8Array;
   /**
    * The 64-byte public key (x ‖ y) that signed `msg32` with the compact signature `sig64`
-   * (r ‖ s) and recovery id `recid` (libsecp256k1 v0.8.0); undefined when r or s is not below
+   * (r ‖ s) and recovery id `recid` (the machine's libsecp256k1, linked when the addon was
+   * built; absent without it); undefined when r or s is not below
    * the group order, `recid` is not 0–3, or no key recovers. Throws a TypeError for arguments
    * of the wrong type or length.
    */
-  secp256k1Recover(sig64: Uint8Array, recid: number, msg32: Uint8Array): Uint8Array | undefined;
+  secp256k1Recover?(sig64: Uint8Array, recid: number, msg32: Uint8Array): Uint8Array | undefined;
 }
 
 /** Where node-gyp puts the addon, relative to the repository root. */
@@ -41,7 +42,7 @@ export function nativeAddon(): BasaltNativeAddon | undefined {
       const addon = createRequire(import.meta.url)(file) as BasaltNativeAddon;
       // Self-check against the known digest of the empty string before trusting it.
       const empty = Buffer.from(addon.keccak256(new Uint8Array(0))).toString("hex");
-      if (empty === "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470" && typeof addon.secp256k1Recover === "function") loaded = addon;
+      if (empty === "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470") loaded = addon;
     } catch {
       // A stale or foreign build: the fallback serves.
     }

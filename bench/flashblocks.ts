@@ -10,7 +10,9 @@
  *    - arrival → visible: from the frame's arrival in the worker to the RPC thread seeing it
  *      (what the issue targets: p99 < 5 ms);
  *    - arrival → executed: the worker's execution and rendering share of it;
- *    - send → visible: including the loopback WebSocket hop.
+ *    - send → visible: including the loopback WebSocket hop;
+ *    - executed → visible: publication (encode, copy into shared memory) and the RPC thread's
+ *      wake-up and decode.
  *    After each block's frames, the sealed block is imported (canonical catch-up), as a
  *    follower would.
  * 2. Throughput of eth_getBlockByNumber("pending") against ("latest") on the same node, with a
@@ -150,6 +152,7 @@ async function main(): Promise<void> {
     const arrivalToVisible: number[] = [];
     const arrivalToExecuted: number[] = [];
     const sendToVisible: number[] = [];
+    const executedToVisible: number[] = [];
     for (const [bi, block] of sealed.slice(0, blocks).entries()) {
       for (const fb of flashblocksOfBlock(block, perFrame)) {
         const frame = encodeFlashblock(fb, { compress: true });
@@ -174,6 +177,7 @@ async function main(): Promise<void> {
           arrivalToExecuted.push(seen.executedAt - seen.receivedAt);
           if (process.env.BENCH_DEBUG === "1") console.error(`frame ${block.header.number}-${fb.index} executed ${(seen.executedAt - seen.receivedAt).toFixed(2)} visible ${(t1 - seen.receivedAt).toFixed(2)}`);
           sendToVisible.push(t1 - t0);
+          executedToVisible.push(t1 - seen.executedAt);
         }
         const answer = (await rpc(http, '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["pending",false]}')) as { transactions: string[]; number: string };
         if (answer.transactions.length !== pendingHead(seen).txs.length || BigInt(answer.number) !== block.header.number) {
@@ -204,6 +208,7 @@ async function main(): Promise<void> {
       arrivalToVisibleMs: percentiles(arrivalToVisible),
       arrivalToExecutedMs: percentiles(arrivalToExecuted),
       sendToVisibleMs: percentiles(sendToVisible),
+      executedToVisibleMs: percentiles(executedToVisible),
       getBlockByNumber: { pendingTxs, latestTxs, concurrency, seconds, rows },
     };
     console.log(JSON.stringify(report));

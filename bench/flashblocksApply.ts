@@ -26,6 +26,7 @@ import { encodeFlashblock } from "../src/flashblocks/codec.js";
 import { FlashblocksIngest } from "../src/flashblocks/ingest.js";
 import { allocateIngestStats, IngestStats } from "../src/flashblocks/ingestStats.js";
 import { allocatePendingBuffer, PendingBufferWriter } from "../src/flashblocks/pendingBuffer.js";
+import { decodePendingSnapshot, pendingHead } from "../src/flashblocks/pendingSnapshot.js";
 import { flashblocksOfBlock } from "../src/flashblocks/replay.js";
 import { nowMs } from "../src/flashblocks/streamClient.js";
 import { OpDevSequencer } from "../src/sequencer/opDevSequencer.js";
@@ -70,7 +71,8 @@ async function main(): Promise<void> {
     await producer.close();
 
     const follower = Chain.open(dirs[1]!, { logger: log });
-    const writer = new PendingBufferWriter(allocatePendingBuffer(64 * 1024 * 1024));
+    const sab = allocatePendingBuffer(64 * 1024 * 1024);
+    const writer = new PendingBufferWriter(sab);
     const ingest = new FlashblocksIngest(follower, writer, new IngestStats(allocateIngestStats()), log);
     // BENCH_PROFILE=file.cpuprofile: a CPU profile of the ingestion phase only (not the producer's).
     const profile = process.env.BENCH_PROFILE;
@@ -81,16 +83,43 @@ async function main(): Promise<void> {
       await session.post("Profiler.setSamplingInterval", { interval: 100 });
       await session.post("Profiler.start");
     }
+    // CPU time of the frames (user + system, µs): steadier than wall time on a shared machine.
+    let cpuUs = 0;
+    let snapshotCost: Record<string, number> = {};
     const first: number[] = [];
     const rest: number[] = [];
     for (const [bi, { block, receipts }] of sealed.entries()) {
       const frames = flashblocksOfBlock(block, perFrame, undefined, exact ? { receipts: receipts!, fork: opForkAt(follower.op!, block.header.timestamp) } : undefined);
       for (const fb of frames) {
         const data = encodeFlashblock(fb, { compress: true });
+        const c0 = process.cpuUsage();
         const t0 = nowMs();
         ingest.onFrame(data, t0);
         await ingest.drained();
-        if (bi >= WARMUP_BLOCKS) (fb.index === 0 ? first : rest).push(nowMs() - t0);
+        if (bi >= WARMUP_BLOCKS) {
+          (fb.index === 0 ? first : rest).push(nowMs() - t0);
+          const c = process.cpuUsage(c0);
+          cpuUs += c.user + c.system;
+        }
+      }
+      if (bi === sealed.length - 1) {
+        // The full last block's snapshot as published (control block: word 1 the active slot,
+        // word 2 + slot its length; see pendingBuffer.ts): its size and the RPC thread's decode of it.
+        const ctl = new Int32Array(sab, 0, 16);
+        const slot = ctl[1]!;
+        const slotBytes = (sab.byteLength - 64) / 2;
+        const bytes = new Uint8Array(sab, 64 + slot * slotBytes, ctl[2 + slot]!).slice();
+        const snap = decodePendingSnapshot(bytes)!;
+        if (process.env.BENCH_DEBUG === "1") {
+          const h = pendingHead(snap);
+          console.error({ txs: h.txs.length, txJson: h.txs.reduce((n, t) => n + t.txJson.length, 0), receiptJson: h.txs.reduce((n, t) => n + t.receiptJson.length, 0), blockJsonFull: h.blockJsonFull.length, accounts: snap.state.accounts.length, storage: snap.state.storage.length });
+        }
+        const time = (f: () => unknown): number => {
+          const t0 = nowMs();
+          for (let i = 0; i < 200; i++) f();
+          return Number(((nowMs() - t0) / 200).toFixed(3));
+        };
+        snapshotCost = { bytes: bytes.length, decodeMs: time(() => decodePendingSnapshot(bytes)) };
       }
       await follower.insertBlock(block);
       await follower.setHead(block.hash());
@@ -102,7 +131,7 @@ async function main(): Promise<void> {
       writeFileSync(profile!, JSON.stringify(p));
       session.disconnect();
     }
-    console.log(JSON.stringify({ bench: "flashblocksApply", exact, perFrame, index0Ms: pct(first), otherMs: pct(rest), allMs: pct([...first, ...rest]) }));
+    console.log(JSON.stringify({ bench: "flashblocksApply", exact, perFrame, index0Ms: pct(first), otherMs: pct(rest), allMs: pct([...first, ...rest]), cpuMsPerFrame: Number((cpuUs / 1000 / (first.length + rest.length)).toFixed(3)), lastSnapshot: snapshotCost }));
     await follower.close();
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });

@@ -29,6 +29,7 @@ import { formatReceipt } from "../chain/json/receipt.js";
 import { formatTransaction } from "../chain/json/transaction.js";
 import { BasaltError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
+import { rememberEnvelope } from "../chain/envelope.js";
 import { assemblePartialBlock, GrowingBlockTries, headerTemplateFromBase } from "./partialBlock.js";
 import { encodeWireTx, PENDING_SNAPSHOT_VERSION, type PreparedBlock, type PreparedSnapshot, type WireBlock } from "./pendingSnapshot.js";
 
@@ -187,7 +188,10 @@ export class PendingBuilder {
     const txs: OpTransaction[] = [];
     for (const [i, raw] of fb.diff.transactions.entries()) {
       try {
-        txs.push(decodeOpTransaction(raw, b.common, b.txs.length + i));
+        const tx = decodeOpTransaction(raw, b.common, b.txs.length + i);
+        // The received bytes are its envelope: the L1 fee, DA footprint, roots, hash and receipt fields use them as they are.
+        rememberEnvelope(tx, raw);
+        txs.push(tx);
       } catch (e) {
         throw new PendingBuildError("decode", fb, (e as Error).message);
       }

@@ -19,7 +19,14 @@
  *    pending block of the same size as the latest one: closed loop, `concurrency` requests in
  *    flight for `seconds` each.
  *
- * Usage: node dist/bench/flashblocks.js [blocks=12] [txsPerFrame=5] [framesPerBlock=10] [seconds=3] [concurrency=8]
+ * Frames carry, by default, the values of their own partial block in `diff` (gas used, receipts
+ * root, bloom), as a real builder publishes them. `diffs=sealed` sends the sealed block's values
+ * in every frame instead (this bench's behaviour before November 2026): the worker then sees a
+ * non-zero published value that differs from the fast EVM's at each block's index 0, re-executes
+ * the block on the reference engine to check, and keeps the block there — a fallback path,
+ * counted as diff mismatches, that a consistent producer never triggers.
+ *
+ * Usage: node dist/bench/flashblocks.js [blocks=12] [txsPerFrame=5] [framesPerBlock=10] [seconds=3] [concurrency=8] [diffs=exact|sealed]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -35,7 +42,8 @@ import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
 import { startNode } from "../src/cli/commands/node.js";
 import { tableDefaults, type BasaltOptions } from "../src/config/options.js";
 import { encodeFlashblock } from "../src/flashblocks/codec.js";
-import { flashblocksOfBlock } from "../src/flashblocks/replay.js";
+import { flashblocksOfBlock, type ExactDiffs } from "../src/flashblocks/replay.js";
+import { opForkAt } from "../src/chain/op/forks.js";
 import { pendingHead, type PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
 import { nowMs } from "../src/flashblocks/streamClient.js";
 import { OpDevSequencer } from "../src/sequencer/opDevSequencer.js";
@@ -95,6 +103,7 @@ async function main(): Promise<void> {
   const framesPerBlock = Number(process.argv[4] ?? 10);
   const seconds = Number(process.argv[5] ?? 3);
   const concurrency = Number(process.argv[6] ?? 8);
+  const sealedDiffs = process.argv[7] === "sealed";
   const txsPerBlock = perFrame * framesPerBlock;
   const dirs = [mkdtempSync(join(tmpdir(), "basalt-bench-fbp-")), mkdtempSync(join(tmpdir(), "basalt-bench-fbf-"))];
   const log = pino({ level: "warn" });
@@ -112,6 +121,7 @@ async function main(): Promise<void> {
     const accounts = devAccounts();
     const nonces = accounts.map(() => 0n);
     const sealed: Block[] = [];
+    const exact: ExactDiffs[] = [];
     for (let b = 0; b < blocks + 1; b++) {
       for (let i = 0; i < txsPerBlock; i++) {
         const from = i % accounts.length;
@@ -123,6 +133,7 @@ async function main(): Promise<void> {
       }
       await seq.sealOne();
       sealed.push(producer.head);
+      exact.push({ receipts: producer.getReceipts(producer.head.hash())!, fork: opForkAt(producer.op!, producer.head.header.timestamp) });
     }
     await producer.close();
 
@@ -154,7 +165,7 @@ async function main(): Promise<void> {
     const sendToVisible: number[] = [];
     const executedToVisible: number[] = [];
     for (const [bi, block] of sealed.slice(0, blocks).entries()) {
-      for (const fb of flashblocksOfBlock(block, perFrame)) {
+      for (const fb of flashblocksOfBlock(block, perFrame, undefined, sealedDiffs ? undefined : exact[bi])) {
         const frame = encodeFlashblock(fb, { compress: true });
         // The RPC thread is told of each new snapshot through Atomics.waitAsync (no polling, no
         // message): wait for the one of this frame, leaving both cores to the node as in production.
@@ -204,7 +215,7 @@ async function main(): Promise<void> {
     const report = {
       bench: "flashblocks",
       machine: { cpus: cpus().length, model: cpus()[0]?.model },
-      frames: { blocks: blocks - WARMUP_BLOCKS, txsPerFrame: perFrame, framesPerBlock: framesPerBlock + 1 },
+      frames: { blocks: blocks - WARMUP_BLOCKS, txsPerFrame: perFrame, framesPerBlock: framesPerBlock + 1, diffs: sealedDiffs ? "sealed" : "exact" },
       arrivalToVisibleMs: percentiles(arrivalToVisible),
       arrivalToExecutedMs: percentiles(arrivalToExecuted),
       sendToVisibleMs: percentiles(sendToVisible),

@@ -10,14 +10,23 @@
  *    - arrival → visible: from the frame's arrival in the worker to the RPC thread seeing it
  *      (what the issue targets: p99 < 5 ms);
  *    - arrival → executed: the worker's execution and rendering share of it;
- *    - send → visible: including the loopback WebSocket hop.
+ *    - send → visible: including the loopback WebSocket hop;
+ *    - executed → visible: publication (encode, copy into shared memory) and the RPC thread's
+ *      wake-up and decode.
  *    After each block's frames, the sealed block is imported (canonical catch-up), as a
  *    follower would.
  * 2. Throughput of eth_getBlockByNumber("pending") against ("latest") on the same node, with a
  *    pending block of the same size as the latest one: closed loop, `concurrency` requests in
  *    flight for `seconds` each.
  *
- * Usage: node dist/bench/flashblocks.js [blocks=12] [txsPerFrame=5] [framesPerBlock=10] [seconds=3] [concurrency=8]
+ * Frames carry, by default, the values of their own partial block in `diff` (gas used, receipts
+ * root, bloom), as a real builder publishes them. `diffs=sealed` sends the sealed block's values
+ * in every frame instead (this bench's behaviour before November 2026): the worker then sees a
+ * non-zero published value that differs from the fast EVM's at each block's index 0, re-executes
+ * the block on the reference engine to check, and keeps the block there — a fallback path,
+ * counted as diff mismatches, that a consistent producer never triggers.
+ *
+ * Usage: node dist/bench/flashblocks.js [blocks=12] [txsPerFrame=5] [framesPerBlock=10] [seconds=3] [concurrency=8] [diffs=exact|sealed]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -33,7 +42,8 @@ import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
 import { startNode } from "../src/cli/commands/node.js";
 import { tableDefaults, type BasaltOptions } from "../src/config/options.js";
 import { encodeFlashblock } from "../src/flashblocks/codec.js";
-import { flashblocksOfBlock } from "../src/flashblocks/replay.js";
+import { flashblocksOfBlock, type ExactDiffs } from "../src/flashblocks/replay.js";
+import { opForkAt } from "../src/chain/op/forks.js";
 import { pendingHead, type PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
 import { nowMs } from "../src/flashblocks/streamClient.js";
 import { OpDevSequencer } from "../src/sequencer/opDevSequencer.js";
@@ -93,6 +103,7 @@ async function main(): Promise<void> {
   const framesPerBlock = Number(process.argv[4] ?? 10);
   const seconds = Number(process.argv[5] ?? 3);
   const concurrency = Number(process.argv[6] ?? 8);
+  const sealedDiffs = process.argv[7] === "sealed";
   const txsPerBlock = perFrame * framesPerBlock;
   const dirs = [mkdtempSync(join(tmpdir(), "basalt-bench-fbp-")), mkdtempSync(join(tmpdir(), "basalt-bench-fbf-"))];
   const log = pino({ level: "warn" });
@@ -110,6 +121,7 @@ async function main(): Promise<void> {
     const accounts = devAccounts();
     const nonces = accounts.map(() => 0n);
     const sealed: Block[] = [];
+    const exact: ExactDiffs[] = [];
     for (let b = 0; b < blocks + 1; b++) {
       for (let i = 0; i < txsPerBlock; i++) {
         const from = i % accounts.length;
@@ -121,6 +133,7 @@ async function main(): Promise<void> {
       }
       await seq.sealOne();
       sealed.push(producer.head);
+      exact.push({ receipts: producer.getReceipts(producer.head.hash())!, fork: opForkAt(producer.op!, producer.head.header.timestamp) });
     }
     await producer.close();
 
@@ -150,8 +163,9 @@ async function main(): Promise<void> {
     const arrivalToVisible: number[] = [];
     const arrivalToExecuted: number[] = [];
     const sendToVisible: number[] = [];
+    const executedToVisible: number[] = [];
     for (const [bi, block] of sealed.slice(0, blocks).entries()) {
-      for (const fb of flashblocksOfBlock(block, perFrame)) {
+      for (const fb of flashblocksOfBlock(block, perFrame, undefined, sealedDiffs ? undefined : exact[bi])) {
         const frame = encodeFlashblock(fb, { compress: true });
         // The RPC thread is told of each new snapshot through Atomics.waitAsync (no polling, no
         // message): wait for the one of this frame, leaving both cores to the node as in production.
@@ -174,6 +188,7 @@ async function main(): Promise<void> {
           arrivalToExecuted.push(seen.executedAt - seen.receivedAt);
           if (process.env.BENCH_DEBUG === "1") console.error(`frame ${block.header.number}-${fb.index} executed ${(seen.executedAt - seen.receivedAt).toFixed(2)} visible ${(t1 - seen.receivedAt).toFixed(2)}`);
           sendToVisible.push(t1 - t0);
+          executedToVisible.push(t1 - seen.executedAt);
         }
         const answer = (await rpc(http, '{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["pending",false]}')) as { transactions: string[]; number: string };
         if (answer.transactions.length !== pendingHead(seen).txs.length || BigInt(answer.number) !== block.header.number) {
@@ -200,10 +215,11 @@ async function main(): Promise<void> {
     const report = {
       bench: "flashblocks",
       machine: { cpus: cpus().length, model: cpus()[0]?.model },
-      frames: { blocks: blocks - WARMUP_BLOCKS, txsPerFrame: perFrame, framesPerBlock: framesPerBlock + 1 },
+      frames: { blocks: blocks - WARMUP_BLOCKS, txsPerFrame: perFrame, framesPerBlock: framesPerBlock + 1, diffs: sealedDiffs ? "sealed" : "exact" },
       arrivalToVisibleMs: percentiles(arrivalToVisible),
       arrivalToExecutedMs: percentiles(arrivalToExecuted),
       sendToVisibleMs: percentiles(sendToVisible),
+      executedToVisibleMs: percentiles(executedToVisible),
       getBlockByNumber: { pendingTxs, latestTxs, concurrency, seconds, rows },
     };
     console.log(JSON.stringify(report));

@@ -218,7 +218,7 @@ export class FlashblocksIngest {
     const s = this.builder.snapshot(fb, this.arrival.get(fb) ?? nowMs(), nowMs());
     if (s === undefined) return;
     try {
-      this.writer.publish(s);
+      this.writer.publishPrepared(s);
     } catch (e) {
       if (!(e instanceof PendingSnapshotTooLargeError)) throw e;
       this.reject("snapshot-too-large", { block: fb.metadata.blockNumber.toString(), index: fb.index }, e.message);

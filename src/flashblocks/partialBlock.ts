@@ -17,7 +17,7 @@ import { Block, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { StoredReceipt } from "../storage/types.js";
 import { OpFork } from "../chain/op/forks.js";
-import { OrderedTrieCache, orderedTrieRoot } from "../chain/orderedTrie.js";
+import { GrowingOrderedTrie, orderedTrieRoot } from "../chain/orderedTrie.js";
 import { EMPTY_REQUESTS_HASH } from "../execution/op/opPayload.js";
 import { encodeOpReceipt, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import type { FlashblockBase } from "./codec.js";
@@ -85,37 +85,35 @@ export async function assemblePartialBlock(
 }
 
 /**
- * Transactions and receipts tries of a block that only grows (flashblocks append): the
- * encodings of earlier entries and their leaves are kept ({@link OrderedTrieCache}), so a frame
- * costs its own transactions plus the branch nodes above them. Receipts use the OP encoding
+ * Transactions and receipts tries of a block that only grows (flashblocks append): each is a
+ * {@link GrowingOrderedTrie}, which keeps its leaves and subtrees between roots, so a frame
+ * costs its own transactions plus the nodes on their paths. Receipts use the OP encoding
  * (deposit nonce dropped for Regolith-to-Canyon blocks, as `opReceiptsRoot`).
  */
 export class GrowingBlockTries {
-  private readonly txValues: Uint8Array[] = [];
-  private readonly receiptValues: Uint8Array[] = [];
-  private readonly txCache = new OrderedTrieCache();
-  private readonly receiptCache = new OrderedTrieCache();
+  private readonly txTrie = new GrowingOrderedTrie();
+  private readonly receiptTrie = new GrowingOrderedTrie();
   constructor(private readonly fork: OpFork) {}
 
   /** Number of entries inserted so far. */
   get size(): number {
-    return this.txValues.length;
+    return this.txTrie.size;
   }
 
   /** Adds the entries from index {@link size} on. */
   extend(txs: readonly OpTransaction[], receipts: readonly StoredReceipt[]): void {
     const strip = this.fork >= OpFork.regolith && this.fork < OpFork.canyon;
-    for (let i = this.txValues.length; i < txs.length; i++) {
-      this.txValues.push(envelopeOf(txs[i]!));
-      this.receiptValues.push(encodeOpReceipt(receipts[i]!, { stripDepositNonce: strip }));
+    for (let i = this.txTrie.size; i < txs.length; i++) {
+      this.txTrie.push(envelopeOf(txs[i]!));
+      this.receiptTrie.push(encodeOpReceipt(receipts[i]!, { stripDepositNonce: strip }));
     }
   }
 
   get transactionsRoot(): Uint8Array {
-    return orderedTrieRoot(this.txValues, this.txCache);
+    return this.txTrie.root();
   }
 
   get receiptsRoot(): Uint8Array {
-    return orderedTrieRoot(this.receiptValues, this.receiptCache);
+    return this.receiptTrie.root();
   }
 }

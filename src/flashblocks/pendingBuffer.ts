@@ -11,7 +11,7 @@
  *
  * A zero-length publication means "no pending state" (cleared, caught up, stream gone).
  */
-import { decodePendingSnapshot, encodePendingSnapshot, type PendingSnapshot } from "./pendingSnapshot.js";
+import { decodePendingSnapshot, encodePreparedSnapshot, prepareSnapshot, type PendingSnapshot, type PreparedSnapshot } from "./pendingSnapshot.js";
 import { BasaltError } from "../util/errors.js";
 import { PENDING_READ_MAX_ATTEMPTS } from "../config/constants.js";
 
@@ -58,20 +58,34 @@ export class PendingBufferWriter {
 
   /** Publishes a snapshot; returns the new generation. Throws {@link PendingSnapshotTooLargeError}. */
   publish(s: PendingSnapshot): number {
-    return this.publishBytes(encodePendingSnapshot(s));
+    return this.publishPrepared(prepareSnapshot(s));
+  }
+
+  /**
+   * Publishes a snapshot whose transactions are already encoded (the flashblocks worker's):
+   * only its head is encoded here, then every chunk is copied straight into the slot.
+   */
+  publishPrepared(p: PreparedSnapshot): number {
+    return this.publishChunks(encodePreparedSnapshot(p));
   }
 
   /** Publishes "no pending state". */
   clear(): number {
-    return this.publishBytes(new Uint8Array(0));
+    return this.publishChunks([]);
   }
 
-  private publishBytes(bytes: Uint8Array): number {
-    if (bytes.length > this.slotBytes) throw new PendingSnapshotTooLargeError(bytes.length, this.slotBytes);
+  private publishChunks(chunks: readonly Uint8Array[]): number {
+    let length = 0;
+    for (const c of chunks) length += c.length;
+    if (length > this.slotBytes) throw new PendingSnapshotTooLargeError(length, this.slotBytes);
     const slot = 1 - Atomics.load(this.ctl, ACTIVE);
     Atomics.add(this.ctl, SEQ0 + slot, 1); // odd: writing
-    this.data.set(bytes, slot * this.slotBytes);
-    Atomics.store(this.ctl, LEN0 + slot, bytes.length);
+    let at = slot * this.slotBytes;
+    for (const c of chunks) {
+      this.data.set(c, at);
+      at += c.length;
+    }
+    Atomics.store(this.ctl, LEN0 + slot, length);
     Atomics.add(this.ctl, SEQ0 + slot, 1); // even: stable
     Atomics.store(this.ctl, ACTIVE, slot);
     const gen = Atomics.add(this.ctl, GEN, 1) + 1;

@@ -29,8 +29,9 @@ import { formatReceipt } from "../chain/json/receipt.js";
 import { formatTransaction } from "../chain/json/transaction.js";
 import { BasaltError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
+import { rememberEnvelope } from "../chain/envelope.js";
 import { assemblePartialBlock, GrowingBlockTries, headerTemplateFromBase } from "./partialBlock.js";
-import { PENDING_SNAPSHOT_VERSION, type PendingBlockView, type PendingSnapshot, type PendingTx } from "./pendingSnapshot.js";
+import { encodeWireTx, PENDING_SNAPSHOT_VERSION, type PreparedBlock, type PreparedSnapshot, type WireBlock } from "./pendingSnapshot.js";
 
 /** Why a flashblock could not be applied. */
 export type BuildFailure = "execution" | "decode" | "parent-unknown" | "not-next";
@@ -74,9 +75,6 @@ export interface DiffMismatch {
   computed: string;
 }
 
-/** JSON of one transaction and its receipt, with the block hash as a placeholder. */
-type RenderedTx = PendingTx;
-
 /** A pending block under execution. */
 interface BuildingBlock {
   number: bigint;
@@ -89,10 +87,11 @@ interface BuildingBlock {
   /** The transactions as received (EIP-2718 envelopes). */
   raws: Uint8Array[];
   applied: AppliedTx[];
-  rendered: RenderedTx[];
+  /** Each rendered transaction's encoded wire form (JSON with the placeholder for the block hash). */
+  rendered: Uint8Array[];
   index: number;
   newTxCount: number;
-  view?: PendingBlockView;
+  prepared?: PreparedBlock;
 }
 
 /** Marker replaced by the transactions array in the block JSON templates. */
@@ -189,7 +188,10 @@ export class PendingBuilder {
     const txs: OpTransaction[] = [];
     for (const [i, raw] of fb.diff.transactions.entries()) {
       try {
-        txs.push(decodeOpTransaction(raw, b.common, b.txs.length + i));
+        const tx = decodeOpTransaction(raw, b.common, b.txs.length + i);
+        // The received bytes are its envelope: the L1 fee, DA footprint, roots, hash and receipt fields use them as they are.
+        rememberEnvelope(tx, raw);
+        txs.push(tx);
       } catch (e) {
         throw new PendingBuildError("decode", fb, (e as Error).message);
       }
@@ -303,7 +305,7 @@ export class PendingBuilder {
     const hash = toData(block.hash());
     const first = b.rendered.length;
     for (let i = first; i < b.txs.length; i++) b.rendered.push(this.renderTx(block, totals.receipts, totals.senders, i));
-    b.view = this.blockView(b, block, hash);
+    b.prepared = { wire: this.wireBlock(b, block, hash), txs: b.rendered };
   }
 
   /** The diff fields whose published value differs from the executed one. */
@@ -323,7 +325,8 @@ export class PendingBuilder {
     return out;
   }
 
-  private renderTx(block: Block, receipts: AppliedTx["receipt"][], senders: Uint8Array[], i: number): RenderedTx {
+  /** Renders transaction `i` once, with the placeholder for the block hash, and encodes it for the wire. */
+  private renderTx(block: Block, receipts: AppliedTx["receipt"][], senders: Uint8Array[], i: number): Uint8Array {
     const tx = block.transactions[i] as unknown as OpTransaction;
     const sender = senders[i]!;
     const opts = { op: this.op };
@@ -343,37 +346,32 @@ export class PendingBuilder {
     );
     const receipt = formatReceipt(block, receipts, senders, i, opts);
     const real = toData(block.hash());
-    const swap = (json: string): string => json.replaceAll(real, this.placeholder);
-    return {
-      hash: toData(tx.hash()),
-      from: toData(sender),
-      to: tx.to === undefined ? null : toData(tx.to.bytes),
-      txJson: swap(JSON.stringify(txObj)),
-      receiptJson: swap(JSON.stringify(receipt)),
-      // Their blockHash is set per frame in blockView.
-      logs: receipt.logs,
-    };
+    const ph = this.placeholder;
+    const swap = (json: string): string => json.replaceAll(real, ph);
+    return encodeWireTx([
+      toData(tx.hash()),
+      toData(sender),
+      tx.to === undefined ? null : toData(tx.to.bytes),
+      swap(JSON.stringify(txObj)),
+      swap(JSON.stringify(receipt)),
+      // The reader sets each log's blockHash (in place: the key keeps its position).
+      receipt.logs.map((l) => ({ ...l, blockHash: ph })),
+    ]);
   }
 
-  private blockView(b: BuildingBlock, block: Block, hash: string): PendingBlockView {
-    const ph = this.placeholder;
-    const fill = (s: string): string => s.replaceAll(ph, hash);
-    const txs: PendingTx[] = b.rendered.map((r) => ({
-      hash: r.hash,
-      from: r.from,
-      to: r.to,
-      txJson: fill(r.txJson),
-      receiptJson: fill(r.receiptJson),
-      logs: r.logs.map((l) => ({ ...l, blockHash: hash })),
-    }));
+  /**
+   * The block's wire header for this frame: the header JSON (which names the new hash) as the
+   * text around its transactions list; the transactions' encoded JSON is reused as it is.
+   */
+  private wireBlock(b: BuildingBlock, block: Block, hash: string): WireBlock {
     const header = formatHeader(block.header) as unknown as Record<string, unknown>;
     const headerRlp = block.header.serialize();
-    const withTxs = (list: string): string => {
-      const o: Record<string, unknown> = { ...header, size: toQuantity(blockSize(headerRlp.length, b.raws, block.header.withdrawalsRoot !== undefined)), transactions: TXS_MARKER, uncles: [] };
-      if (block.header.withdrawalsRoot !== undefined) o.withdrawals = [];
-      const sorted = Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
-      return JSON.stringify(sorted).replace(`"${TXS_MARKER}"`, list);
-    };
+    const o: Record<string, unknown> = { ...header, size: toQuantity(blockSize(headerRlp.length, b.raws, block.header.withdrawalsRoot !== undefined)), transactions: TXS_MARKER, uncles: [] };
+    if (block.header.withdrawalsRoot !== undefined) o.withdrawals = [];
+    const sorted = Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+    const json = JSON.stringify(sorted);
+    const marker = `"${TXS_MARKER}"`;
+    const at = json.indexOf(marker);
     return {
       number: Number(b.number),
       hash,
@@ -382,24 +380,26 @@ export class PendingBuilder {
       index: b.index,
       payloadId: b.payloadId,
       headerRlp,
-      blockJson: withTxs(`[${txs.map((t) => JSON.stringify(t.hash)).join(",")}]`),
-      blockJsonFull: withTxs(`[${txs.map((t) => t.txJson).join(",")}]`),
-      receiptsJson: `[${txs.map((t) => t.receiptJson).join(",")}]`,
-      txs,
       newTxCount: b.newTxCount,
+      txCount: b.rendered.length,
+      placeholder: this.placeholder,
+      around: [json.slice(0, at), json.slice(at + marker.length)],
     };
   }
 
-  /** The snapshot of the current pending state (undefined when none). */
-  snapshot(fb: FlashblocksPayloadV1, receivedAt: number, now: number): PendingSnapshot | undefined {
+  /** The snapshot of the current pending state (undefined when none), its transactions already encoded. */
+  snapshot(fb: FlashblocksPayloadV1, receivedAt: number, now: number): PreparedSnapshot | undefined {
     if (this.anchor === undefined || this.state === undefined || this.blocks.length === 0) return undefined;
     const changes = this.state.changes();
     const code: [Uint8Array, Uint8Array][] = [];
     for (const [h, c] of this.state.writtenCode()) code.push([new Uint8Array(Buffer.from(h.replace(/^0x/, ""), "hex")), c]);
+    const blocks: PreparedBlock[] = [];
+    // A block's rendered list only grows while it is prepared: its length at this frame is the wire's txCount.
+    for (const b of this.blocks) if (b.prepared !== undefined) blocks.push({ wire: b.prepared.wire, txs: b.rendered.slice(0, b.prepared.wire.txCount) });
     return {
       version: PENDING_SNAPSHOT_VERSION,
       anchor: { number: Number(this.anchor.number), hash: toData(this.anchor.hash) },
-      blocks: this.blocks.map((b) => b.view!).filter((v) => v !== undefined),
+      blocks,
       state: {
         accounts: changes.accounts.map((a) => [a.address, a.after ?? null]),
         storage: changes.storage.map((s) => [s.address, s.slot, s.after]),

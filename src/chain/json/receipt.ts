@@ -17,6 +17,7 @@ import { l1BlockInfoFromCalldata, type L1BlockInfo } from "../op/l1BlockInfo.js"
 import { opReceiptFields, type OpReceiptFieldsJson } from "../op/receiptFields.js";
 import type { Log, StoredReceipt } from "../../storage/types.js";
 import { toData, toQuantity } from "./quantity.js";
+import { envelopeOf } from "../envelope.js";
 import { blobVersionedHashes, effectiveGasPrice, type AnyTransaction, type RpcFormatOptions } from "./transaction.js";
 
 /** Blob gas per blob (EIP-4844 `GAS_PER_BLOB`, unchanged by later forks). */
@@ -255,7 +256,7 @@ function buildReceipt(
   };
   if (receipt.root !== undefined && receipt.root.length > 0) out.root = toData(receipt.root);
   else out.status = toQuantity(receipt.status ?? 0);
-  if (bctx.op !== undefined) return toOpRethReceipt(out, opReceiptFields(bctx.op.info, tx.serialize(), bctx.op.fork), tx, receipt);
+  if (bctx.op !== undefined) return toOpRethReceipt(out, opReceiptFields(bctx.op.info, envelopeOf(tx as { serialize(): Uint8Array }), bctx.op.fork), tx, receipt);
   if (tx.type === 3) {
     const blobs = BigInt(blobVersionedHashes(tx).length);
     out.blobGasUsed = toQuantity(blobs * GAS_PER_BLOB);

@@ -65,6 +65,14 @@ export class OverlayStateManager implements StateManagerInterface {
   /** Base-state account reads, cached (the base never changes under an overlay). */
   private baseAccounts = new Map<string, Account | undefined>();
 
+  /**
+   * {@link changes} per address, remembered between calls (a pending block asks after every
+   * flashblock); an address in {@link unsettled} — written, undone or given a new storage root
+   * since — is computed again.
+   */
+  private settled = new Map<string, { account: AccountChange | undefined; storage: StorageChange[] }>();
+  private unsettled = new Set<string>();
+
   private journal: Array<() => void> = [];
   private checkpoints: number[] = [];
 
@@ -178,9 +186,11 @@ export class OverlayStateManager implements StateManagerInterface {
     this.journal.push(() => {
       if (had) this.accounts.set(a, prev as Account | null);
       else this.accounts.delete(a);
+      this.unsettled.add(a);
     });
     this.accounts.set(a, value);
     this.dirtyAccounts.add(a);
+    this.unsettled.add(a);
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
@@ -237,8 +247,10 @@ export class OverlayStateManager implements StateManagerInterface {
     this.journal.push(() => {
       if (had) map.set(s, prev as Uint8Array);
       else map.delete(s);
+      this.unsettled.add(a);
     });
     map.set(s, v);
+    this.unsettled.add(a);
     let d = this.dirtySlots.get(a);
     if (d === undefined) {
       d = new Set();
@@ -255,9 +267,11 @@ export class OverlayStateManager implements StateManagerInterface {
       if (prevMap !== undefined) this.storageMap.set(a, prevMap);
       else this.storageMap.delete(a);
       if (!wasCleared) this.cleared.delete(a);
+      this.unsettled.add(a);
     });
     this.storageMap.delete(a);
     this.cleared.add(a);
+    this.unsettled.add(a);
     this.dirtyAccounts.add(a);
   }
 
@@ -354,6 +368,7 @@ export class OverlayStateManager implements StateManagerInterface {
       }
       if (slotChanges.length > 0) sroot = updateTrie(this.nodes, sroot, slotChanges);
       this.storageRoots.set(a, sroot);
+      this.unsettled.add(a);
       const acc = this.currentAccount(a, addr);
       let value: Uint8Array | undefined;
       if (acc !== undefined) {
@@ -416,47 +431,60 @@ export class OverlayStateManager implements StateManagerInterface {
   /**
    * Everything the overlay changed relative to its base, with final account encodings
    * (call after {@link getStateRoot}). Storage clears are expanded into per-slot deletions
-   * using the base-storage enumerator.
+   * using the base-storage enumerator. Each address's result is remembered until it is written
+   * again, so asking after every flashblock costs the addresses that frame touched.
    */
   changes(): { accounts: AccountChange[]; storage: StorageChange[] } {
     const accounts: AccountChange[] = [];
     const storage: StorageChange[] = [];
     const touched = new Set<string>([...this.accounts.keys(), ...this.storageMap.keys(), ...this.cleared]);
     for (const a of touched) {
-      const addr = unhex(a);
-      const before = this.baseAccount(a, addr);
-      let after = this.currentAccount(a, addr);
-      if (after !== undefined) {
-        after = copyAccount(after);
-        after.storageRoot = this.storageRoots.get(a) ?? before?.storageRoot ?? KECCAK256_RLP;
+      let c = this.unsettled.has(a) ? undefined : this.settled.get(a);
+      if (c === undefined) this.settled.set(a, (c = this.changesOf(a)));
+      if (c.account !== undefined) accounts.push(c.account);
+      for (const sc of c.storage) storage.push(sc);
+    }
+    this.unsettled.clear();
+    return { accounts, storage };
+  }
+
+  /** The account and storage changes of one address (see {@link changes}). */
+  private changesOf(a: string): { account: AccountChange | undefined; storage: StorageChange[] } {
+    const storage: StorageChange[] = [];
+    let account: AccountChange | undefined;
+    const addr = unhex(a);
+    const before = this.baseAccount(a, addr);
+    let after = this.currentAccount(a, addr);
+    if (after !== undefined) {
+      after = copyAccount(after);
+      after.storageRoot = this.storageRoots.get(a) ?? before?.storageRoot ?? KECCAK256_RLP;
+    }
+    const b = before?.serialize();
+    const f = after?.serialize();
+    if (!(b === undefined && f === undefined) && !(b !== undefined && f !== undefined && equalsBytes(b, f))) {
+      account = { address: addr, before: b, after: f };
+    }
+    const written = this.storageMap.get(a) ?? new Map<string, Uint8Array>();
+    if (this.cleared.has(a) && this.enumerateBaseStorage !== undefined) {
+      for (const { slot, value } of this.enumerateBaseStorage(addr)) {
+        const s = hex(slot);
+        const nv = written.get(s) ?? EMPTY;
+        if (!equalsBytes(nv, value)) storage.push({ address: addr, slot: new Uint8Array(slot), before: new Uint8Array(value), after: nv });
       }
-      const b = before?.serialize();
-      const f = after?.serialize();
-      if (!(b === undefined && f === undefined) && !(b !== undefined && f !== undefined && equalsBytes(b, f))) {
-        accounts.push({ address: addr, before: b, after: f });
+      for (const [s, v] of written) {
+        if (v.length === 0) continue;
+        const slot = unhex(s);
+        const bv = this.base.storage(addr, slot);
+        // Slots that existed in the base were handled above.
+        if (bv.length === 0) storage.push({ address: addr, slot, before: EMPTY, after: v });
       }
-      const written = this.storageMap.get(a) ?? new Map<string, Uint8Array>();
-      if (this.cleared.has(a) && this.enumerateBaseStorage !== undefined) {
-        for (const { slot, value } of this.enumerateBaseStorage(addr)) {
-          const s = hex(slot);
-          const nv = written.get(s) ?? EMPTY;
-          if (!equalsBytes(nv, value)) storage.push({ address: addr, slot: new Uint8Array(slot), before: new Uint8Array(value), after: nv });
-        }
-        for (const [s, v] of written) {
-          if (v.length === 0) continue;
-          const slot = unhex(s);
-          const bv = this.base.storage(addr, slot);
-          // Slots that existed in the base were handled above.
-          if (bv.length === 0) storage.push({ address: addr, slot, before: EMPTY, after: v });
-        }
-      } else {
-        for (const [s, v] of written) {
-          const slot = unhex(s);
-          const bv = this.base.storage(addr, slot);
-          if (!equalsBytes(bv, v)) storage.push({ address: addr, slot, before: bv, after: v });
-        }
+    } else {
+      for (const [s, v] of written) {
+        const slot = unhex(s);
+        const bv = this.base.storage(addr, slot);
+        if (!equalsBytes(bv, v)) storage.push({ address: addr, slot, before: bv, after: v });
       }
     }
-    return { accounts, storage };
+    return { account, storage };
   }
 }

@@ -15,6 +15,7 @@ import { FlashblocksStreamClient, type StreamClientOptions } from "../src/flashb
 import { createLogger } from "../src/util/logger.js";
 import type { EvmEngineName } from "../src/config/options.js";
 import { setDefaultEvmEngine } from "../src/execution/evm/engine.js";
+import { installEvmCaches } from "../src/execution/evmSpeedups.js";
 
 /** What the main thread passes at spawn (see `src/flashblocks/service.ts`). */
 export interface FlashblocksWorkerData {
@@ -30,6 +31,8 @@ export interface FlashblocksWorkerData {
 
 const data = workerData as FlashblocksWorkerData;
 setDefaultEvmEngine(data.evm);
+// Pending blocks build their reference VM only on a fallback; the Common caches serve every block.
+await installEvmCaches();
 const threadLog = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
 const chain = Chain.open(data.datadir, { readOnly: true, logger: threadLog });
 const stats = new IngestStats(data.stats);

@@ -6,12 +6,13 @@
 import { createBlockHeaderFromBytesArray, type Block, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
+import { keccak256 } from "../util/keccak.js";
 import { KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes } from "@ethereumjs/util";
 import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { SenderRecovery } from "../execution/senderRecovery.js";
 import type { Logger } from "pino";
-import { BLOCK_CACHE_BLOCKS, DEFAULT_STATE_HISTORY_BLOCKS, EXECUTED_BLOCKS_KEPT, HISTORY_PRUNE_INTERVAL_BLOCKS } from "../config/constants.js";
+import { BLOCK_CACHE_BLOCKS, HEADER_CACHE_HEADERS, DEFAULT_STATE_HISTORY_BLOCKS, EXECUTED_BLOCKS_KEPT, HISTORY_PRUNE_INTERVAL_BLOCKS } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
@@ -133,7 +134,11 @@ export class Chain {
   readonly historyBlocks: number;
   private readonly log: Logger | undefined;
   private readonly blocks = new LruMap<string, Block>(BLOCK_CACHE_BLOCKS);
-  private headBlock: Block;
+  private readonly headers = new LruMap<string, BlockHeader>(HEADER_CACHE_HEADERS);
+  /** A primed Common per hardfork name: {@link commonAt} hands out copies. */
+  private readonly primedCommons = new Map<string, Common>();
+  /** The head: header and hash always, the block decoded on first use (see {@link refreshHeadHeader}). */
+  private headRef!: { header: BlockHeader; hash: Uint8Array; block: Block | undefined };
   private listeners: HeadListener[] = [];
   /** Sender recovery on the execution pool, when the node has one. */
   private senderRecovery: SenderRecovery | undefined;
@@ -161,6 +166,20 @@ export class Chain {
     const hb = this.getBlockByHash(head);
     if (hb === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `head block ${to0x(head)} missing from the store`);
     this.headBlock = hb;
+  }
+
+  private get headBlock(): Block {
+    const ref = this.headRef;
+    if (ref.block === undefined) {
+      const b = this.getBlockByHash(ref.hash);
+      if (b === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `head block ${to0x(ref.hash)} missing from the store`);
+      ref.block = b;
+    }
+    return ref.block;
+  }
+
+  private set headBlock(b: Block) {
+    this.headRef = { header: b.header, hash: b.hash(), block: b };
   }
 
   /**
@@ -248,7 +267,14 @@ export class Chain {
   commonAt(number: bigint, timestamp: bigint): Common {
     const c = this.common.copy();
     c.setHardforkBy({ blockNumber: number, timestamp });
-    return primeCommon(c);
+    // Priming rebuilds the parameter cache (~50 µs): once per hardfork, then a copy (a shallow
+    // one, as @ethereumjs's own `copy()`: setting a hardfork on it replaces fields, never shares a change).
+    const hf = c.hardfork();
+    const primed = this.primedCommons.get(hf);
+    if (primed !== undefined) return primed.copy();
+    primeCommon(c);
+    this.primedCommons.set(hf, c.copy());
+    return c;
   }
 
   /**
@@ -264,17 +290,51 @@ export class Chain {
     return this.headBlock;
   }
 
+  /** The head's header, without decoding its transactions. */
+  get headHeader(): BlockHeader {
+    return this.headRef.header;
+  }
+
+  /** The head's hash. */
+  get headHash(): Uint8Array {
+    return this.headRef.hash;
+  }
+
   /**
    * Re-reads the head pointer written by another thread (read-only replicas in worker threads):
    * starts a fresh LMDB read transaction so the other thread's commits are visible, and
    * returns the head block.
    */
   refreshHead(): Block {
+    this.refreshHeadHeader();
+    return this.headBlock;
+  }
+
+  /**
+   * {@link refreshHead} without decoding the head's transactions (the flashblocks worker needs
+   * the head's number and hash at every new block, and its transaction hashes through
+   * {@link transactionHashesOf}): the block is decoded only if {@link head} is read.
+   */
+  refreshHeadHeader(): { header: BlockHeader; hash: Uint8Array } {
     this.store.root.resetReadTxn();
     const hash = this.store.getPointer("head");
-    const b = hash === undefined ? undefined : this.getBlockByHash(hash);
-    if (b !== undefined) this.headBlock = b;
-    return this.headBlock;
+    if (hash !== undefined && !equalsBytes(hash, this.headRef.hash)) {
+      const cached = this.blocks.get(toHex(hash));
+      const header = cached?.header ?? this.getHeaderByHash(hash);
+      if (header !== undefined) this.headRef = { header, hash, block: cached };
+    }
+    return this.headRef;
+  }
+
+  /**
+   * The transaction hashes of a stored block, in order, from its body's bytes (each typed
+   * transaction's envelope, each legacy one's list, hashed as they are: no transaction objects).
+   */
+  transactionHashesOf(hash: Uint8Array): Uint8Array[] | undefined {
+    const body = this.store.getBodyRlp(hash);
+    if (body === undefined) return undefined;
+    const txs = ((RLP.decode(body) as unknown[])[0] ?? []) as (Uint8Array | Uint8Array[])[];
+    return txs.map((t) => keccak256(t instanceof Uint8Array ? t : RLP.encode(t)));
   }
 
   /**
@@ -302,10 +362,14 @@ export class Chain {
   }
 
   getHeaderByHash(hash: Uint8Array): BlockHeader | undefined {
-    const cached = this.blocks.get(toHex(hash));
-    if (cached !== undefined) return cached.header;
+    const key = toHex(hash);
+    const cached = this.blocks.get(key)?.header ?? this.headers.get(key);
+    if (cached !== undefined) return cached;
     const rlp = this.store.getHeaderRlp(hash);
-    return rlp === undefined ? undefined : this.decodeHeader(rlp);
+    if (rlp === undefined) return undefined;
+    const header = this.decodeHeader(rlp);
+    this.headers.set(key, header);
+    return header;
   }
 
   getBlockByHash(hash: Uint8Array): Block | undefined {
@@ -321,7 +385,7 @@ export class Chain {
   }
 
   getCanonicalHash(n: bigint): Uint8Array | undefined {
-    if (n > this.headBlock.header.number) return undefined;
+    if (n > this.headRef.header.number) return undefined;
     return this.store.getCanonicalHash(n);
   }
 
@@ -361,7 +425,7 @@ export class Chain {
   /** The state after canonical block `header` (latest flat state or history). */
   stateAt(header: BlockHeader): StateReader {
     const hash = header.hash();
-    if (equalsBytes(hash, this.headBlock.hash())) return new LatestStateReader(this.store, header.stateRoot);
+    if (equalsBytes(hash, this.headRef.hash)) return new LatestStateReader(this.store, header.stateRoot);
     if (!this.isCanonical(hash)) {
       throw new ChainError(ChainErrorCode.STATE_UNAVAILABLE, `state of non-canonical block ${to0x(hash)} is not available`, { number: header.number });
     }

@@ -211,6 +211,11 @@ export function flashblockFromJson(value: unknown): FlashblocksPayloadV1 {
 
 /** Text of a JSON frame, or undefined when the bytes are not UTF-8 text starting with `{` after leading whitespace. */
 function jsonTextOf(bytes: Uint8Array): string | undefined {
+  // Most brotli streams fail at the first byte: past ASCII whitespace, an ASCII byte other than
+  // `{` cannot start JSON text (non-ASCII ones, such as a BOM, take the full check below).
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || (bytes[i]! >= 0x09 && bytes[i]! <= 0x0d))) i++;
+  if (i < bytes.length && bytes[i]! < 0x80 && bytes[i] !== 0x7b) return undefined;
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);

@@ -145,8 +145,7 @@ export class FlashblocksIngest {
   }
 
   private async offer(fb: FlashblocksPayloadV1): Promise<void> {
-    const head = this.chain.head;
-    const d = this.sequencer.offer(fb, { number: head.header.number, hash: head.hash() });
+    const d = this.sequencer.offer(fb, { number: this.chain.headHeader.number, hash: this.chain.headHash });
     switch (d.kind) {
       case "duplicate":
         this.stats.inc("duplicate");
@@ -235,11 +234,13 @@ export class FlashblocksIngest {
   }
 
   private async canonical(): Promise<void> {
-    const head = this.chain.refreshHead();
-    const txHashes = head.transactions.map((t) => t.hash());
-    const out = this.sequencer.onCanonical({ number: head.header.number, hash: head.hash(), txHashes });
+    // The head's header and its transactions' hashes from the body bytes: decoding the block's
+    // transactions into objects would cost about as much as executing a frame.
+    const head = this.chain.refreshHeadHeader();
+    const txHashes = this.chain.transactionHashesOf(head.hash) ?? [];
+    const out = this.sequencer.onCanonical({ number: head.header.number, hash: head.hash, txHashes });
     this.stats.inc(`canonical:${out.kind}`);
-    this.log.debug({ number: head.header.number.toString(), hash: to0x(head.hash()), outcome: out.kind, replay: out.replay.length }, "canonical block reconciled");
+    this.log.debug({ number: head.header.number.toString(), hash: to0x(head.hash), outcome: out.kind, replay: out.replay.length }, "canonical block reconciled");
     switch (out.kind) {
       case "catch-up":
       case "reorg":

@@ -24,7 +24,22 @@ export const flashblockExecuteSeconds = histogram({
   help: "Flashblock arrival to executed pending state, seconds",
   buckets: LATENCY_BUCKETS,
 });
-/** Seconds from a frame's arrival to the RPC thread seeing its pending state. */
+/**
+ * Seconds from a frame's arrival to its pending state being published in shared memory: from then
+ * on every RPC request reads it (the first one also decodes it; see the decode histogram).
+ */
+export const flashblockPublishedSeconds = histogram({
+  name: "basalt_flashblocks_published_latency_seconds",
+  help: "Flashblock arrival to its pending state being readable by RPC requests, seconds",
+  buckets: LATENCY_BUCKETS,
+});
+/** Seconds the RPC thread spends decoding one published pending snapshot (once per snapshot). */
+export const flashblockDecodeSeconds = histogram({
+  name: "basalt_flashblocks_snapshot_decode_seconds",
+  help: "RPC thread decode of one pending snapshot, seconds",
+  buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01],
+});
+/** Seconds from a frame's arrival to the RPC thread's subscription watcher waking up with its pending state (includes the RPC thread's event-loop delay). */
 export const flashblockVisibleSeconds = histogram({
   name: "basalt_flashblocks_visible_latency_seconds",
   help: "Flashblock arrival to visibility in pending RPC answers, seconds",

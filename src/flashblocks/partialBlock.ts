@@ -15,6 +15,11 @@
  */
 import { Block, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
+import { RLP } from "@ethereumjs/rlp";
+import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
+import { formatHeader, type RpcHeader } from "../chain/json/block.js";
+import { toData, toQuantity } from "../chain/json/quantity.js";
+import { keccak256 } from "../util/keccak.js";
 import type { StoredReceipt } from "../storage/types.js";
 import { OpFork } from "../chain/op/forks.js";
 import { GrowingOrderedTrie, orderedTrieRoot } from "../chain/orderedTrie.js";
@@ -82,6 +87,76 @@ export async function assemblePartialBlock(
   if (roots.transactionsRoot !== undefined) header.transactionsTrie = roots.transactionsRoot;
   else header.transactionsTrie = orderedTrieRoot(txs.map(envelopeOf));
   return new Block(createBlockHeader(header as never, opts) as BlockHeader, txs as never, [], withdrawals, opts);
+}
+
+/** The header of one flashblock index: its RLP, its hash and (on demand) its JSON. */
+export interface PartialHeader {
+  rlp: Uint8Array;
+  hash: Uint8Array;
+  gasUsed: bigint;
+  /** The header's JSON (geth's `RPCMarshalHeader`, keys sorted), as {@link formatHeader} gives it. */
+  json(): RpcHeader;
+}
+
+/**
+ * The headers of one block under construction, frame after frame, without building an
+ * ethereumjs header per frame: the block's environment header is encoded once, and each frame only replaces the fields a frame changes — state, transactions
+ * and receipts roots, logs bloom, gas used, withdrawals root and (Cancun layout) blob gas used —
+ * in its RLP item list and its JSON. The RLP is the header's `raw()` list, so the hash is the
+ * one {@link assemblePartialBlock} gives for the same values (a unit test holds them equal).
+ */
+export class PartialHeaderSeries {
+  private readonly items: Uint8Array[];
+  private readonly baseJson: RpcHeader;
+  private readonly withdrawalsAt: number;
+  private readonly blobGasAt: number;
+
+  /** @param header the block's environment header (from {@link headerTemplateFromBase}); its roots, bloom and gas are replaced per frame. */
+  constructor(header: BlockHeader) {
+    const common = header.common;
+    this.items = header.raw();
+    this.baseJson = formatHeader(header);
+    // raw(): the 15 fields of every header, then baseFeePerGas (EIP-1559), withdrawalsRoot (EIP-4895), blobGasUsed (EIP-4844), ...
+    const afterBaseFee = 15 + (common.isActivatedEIP(1559) ? 1 : 0);
+    this.withdrawalsAt = common.isActivatedEIP(4895) ? afterBaseFee : -1;
+    this.blobGasAt = common.isActivatedEIP(4844) ? afterBaseFee + (common.isActivatedEIP(4895) ? 1 : 0) : -1;
+  }
+
+  /** The header at one frame: `totals` from execution, the published state and withdrawals roots, the transactions root. */
+  at(totals: PartialBlockTotals, roots: { stateRoot: Uint8Array; withdrawalsRoot?: Uint8Array; transactionsRoot: Uint8Array }): PartialHeader {
+    const items = this.items.slice();
+    items[3] = roots.stateRoot;
+    items[4] = roots.transactionsRoot;
+    items[5] = totals.receiptsRoot;
+    items[6] = totals.logsBloom;
+    items[10] = bigIntToUnpaddedBytes(totals.gasUsed);
+    const withdrawalsRoot = roots.withdrawalsRoot ?? new Uint8Array(32);
+    if (this.withdrawalsAt >= 0) items[this.withdrawalsAt] = withdrawalsRoot;
+    if (this.blobGasAt >= 0) items[this.blobGasAt] = bigIntToUnpaddedBytes(totals.blobGasUsed);
+    const rlp = RLP.encode(items);
+    const hash = keccak256(rlp);
+    const base = this.baseJson;
+    const withdrawalsAt = this.withdrawalsAt;
+    const blobGasAt = this.blobGasAt;
+    return {
+      rlp,
+      hash,
+      gasUsed: totals.gasUsed,
+      json(): RpcHeader {
+        // Assigning keys the template already has keeps geth's sorted order.
+        const out: RpcHeader = { ...base };
+        out.gasUsed = toQuantity(totals.gasUsed);
+        out.hash = toData(hash);
+        out.logsBloom = toData(totals.logsBloom);
+        out.receiptsRoot = toData(totals.receiptsRoot);
+        out.stateRoot = toData(roots.stateRoot);
+        out.transactionsRoot = toData(roots.transactionsRoot);
+        if (withdrawalsAt >= 0) out.withdrawalsRoot = toData(withdrawalsRoot);
+        if (blobGasAt >= 0) out.blobGasUsed = toQuantity(totals.blobGasUsed);
+        return out;
+      },
+    };
+  }
 }
 
 /**

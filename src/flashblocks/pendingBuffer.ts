@@ -10,6 +10,10 @@
  * never waits for readers; a reader retries only if two snapshots were written during its copy.
  *
  * A zero-length publication means "no pending state" (cleared, caught up, stream gone).
+ *
+ * Each slot also records when it was published (bytes 32–47 of the control block, one Float64 per
+ * slot, written inside the slot's seqlock): from that moment any request on the RPC thread reads
+ * the new state, which is what `basalt_flashblocks_published_latency_seconds` measures.
  */
 import { decodePendingSnapshot, encodePreparedSnapshot, prepareSnapshot, type PendingSnapshot, type PreparedSnapshot } from "./pendingSnapshot.js";
 import { BasaltError } from "../util/errors.js";
@@ -20,6 +24,8 @@ const GEN = 0;
 const ACTIVE = 1;
 const LEN0 = 2;
 const SEQ0 = 4;
+/** Float64 index (in the control block) of slot 0's publication time; slot 1's follows. */
+const PUBLISHED_AT0 = 4;
 /** Bytes of the control block (16 Int32 words; a cache line). */
 const CONTROL_BYTES = 64;
 
@@ -47,11 +53,13 @@ function slotBytesOf(sab: SharedArrayBuffer): number {
 /** The writing side (one per buffer, in the flashblocks worker). */
 export class PendingBufferWriter {
   private readonly ctl: Int32Array;
+  private readonly times: Float64Array;
   private readonly data: Uint8Array;
   private readonly slotBytes: number;
 
   constructor(sab: SharedArrayBuffer) {
     this.ctl = new Int32Array(sab, 0, CONTROL_BYTES / 4);
+    this.times = new Float64Array(sab, 0, CONTROL_BYTES / 8);
     this.data = new Uint8Array(sab, CONTROL_BYTES);
     this.slotBytes = slotBytesOf(sab);
   }
@@ -86,6 +94,7 @@ export class PendingBufferWriter {
       at += c.length;
     }
     Atomics.store(this.ctl, LEN0 + slot, length);
+    this.times[PUBLISHED_AT0 + slot] = performance.timeOrigin + performance.now();
     Atomics.add(this.ctl, SEQ0 + slot, 1); // even: stable
     Atomics.store(this.ctl, ACTIVE, slot);
     const gen = Atomics.add(this.ctl, GEN, 1) + 1;
@@ -97,13 +106,17 @@ export class PendingBufferWriter {
 /** The reading side: decodes each generation once and hands out the decoded snapshot. */
 export class PendingBufferReader {
   private readonly ctl: Int32Array;
+  private readonly times: Float64Array;
   private readonly data: Uint8Array;
   private readonly slotBytes: number;
   private seenGen = 0;
   private cached: PendingSnapshot | undefined;
+  /** When the snapshot {@link read} last decoded was published (same clock as `receivedAt`), and how long its decode took (ms). */
+  lastPublication: { publishedAt: number; decodeMs: number } | undefined;
 
   constructor(sab: SharedArrayBuffer) {
     this.ctl = new Int32Array(sab, 0, CONTROL_BYTES / 4);
+    this.times = new Float64Array(sab, 0, CONTROL_BYTES / 8);
     this.data = new Uint8Array(sab, CONTROL_BYTES);
     this.slotBytes = slotBytesOf(sab);
   }
@@ -123,9 +136,12 @@ export class PendingBufferReader {
       const before = Atomics.load(this.ctl, SEQ0 + slot);
       if ((before & 1) === 1) continue;
       const len = Atomics.load(this.ctl, LEN0 + slot);
+      const publishedAt = this.times[PUBLISHED_AT0 + slot]!;
       const copy = this.data.slice(slot * this.slotBytes, slot * this.slotBytes + len);
       if (Atomics.load(this.ctl, SEQ0 + slot) !== before) continue;
+      const t0 = performance.now();
       this.cached = len === 0 ? undefined : decodePendingSnapshot(copy);
+      this.lastPublication = this.cached === undefined ? undefined : { publishedAt, decodeMs: performance.now() - t0 };
       this.seenGen = g;
       return this.cached;
     }

@@ -12,25 +12,24 @@
  * that hash changes with every frame, their JSON is cached as a template and the hash spliced
  * in per frame, so a frame costs its new transactions plus a copy of the rest.
  */
-import { createBlock, type Block } from "@ethereumjs/block";
+import { Block, createBlock } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
-import { bytesToHex, equalsBytes } from "@ethereumjs/util";
+import { bytesToHex, equalsBytes, hexToBytes } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
 import type { Chain } from "../blockchain/chain.js";
 import type { OpChainConfig } from "../chain/op/forks.js";
 import { OpBlockExecutor, type AppliedTx, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import { decodeOpTransaction } from "../execution/op/opPayload.js";
-import { createOpVM } from "../execution/op/opVm.js";
+import { LazyOpVm } from "../execution/op/opVm.js";
 import { opForkAt } from "../chain/op/forks.js";
 import type { OverlayStateManager } from "../execution/state/overlayStateManager.js";
-import { formatHeader } from "../chain/json/block.js";
 import { toData, toQuantity } from "../chain/json/quantity.js";
-import { formatReceipt } from "../chain/json/receipt.js";
+import { blockReceiptFormatter, type ReceiptFormatter } from "../chain/json/receipt.js";
 import { formatTransaction } from "../chain/json/transaction.js";
 import { BasaltError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
-import { rememberEnvelope } from "../chain/envelope.js";
-import { assemblePartialBlock, GrowingBlockTries, headerTemplateFromBase } from "./partialBlock.js";
+import { rememberEnvelope, txHashOf } from "../chain/envelope.js";
+import { GrowingBlockTries, headerTemplateFromBase, PartialHeaderSeries, type PartialHeader } from "./partialBlock.js";
 import { encodeWireTx, PENDING_SNAPSHOT_VERSION, type PreparedBlock, type PreparedSnapshot, type WireBlock } from "./pendingSnapshot.js";
 
 /** Why a flashblock could not be applied. */
@@ -81,6 +80,11 @@ interface BuildingBlock {
   payloadId: string;
   common: Common;
   template: Record<string, unknown>;
+  /** The block's environment (the template as an ethereumjs block, no transactions). */
+  env: Block;
+  headers: PartialHeaderSeries;
+  /** Formats each new receipt (built at the first transaction: it reads the L1-info deposit). */
+  receipts?: ReceiptFormatter;
   executor: OpBlockExecutor;
   tries: GrowingBlockTries;
   txs: OpTransaction[];
@@ -121,6 +125,7 @@ export class PendingBuilder {
   private readonly op: OpChainConfig;
   /** Stand-in block hash inside cached JSON; random per process so it cannot occur in real data. */
   private readonly placeholder = bytesToHex(randomBytes(32));
+  private readonly placeholderBytes = hexToBytes(this.placeholder as `0x${string}`);
   private anchor: { number: bigint; hash: Uint8Array } | undefined;
   private state: OverlayStateManager | undefined;
   private blocks: BuildingBlock[] = [];
@@ -242,7 +247,8 @@ export class PendingBuilder {
     const common = this.chain.commonAt(base.blockNumber, base.timestamp);
     const template = headerTemplateFromBase(base, common);
     const env = createBlock({ header: template }, { common, skipConsensusFormatValidation: true });
-    const vm = await createOpVM(common, this.state, this.blockHashes(base.blockNumber, base.parentHash), opForkAt(this.op, base.timestamp));
+    // The VM is built only if a transaction falls back to the reference engine.
+    const vm = new LazyOpVm(common, this.state, this.blockHashes(base.blockNumber, base.parentHash), opForkAt(this.op, base.timestamp));
     const engine = this.referenceBlocks.has(base.blockNumber) ? "reference" : undefined;
     const executor = new OpBlockExecutor(vm, env, this.op, parentTimestamp, { engine });
     try {
@@ -255,6 +261,8 @@ export class PendingBuilder {
       payloadId: toData(fb.payloadId),
       common,
       template,
+      env,
+      headers: new PartialHeaderSeries(env.header),
       executor,
       tries: new GrowingBlockTries(opForkAt(this.op, base.timestamp)),
       txs: [],
@@ -290,26 +298,21 @@ export class PendingBuilder {
     const running = b.executor.runningTotals();
     b.tries.extend(b.txs, running.receipts);
     const totals = { ...running, receiptsRoot: b.tries.receiptsRoot };
-    const block = await assemblePartialBlock(b.common, b.template, b.txs, totals, {
-      stateRoot: fb.diff.stateRoot,
-      withdrawalsRoot: fb.diff.withdrawalsRoot,
-      transactionsRoot: b.tries.transactionsRoot,
-    });
-    const mismatches = this.checkDiff(fb, block, totals.receiptsRoot, totals.logsBloom);
+    const header = b.headers.at(totals, { stateRoot: fb.diff.stateRoot, withdrawalsRoot: fb.diff.withdrawalsRoot, transactionsRoot: b.tries.transactionsRoot });
+    const mismatches = this.checkDiff(fb, header, totals.receiptsRoot, totals.logsBloom);
     // A published value of all zeros is "not provided" (Base's builder sends a zero state root
     // mid-block); any other difference may be the fast engine's fault and is checked.
     const suspect = mismatches.filter((m) => !/^0x0*$/.test(m.published) && m.published !== "0");
     if (suspect.length > 0 && b.executor.engineName === "fast") throw new FastEngineMismatchError(fb, suspect);
     this.lastMismatches = mismatches;
     if (this.reporting) for (const m of mismatches) this.onMismatch(m);
-    const hash = toData(block.hash());
     const first = b.rendered.length;
-    for (let i = first; i < b.txs.length; i++) b.rendered.push(this.renderTx(block, totals.receipts, totals.senders, i));
-    b.prepared = { wire: this.wireBlock(b, block, hash), txs: b.rendered };
+    for (let i = first; i < b.txs.length; i++) b.rendered.push(this.renderTx(b, totals.receipts, totals.senders, i));
+    b.prepared = { wire: this.wireBlock(b, header), txs: b.rendered };
   }
 
   /** The diff fields whose published value differs from the executed one. */
-  private checkDiff(fb: FlashblocksPayloadV1, block: Block, receiptsRoot: Uint8Array, bloom: Uint8Array): DiffMismatch[] {
+  private checkDiff(fb: FlashblocksPayloadV1, header: PartialHeader, receiptsRoot: Uint8Array, bloom: Uint8Array): DiffMismatch[] {
     const out: DiffMismatch[] = [];
     const report = (field: DiffMismatch["field"], published: Uint8Array | bigint, computed: Uint8Array | bigint): void => {
       const same = published instanceof Uint8Array ? equalsBytes(published, computed as Uint8Array) : published === computed;
@@ -318,44 +321,47 @@ export class PendingBuilder {
         out.push({ field, block: fb.metadata.blockNumber, index: fb.index, published: s(published), computed: s(computed) });
       }
     };
-    report("gas_used", fb.diff.gasUsed, block.header.gasUsed);
+    report("gas_used", fb.diff.gasUsed, header.gasUsed);
     report("receipts_root", fb.diff.receiptsRoot, receiptsRoot);
     report("logs_bloom", fb.diff.logsBloom, bloom);
-    report("block_hash", fb.diff.blockHash, block.hash());
+    report("block_hash", fb.diff.blockHash, header.hash);
     return out;
   }
 
-  /** Renders transaction `i` once, with the placeholder for the block hash, and encodes it for the wire. */
-  private renderTx(block: Block, receipts: AppliedTx["receipt"][], senders: Uint8Array[], i: number): Uint8Array {
-    const tx = block.transactions[i] as unknown as OpTransaction;
+  /**
+   * Renders transaction `i` once and encodes it for the wire. Its JSON names the placeholder
+   * where the block hash goes (the reader splices in each frame's hash).
+   */
+  private renderTx(b: BuildingBlock, receipts: AppliedTx["receipt"][], senders: Uint8Array[], i: number): Uint8Array {
+    const tx = b.txs[i]!;
     const sender = senders[i]!;
     const opts = { op: this.op };
+    const header = b.env.header;
     const txObj = formatTransaction(
       tx as never,
       {
-        blockHash: block.hash(),
-        blockNumber: block.header.number,
-        blockTimestamp: block.header.timestamp,
+        blockHash: this.placeholderBytes,
+        blockNumber: header.number,
+        blockTimestamp: header.timestamp,
         index: i,
-        baseFee: block.header.baseFeePerGas,
+        baseFee: header.baseFeePerGas,
         sender,
         receipt: receipts[i],
       },
       undefined,
       opts,
     );
-    const receipt = formatReceipt(block, receipts, senders, i, opts);
-    const real = toData(block.hash());
-    const ph = this.placeholder;
-    const swap = (json: string): string => json.replaceAll(real, ph);
+    // The receipt context reads the block's first transaction (the L1-info deposit on OP chains).
+    b.receipts ??= blockReceiptFormatter(new Block(header, [b.txs[0]!] as never, [], header.withdrawalsRoot === undefined ? undefined : [], { common: b.common }), opts, this.placeholderBytes);
+    const receipt = b.receipts(tx as never, receipts, senders, i);
     return encodeWireTx([
-      toData(tx.hash()),
+      toData(txHashOf(tx)),
       toData(sender),
       tx.to === undefined ? null : toData(tx.to.bytes),
-      swap(JSON.stringify(txObj)),
-      swap(JSON.stringify(receipt)),
+      JSON.stringify(txObj),
+      JSON.stringify(receipt),
       // The reader sets each log's blockHash (in place: the key keeps its position).
-      receipt.logs.map((l) => ({ ...l, blockHash: ph })),
+      receipt.logs,
     ]);
   }
 
@@ -363,23 +369,21 @@ export class PendingBuilder {
    * The block's wire header for this frame: the header JSON (which names the new hash) as the
    * text around its transactions list; the transactions' encoded JSON is reused as it is.
    */
-  private wireBlock(b: BuildingBlock, block: Block, hash: string): WireBlock {
-    const header = formatHeader(block.header) as unknown as Record<string, unknown>;
-    const headerRlp = block.header.serialize();
-    const o: Record<string, unknown> = { ...header, size: toQuantity(blockSize(headerRlp.length, b.raws, block.header.withdrawalsRoot !== undefined)), transactions: TXS_MARKER, uncles: [] };
-    if (block.header.withdrawalsRoot !== undefined) o.withdrawals = [];
+  private wireBlock(b: BuildingBlock, header: PartialHeader): WireBlock {
+    const o: Record<string, unknown> = { ...header.json(), size: toQuantity(blockSize(header.rlp.length, b.raws, b.env.header.withdrawalsRoot !== undefined)), transactions: TXS_MARKER, uncles: [] };
+    if (b.env.header.withdrawalsRoot !== undefined) o.withdrawals = [];
     const sorted = Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
     const json = JSON.stringify(sorted);
     const marker = `"${TXS_MARKER}"`;
     const at = json.indexOf(marker);
     return {
       number: Number(b.number),
-      hash,
+      hash: toData(header.hash),
       parentHash: toData(b.template.parentHash as Uint8Array),
       timestamp: Number(b.template.timestamp as bigint),
       index: b.index,
       payloadId: b.payloadId,
-      headerRlp,
+      headerRlp: header.rlp,
       newTxCount: b.newTxCount,
       txCount: b.rendered.length,
       placeholder: this.placeholder,

@@ -19,6 +19,12 @@ export interface PendingSource {
   current(): PendingSnapshot | undefined;
   /** Registers a listener called after each new snapshot (in the RPC thread); returns its removal. */
   onSnapshot(listener: (s: PendingSnapshot) => void): () => void;
+  /**
+   * When the snapshot last handed to listeners was published to shared memory (the moment
+   * requests start reading it; same clock as `receivedAt`) and how long the RPC thread took to
+   * decode it, in ms; undefined without a stream.
+   */
+  readonly lastPublication?: { publishedAt: number; decodeMs: number } | undefined;
 }
 
 /**

@@ -10,9 +10,10 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
-import { PENDING_SNAPSHOT_SLOT_BYTES, FLASHBLOCKS_WORKER_RESTART_DELAY_MS, FLASHBLOCKS_WATCH_TIMEOUT_MS, FLASHBLOCKS_WORKER_STOP_MS } from "../config/constants.js";
+import { setFlagsFromString } from "node:v8";
+import { PENDING_SNAPSHOT_SLOT_BYTES, FLASHBLOCKS_WORKER_SEMI_SPACE_MB, FLASHBLOCKS_WORKER_RESTART_DELAY_MS, FLASHBLOCKS_WATCH_TIMEOUT_MS, FLASHBLOCKS_WORKER_STOP_MS } from "../config/constants.js";
 import { allocateIngestStats, IngestStats } from "./ingestStats.js";
-import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds } from "./ingestMetrics.js";
+import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds, flashblockPublishedSeconds, flashblockDecodeSeconds } from "./ingestMetrics.js";
 import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";
 import type { PendingSnapshot } from "./pendingSnapshot.js";
 import { isAheadOfHead, type PendingSource } from "./pendingView.js";
@@ -65,6 +66,9 @@ export class FlashblocksService implements PendingSource {
   }
 
   private spawn(): Promise<void> {
+    // V8 sizes a heap from its flags when the isolate is created (on the worker's thread, before
+    // "online"): the worker gets a larger young generation, and the flag is reset once it runs.
+    setFlagsFromString(`--min-semi-space-size=${FLASHBLOCKS_WORKER_SEMI_SPACE_MB}`);
     const worker = new Worker(workerUrl("flashblocks"), {
       workerData: {
         datadir: this.opts.datadir,
@@ -78,6 +82,9 @@ export class FlashblocksService implements PendingSource {
       },
     });
     this.worker = worker;
+    const resetHeapFlag = (): void => setFlagsFromString("--min-semi-space-size=0");
+    worker.once("online", resetHeapFlag);
+    worker.once("exit", resetHeapFlag);
     return new Promise((resolve, reject) => {
       let ready = false;
       worker.on("message", (m: string) => {
@@ -113,6 +120,11 @@ export class FlashblocksService implements PendingSource {
       const now = nowMs();
       flashblockExecuteSeconds.observe(Math.max(0, s.executedAt - s.receivedAt) / 1000);
       flashblockVisibleSeconds.observe(Math.max(0, now - s.receivedAt) / 1000);
+      const pub = this.reader.lastPublication;
+      if (pub !== undefined) {
+        flashblockPublishedSeconds.observe(Math.max(0, pub.publishedAt - s.receivedAt) / 1000);
+        flashblockDecodeSeconds.observe(pub.decodeMs / 1000);
+      }
       if (!this.ahead(s)) continue;
       for (const l of this.listeners) {
         try {
@@ -131,6 +143,11 @@ export class FlashblocksService implements PendingSource {
   current(): PendingSnapshot | undefined {
     const s = this.reader.read();
     return s !== undefined && this.ahead(s) ? s : undefined;
+  }
+
+  /** When the snapshot last handed to listeners was published, and the RPC thread's decode time of it (ms). */
+  get lastPublication(): { publishedAt: number; decodeMs: number } | undefined {
+    return this.reader.lastPublication;
   }
 
   onSnapshot(listener: (s: PendingSnapshot) => void): () => void {

@@ -3,6 +3,7 @@
  * geth builds these as Go maps, so the JSON keys come out sorted; the objects built here have
  * their keys in the same sorted order, so `JSON.stringify` reproduces geth's bytes.
  */
+import { txHashOf } from "../envelope.js";
 import type { Block, BlockHeader } from "@ethereumjs/block";
 import type { OpChainConfig } from "../op/forks.js";
 import type { StoredReceipt } from "../../storage/types.js";
@@ -151,7 +152,7 @@ export function formatBlock(block: Block, opts: FormatBlockOptions): RpcBlock {
             { op: opts.op },
           );
         })
-      : block.transactions.map((tx) => toData(tx.hash())),
+      : block.transactions.map((tx) => toData(txHashOf(tx))),
     uncles: block.uncleHeaders.map((u) => toData(u.hash())),
   };
   if (opts.totalDifficulty !== undefined) out.totalDifficulty = toQuantity(opts.totalDifficulty);

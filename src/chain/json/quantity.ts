@@ -4,6 +4,9 @@
  * encodings are the RPC layer's (`src/rpc/hexParams.ts`).
  */
 
+/** From this many bytes {@link toData} converts through Buffer (measured: faster from 32 bytes, 3x at 256). */
+const HEX_NATIVE_FROM = 32;
+
 const HEX_TABLE: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
@@ -25,6 +28,9 @@ export function toQuantity(value: bigint | number): string {
  * Used for hashes, addresses, input data, blooms and every other byte field.
  */
 export function toData(bytes: Uint8Array): string {
+  // Long values (hashes, blooms, calldata) in one native pass: concatenating two characters at a
+  // time builds a rope of one string per byte (a bloom: 256) that is flattened later.
+  if (bytes.length >= HEX_NATIVE_FROM) return "0x" + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
   let out = "0x";
   for (let i = 0; i < bytes.length; i++) out += HEX_TABLE[bytes[i]!];
   return out;

@@ -17,7 +17,7 @@ import { l1BlockInfoFromCalldata, type L1BlockInfo } from "../op/l1BlockInfo.js"
 import { opReceiptFields, type OpReceiptFieldsJson } from "../op/receiptFields.js";
 import type { Log, StoredReceipt } from "../../storage/types.js";
 import { toData, toQuantity } from "./quantity.js";
-import { envelopeOf } from "../envelope.js";
+import { envelopeOf, txHashOf } from "../envelope.js";
 import { blobVersionedHashes, effectiveGasPrice, type AnyTransaction, type RpcFormatOptions } from "./transaction.js";
 
 /** Blob gas per blob (EIP-4844 `GAS_PER_BLOB`, unchanged by later forks). */
@@ -229,7 +229,7 @@ function buildReceipt(
 ): RpcReceipt {
   const { block, blockHash } = bctx;
   const header = block.header;
-  const txHash = tx.hash();
+  const txHash = txHashOf(tx);
   const out: RpcReceipt = {
     blockHash: toData(blockHash),
     blockNumber: toQuantity(header.number),
@@ -339,6 +339,30 @@ export function formatReceipt(
   return buildReceipt(blockReceiptContext(block, opts), tx, receipt, sender, index, previous, logIndex);
 }
 
+/** Formats one receipt of a block: see {@link blockReceiptFormatter}. */
+export type ReceiptFormatter = (tx: AnyTransaction, receipts: StoredReceipt[], senders: Uint8Array[], index: number) => RpcReceipt;
+
+/**
+ * The receipts of one block formatted one at a time over a context built once (on OP chains the
+ * L1 info decoded from the block's first transaction): the flashblocks worker renders each new
+ * receipt of a growing block once, on a block whose hash changes every frame, so `blockHash`
+ * (a stand-in it replaces later) is written in place of the block's own hash. Each receipt is
+ * {@link formatReceipt}'s for the same block, receipts and senders.
+ * @param block the block's header and, on OP chains, its first transaction (the L1-info deposit).
+ */
+export function blockReceiptFormatter(block: Block, opts: RpcFormatOptions, blockHash: Uint8Array): ReceiptFormatter {
+  const bctx: BlockReceiptContext = { ...blockReceiptContext(block, opts), blockHash };
+  return (tx, receipts, senders, index) => {
+    const receipt = receipts[index];
+    const sender = senders[index];
+    if (receipt === undefined || sender === undefined) throw new RangeError(`blockReceiptFormatter: no receipt/sender at index ${index}`);
+    let logIndex = 0;
+    for (let i = 0; i < index; i++) logIndex += receipts[i]!.logs.length;
+    const previous = index === 0 ? 0n : receipts[index - 1]!.cumulativeGasUsed;
+    return buildReceipt(bctx, tx, receipt, sender, index, previous, logIndex);
+  };
+}
+
 /**
  * All logs of a block in order, formatted with their block-wide `logIndex`: the raw material
  * of eth_getLogs / eth_getFilterLogs (the caller filters by address and topics).
@@ -351,7 +375,7 @@ export function formatBlockLogs(block: Block, receipts: StoredReceipt[], removed
   const out: RpcLog[] = [];
   let logIndex = 0;
   for (let i = 0; i < receipts.length; i++) {
-    const txHash = block.transactions[i]!.hash();
+    const txHash = txHashOf(block.transactions[i]!);
     for (const log of receipts[i]!.logs) {
       out.push(
         formatLog(log, {

@@ -5,6 +5,7 @@
  * On OP Stack chains (`opts.op` set) transactions take op-reth's (base-reth-node) form instead,
  * and deposit transactions (type 0x7e) always do: see {@link formatTransaction}.
  */
+import { txHashOf } from "../envelope.js";
 import {
   isAccessList2930Tx,
   isBlob4844Tx,
@@ -200,7 +201,7 @@ function formatDepositTransaction(tx: DepositTransaction, mined: TransactionBloc
   out.gas = toQuantity(tx.gasLimit);
   if (tx.isSystemTx) out.isSystemTx = toQuantity(1);
   out.input = toData(tx.data);
-  out.hash = toData(tx.hash());
+  out.hash = toData(txHashOf(tx));
   out.r = DEPOSIT_SIGNATURE_ZERO;
   out.s = DEPOSIT_SIGNATURE_ZERO;
   out.yParity = DEPOSIT_SIGNATURE_ZERO;
@@ -271,7 +272,7 @@ function formatOpRethTransaction(tx: TypedTransaction, mined: TransactionBlockCo
   out.s = toQuantity(tx.s ?? 0n);
   if (!isLegacyTx(tx)) out.yParity = toQuantity(v === 0n ? 0n : 1n);
   out.v = toQuantity(v);
-  out.hash = toData(tx.hash());
+  out.hash = toData(txHashOf(tx));
   out.blockHash = mined ? toData(mined.blockHash) : null;
   out.blockNumber = mined ? toQuantity(mined.blockNumber) : null;
   out.transactionIndex = mined ? toQuantity(mined.index) : null;
@@ -338,7 +339,7 @@ function formatGethTransaction(tx: TypedTransaction, mined: TransactionBlockCont
   } else {
     throw new TypeError(`unsupported transaction type ${(tx as { type: number }).type}`);
   }
-  out.hash = toData(tx.hash());
+  out.hash = toData(txHashOf(tx));
   out.input = toData(tx.data);
   out.nonce = toQuantity(tx.nonce);
   out.to = tx.to === undefined ? null : toData(tx.to.bytes);

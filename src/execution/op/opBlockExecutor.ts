@@ -58,6 +58,7 @@ import { overlaySink } from "../evm/overlaySink.js";
 import { EvmState, type EvmLog, type StateSink } from "../evm/state.js";
 import { runTransaction, warmDelegate, warmTransaction, type TxContext } from "../evm/transaction.js";
 import { envelopeOf } from "../../chain/envelope.js";
+import { LazyOpVm } from "./opVm.js";
 import { encodeReceiptFields } from "../../chain/receiptRlp.js";
 
 /** Intrinsic gas constants (Ethereum yellow paper / EIPs; OP chains start after Istanbul and Shanghai rules apply from Canyon). */
@@ -231,7 +232,8 @@ export class OpBlockExecutor {
   fallbacks = 0;
 
   constructor(
-    private readonly vm: VM,
+    /** The block's VM, or one created only if a transaction needs the reference engine. */
+    private readonly vm: VM | LazyOpVm,
     /** The block being executed (for building: a template with the final env fields). */
     private readonly block: Block,
     private readonly op: OpChainConfig,
@@ -269,6 +271,11 @@ export class OpBlockExecutor {
       }
     }
     return this.fast ?? undefined;
+  }
+
+  /** The reference engine's VM (created now if the executor was given a {@link LazyOpVm}). */
+  private referenceVm(): Promise<VM> | VM {
+    return this.vm instanceof LazyOpVm ? this.vm.get() : this.vm;
   }
 
   private get state(): OverlayStateManager {
@@ -356,7 +363,7 @@ export class OpBlockExecutor {
   /** A deposit on the reference engine (@ethereumjs/vm), on the overlay. */
   private async referenceDeposit(tx: DepositTransaction): Promise<TxExecution> {
     const fork = this.fork;
-    const vm = this.vm;
+    const vm = await this.referenceVm();
     const journal = vm.evm.journal;
     const caller = tx.from;
     const h = this.block.header;
@@ -529,7 +536,7 @@ export class OpBlockExecutor {
     for (const key of selfdestruct.keys()) {
       const address = new Address(hexToBytes(key as `0x${string}`));
       if (this.vm.common.isActivatedEIP(6780) && created?.has(address.toString()) !== true) continue;
-      await this.vm.evm.journal.deleteAccount(address);
+      await (await this.referenceVm()).evm.journal.deleteAccount(address);
     }
   }
 
@@ -597,7 +604,7 @@ export class OpBlockExecutor {
     }
     let result;
     try {
-      result = await runTx(this.vm, {
+      result = await runTx(await this.referenceVm(), {
         tx,
         block: this.block,
         skipHardForkValidation: true,

@@ -18,3 +18,25 @@ export async function createOpVM(common: Common, stateManager: unknown, blockcha
     evmOpts: { customPrecompiles: opPrecompiles(fork, common) },
   });
 }
+
+/**
+ * The VM of one OP block, created when first needed: blocks the fast engine runs whole never
+ * build one. Creating a VM (opcode tables, precompiles, the EVM object) cost 0.7–7 ms per block
+ * in the flashblocks worker, where every block's first frame waited for it. The fields the
+ * executor reads directly are the ones the VM would be created with.
+ */
+export class LazyOpVm {
+  private vm: Promise<VM> | undefined;
+
+  constructor(
+    readonly common: Common,
+    readonly stateManager: unknown,
+    readonly blockchain: unknown,
+    private readonly fork: OpFork,
+  ) {}
+
+  /** The VM, created on the first call. */
+  get(): Promise<VM> {
+    return (this.vm ??= createOpVM(this.common, this.stateManager, this.blockchain, this.fork));
+  }
+}

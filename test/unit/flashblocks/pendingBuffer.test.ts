@@ -56,6 +56,27 @@ describe("pending buffer", () => {
     expect(r.read()).toBeUndefined();
   });
 
+  it("records when each snapshot was published, per slot, for the reader to report", () => {
+    const sab = allocatePendingBuffer(64 * 1024);
+    const w = new PendingBufferWriter(sab);
+    const r = new PendingBufferReader(sab);
+    const clock = (): number => performance.timeOrigin + performance.now();
+    const before = clock();
+    w.publish(snapshot(5, 0));
+    const between = clock();
+    r.read();
+    const first = r.lastPublication!;
+    expect(first.publishedAt).toBeGreaterThanOrEqual(before);
+    expect(first.publishedAt).toBeLessThanOrEqual(between);
+    expect(first.decodeMs).toBeGreaterThanOrEqual(0);
+    w.publish(snapshot(5, 1));
+    r.read();
+    expect(r.lastPublication!.publishedAt).toBeGreaterThanOrEqual(between);
+    w.clear();
+    r.read();
+    expect(r.lastPublication).toBeUndefined();
+  });
+
   it("refuses a snapshot larger than a slot without disturbing the current one", () => {
     const sab = allocatePendingBuffer(1024);
     const w = new PendingBufferWriter(sab);

@@ -171,6 +171,7 @@ async function main(): Promise<void> {
     const arrivalToVisible: number[] = [];
     const arrivalToReadable: number[] = [];
     const arrivalToPublished: number[] = [];
+    const readerDecode: number[] = [];
     const arrivalToExecuted: number[] = [];
     const sendToVisible: number[] = [];
     const executedToVisible: number[] = [];
@@ -201,6 +202,7 @@ async function main(): Promise<void> {
           if (pub === undefined) throw new Error("the pending buffer reader recorded no publication time");
           arrivalToPublished.push(pub.publishedAt - seen.receivedAt);
           arrivalToReadable.push(pub.publishedAt - seen.receivedAt + pub.decodeMs);
+          readerDecode.push(pub.decodeMs);
           arrivalToExecuted.push(seen.executedAt - seen.receivedAt);
           if (process.env.BENCH_DEBUG === "1") console.error(`frame ${block.header.number}-${fb.index} executed ${(seen.executedAt - seen.receivedAt).toFixed(2)} visible ${(t1 - seen.receivedAt).toFixed(2)}`);
           sendToVisible.push(t1 - t0);
@@ -234,6 +236,7 @@ async function main(): Promise<void> {
       frames: { blocks: blocks - WARMUP_BLOCKS, txsPerFrame: perFrame, framesPerBlock: framesPerBlock + 1, diffs: sealedDiffs ? "sealed" : "exact", intervalMs },
       arrivalToReadableMs: percentiles(arrivalToReadable),
       arrivalToPublishedMs: percentiles(arrivalToPublished),
+      readerDecodeMs: percentiles(readerDecode),
       arrivalToVisibleMs: percentiles(arrivalToVisible),
       arrivalToExecutedMs: percentiles(arrivalToExecuted),
       sendToVisibleMs: percentiles(sendToVisible),

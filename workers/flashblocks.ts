@@ -16,6 +16,8 @@ import { createLogger } from "../src/util/logger.js";
 import type { EvmEngineName } from "../src/config/options.js";
 import { setDefaultEvmEngine } from "../src/execution/evm/engine.js";
 import { installEvmCaches } from "../src/execution/evmSpeedups.js";
+import { IdleYoungGc } from "../src/util/youngGc.js";
+import { FLASHBLOCKS_IDLE_GC_FRACTION } from "../src/config/constants.js";
 
 /** What the main thread passes at spawn (see `src/flashblocks/service.ts`). */
 export interface FlashblocksWorkerData {
@@ -36,7 +38,10 @@ await installEvmCaches();
 const threadLog = createLogger(data.logLevel, data.logFormat).child({ thread: "flashblocks" });
 const chain = Chain.open(data.datadir, { readOnly: true, logger: threadLog });
 const stats = new IngestStats(data.stats);
-const ingest = new FlashblocksIngest(chain, new PendingBufferWriter(data.pending), stats, threadLog);
+const idleGc = process.env.BASALT_FLASHBLOCKS_IDLE_GC === "0" ? undefined : new IdleYoungGc(FLASHBLOCKS_IDLE_GC_FRACTION);
+const ingest = new FlashblocksIngest(chain, new PendingBufferWriter(data.pending), stats, threadLog, () => {
+  if (idleGc?.maybeCollect() === true) stats.inc("idleCollections");
+});
 const log = threadLog.child({ subsystem: "flashblocks" });
 const client = new FlashblocksStreamClient(
   data.url,

@@ -307,6 +307,11 @@ export const PENDING_READ_MAX_ATTEMPTS = 8;
  * frames. At 16 MiB a collection comes every ~20 frames: 90 ms in the same run. Costs ~32 MiB.
  */
 export const FLASHBLOCKS_WORKER_SEMI_SPACE_MB = 16;
+/**
+ * The flashblocks worker collects its young generation when it goes idle once it is this full
+ * (`util/youngGc.ts`): a frame allocates ~0.6 MiB, so at half of 16 MiB no frame fills it.
+ */
+export const FLASHBLOCKS_IDLE_GC_FRACTION = 0.5;
 /** Pause before a crashed flashblocks worker is replaced (avoids a hot crash loop). */
 export const FLASHBLOCKS_WORKER_RESTART_DELAY_MS = 1_000;
 /** Longest single wait of the RPC thread on the pending buffer's generation counter; bounds how long stopping the flashblocks service takes. */

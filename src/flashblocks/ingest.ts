@@ -52,11 +52,16 @@ export class FlashblocksIngest {
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => undefined;
 
+  /**
+   * @param onIdle called each time the queue drains: the worker collects its young generation
+   *   there when it is filling up, so that no frame pays for a collection (`util/youngGc.ts`).
+   */
   constructor(
     private readonly chain: Chain,
     private readonly writer: PendingBufferWriter,
     private readonly stats: IngestStats,
     log: Logger,
+    private readonly onIdle: () => void = () => undefined,
   ) {
     this.log = log.child({ subsystem: "flashblocks" });
     this.once = new OnceLogger(this.log);
@@ -114,6 +119,7 @@ export class FlashblocksIngest {
     } finally {
       this.running = false;
       this.markIdle();
+      this.onIdle();
     }
   }
 

@@ -97,6 +97,12 @@ function registerCollectors(): void {
     "evmFallbacks",
     "counter",
   );
+  scalar(
+    "basalt_flashblocks_idle_collections_total",
+    "Young-generation collections the flashblocks worker ran between frames",
+    "idleCollections",
+    "counter",
+  );
   scalar("basalt_flashblocks_stream_connections", "1 while the flashblocks stream is connected", "connected", "gauge");
   scalar("basalt_flashblocks_pending_number", "Block number of the latest applied flashblock", "pendingBlock", "gauge");
   scalar("basalt_flashblocks_pending_index", "Index of the latest applied flashblock", "pendingIndex", "gauge");

@@ -25,7 +25,7 @@ export const DISCONNECT_REASONS: readonly DisconnectReason[] = ["connect-failed"
 export const CANONICAL_OUTCOMES = ["catch-up", "rebase", "reorg", "ignore", "continue"] as const;
 
 /** Named single slots. */
-const SCALARS = ["received", "applied", "duplicate", "held", "replaced", "connected", "pendingBlock", "pendingIndex", "transactionsExecuted", "evmFallbacks"] as const;
+const SCALARS = ["received", "applied", "duplicate", "held", "replaced", "connected", "pendingBlock", "pendingIndex", "transactionsExecuted", "evmFallbacks", "idleCollections"] as const;
 type Scalar = (typeof SCALARS)[number];
 
 /** Slot layout: scalars, then one slot per label value of each labelled counter. */

@@ -9,14 +9,17 @@
  * for byte: every node on the path from the root, embedded nodes included (each as its own RLP,
  * after the node that holds it); the empty trie's proof is the empty list.
  */
-import { RLP } from "@ethereumjs/rlp";
 import { KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, setLengthLeft } from "@ethereumjs/util";
-import { bytesEqual, to0x } from "../util/bytes.js";
+import { to0x } from "../util/bytes.js";
 import { keccak256 } from "../util/keccak.js";
 import { TrieProofError, TrieProofErrorCode, pathName } from "./trieErrors.js";
-import { bytesToNibbles, decodeAccount, decodeNode, decodeStorageValue, isHashRef, type NodeRef, type RlpItem } from "./trieNode.js";
+import { bytesToNibbles, decodeAccount, decodeNode, decodeStorageValue, isHashRef, sameBytes, type NodeRef } from "./trieNode.js";
 
-/** The RLP of the node stored at a path (nibbles, one a byte; empty = the root) at the block being proven; undefined when none is. */
+/**
+ * The RLP of the node stored at a path (nibbles, one a byte; empty = the root) at the block being
+ * proven; undefined when none is. The bytes returned go into the proof as they are: a store must
+ * not reuse their buffer.
+ */
 export type NodeAt = (path: Uint8Array) => Promise<Uint8Array | undefined>;
 
 /** A key's proof and value. */
@@ -60,29 +63,31 @@ const SLOT_LENGTH = 32;
  */
 export async function proveKey(nodeAt: NodeAt, root: Uint8Array, key: Uint8Array): Promise<KeyProof> {
   const proof: Uint8Array[] = [];
-  if (bytesEqual(root, KECCAK256_RLP)) return { proof, value: undefined };
+  if (sameBytes(root, KECCAK256_RLP)) return { proof, value: undefined };
   const nibbles = bytesToNibbles(key);
   let depth = 0; // nibbles of the key consumed: the current node's path is nibbles[0..depth)
   let rlp = await storedNode(nodeAt, nibbles.subarray(0, 0), root);
   for (;;) {
     proof.push(rlp);
-    const node = decodeNode(rlp, pathName(nibbles.subarray(0, depth)));
+    const at = depth;
+    const node = decodeNode(rlp, () => pathName(nibbles.subarray(0, at)));
     let next: NodeRef | undefined;
     if (node.kind === "leaf") {
-      const found = node.key.length === nibbles.length - depth && bytesEqual(node.key, nibbles.subarray(depth));
-      return { proof, value: found ? node.value : undefined };
+      const found = node.key.length === nibbles.length - depth && sameBytes(node.key, nibbles.subarray(depth));
+      return { proof, value: found ? node.value.slice() : undefined };
     } else if (node.kind === "branch") {
-      if (depth === nibbles.length) return { proof, value: node.value };
+      if (depth === nibbles.length) return { proof, value: node.value?.slice() };
       next = node.children[nibbles[depth]!];
       depth++;
     } else {
       const rest = nibbles.subarray(depth);
-      if (rest.length < node.key.length || !bytesEqual(node.key, rest.subarray(0, node.key.length))) return { proof, value: undefined };
+      if (rest.length < node.key.length || !sameBytes(node.key, rest.subarray(0, node.key.length))) return { proof, value: undefined };
       next = node.child;
       depth += node.key.length;
     }
     if (next === undefined) return { proof, value: undefined };
-    rlp = isHashRef(next) ? await storedNode(nodeAt, nibbles.subarray(0, depth), next) : RLP.encode(next as RlpItem[]);
+    // An embedded node is listed by itself too (as @ethereumjs/mpt does), copied out of its parent.
+    rlp = isHashRef(next) ? await storedNode(nodeAt, nibbles.subarray(0, depth), next) : next.slice();
   }
 }
 
@@ -91,7 +96,7 @@ async function storedNode(nodeAt: NodeAt, path: Uint8Array, expected: Uint8Array
   // A fresh array: a subarray of the key's nibbles would carry the whole key in its buffer.
   const rlp = await nodeAt(path.slice());
   const actual = rlp === undefined ? undefined : keccak256(rlp);
-  if (actual === undefined || !bytesEqual(actual, expected)) {
+  if (actual === undefined || !sameBytes(actual, expected)) {
     const where = pathName(path);
     throw new TrieProofError(
       { code: TrieProofErrorCode.INCONSISTENT, path: where, expected: to0x(expected), ...(actual === undefined ? {} : { actual: to0x(actual) }) },

@@ -20,23 +20,26 @@
  * the account leaves the walk met (only the changed region's).
  */
 import { KECCAK256_RLP } from "@ethereumjs/util";
-import { bytesEqual, fromHex, to0x } from "../util/bytes.js";
+import { fromHex, to0x } from "../util/bytes.js";
 import { TrieProofError, TrieProofErrorCode, malformedNode, pathName } from "./trieErrors.js";
 import {
   BRANCH_WIDTH,
   childPath,
   decodeAccount,
-  decodeItems,
   decodeNode,
   extendPath,
   isHashRef,
+  sameBytes,
   type ExtensionNode,
   type LeafNode,
   type NodeRef,
   type TrieNode,
 } from "./trieNode.js";
 
-/** Reads a trie node's RLP by its keccak256 (the chain store's content-addressed nodes); undefined when unknown. */
+/**
+ * Reads a trie node's RLP by its keccak256 (the chain store's content-addressed nodes); undefined
+ * when unknown. The bytes returned go into the deltas as they are: a store must not reuse their buffer.
+ */
 export type NodeByHash = (hash: Uint8Array) => Uint8Array | undefined;
 
 /** One path whose stored node differs between two tries. */
@@ -92,10 +95,10 @@ export function diffState(get: NodeByHash, beforeRoot: Uint8Array, afterRoot: Ui
   for (const key of [...keys].sort()) {
     const b = before.get(key);
     const a = after.get(key);
-    if (b !== undefined && a !== undefined && bytesEqual(a, b)) continue; // the same account (maybe moved)
+    if (b !== undefined && a !== undefined && sameBytes(a, b)) continue; // the same account (maybe moved)
     const rootBefore = storageRootOf(key, b);
     const rootAfter = storageRootOf(key, a);
-    if (bytesEqual(rootBefore, rootAfter)) continue;
+    if (sameBytes(rootBefore, rootAfter)) continue;
     storage.push({ hashedAddress: fromHex(key), deltas: diffTrie(get, rootBefore, rootAfter) });
   }
   return { account, storage };
@@ -121,7 +124,7 @@ type LeafSides = [Map<string, Uint8Array>, Map<string, Uint8Array>];
 /**
  * What one trie holds at a path of the walk:
  * - a hash: a stored node starts here;
- * - an RLP list: an embedded node starts here (nothing stored at or below);
+ * - an embedded node's RLP: it starts here (nothing is stored at or below);
  * - an extension or leaf whose `key` is the rest of its nibbles after this path (the node started
  *   above; nothing is stored here);
  * - undefined: nothing.
@@ -130,8 +133,8 @@ type Position = NodeRef | ExtensionNode | LeafNode | undefined;
 
 /** Whether no node is stored at or below a position. */
 function holdsNoStoredNode(p: Position): boolean {
-  if (p === undefined || Array.isArray(p)) return true;
-  if (p instanceof Uint8Array) return false;
+  if (p === undefined) return true;
+  if (p instanceof Uint8Array) return !isHashRef(p);
   return p.kind === "leaf" || !isHashRef(p.child);
 }
 
@@ -156,7 +159,7 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
 }
 
 function sameOrBothNull(a: Uint8Array | null, b: Uint8Array | null): boolean {
-  return a === null || b === null ? a === b : bytesEqual(a, b);
+  return a === null || b === null ? a === b : sameBytes(a, b);
 }
 
 /** One diff walk: its node source, its output, and (for {@link diffState}) the leaves it met. */
@@ -170,7 +173,7 @@ class TrieDiffer {
 
   run(before: Uint8Array, after: Uint8Array): NodeDelta[] {
     // The root is stored by hash whatever its size; the empty trie has no node.
-    const root = (r: Uint8Array): Position => (bytesEqual(r, KECCAK256_RLP) ? undefined : r);
+    const root = (r: Uint8Array): Position => (sameBytes(r, KECCAK256_RLP) ? undefined : r);
     this.pair(new Uint8Array(0), root(before), root(after));
     return this.out;
   }
@@ -183,7 +186,7 @@ class TrieDiffer {
       this.oneSide(path, b, AFTER);
       return;
     }
-    if (a instanceof Uint8Array && b instanceof Uint8Array && bytesEqual(a, b)) return; // the same subtree
+    if (a instanceof Uint8Array && b instanceof Uint8Array && sameBytes(a, b)) return; // the same subtree
     const [rlpA, nodeA] = this.resolve(path, a!, BEFORE);
     const [rlpB, nodeB] = this.resolve(path, b!, AFTER);
     if (!sameOrBothNull(rlpA, rlpB)) this.out.push({ path, before: rlpA, after: rlpB });
@@ -204,26 +207,26 @@ class TrieDiffer {
     if (p === undefined) return;
     if (this.leaves === undefined && holdsNoStoredNode(p)) return;
     let node: TrieNode;
-    if (p instanceof Uint8Array) {
+    if (!(p instanceof Uint8Array)) {
+      node = p; // the rest of a node met above (its leaf was collected there)
+    } else if (isHashRef(p)) {
       const [rlp, n] = this.resolve(path, p, side);
       this.out.push(side === BEFORE ? { path, before: rlp, after: null } : { path, before: null, after: rlp });
       node = n;
-    } else if (Array.isArray(p)) {
-      node = decodeItems(p, pathName(path));
-      this.collect(side, path, node);
     } else {
-      node = p; // the rest of a node met above (its leaf was collected there)
+      node = decodeNode(p, () => pathName(path));
+      this.collect(side, path, node);
     }
     if (node.kind === "branch") for (let i = 0; i < BRANCH_WIDTH; i++) this.oneSide(childPath(path, i), node.children[i], side);
     else if (node.kind === "extension") this.oneSide(extendPath(path, node.key), node.child, side);
   }
 
-  /** The stored RLP (null when the node starts above) and decoded node at a position holding something; collects its leaf. */
+  /** The stored RLP (null when the node starts above) and decoded node at a position holding a stored node; collects its leaf. */
   private resolve(path: Uint8Array, p: NodeRef | ExtensionNode | LeafNode, side: Side): [Uint8Array | null, TrieNode] {
-    if (!(p instanceof Uint8Array)) return [null, Array.isArray(p) ? decodeItems(p, pathName(path)) : p];
+    if (!(p instanceof Uint8Array)) return [null, p];
     const rlp = this.get(p);
     if (rlp === undefined) throw new TrieProofError({ code: TrieProofErrorCode.MISSING_NODE, hash: to0x(p) }, `trie node ${to0x(p)} is not in the node store`);
-    const node = decodeNode(rlp, to0x(p));
+    const node = decodeNode(rlp, () => to0x(p));
     this.collect(side, path, node);
     return [rlp, node];
   }

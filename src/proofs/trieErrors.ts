@@ -38,7 +38,11 @@ export function pathName(path: Uint8Array): string {
   return s;
 }
 
-/** A `PROOFS_MALFORMED_NODE` error: the node (or account leaf) named `where` is not what the trie holds. */
-export function malformedNode(where: string, reason: string, cause?: unknown): TrieProofError {
-  return new TrieProofError({ code: TrieProofErrorCode.MALFORMED_NODE, where, reason }, `trie node ${where} is malformed: ${reason}`, cause === undefined ? undefined : { cause });
+/** What a malformed-node error names (a hash, a path, an account): the name, or how to make it (only made when the error is). */
+export type Where = string | (() => string);
+
+/** A `PROOFS_MALFORMED_NODE` error: the node (or account leaf) named by `where` is not what the trie holds. */
+export function malformedNode(where: Where, reason: string, cause?: unknown): TrieProofError {
+  const name = typeof where === "string" ? where : where();
+  return new TrieProofError({ code: TrieProofErrorCode.MALFORMED_NODE, where: name, reason }, `trie node ${name} is malformed: ${reason}`, cause === undefined ? undefined : { cause });
 }

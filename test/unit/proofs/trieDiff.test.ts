@@ -207,6 +207,29 @@ describe("diffTrie", () => {
     expect(error).toBeInstanceOf(TrieProofError);
     expect((error as TrieProofError).type).toEqual({ code: "PROOFS_MISSING_NODE", hash: "0x" + toHex(r2) });
   });
+
+  it("throws PROOFS_MALFORMED_NODE naming a stored node that is not a trie node", () => {
+    const root = keccak256(b("01"));
+    const malformed: [string, string][] = [
+      ["01", "not an RLP list"],
+      ["c3010203", "a list of 3 items"],
+      ["c2c0c0", "bad hex-prefix path"],
+      ["c24001", "bad hex-prefix flag"],
+      ["c20080", "empty extension"],
+      ["c31081ff", "a child reference of 1 bytes"],
+      ["c5cc0102", "truncated RLP"],
+      ["d1" + "80".repeat(16) + "c0", "branch value is a list"],
+    ];
+    for (const [rlp, reason] of malformed) {
+      let error: unknown;
+      try {
+        diffTrie(() => b(rlp), KECCAK256_RLP, root);
+      } catch (e) {
+        error = e;
+      }
+      expect((error as TrieProofError).type, rlp).toEqual({ code: "PROOFS_MALFORMED_NODE", where: "0x" + toHex(root), reason });
+    }
+  });
 });
 
 /** 12 addresses and 5 storage slots of the random state tests. */

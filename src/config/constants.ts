@@ -206,6 +206,13 @@ export const DEFAULT_PUBLIC_MAX_CONNECTIONS = 2_048;
  * (specification "Limits": "Default proof history window: 28 days of blocks").
  */
 export const DEFAULT_PROOFS_HISTORY_WINDOW = (28 * 24 * 3600) / 2;
+/**
+ * Proofs store: most version seeks a write (pruneTo, stepBack) keeps in flight at once. Each
+ * seek is a job on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), the
+ * same pool the store's readers (eth_getProof) and file I/O use; 2 overlaps the seeks' latency
+ * while leaving half the pool to readers, so serving proofs never queues behind a prune.
+ */
+export const PROOFS_WRITE_READ_CONCURRENCY = 2;
 /** Graceful shutdown: in-flight requests get this long to finish before they are cut off. */
 export const SHUTDOWN_DRAIN_MS = 5_000;
 

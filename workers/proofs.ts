@@ -15,7 +15,12 @@ import { ProofsSync } from "../src/proofs/sync.js";
 import { ProofsReader } from "../src/proofs/reader.js";
 import { ProofsStats } from "../src/proofs/stats.js";
 import { PROOFS_BACKFILL_BLOCKS_PER_TURN, PROOFS_FORWARD_BLOCKS_PER_TURN, PROOFS_PRUNE_BATCH_BLOCKS, PROOFS_PRUNE_INTERVAL_MS } from "../src/config/constants.js";
-import { BasaltError } from "../src/util/errors.js";
+import { BasaltError, type BasaltErrorObject } from "../src/util/errors.js";
+
+/** A thrown value in the form that crosses to the main thread (a typed error keeps its code and metadata). */
+function errorObject(e: unknown): BasaltErrorObject {
+  return e instanceof BasaltError ? e.toObject() : { code: "PROOFS_INTERNAL", message: (e as Error).message };
+}
 
 /** What the main thread passes at spawn (see `src/proofs/service.ts`). */
 export interface ProofsWorkerData {
@@ -36,7 +41,7 @@ try {
   store = await ProofsStore.open(data.path, { chainId: chain.chainId, genesisHash: chain.genesisHash });
 } catch (e) {
   // Another chain's or a corrupted store: the node refuses to start with the reason.
-  parentPort!.postMessage(JSON.stringify({ fatal: { code: (e as BasaltError).code ?? "PROOFS_OPEN_FAILED", message: (e as Error).message } }));
+  parentPort!.postMessage(JSON.stringify({ fatal: errorObject(e) }));
   await new Promise(() => undefined);
 }
 const sync = new ProofsSync(chain, store!, BigInt(data.window), log);
@@ -44,7 +49,8 @@ const reader = new ProofsReader(chain, store!);
 
 let stopping = false;
 let wake: (() => void) | undefined;
-let pruneDue = Date.now() + PROOFS_PRUNE_INTERVAL_MS;
+// The first turn prunes (a window shrunk while the node was down starts moving at once), then every interval.
+let pruneDue = Date.now();
 
 function publishWindow(): void {
   const w = store.window();
@@ -93,8 +99,7 @@ async function answer(raw: string): Promise<void> {
     const result = req.method === "status" ? reader.status() : await reader.proof(req.address!, req.keys!, BigInt(req.block!));
     parentPort!.postMessage(JSON.stringify({ id, result }));
   } catch (e) {
-    const code = e instanceof BasaltError ? e.code : "PROOFS_INTERNAL";
-    parentPort!.postMessage(JSON.stringify({ id, error: { code, message: (e as Error).message } }));
+    parentPort!.postMessage(JSON.stringify({ id, error: errorObject(e) }));
   }
 }
 

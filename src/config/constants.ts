@@ -222,6 +222,13 @@ export const PROOFS_REQUEST_TIMEOUT_MS = 30_000;
 export const PROOFS_WORKER_STOP_MS = 10_000;
 /** Most storage keys one eth_getProof may ask for (Base's node and geth: 1,024). */
 export const PROOFS_MAX_KEYS = 1_024;
+/**
+ * Proofs store: most version seeks a write (pruneTo, stepBack) keeps in flight at once. Each
+ * seek is a job on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), the
+ * same pool the store's readers (eth_getProof) and file I/O use; 2 overlaps the seeks' latency
+ * while leaving half the pool to readers, so serving proofs never queues behind a prune.
+ */
+export const PROOFS_WRITE_READ_CONCURRENCY = 2;
 /** Graceful shutdown: in-flight requests get this long to finish before they are cut off. */
 export const SHUTDOWN_DRAIN_MS = 5_000;
 

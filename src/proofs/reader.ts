@@ -17,6 +17,11 @@ export interface RawAccountProof {
   storageProof: { value: string; proof: string[] }[];
 }
 
+/** Base's node's answer for a block outside the window (reth's `StateForNumberNotFound`). */
+function noState(number: bigint, earliest: bigint | undefined, latest: bigint | undefined): ProofsError {
+  return new ProofsError({ code: ProofsErrorCode.OUTSIDE_WINDOW, block: number.toString(), earliest: earliest?.toString(), latest: latest?.toString() }, `no state found for block number ${number}`);
+}
+
 const hex = (b: Uint8Array): string => "0x" + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 const unhex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s.replace(/^0x/, ""), "hex"));
 
@@ -41,11 +46,11 @@ export class ProofsReader {
   async proof(address: string, slots: string[], number: bigint): Promise<RawAccountProof> {
     const w = this.store.window();
     if (w.earliest === undefined || w.latest === undefined || number < w.earliest.number || number > w.latest.number) {
-      throw new ProofsError(ProofsErrorCode.NO_STATE, `no state found for block number ${number}`, { number: number.toString() });
+      throw noState(number, w.earliest?.number, w.latest?.number);
     }
     const hash = this.chain.getCanonicalHash(number);
     const header = hash === undefined ? undefined : this.chain.getHeaderByHash(hash);
-    if (header === undefined) throw new ProofsError(ProofsErrorCode.NO_STATE, `no state found for block number ${number}`, { number: number.toString() });
+    if (header === undefined) throw noState(number, w.earliest.number, w.latest.number);
     const at = number;
     const p = await accountProof(
       (path) => this.store.node({ kind: "account" }, path, at),

@@ -9,6 +9,7 @@ import type { Chain } from "../blockchain/chain.js";
 import { PROOFS_REQUEST_TIMEOUT_MS, PROOFS_WORKER_STOP_MS } from "../config/constants.js";
 import { workerUrl } from "../util/workerUrl.js";
 import { ProofsError, ProofsErrorCode } from "./errors.js";
+import { BasaltError, type BasaltErrorObject } from "../util/errors.js";
 import type { RawAccountProof } from "./reader.js";
 import { allocateProofsStats, ProofsStats } from "./stats.js";
 import { bindProofsStats } from "./metrics.js";
@@ -22,6 +23,15 @@ export interface ProofsServiceOptions {
   window: number;
   logLevel: string;
   logFormat: "json" | "pretty";
+}
+
+function unavailable(reason: string): ProofsError {
+  return new ProofsError({ code: ProofsErrorCode.UNAVAILABLE, reason }, `historical proofs unavailable: ${reason}`);
+}
+
+/** An error the worker sent (its `toObject()` form): the store's and the trie walk's typed errors keep their codes. */
+function remoteError(o: BasaltErrorObject): BasaltError {
+  return o.code.startsWith("PROOFS_") ? ProofsError.fromObject(o) : BasaltError.fromObject(o);
 }
 
 interface Pending {
@@ -58,13 +68,13 @@ export class ProofsService {
       worker.on("message", (m: string) => {
         if (m === "ready") return resolve();
         if (m === "stopped") return;
-        const msg = JSON.parse(m) as { id?: number; result?: unknown; error?: { code: string; message: string }; fatal?: { code: string; message: string } };
-        if (msg.fatal !== undefined) return reject(new ProofsError(msg.fatal.code as ProofsErrorCode, msg.fatal.message, {}));
+        const msg = JSON.parse(m) as { id?: number; result?: unknown; error?: BasaltErrorObject; fatal?: BasaltErrorObject };
+        if (msg.fatal !== undefined) return reject(remoteError(msg.fatal));
         const p = msg.id === undefined ? undefined : this.pending.get(msg.id);
         if (p === undefined) return;
         this.pending.delete(msg.id!);
         clearTimeout(p.timer);
-        if (msg.error !== undefined) p.reject(new ProofsError(msg.error.code as ProofsErrorCode, msg.error.message, {}));
+        if (msg.error !== undefined) p.reject(remoteError(msg.error));
         else p.resolve(msg.result);
       });
       worker.on("error", (e) => {
@@ -74,7 +84,7 @@ export class ProofsService {
       worker.on("exit", () => {
         for (const [, p] of this.pending) {
           clearTimeout(p.timer);
-          p.reject(new ProofsError(ProofsErrorCode.UNAVAILABLE, "the proofs worker is not running", {}));
+          p.reject(unavailable("the proofs worker is not running"));
         }
         this.pending.clear();
       });
@@ -84,12 +94,12 @@ export class ProofsService {
 
   private request<T>(body: Record<string, unknown>): Promise<T> {
     const w = this.worker;
-    if (w === undefined) return Promise.reject(new ProofsError(ProofsErrorCode.UNAVAILABLE, "the proofs worker is not running", {}));
+    if (w === undefined) return Promise.reject(unavailable("the proofs worker is not running"));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new ProofsError(ProofsErrorCode.UNAVAILABLE, `the proofs worker did not answer within ${PROOFS_REQUEST_TIMEOUT_MS} ms`, {}));
+        reject(unavailable(`the proofs worker did not answer within ${PROOFS_REQUEST_TIMEOUT_MS} ms`));
       }, PROOFS_REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       w.postMessage(JSON.stringify({ id, ...body }));

@@ -15,7 +15,8 @@ import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import { baselineOf } from "./baseline.js";
 import { diffState, type NodeByHash } from "./trieDiff.js";
-import type { BlockRef, ProofsStore } from "./store.js";
+import type { ProofsStore } from "./store.js";
+import type { BlockRef, NodeDelta, TrieRef } from "./types.js";
 import { PROOFS_BASELINE_BATCH_NODES } from "../config/constants.js";
 
 /** What a sync step did (for logs, metrics and tests). */
@@ -37,7 +38,8 @@ export class ProofsSync {
   ) {
     this.get = (hash) => {
       const v = chain.store.getTrieNode(hash);
-      return v === undefined ? undefined : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      // A copy: the diff keeps the bytes (in deltas written later), and LMDB may hand out a reused buffer.
+      return v === undefined ? undefined : new Uint8Array(v);
     };
   }
 
@@ -112,7 +114,7 @@ export class ProofsSync {
     if (latest.number > head.header.number || !equalHash(this.chain.getCanonicalHash(latest.number), latest.hash)) {
       const earliest = this.store.window().earliest!;
       let n = latest.number > head.header.number ? head.header.number : latest.number;
-      while (n > earliest.number && !this.storeHasCanonical(n)) n--;
+      while (n > earliest.number && !equalHash(await this.store.blockHash(n), this.chain.getCanonicalHash(n))) n--;
       const target = this.ref(n);
       const before = latest.number;
       await this.store.unwindTo(target);
@@ -131,11 +133,6 @@ export class ProofsSync {
     return progress;
   }
 
-  /** Whether the store's version of block `n` is the chain's canonical block `n` (window records only keep the two ends: compare by the main store's hash). */
-  private storeHasCanonical(n: bigint): boolean {
-    return this.store.blockHash(n) !== undefined && equalHash(this.store.blockHash(n), this.chain.getCanonicalHash(n));
-  }
-
   /** Moves the window's far end towards `latest − window` by at most `maxBlocks`; returns the blocks pruned. */
   async prune(maxBlocks: number): Promise<number> {
     const w = this.store.window();
@@ -151,11 +148,9 @@ function equalHash(a: Uint8Array | undefined, b: Uint8Array | undefined): boolea
   return a !== undefined && b !== undefined && Buffer.compare(a, b) === 0;
 }
 
-type Trie = { kind: "account" } | { kind: "storage"; hashedAddress: Uint8Array };
-
 /** The state diff as store deltas (account trie first, then each storage trie). */
-function deltasOf(d: ReturnType<typeof diffState>): { trie: Trie; path: Uint8Array; before: Uint8Array | null; after: Uint8Array | null }[] {
-  const out: { trie: Trie; path: Uint8Array; before: Uint8Array | null; after: Uint8Array | null }[] = [];
+function deltasOf(d: ReturnType<typeof diffState>): NodeDelta[] {
+  const out: NodeDelta[] = [];
   for (const x of d.account) out.push({ trie: { kind: "account" }, ...x });
   for (const s of d.storage) for (const x of s.deltas) out.push({ trie: { kind: "storage", hashedAddress: s.hashedAddress }, ...x });
   return out;

@@ -6,9 +6,9 @@
  * pruning, every proof at every block of the window equals the main store's proof at that block,
  * with the same values, and verifies against the header's state root.
  */
-import { createFeeMarket1559Tx, createLegacyTx } from "@ethereumjs/tx";
-import { createMPT, createMerkleProof, verifyMerkleProof, MerklePatriciaTrie } from "@ethereumjs/mpt";
-import { bytesToHex, createContractAddress, createAddressFromString, hexToBytes, KECCAK256_RLP, ValueEncoding } from "@ethereumjs/util";
+import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { verifyMerkleProof } from "@ethereumjs/mpt";
+import { bytesToHex, createContractAddress, createAddressFromString, hexToBytes } from "@ethereumjs/util";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,7 +16,7 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
-import { TrieNodeDb } from "../../../src/execution/state/trieNodeDb.js";
+import { mainStoreProof } from "../../helpers/proofs.js";
 import { ProofsReader } from "../../../src/proofs/reader.js";
 import { ProofsStore } from "../../../src/proofs/store.js";
 import { ProofsSync } from "../../../src/proofs/sync.js";
@@ -86,22 +86,6 @@ class Traffic {
   }
 }
 
-async function mainStoreProof(chain: Chain, number: bigint, address: Uint8Array, slots: Uint8Array[]) {
-  const header = chain.getHeaderByHash(chain.getCanonicalHash(number)!)!;
-  const nodes = new TrieNodeDb(chain.store);
-  const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, useKeyHashingFunction: keccak256, root });
-  const state = chain.stateAt(header);
-  const acc = state.account(address);
-  const accountProof = await createMerkleProof(trie(header.stateRoot), address);
-  const storageRoot = acc?.storageRoot ?? KECCAK256_RLP;
-  const storageProof = [];
-  for (const slot of slots) {
-    const v = state.storage(address, slot);
-    storageProof.push({ value: "0x" + (v.length === 0 ? 0n : BigInt(bytesToHex(v))).toString(16), proof: (await createMerkleProof(trie(storageRoot), slot)).map(bytesToHex) });
-  }
-  return { stateRoot: header.stateRoot, storageRoot, balance: "0x" + (acc?.balance ?? 0n).toString(16), nonce: "0x" + (acc?.nonce ?? 0n).toString(16), accountProof: accountProof.map(bytesToHex), storageProof };
-}
-
 /** Every proof at every block of the window equals the main store's, and verifies. */
 async function checkWindow(chain: Chain, store: ProofsStore, traffic: Traffic): Promise<number> {
   const reader = new ProofsReader(chain, store);
@@ -115,7 +99,8 @@ async function checkWindow(chain: Chain, store: ProofsStore, traffic: Traffic): 
       expect(got.accountProof, `account proof of ${bytesToHex(a)} at block ${n}`).toEqual(expected.accountProof);
       expect(got.balance).toBe(expected.balance);
       expect(got.nonce).toBe(expected.nonce);
-      expect(got.storageHash).toBe(bytesToHex(expected.storageRoot));
+      expect(got.codeHash).toBe(expected.codeHash);
+      expect(got.storageHash).toBe(expected.storageHash);
       expect(got.storageProof, `storage proofs of ${bytesToHex(a)} at block ${n}`).toEqual(expected.storageProof);
       const leaf = await verifyMerkleProof(keccak256(a), got.accountProof.map((p) => hexToBytes(p as `0x${string}`)), { root: expected.stateRoot } as never).catch(() => "bad");
       expect(leaf).not.toBe("bad");

@@ -206,6 +206,29 @@ export const DEFAULT_PUBLIC_MAX_CONNECTIONS = 2_048;
  * (specification "Limits": "Default proof history window: 28 days of blocks").
  */
 export const DEFAULT_PROOFS_HISTORY_WINDOW = (28 * 24 * 3600) / 2;
+/** Trie nodes per write of the proofs baseline (init): a batch of ~100 B–500 B nodes stays a few MiB, and a kill loses at most one. */
+export const PROOFS_BASELINE_BATCH_NODES = 20_000;
+/** Canonical blocks the proofs writer writes before it looks at backfill and pruning again (Base's node: 50 per turn). */
+export const PROOFS_FORWARD_BLOCKS_PER_TURN = 50;
+/** Blocks the window is extended backwards per turn of the writer, between forward-sync checks (so the tip never waits long). */
+export const PROOFS_BACKFILL_BLOCKS_PER_TURN = 25;
+/** Pruning cadence of the proofs window (Base's node: 15 s; larger batches stalled its writer). */
+export const PROOFS_PRUNE_INTERVAL_MS = 15_000;
+/** Blocks pruned per prune call (Base's node: 200), so a shrunk window prunes gradually instead of stalling. */
+export const PROOFS_PRUNE_BATCH_BLOCKS = 200;
+/** Longest wait of an RPC request for the proofs worker's answer before it fails. */
+export const PROOFS_REQUEST_TIMEOUT_MS = 30_000;
+/** Longest wait for the proofs worker to finish its write and close the store at shutdown. */
+export const PROOFS_WORKER_STOP_MS = 10_000;
+/** Most storage keys one eth_getProof may ask for (Base's node and geth: 1,024). */
+export const PROOFS_MAX_KEYS = 1_024;
+/**
+ * Proofs store: most version seeks a write (pruneTo, stepBack) keeps in flight at once. Each
+ * seek is a job on libuv's thread pool (4 threads unless UV_THREADPOOL_SIZE says otherwise), the
+ * same pool the store's readers (eth_getProof) and file I/O use; 2 overlaps the seeks' latency
+ * while leaving half the pool to readers, so serving proofs never queues behind a prune.
+ */
+export const PROOFS_WRITE_READ_CONCURRENCY = 2;
 /** Graceful shutdown: in-flight requests get this long to finish before they are cut off. */
 export const SHUTDOWN_DRAIN_MS = 5_000;
 

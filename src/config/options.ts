@@ -160,10 +160,14 @@ export interface BasaltOptions {
   "l1.rpc": string | undefined;
   /** L1 beacon API URL (blobs for derivation; checked by `basalt doctor`). */
   "l1.beacon": string | undefined;
-  /** Historical proofs extension (a later release); validated now. */
+  /** Historical proofs extension: eth_getProof over a window of blocks from the proofs store. */
   "historical-proofs": boolean;
   /** Historical proofs: blocks kept. */
   "proofs.history-window": number;
+  /** Historical proofs: the store's directory ("" = `<datadir>/proofs`). */
+  "proofs.path": string;
+  /** eth_getProof's maximum distance below the head without the extension (0 = the whole state history); ignored with it. */
+  "rpc.eth-proof-window": number;
   /** Least severe level logged. */
   "log.level": LogLevel;
   /** Log line format. */
@@ -623,7 +627,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   "historical-proofs": {
     name: "historical-proofs",
     type: "boolean",
-    description: "Historical proofs extension (eth_getProof, debug_executionWitness over a window; served by a later release, validated now)",
+    description: "Historical proofs extension: eth_getProof over a window of blocks from a RocksDB store (<datadir>/proofs), debug_proofsSyncStatus",
     default: false,
     group: "operations",
     commands: ["node", "doctor"],
@@ -638,6 +642,27 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node", "doctor"],
     env: "BASALT_PROOFS_HISTORY_WINDOW",
     min: 1,
+    valueName: "<blocks>",
+  },
+  "proofs.path": {
+    name: "proofs.path",
+    type: "string",
+    description: "Historical proofs: directory of the proofs store (default <datadir>/proofs)",
+    default: "",
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_PROOFS_PATH",
+    valueName: "<dir>",
+  },
+  "rpc.eth-proof-window": {
+    name: "rpc.eth-proof-window",
+    type: "number",
+    description: "eth_getProof: most blocks below the head it answers for (0 = all the state history kept); accepted and ignored with --historical-proofs, whose window applies",
+    default: 0,
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_RPC_ETH_PROOF_WINDOW",
+    min: 0,
     valueName: "<blocks>",
   },
   "dev.block-time": {

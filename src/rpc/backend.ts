@@ -2,6 +2,7 @@
  * What the RPC method families need from the node: the chain, the mempool, the call
  * executor and node settings. One instance per node; handlers take it by closure.
  */
+import type { RawAccountProof } from "../proofs/reader.js";
 import type { Block } from "@ethereumjs/block";
 import type { Chain } from "../blockchain/chain.js";
 import type { CallService } from "../execution/callRequest.js";
@@ -13,6 +14,16 @@ import type { TxForwarder } from "../sync/sequencerForward.js";
 export interface RpcSettings {
   gasCap: bigint;
   clientVersion: string;
+  /** `--rpc.eth-proof-window`: eth_getProof's maximum distance below the head without the proofs extension (0 = no limit). */
+  ethProofWindow?: number;
+}
+
+/** The historical proofs extension (`--historical-proofs`), as the RPC methods use it. */
+export interface ProofsSource {
+  /** eth_getProof at block `number` of the window; throws `PROOFS_NO_STATE` outside it. */
+  proof(address: string, slots: string[], number: bigint): Promise<RawAccountProof>;
+  /** debug_proofsSyncStatus. */
+  status(): { earliest: number | null; latest: number | null };
 }
 
 /** Engine API hooks (payload building), provided by the node runtime. */
@@ -32,6 +43,8 @@ export interface RpcBackend {
   pending: PendingSource;
   /** Set with `--sequencer-http`: raw transactions also go to the sequencer. */
   forwarder?: TxForwarder;
+  /** Set with `--historical-proofs`: eth_getProof within the window and debug_proofsSyncStatus come from the proofs store. */
+  proofs?: ProofsSource;
   /** Whether the node is importing/syncing (eth_syncing). */
   syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
 }

@@ -4,6 +4,8 @@
  * The subsystems below the RPC layer throw their own typed errors (stable string codes); this
  * file alone decides which JSON-RPC code each one answers with.
  */
+import { ProofsErrorCode } from "../proofs/errors.js";
+import { TrieProofErrorCode } from "../proofs/trieErrors.js";
 import { ExecutionError, ExecutionErrorCode } from "../execution/errors.js";
 import { PoolErrorCode } from "../execution/pool/errors.js";
 import { UpstreamRpcError } from "../sync/rpcClient.js";
@@ -108,6 +110,9 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   [PoolErrorCode.TIMEOUT]: RpcCode.Server,
   [PoolErrorCode.CLOSED]: RpcCode.Internal,
   [PoolErrorCode.WORKER_CRASHED]: RpcCode.Internal,
+  // Historical proofs: Base's node answers a block outside the window, and every store fault, with -32603.
+  ...Object.fromEntries(Object.values(ProofsErrorCode).map((code) => [code, RpcCode.Internal])),
+  ...Object.fromEntries(Object.values(TrieProofErrorCode).map((code) => [code, RpcCode.Internal])),
   // The transaction pool: geth answers every refusal of eth_sendRawTransaction with -32000 and its message.
   ...Object.fromEntries(Object.values(TxPoolErrorCode).map((code) => [code, RpcCode.Server])),
 };

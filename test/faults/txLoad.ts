@@ -273,16 +273,7 @@ export async function waitForBlockAbove(url: string, after: bigint, timeoutMs: n
 }
 
 /** Seeded PRNG (mulberry32): reproducible "random" delays for the fault tests. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from "../helpers/random.js";
 
 /** The JSON value type of the RPC helpers (re-exported for the fault tests). */
 export type { Json };

@@ -43,6 +43,7 @@ import { to0x } from "../../util/bytes.js";
 import { initGenesis } from "../../blockchain/genesisSource.js";
 import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js";
 import { FlashblocksService } from "../../flashblocks/service.js";
+import { ProofsService } from "../../proofs/service.js";
 import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
@@ -95,6 +96,13 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   if (opts["flashblocks-url"] !== undefined && chain.op === undefined) {
     throw new BasaltError("CLI_INVALID_VALUE", `--flashblocks-url: flashblocks need an OP Stack chain; ${opts.network} is not one`);
   }
+  // --historical-proofs: a worker thread owns the proofs store (RocksDB) and keeps it in step with the chain.
+  const proofs = opts["historical-proofs"]
+    ? new ProofsService(chain, { datadir, path: opts["proofs.path"] === "" ? join(datadir, "proofs") : opts["proofs.path"], window: opts["proofs.history-window"], logLevel: opts["log.level"], logFormat: opts["log.format"] }, log)
+    : undefined;
+  if (proofs !== undefined && opts["rpc.eth-proof-window"] > 0) {
+    log.warn({ window: opts["rpc.eth-proof-window"] }, "--rpc.eth-proof-window is ignored while --historical-proofs is on: the proofs window (--proofs.history-window) applies");
+  }
   // eth_call, eth_estimateGas and eth_createAccessList run in worker threads, never on this one.
   const calls = new ExecutionPool({
     threads: opts["rpc.threads"],
@@ -118,7 +126,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     chain,
     pool,
     calls: callCache,
-    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver },
+    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver, ethProofWindow: opts["rpc.eth-proof-window"] },
+    proofs,
     pending: flashblocks ?? NO_PENDING,
     // Follow mode reports its progress while more than a couple of blocks behind the source.
     syncing: () => follower?.syncing() ?? false,
@@ -168,12 +177,15 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: rpcLog });
   let httpPort: number;
   try {
-    // Every worker has the store open before the first request is accepted.
+    // Every worker has the store open before the first request is accepted; a proofs store of
+    // another chain or a corrupted one refuses the start with its reason.
     await calls.start();
+    await proofs?.start();
     // Imported blocks (follow mode, engine_newPayload) have their senders recovered on the pool too.
     chain.useSenderRecovery(new SenderRecovery(calls));
     httpPort = await http.listen();
   } catch (e) {
+    await proofs?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -183,6 +195,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     authPort = await auth.listen();
   } catch (e) {
     http.close();
+    await proofs?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -192,6 +205,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   } catch (e) {
     http.close();
     auth.close();
+    await proofs?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -210,6 +224,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     auth.close();
     fbPublisher?.close();
     hub?.close();
+    await proofs?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -235,6 +250,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ws?.close();
     fbPublisher?.close();
     hub?.close();
+    await proofs?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -254,6 +270,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       hub?.close();
       await flashblocks?.stop();
       forwarder?.close();
+      await proofs?.stop();
       await calls.close();
       await chain.close();
       throw e;
@@ -296,6 +313,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await producer?.stop();
       fbPublisher?.close();
       await flashblocks?.stop();
+      await proofs?.stop();
       await metrics?.close();
       if (metrics !== undefined) bindChainMetrics(undefined);
       chain.useSenderRecovery(undefined);

@@ -1,7 +1,7 @@
 /**
  * `basalt doctor` check "proofs": the historical proofs options (`--historical-proofs`,
  * `--proofs.history-window`; env `BASALT_HISTORICAL_PROOFS`, `BASALT_PROOFS_HISTORY_WINDOW`)
- * are consistent. The extension itself arrives in a later release.
+ * are consistent, and where the store lives (`--proofs.path`, default `<datadir>/proofs`).
  */
 import { join } from "node:path";
 import { DEFAULT_PROOFS_HISTORY_WINDOW } from "../../config/constants.js";
@@ -15,13 +15,13 @@ import { result, type CheckResult, type DoctorContext } from "./types.js";
  */
 export const MIN_USEFUL_PROOFS_WINDOW = 21_600;
 
-/** Check "proofs": SKIP when disabled; FAIL for a window below 1; WARN otherwise (not served yet; small windows). */
+/** Check "proofs": SKIP when disabled; FAIL for a window below 1; WARN for a window under 12 h or an ignored --rpc.eth-proof-window; OK otherwise. */
 export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {
   const id = "proofs";
   const title = "Historical proofs";
   const o = ctx.options;
   const window = o["proofs.history-window"];
-  const data = { enabled: o["historical-proofs"], window, storage: join(o.datadir, "proofs") };
+  const data = { enabled: o["historical-proofs"], window, storage: o["proofs.path"] === "" ? join(o.datadir, "proofs") : o["proofs.path"] };
   if (!o["historical-proofs"]) {
     return result(id, title, "SKIP", `disabled (--historical-proofs / ${envVarName("historical-proofs")})`, undefined, data);
   }
@@ -31,8 +31,10 @@ export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {
   }
   const notes = [`window ${window} blocks (${((window * 2) / 86_400).toFixed(1)} days of 2 s blocks), stored in ${data.storage}`];
   if (window < MIN_USEFUL_PROOFS_WINDOW) notes.push(`below ${MIN_USEFUL_PROOFS_WINDOW} blocks (12 h), which Base's node refuses`);
-  const fix =
-    "the options are accepted and validated, but the proofs extension arrives in a later release: until then eth_getProof " +
-    "answers within the state history (--history.blocks, or --archive)";
-  return result(id, title, "WARN", `enabled; ${notes.join("; ")}`, fix, data);
+  if (o["rpc.eth-proof-window"] > 0) notes.push("--rpc.eth-proof-window is ignored while the extension is on");
+  if (notes.length > 1 || window < MIN_USEFUL_PROOFS_WINDOW) {
+    return result(id, title, "WARN", `enabled; ${notes.join("; ")}`, `raise ${envVarName("proofs.history-window")} to at least ${MIN_USEFUL_PROOFS_WINDOW}, or unset --rpc.eth-proof-window`, data);
+  }
+  return result(id, title, "OK", `enabled; ${notes[0]}`, undefined, data);
+
 }

@@ -32,7 +32,10 @@ export function debugMethods(b: RpcBackend): MethodTable {
     if (blk === undefined) throw new ServerError("block not found");
     return blk;
   };
+  const proofs = b.proofs;
   return {
+    // With --historical-proofs only (Base's node has it only with its proofs extension): the window's ends.
+    ...(proofs === undefined ? {} : { debug_proofsSyncStatus: () => proofs.status() }),
     debug_getRawBlock: (params) => toData(block(params).serialize()),
     debug_getRawHeader: (params) => toData(block(params).header.serialize()),
     debug_getRawReceipts: (params) => {

@@ -21,7 +21,7 @@ import { maxParams, parseStorageKey, required } from "../params.js";
 import type { MethodTable } from "../types.js";
 import type { StateReader } from "../../execution/state/stateReader.js";
 import { pendingFor, pendingState } from "./pending.js";
-import { MAX_STORAGE_VALUES_KEYS } from "../../config/constants.js";
+import { MAX_STORAGE_VALUES_KEYS, PROOFS_MAX_KEYS } from "../../config/constants.js";
 
 function word(v: Uint8Array): string {
   return toFixedData(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex")), 32);
@@ -104,9 +104,35 @@ export function stateMethods(b: RpcBackend): MethodTable {
       const addr = parseAddress(required(params, 0), 0);
       const rawKeys = required(params, 1);
       if (!Array.isArray(rawKeys)) throw new InvalidParamsError("invalid argument 1: storage keys array expected");
+      if (rawKeys.length > PROOFS_MAX_KEYS) throw new InvalidParamsError(`too many storage keys: max ${PROOFS_MAX_KEYS}, got ${rawKeys.length}`);
       const keys = rawKeys.map((k) => parseStorageKey(k));
       // `pending` answers from `latest`: the pre-confirmed state has no trie to prove against.
       const block = resolveStateBlock(chain, parseBlockParam(params[2], 2, { allowHash: true, optional: true }));
+      const keyOf = (i: number): string => {
+        const raw = rawKeys[i] as string;
+        return raw.length === 66 ? raw.toLowerCase() : toQuantity(BigInt("0x" + Buffer.from(keys[i]!).toString("hex")));
+      };
+      const proofs = b.proofs;
+      const n = block.header.number;
+      // With the extension, the window answers: below it Base's node's error; above it (the store
+      // still catching up) the main store's trie answers rather than "no state found" at `latest`.
+      const latestProven = proofs?.status().latest;
+      if (proofs !== undefined && latestProven !== null && latestProven !== undefined && n <= BigInt(latestProven)) {
+        const p = await proofs.proof(toData(addr), keys.map(toData), n);
+        return {
+          address: toData(addr),
+          accountProof: p.accountProof,
+          balance: p.balance,
+          codeHash: p.codeHash,
+          nonce: p.nonce,
+          storageHash: p.storageHash,
+          storageProof: p.storageProof.map((s, i) => ({ key: keyOf(i), value: s.value, proof: s.proof })),
+        };
+      }
+      const window = b.settings.ethProofWindow ?? 0;
+      if (proofs === undefined && window > 0 && chain.head.header.number - n > BigInt(window)) {
+        throw new InvalidParamsError("distance to target block exceeds maximum proof window");
+      }
       const state = chain.stateAt(block.header);
       const nodes = new TrieNodeDb(chain.store);
       const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, useKeyHashingFunction: keccak256, root });
@@ -118,9 +144,7 @@ export function stateMethods(b: RpcBackend): MethodTable {
       for (let i = 0; i < keys.length; i++) {
         const proof = await createMerkleProof(st, keys[i]);
         const v = state.storage(addr, keys[i]);
-        const raw = rawKeys[i] as string;
-        const key = raw.length === 66 ? raw.toLowerCase() : toQuantity(BigInt("0x" + Buffer.from(keys[i]).toString("hex")));
-        storageProof.push({ key, value: toQuantity(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex"))), proof: proof.map(toData) });
+        storageProof.push({ key: keyOf(i), value: toQuantity(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex"))), proof: proof.map(toData) });
       }
       return {
         address: toData(addr),

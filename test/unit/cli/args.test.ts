@@ -144,6 +144,8 @@ describe("defaults", () => {
       "public.max-connections": DEFAULT_PUBLIC_MAX_CONNECTIONS,
       "historical-proofs": false,
       "proofs.history-window": DEFAULT_PROOFS_HISTORY_WINDOW,
+      "proofs.path": "",
+      "rpc.eth-proof-window": 0,
       "rpc.max-body": MAX_REQUEST_BODY_BYTES,
       "authrpc.addr": "127.0.0.1",
       "authrpc.port": DEFAULT_AUTHRPC_PORT,

@@ -1,0 +1,62 @@
+/**
+ * Typed errors of the historical proofs store (`src/proofs/store.ts`): stable codes, metadata per
+ * code (block numbers decimal, hashes 0x hex), and messages that say what was wrong and what was
+ * expected.
+ */
+import { TypedError } from "../util/errors.js";
+
+/** Stable codes of {@link ProofsError}. */
+export const ProofsErrorCode = {
+  /** A block written out of order: not the child of the window's latest (or the parent of its earliest). */
+  OUT_OF_ORDER: "PROOFS_OUT_OF_ORDER",
+  /** An unwind to a block below the window's earliest: the versions needed are gone. */
+  UNWIND_BEYOND_EARLIEST: "PROOFS_UNWIND_BEYOND_EARLIEST",
+  /** The store on disk belongs to another chain (chain id or genesis hash). */
+  OTHER_CHAIN: "PROOFS_OTHER_CHAIN",
+  /** The store on disk is unreadable: bad metadata, another schema, or data that contradicts a write. */
+  CORRUPT: "PROOFS_CORRUPT",
+  /** The store has no window yet (its baseline is not committed), or no store exists for a read-only open. */
+  NOT_INITIALIZED: "PROOFS_NOT_INITIALIZED",
+  /** A baseline write to a store whose window is already set. */
+  ALREADY_INITIALIZED: "PROOFS_ALREADY_INITIALIZED",
+  /** A read at a block outside the window `[earliest, latest]`. */
+  OUTSIDE_WINDOW: "PROOFS_OUTSIDE_WINDOW",
+  /** A block reference whose hash is not the store's block of that number. */
+  BLOCK_MISMATCH: "PROOFS_BLOCK_MISMATCH",
+  /** A write to a store opened read-only. */
+  READ_ONLY: "PROOFS_READ_ONLY",
+  /** An argument that cannot be stored (a bad nibble path, hash length, or duplicate entry). */
+  INVALID_INPUT: "PROOFS_INVALID_INPUT",
+  /** The proofs worker is not running or did not answer (the main thread's side). */
+  UNAVAILABLE: "PROOFS_UNAVAILABLE",
+} as const;
+/** One of the {@link ProofsErrorCode} values. */
+export type ProofsErrorCode = (typeof ProofsErrorCode)[keyof typeof ProofsErrorCode];
+
+/** A {@link ProofsError}'s code with its metadata. */
+export type ProofsErrorType =
+  /** `expected`/`got`: `number:0xhash` of the block the store wanted and of the one it was given. */
+  | { code: typeof ProofsErrorCode.OUT_OF_ORDER; expected: string; got: string }
+  | { code: typeof ProofsErrorCode.UNWIND_BEYOND_EARLIEST; target: string; earliest: string }
+  | { code: typeof ProofsErrorCode.OTHER_CHAIN; storeChainId: string; chainId: string; storeGenesis: string; genesis: string }
+  | { code: typeof ProofsErrorCode.CORRUPT; reason: string }
+  | { code: typeof ProofsErrorCode.NOT_INITIALIZED }
+  | { code: typeof ProofsErrorCode.ALREADY_INITIALIZED; earliest: string; latest: string }
+  | { code: typeof ProofsErrorCode.OUTSIDE_WINDOW; block: string; earliest?: string; latest?: string }
+  | { code: typeof ProofsErrorCode.BLOCK_MISMATCH; number: string; storeHash: string; hash: string }
+  | { code: typeof ProofsErrorCode.READ_ONLY }
+  | { code: typeof ProofsErrorCode.INVALID_INPUT; reason: string }
+  | { code: typeof ProofsErrorCode.UNAVAILABLE; reason: string };
+
+/** An error of the historical proofs store. */
+export class ProofsError extends TypedError<ProofsErrorType> {}
+
+/** A {@link ProofsErrorCode.CORRUPT} error naming the store directory and the reason. */
+export function corrupt(dir: string, reason: string): ProofsError {
+  return new ProofsError({ code: ProofsErrorCode.CORRUPT, reason }, `proofs store ${dir} is corrupt: ${reason}`);
+}
+
+/** A {@link ProofsErrorCode.INVALID_INPUT} error with the reason. */
+export function invalidInput(reason: string): ProofsError {
+  return new ProofsError({ code: ProofsErrorCode.INVALID_INPUT, reason }, `invalid proofs store input: ${reason}`);
+}

@@ -1,0 +1,124 @@
+/**
+ * Proofs worker thread: the single owner of the proofs store (RocksDB, `<datadir>/proofs`).
+ * It writes the store (baseline and backward backfill at first start, each new canonical block,
+ * pruning every 15 s, unwinds after reorgs) and answers proof reads for the RPC thread.
+ *
+ * Messages from the main thread are strings: "head" (the canonical head moved), "stop", or a
+ * JSON request `{"id", "method": "proof" | "status", ...}`. Answers: "ready", "stopped", and
+ * JSON `{"id", "result"}` / `{"id", "error": {"code", "message"}}`.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { Chain } from "../src/blockchain/chain.js";
+import { createLogger } from "../src/util/logger.js";
+import { ProofsStore } from "../src/proofs/store.js";
+import { ProofsSync } from "../src/proofs/sync.js";
+import { ProofsReader } from "../src/proofs/reader.js";
+import { ProofsStats } from "../src/proofs/stats.js";
+import { PROOFS_BACKFILL_BLOCKS_PER_TURN, PROOFS_FORWARD_BLOCKS_PER_TURN, PROOFS_PRUNE_BATCH_BLOCKS, PROOFS_PRUNE_INTERVAL_MS } from "../src/config/constants.js";
+import { BasaltError, type BasaltErrorObject } from "../src/util/errors.js";
+
+/** A thrown value in the form that crosses to the main thread (a typed error keeps its code and metadata). */
+function errorObject(e: unknown): BasaltErrorObject {
+  return e instanceof BasaltError ? e.toObject() : { code: "PROOFS_INTERNAL", message: (e as Error).message };
+}
+
+/** What the main thread passes at spawn (see `src/proofs/service.ts`). */
+export interface ProofsWorkerData {
+  datadir: string;
+  path: string;
+  window: number;
+  stats: SharedArrayBuffer;
+  logLevel: string;
+  logFormat: "json" | "pretty";
+}
+
+const data = workerData as ProofsWorkerData;
+const log = createLogger(data.logLevel, data.logFormat).child({ thread: "proofs", subsystem: "proofs" });
+const chain = Chain.open(data.datadir, { readOnly: true, logger: log });
+const stats = new ProofsStats(data.stats);
+let store: ProofsStore;
+try {
+  store = await ProofsStore.open(data.path, { chainId: chain.chainId, genesisHash: chain.genesisHash });
+} catch (e) {
+  // Another chain's or a corrupted store: the node refuses to start with the reason.
+  parentPort!.postMessage(JSON.stringify({ fatal: errorObject(e) }));
+  await new Promise(() => undefined);
+}
+const sync = new ProofsSync(chain, store!, BigInt(data.window), log);
+const reader = new ProofsReader(chain, store!);
+
+let stopping = false;
+let wake: (() => void) | undefined;
+// The first turn prunes (a window shrunk while the node was down starts moving at once), then every interval.
+let pruneDue = Date.now();
+
+function publishWindow(): void {
+  const w = store.window();
+  stats.set("earliest", w.earliest === undefined ? -1 : Number(w.earliest.number));
+  stats.set("latest", w.latest === undefined ? -1 : Number(w.latest.number));
+}
+
+/** The writer loop: baseline, then forward sync first (the tip matters most), backfill and pruning in between. */
+async function run(): Promise<void> {
+  const started = Date.now();
+  const init = await sync.initBaseline((n) => stats.set("baselineNodes", n));
+  if (init.created) log.info({ nodes: init.nodes, ms: Date.now() - started }, "proofs store initialized at the head; extending the window backwards");
+  publishWindow();
+  while (!stopping) {
+    const f = await sync.forward(PROOFS_FORWARD_BLOCKS_PER_TURN);
+    if (f.forward > 0) stats.inc("forwardBlocks", f.forward);
+    if (f.unwound > 0) stats.inc("unwoundBlocks", f.unwound);
+    const t0 = performance.now();
+    const back = f.forward < PROOFS_FORWARD_BLOCKS_PER_TURN ? await sync.backfill(PROOFS_BACKFILL_BLOCKS_PER_TURN) : 0;
+    if (back > 0) {
+      stats.inc("backfillBlocks", back);
+      stats.set("backfillMicrosPerBlock", Math.round(((performance.now() - t0) * 1000) / back));
+    }
+    if (Date.now() >= pruneDue) {
+      pruneDue = Date.now() + PROOFS_PRUNE_INTERVAL_MS;
+      const p = await sync.prune(PROOFS_PRUNE_BATCH_BLOCKS);
+      if (p > 0) stats.inc("prunedBlocks", p);
+    }
+    publishWindow();
+    if (f.forward === 0 && back === 0) {
+      // Caught up: wait for the next head (or the next prune).
+      await new Promise<void>((r) => {
+        wake = r;
+        setTimeout(r, Math.max(0, pruneDue - Date.now()));
+      });
+      wake = undefined;
+    }
+  }
+}
+
+async function answer(raw: string): Promise<void> {
+  let id: unknown;
+  try {
+    const req = JSON.parse(raw) as { id: unknown; method: string; address?: string; keys?: string[]; block?: string };
+    id = req.id;
+    const result = req.method === "status" ? reader.status() : await reader.proof(req.address!, req.keys!, BigInt(req.block!));
+    parentPort!.postMessage(JSON.stringify({ id, result }));
+  } catch (e) {
+    parentPort!.postMessage(JSON.stringify({ id, error: errorObject(e) }));
+  }
+}
+
+parentPort!.on("message", (msg: string) => {
+  if (msg === "head") wake?.();
+  else if (msg === "stop") {
+    stopping = true;
+    wake?.();
+    void running.finally(async () => {
+      await store.close();
+      await chain.close();
+      parentPort!.postMessage("stopped");
+    });
+  } else void answer(msg);
+});
+
+const running = run().catch((e: unknown) => {
+  // A full disk or a store fault stops the writer; reads keep being answered from what is stored.
+  log.error({ err: e }, "proofs writer stopped");
+  stats.set("writerStopped", 1);
+});
+parentPort!.postMessage("ready");

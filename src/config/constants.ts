@@ -220,6 +220,12 @@ export const PROOFS_PRUNE_BATCH_BLOCKS = 200;
 export const PROOFS_REQUEST_TIMEOUT_MS = 30_000;
 /** Longest wait for the proofs worker to finish its write and close the store at shutdown. */
 export const PROOFS_WORKER_STOP_MS = 10_000;
+/**
+ * Trie levels an eth_getProof read starts at once for each key (root included): a trie of 10^8
+ * accounts is about log16(10^8) ≈ 7 levels deep, so 8 covers a Base mainnet path with one round
+ * of RocksDB reads; deeper levels are read as the walk reaches them.
+ */
+export const PROOFS_PREFETCH_LEVELS = 8;
 /** Most storage keys one eth_getProof may ask for (Base's node and geth: 1,024). */
 export const PROOFS_MAX_KEYS = 1_024;
 /**

@@ -4,7 +4,10 @@
  */
 import type { Chain } from "../blockchain/chain.js";
 import { ProofsError, ProofsErrorCode } from "./errors.js";
-import { accountProof } from "./proof.js";
+import { accountProof, type NodeAt } from "./proof.js";
+import { keccak256 } from "../util/keccak.js";
+import { setLengthLeft } from "@ethereumjs/util";
+import { PROOFS_PREFETCH_LEVELS } from "../config/constants.js";
 import type { ProofsStore } from "./store.js";
 
 /** An EIP-1186 answer's values as hex strings (the RPC layer renders the final JSON). */
@@ -15,6 +18,36 @@ export interface RawAccountProof {
   codeHash: string;
   storageHash: string;
   storageProof: { value: string; proof: string[] }[];
+}
+
+/**
+ * A node reader that starts the reads of the first {@link PROOFS_PREFETCH_LEVELS} path prefixes of
+ * each key at once: a proof reads one node per level, each a RocksDB job on libuv's pool, so
+ * walking them one after another costs a round trip per level. Reads are shared by path; a
+ * prefix with no node reads nothing (undefined). Prefetched reads nobody awaits cannot reject
+ * unhandled.
+ */
+function prefetching(read: NodeAt, keys: Uint8Array[]): NodeAt {
+  const reads = new Map<string, Promise<Uint8Array | undefined>>();
+  const get: NodeAt = (path) => {
+    const id = Buffer.from(path).toString("hex");
+    let r = reads.get(id);
+    if (r === undefined) {
+      r = read(path);
+      r.catch(() => undefined);
+      reads.set(id, r);
+    }
+    return r;
+  };
+  for (const key of keys) {
+    const nibbles = new Uint8Array(key.length * 2);
+    for (let i = 0; i < key.length; i++) {
+      nibbles[2 * i] = key[i]! >> 4;
+      nibbles[2 * i + 1] = key[i]! & 0x0f;
+    }
+    for (let level = 0; level <= PROOFS_PREFETCH_LEVELS; level++) void get(nibbles.subarray(0, level));
+  }
+  return get;
 }
 
 /** Base's node's answer for a block outside the window (reth's `StateForNumberNotFound`). */
@@ -52,11 +85,13 @@ export class ProofsReader {
     const header = hash === undefined ? undefined : this.chain.getHeaderByHash(hash);
     if (header === undefined) throw noState(number, w.earliest.number, w.latest.number);
     const at = number;
+    const address20 = unhex(address);
+    const slotKeys = slots.map((s) => keccak256(setLengthLeft(unhex(s), 32)));
     const p = await accountProof(
-      (path) => this.store.node({ kind: "account" }, path, at),
-      (hashedAddress) => (path) => this.store.node({ kind: "storage", hashedAddress }, path, at),
+      prefetching((path) => this.store.node({ kind: "account" }, path, at), [keccak256(address20)]),
+      (hashedAddress) => prefetching((path) => this.store.node({ kind: "storage", hashedAddress }, path, at), slotKeys),
       header.stateRoot,
-      unhex(address),
+      address20,
       slots.map(unhex),
     );
     return {

@@ -1,6 +1,7 @@
 /**
  * Execution pool worker (piscina): runs eth_call, eth_estimateGas and eth_createAccessList on a
- * read-only view of the chain database, and recovers transaction senders for block import.
+ * read-only view of the chain database, builds execution witnesses (debug_executionWitness,
+ * debug_executePayload), and recovers transaction senders for block import.
  *
  * Each task re-reads the head pointer first (a fresh LMDB read snapshot), so it sees every
  * block the RPC thread had committed when it resolved the request's block tag. One task runs at
@@ -16,7 +17,8 @@ import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
-import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeSendersTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeSendersTask, decodeWitnessTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { answerWitnessRequest } from "../src/blockchain/executionWitness.js";
 import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
 import { pendingCallTargetOf } from "../src/flashblocks/pendingContext.js";
 import type { PendingSnapshot } from "../src/flashblocks/pendingSnapshot.js";
@@ -96,6 +98,21 @@ async function callOne(bytes: Uint8Array): Promise<Uint8Array> {
     return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, task.req) });
   } catch (e) {
     log.debug({ err: e, method: task.req.method }, "call failed");
+    return encodeCallReply({ err: errorToObject(e) });
+  }
+}
+
+/**
+ * An execution witness (debug_executionWitness, debug_executePayload): the block re-executed on
+ * its parent's state with every read recorded; the reply carries the witness's JSON text.
+ */
+export async function witness(bytes: Uint8Array): Promise<Uint8Array> {
+  const req = decodeWitnessTask(bytes);
+  try {
+    chain.refreshHead();
+    return encodeCallReply({ ok: await answerWitnessRequest(chain, req) });
+  } catch (e) {
+    log.debug({ err: e, kind: req.kind }, "witness failed");
     return encodeCallReply({ err: errorToObject(e) });
   }
 }

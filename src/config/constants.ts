@@ -226,6 +226,21 @@ export const PROOFS_WORKER_STOP_MS = 10_000;
  * of RocksDB reads; deeper levels are read as the walk reaches them.
  */
 export const PROOFS_PREFETCH_LEVELS = 8;
+/**
+ * Execution witnesses (`debug_executionWitness`, `debug_executePayload`) running at once on the
+ * execution pool; more wait their turn. Each re-executes a whole block with uncached trie walks,
+ * so unbounded they would hold every pool thread and starve eth_call (Base's node guarded these
+ * two methods with a semaphore of 3 on machines with many more cores).
+ */
+export const WITNESS_MAX_CONCURRENT = 2;
+/** Witness requests allowed to wait for {@link WITNESS_MAX_CONCURRENT}; more are refused at once (bounded memory). */
+export const WITNESS_MAX_QUEUED = 64;
+/**
+ * Longest a witness may run before its worker is terminated: a block's re-execution is up to
+ * ~100× a call's work (a full 30M-gas block of uncached trie walks took well under 10 s here),
+ * and a payload of `debug_executePayload` is caller-chosen, so it must be bounded.
+ */
+export const WITNESS_TIMEOUT_MS = 60_000;
 /** Most storage keys one eth_getProof may ask for (Base's node and geth: 1,024). */
 export const PROOFS_MAX_KEYS = 1_024;
 /**

@@ -14,6 +14,7 @@ import { toData, toQuantity } from "../chain/json/quantity.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import type { CallArgs, CallChain, CallExecutor, CallTarget } from "./callExecutor.js";
 import { ExecutionError, ExecutionErrorCode } from "./errors.js";
+import type { WitnessRequest } from "./witness/request.js";
 
 /** The methods the execution pool serves. */
 export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList";
@@ -92,13 +93,18 @@ export interface CallRequest {
   gasCap: string;
 }
 
-/** Runs call-family requests and resolves with the serialized JSON-RPC `result`. */
+/** Runs call-family requests and execution witnesses, and resolves with the serialized JSON-RPC `result`. */
 export interface CallService {
   /**
    * Executes `req`; resolves with the result as JSON text; rejects with the typed error of the
    * failure (an {@link ExecutionError}, a pool error, …), which src/rpc/errors.ts maps.
    */
   execute(req: CallRequest): Promise<string>;
+  /**
+   * The execution witness of a block or of a payload (debug_executionWitness,
+   * debug_executePayload), as JSON text; rejects with the typed error of the failure.
+   */
+  witness(req: WitnessRequest): Promise<string>;
   /** Releases threads and timers. */
   close(): Promise<void>;
 }

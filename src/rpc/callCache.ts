@@ -10,6 +10,7 @@
 import { xxh3 } from "@node-rs/xxhash";
 import { CALL_CACHE_ENTRIES } from "../config/constants.js";
 import type { CallRequest, CallService } from "../execution/callRequest.js";
+import type { WitnessRequest } from "../execution/witness/request.js";
 import { ExecutionError } from "../execution/errors.js";
 import { counter } from "../util/metrics.js";
 
@@ -44,6 +45,11 @@ export class CallCache implements CallService {
   /** Answers cached right now (tests, metrics). */
   get size(): number {
     return this.answers.size;
+  }
+
+  /** Witnesses are not cached: rare, large, and each one asked for once. */
+  witness(req: WitnessRequest): Promise<string> {
+    return this.inner.witness(req);
   }
 
   async execute(req: CallRequest): Promise<string> {

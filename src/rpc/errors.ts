@@ -35,6 +35,8 @@ export const RpcCode = {
   InvalidPayloadAttributes: -38003,
   /** Engine API: request too large. */
   TooLargeRequest: -38004,
+  /** alloy/reth `ResourceNotFound`: reth's "block not found: …" for an unknown block. */
+  ResourceNotFound: -32001,
 } as const;
 
 /** An error that already knows its JSON-RPC code (and optional `data`). */
@@ -116,6 +118,17 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   // The transaction pool: geth answers every refusal of eth_sendRawTransaction with -32000 and its message.
   ...Object.fromEntries(Object.values(TxPoolErrorCode).map((code) => [code, RpcCode.Server])),
 };
+
+/**
+ * The answer of a failed `debug_executionWitness` / `debug_executePayload`: Base's node answers
+ * every failure of these two with -32603 and the error's text (its provider errors go through
+ * `ToRpcResult`); errors that already carry a code (bad parameters, a full queue) keep it.
+ */
+export function witnessFailure(err: unknown): unknown {
+  if (err instanceof RpcError || err instanceof UpstreamRpcError) return err;
+  if (err instanceof BasaltError && err.code === PoolErrorCode.QUEUE_FULL) return err;
+  return new InternalError(err instanceof Error ? err.message : String(err));
+}
 
 /**
  * Maps any thrown value to a JSON-RPC error object. This is the only place where basalt's

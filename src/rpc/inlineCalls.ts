@@ -1,10 +1,12 @@
 /**
- * The call family run on the calling thread: a {@link CallService} for in-process tests; a
+ * The call family and execution witnesses run on the calling thread: a {@link CallService} for in-process tests; a
  * running node sends call-family requests to the execution pool instead
  * (src/execution/pool/executionPool.ts), whose workers run the same {@link executeCallRequest}.
  */
 import type { Chain } from "../blockchain/chain.js";
 import { CallExecutor } from "../execution/callExecutor.js";
+import { answerWitnessRequest } from "../blockchain/executionWitness.js";
+import type { WitnessRequest } from "../execution/witness/request.js";
 import { executeCallRequest, type CallRequest, type CallService, type PendingCallTarget } from "../execution/callRequest.js";
 import { pendingCallTargetOf } from "../flashblocks/pendingContext.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
@@ -22,6 +24,9 @@ export class InlineCallService implements CallService {
   }
   execute(req: CallRequest): Promise<string> {
     return executeCallRequest(this.chain, this.pendingTarget, this.executor, req);
+  }
+  witness(req: WitnessRequest): Promise<string> {
+    return answerWitnessRequest(this.chain, req);
   }
   async close(): Promise<void> {}
 }

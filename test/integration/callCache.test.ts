@@ -19,6 +19,7 @@ import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
+import type { WitnessRequest } from "../../src/execution/witness/request.js";
 
 const silent = pino({ level: "silent" });
 const a = devAccounts();
@@ -30,6 +31,9 @@ class Counting implements CallService {
   execute(req: CallRequest): Promise<string> {
     this.executions++;
     return this.inner.execute(req);
+  }
+  witness(req: WitnessRequest): Promise<string> {
+    return this.inner.witness(req);
   }
   close(): Promise<void> {
     return this.inner.close();

@@ -19,6 +19,7 @@ import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
 import { blockMethods } from "../../rpc/methods/blocks.js";
 import { callMethods } from "../../rpc/methods/call.js";
 import { debugMethods } from "../../rpc/methods/debug.js";
+import { witnessMethods } from "../../rpc/methods/witness.js";
 import { engineMethods } from "../../rpc/methods/engine.js";
 import { feeMethods } from "../../rpc/methods/fees.js";
 import { logMethods } from "../../rpc/methods/logs.js";
@@ -159,6 +160,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...sendSyncMethods(backend),
     ...nodeMethods(backend),
     ...debugMethods(backend),
+    ...witnessMethods(backend),
     // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
     ...httpSubscriptionMethods(),
     ...(sequencer === undefined ? {} : devMethods(sequencer)),

@@ -29,10 +29,11 @@ import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolBatchRequests, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { PoolError, PoolErrorCode } from "./errors.js";
-import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeSendersTask, reviveError } from "./protocol.js";
+import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeSendersTask, encodeWitnessTask, reviveError } from "./protocol.js";
+import type { WitnessRequest } from "../witness/request.js";
 import { workerUrl } from "../../util/workerUrl.js";
 import type { EvmEngineName } from "../../config/options.js";
-import { EXECUTION_BATCH_MAX, EXECUTION_IN_FLIGHT_PER_WORKER } from "../../config/constants.js";
+import { EXECUTION_BATCH_MAX, EXECUTION_IN_FLIGHT_PER_WORKER, WITNESS_MAX_CONCURRENT, WITNESS_MAX_QUEUED, WITNESS_TIMEOUT_MS } from "../../config/constants.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {
@@ -377,6 +378,55 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     const keys: Uint8Array[] = [];
     for (let i = 0; i < txs.length; i++) keys.push(out.subarray(i * 64, i * 64 + 64));
     return keys;
+  }
+
+  /** Witness tasks running (at most {@link WITNESS_MAX_CONCURRENT}) and those waiting for a turn. */
+  private witnessesRunning = 0;
+  private readonly witnessTurns: Array<() => void> = [];
+
+  /**
+   * An execution witness (debug_executionWitness, debug_executePayload) on a worker. At most
+   * {@link WITNESS_MAX_CONCURRENT} run at once so calls keep the other threads; a witness running
+   * past {@link WITNESS_TIMEOUT_MS} has its worker terminated (piscina aborts the task).
+   */
+  async witness(req: WitnessRequest): Promise<string> {
+    const method = req.kind === "block" ? "debug_executionWitness" : "debug_executePayload";
+    const started = performance.now();
+    const outcome = (o: PoolOutcome): void => {
+      poolTasksTotal.inc({ method, outcome: o });
+      poolTaskSeconds.observe({ method }, (performance.now() - started) / 1000);
+    };
+    if (this.closed) throw new PoolError({ code: PoolErrorCode.CLOSED }, "the execution pool is shut down");
+    if (this.witnessesRunning >= WITNESS_MAX_CONCURRENT) {
+      if (this.witnessTurns.length >= WITNESS_MAX_QUEUED) {
+        outcome("rejected");
+        throw new PoolError(
+          { code: PoolErrorCode.QUEUE_FULL, waiting: this.witnessTurns.length, maxQueue: WITNESS_MAX_QUEUED },
+          `server busy: ${this.witnessTurns.length} execution witnesses waiting; retry later`,
+        );
+      }
+      await new Promise<void>((resolve) => this.witnessTurns.push(resolve));
+    }
+    this.witnessesRunning++;
+    let bytes: Uint8Array;
+    try {
+      bytes = (await this.piscina.run(encodeWitnessTask(req), { name: "witness", signal: AbortSignal.timeout(WITNESS_TIMEOUT_MS) })) as Uint8Array;
+    } catch (e) {
+      const timedOut = (e as Error).name === "AbortError";
+      outcome(timedOut ? "timeout" : "crashed");
+      if (timedOut) throw new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs: WITNESS_TIMEOUT_MS }, "execution aborted (timeout = " + WITNESS_TIMEOUT_MS / 1000 + "s)");
+      throw new PoolError({ code: PoolErrorCode.WORKER_CRASHED, cause: (e as Error).message }, `execution worker failed: ${(e as Error).message}`);
+    } finally {
+      this.witnessesRunning--;
+      this.witnessTurns.shift()?.();
+    }
+    const reply = decodeCallReply(bytes);
+    if ("ok" in reply) {
+      outcome("ok");
+      return reply.ok;
+    }
+    outcome("error");
+    throw reviveError(reply.err);
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import { Packr } from "msgpackr";
 import type { CallRequest } from "../callRequest.js";
+import type { WitnessRequest } from "../witness/request.js";
 import { ExecutionError } from "../errors.js";
 import { BasaltError, type ErrorObject } from "../../util/errors.js";
 import { PoolError } from "./errors.js";
@@ -97,4 +98,14 @@ export function encodeSendersTask(t: SendersTask): Uint8Array {
 /** Decodes a sender-recovery task (worker side). */
 export function decodeSendersTask(bytes: Uint8Array): SendersTask {
   return packr.unpack(bytes) as SendersTask;
+}
+
+/** Encodes a witness task (debug_executionWitness, debug_executePayload). */
+export function encodeWitnessTask(req: WitnessRequest): Uint8Array {
+  return own(packr.pack(req));
+}
+
+/** Decodes a witness task (worker side). */
+export function decodeWitnessTask(bytes: Uint8Array): WitnessRequest {
+  return packr.unpack(bytes) as WitnessRequest;
 }

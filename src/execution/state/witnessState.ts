@@ -20,8 +20,18 @@ export class WitnessMissingError extends BasaltError {
   }
 }
 
+/**
+ * Where stateless reads find preimages by keccak hash: trie nodes through
+ * {@link TrieNodeSource.getTrieNode}, bytecodes and RLP headers through {@link PreimageSource.get}.
+ * A {@link WitnessStore}, or a recorder over the chain store that builds a witness
+ * (execution/witness/recorder.ts).
+ */
+export interface PreimageSource extends TrieNodeSource {
+  get(hash: Uint8Array): Uint8Array | undefined;
+}
+
 /** A keccak-addressed preimage store. */
-export class WitnessStore implements TrieNodeSource {
+export class WitnessStore implements PreimageSource {
   private readonly map = new Map<string, Uint8Array>();
 
   /** Adds a preimage; its key is computed, so a wrong pairing cannot be inserted. */
@@ -111,7 +121,7 @@ export class WitnessStateReader implements StateReader {
   private readonly accounts = new Map<string, Account | undefined>();
 
   constructor(
-    private readonly witness: WitnessStore,
+    private readonly witness: PreimageSource,
     readonly stateRoot: Uint8Array,
   ) {}
 
@@ -142,7 +152,7 @@ export class WitnessStateReader implements StateReader {
  * The BLOCKHASH view of a witness: walks parent links of the RLP headers it holds, from
  * the parent of the block being executed.
  */
-export function witnessBlockHashes(witness: WitnessStore, parentHash: Uint8Array) {
+export function witnessBlockHashes(witness: PreimageSource, parentHash: Uint8Array) {
   const view = {
     async getBlock(n: number): Promise<{ hash(): Uint8Array }> {
       let hash = parentHash;

@@ -221,6 +221,19 @@ export const PROOFS_REQUEST_TIMEOUT_MS = 30_000;
 /** Longest wait for the proofs worker to finish its write and close the store at shutdown. */
 export const PROOFS_WORKER_STOP_MS = 10_000;
 /**
+ * Paths whose version ranges the proofs store keeps in memory (proofs/versionCache.ts). Every
+ * proof walks the upper levels of the account trie: its top four levels on a Base-mainnet-sized
+ * trie are 1 + 16 + 256 + 4,096 = 4,369 nodes, so this holds them, the hot storage tries' upper
+ * levels and the recently proven paths below.
+ */
+export const PROOFS_VERSION_CACHE_PATHS = 32_768;
+/**
+ * Known ranges kept per path: enough for proofs around `latest` and a few historical blocks asked
+ * for at once (a challenger's output-root block). With {@link PROOFS_VERSION_CACHE_PATHS} and
+ * 100–532-byte nodes (off the V8 heap: RocksDB's buffers), at most ~70 MB.
+ */
+export const PROOFS_VERSION_CACHE_RANGES = 4;
+/**
  * Trie levels an eth_getProof read starts at once for each key (root included): a trie of 10^8
  * accounts is about log16(10^8) ≈ 7 levels deep, so 8 covers a Base mainnet path with one round
  * of RocksDB reads; deeper levels are read as the walk reaches them.

@@ -24,10 +24,16 @@
  * Writes run one at a time (queued); reads never wait for them: RocksDB readers do not block on
  * writers, each read is one iterator (one implicit snapshot), and a read that overlapped a write
  * which removed versions (an unwind or a prune) is done again (see {@link ProofsStore.node}).
+ *
+ * Recently used paths also have the block ranges of their versions kept in memory
+ * (`./versionCache.ts`): a read inside a known range needs no RocksDB read. Ranges come from
+ * reads that no write overlapped and from the versions {@link ProofsStore.writeBlock} commits;
+ * every other write forgets the paths it touches.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { PROOFS_WRITE_READ_CONCURRENCY } from "../config/constants.js";
+import { PROOFS_VERSION_CACHE_PATHS, PROOFS_VERSION_CACHE_RANGES, PROOFS_WRITE_READ_CONCURRENCY } from "../config/constants.js";
+import { VersionCache } from "./versionCache.js";
 import { readNumber } from "../storage/keys.js";
 import { bytesEqual, to0x } from "../util/bytes.js";
 import { corrupt, invalidInput, ProofsError, ProofsErrorCode } from "./errors.js";
@@ -41,6 +47,7 @@ import {
   keyVersion,
   nodeKey,
   nodePrefix,
+  versionsAbove,
   versionsAtOrBelow,
   type NodeSlot,
   type TrieKind,
@@ -136,6 +143,10 @@ export class ProofsStore {
   #generation = 0;
   /** The queue of writes: each starts when the previous one settled. */
   #writing: Promise<unknown> = Promise.resolve();
+  /** Bumped after every committed write: a read that saw it change does not fill the version cache. */
+  #commits = 0;
+  /** Known version ranges of recently used paths (module comment). */
+  readonly #versions = new VersionCache(PROOFS_VERSION_CACHE_PATHS, PROOFS_VERSION_CACHE_RANGES);
 
   private constructor(dir: string, db: RocksSession, readOnly: boolean) {
     this.dir = dir;
@@ -238,13 +249,28 @@ export class ProofsStore {
    */
   async node(trie: TrieRef, path: Uint8Array, block: bigint): Promise<Uint8Array | undefined> {
     const prefix = nodePrefix(trie, path);
+    const id = slotId({ kind: trie.kind, prefix });
     const cf = this.#cf(trie.kind);
     for (;;) {
       const generation = this.#generation;
+      const commits = this.#commits;
       this.#checkInWindow(block);
-      const entry = await firstEntry(cf, versionsAtOrBelow(prefix, block));
-      if (generation === this.#generation) return entry && entry.value.length > 0 ? entry.value : undefined;
+      const known = this.#versions.get(id, block);
+      if (known !== undefined) return known.length > 0 ? known : undefined;
+      // The version at or below the block, and the next one above it (none above the latest): the range the answer holds for.
+      const atLatest = block === this.#latest!.number;
+      const [entry, next] = await Promise.all([firstEntry(cf, versionsAtOrBelow(prefix, block)), atLatest ? undefined : firstEntry(cf, versionsAbove(prefix, block))]);
+      if (generation !== this.#generation) continue;
+      if (commits === this.#commits && !this.readOnly) {
+        this.#versions.learn(id, entry === undefined ? 0n : keyVersion(entry.key), next === undefined ? undefined : keyVersion(next.key) - 1n, entry?.value ?? EMPTY);
+      }
+      return entry && entry.value.length > 0 ? entry.value : undefined;
     }
+  }
+
+  /** Forgets the known version ranges of `slots` (a write that moves or removes their versions). */
+  #forget(slots: Iterable<NodeSlot>): void {
+    for (const slot of slots) this.#versions.forget(slotId(slot));
   }
 
   /**
@@ -319,6 +345,7 @@ export class ProofsStore {
         b.put(this.#changes, changeIndexKey(block), encodeChangeRow(earliest.hash, slots.map((s) => s.slot)));
         b.put(this.#meta, META.earliest, encodeBlockRef(parent));
       });
+      this.#forget(slots.map((s) => s.slot));
       this.#earliest = copyRef(parent);
     });
   }
@@ -345,6 +372,7 @@ export class ProofsStore {
         b.put(this.#changes, changeIndexKey(block.number), encodeChangeRow(block.hash, slots.map((s) => s.slot)));
         b.put(this.#meta, META.latest, encodeBlockRef(block));
       });
+      for (const { slot, item } of slots) this.#versions.supersede(slot.id, block.number, item.node ?? EMPTY);
       this.#latest = copyRef(block);
     });
   }
@@ -379,6 +407,7 @@ export class ProofsStore {
         const parentNumber = n - 1n;
         row = parentNumber > earliest.number ? await this.#changeRow(parentNumber) : undefined;
         const parent: BlockRef = { number: parentNumber, hash: row ? row.hash : earliest.hash };
+        this.#forget(current.slots);
         await this.#removing("latest", parent, (b) => {
           for (const slot of current.slots) b.delete(this.#cf(slot.kind), nodeKey(slot.prefix, n));
           b.delete(this.#changes, changeIndexKey(n));
@@ -421,6 +450,7 @@ export class ProofsStore {
       const versions = await mapLimit([...slots.values()], PROOFS_WRITE_READ_CONCURRENCY, (slot) =>
         allEntries(this.#cf(slot.kind), versionsAtOrBelow(slot.prefix, to)),
       );
+      this.#forget(slots.values());
       await this.#removing("earliest", newEarliest, (b) => {
         [...slots.values()].forEach((slot, i) => {
           const cf = this.#cf(slot.kind);
@@ -484,6 +514,7 @@ export class ProofsStore {
       await batch.commit();
     } finally {
       batch.discard();
+      this.#commits++;
     }
   }
 

@@ -453,6 +453,30 @@ describe("ProofsStore: reads racing writes", () => {
   });
 });
 
+describe("ProofsStore: the newest-version cache", () => {
+  it("forgets what an unwind removed: a path the new branch does not write reads its older version", async () => {
+    const { store } = await oneSlotStore(ACCOUNT, P, 0, 3);
+    await store.writeBlock(ref(4), hash(3), [{ trie: ACCOUNT, path: Q, node: bytes(0x44) }]);
+    await store.writeBlock(ref(5), hash(4), [{ trie: ACCOUNT, path: P, node: bytes(0x55) }]);
+    expect(hex(await store.node(ACCOUNT, P, 5n))).toBe("55");
+    // Block 5 replaced by a block that writes Q only: P at the new 5 is block 3's version.
+    await store.unwindTo(ref(4));
+    await store.writeBlock(ref(5, 0x50), hash(4), [{ trie: ACCOUNT, path: Q, node: bytes(0x50) }]);
+    expect(hex(await store.node(ACCOUNT, P, 5n))).toBe("03");
+    expect(hex(await store.node(ACCOUNT, Q, 5n))).toBe("50");
+    await store.close();
+  });
+
+  it("forgets what a step back moved: the baseline's path reads its own version below the block", async () => {
+    const { store } = await oneSlotStore(ACCOUNT, P, 5, 5);
+    expect(hex(await store.node(ACCOUNT, P, 5n))).toBe("05");
+    await store.stepBack(5n, ref(4), [{ trie: ACCOUNT, path: P, before: bytes(0x04), after: bytes(5) }]);
+    expect(hex(await store.node(ACCOUNT, P, 4n))).toBe("04");
+    expect(hex(await store.node(ACCOUNT, P, 5n))).toBe("05");
+    await store.close();
+  });
+});
+
 describe("ProofsStore: random operations against a reference model", () => {
   const sizes: Omit<ModelOptions, "seed"> = { slots: 24, maxChanges: 6, maxNodeBytes: 40, baseline: 30n, maxWindow: 14 };
 

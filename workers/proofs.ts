@@ -5,7 +5,8 @@
  *
  * Messages from the main thread are strings: "head" (the canonical head moved), "stop", or a
  * JSON request `{"id", "method": "proof" | "status", ...}`. Answers: "ready", "stopped", and
- * JSON `{"id", "result"}` / `{"id", "error": {"code", "message"}}`.
+ * JSON `{"id", "result"}` / `{"id", "error": {"code", "message"}}`; unasked: "latest" when the
+ * window's latest block moved or the writer stopped (follow mode's gate waits on it).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { Chain } from "../src/blockchain/chain.js";
@@ -52,10 +53,14 @@ let wake: (() => void) | undefined;
 // The first turn prunes (a window shrunk while the node was down starts moving at once), then every interval.
 let pruneDue = Date.now();
 
+/** Writes the window's ends to the shared slots; tells the main thread when the latest one moved. */
 function publishWindow(): void {
   const w = store.window();
+  const latest = w.latest === undefined ? -1 : Number(w.latest.number);
   stats.set("earliest", w.earliest === undefined ? -1 : Number(w.earliest.number));
-  stats.set("latest", w.latest === undefined ? -1 : Number(w.latest.number));
+  if (latest === stats.get("latest")) return;
+  stats.set("latest", latest);
+  parentPort!.postMessage("latest");
 }
 
 /** The writer loop: baseline, then forward sync first (the tip matters most), backfill and pruning in between. */
@@ -68,6 +73,8 @@ async function run(): Promise<void> {
     const f = await sync.forward(PROOFS_FORWARD_BLOCKS_PER_TURN);
     if (f.forward > 0) stats.inc("forwardBlocks", f.forward);
     if (f.unwound > 0) stats.inc("unwoundBlocks", f.unwound);
+    // The tip first: a follower held by the gate moves on before this turn's backfill and pruning.
+    if (f.forward > 0 || f.unwound > 0) publishWindow();
     const t0 = performance.now();
     const back = f.forward < PROOFS_FORWARD_BLOCKS_PER_TURN ? await sync.backfill(PROOFS_BACKFILL_BLOCKS_PER_TURN) : 0;
     if (back > 0) {
@@ -120,5 +127,6 @@ const running = run().catch((e: unknown) => {
   // A full disk or a store fault stops the writer; reads keep being answered from what is stored.
   log.error({ err: e }, "proofs writer stopped");
   stats.set("writerStopped", 1);
+  parentPort!.postMessage("latest");
 });
 parentPort!.postMessage("ready");

@@ -11,7 +11,8 @@ export const DEFAULT_REPORT_BASENAME = "load";
 /** Columns whose cells are text (left-aligned); the others are figures (right-aligned). */
 const TEXT_COLUMNS = new Set(["endpoint", "corpus", "run", "failures", "size class", "from", "generator"]);
 
-function renderTable(t: Table): string[] {
+/** `t` as aligned text lines: header, rule, rows (text columns left-aligned, figures right-aligned). */
+export function renderTable(t: Table): string[] {
   const widths = t.header.map((h, i) => Math.max(h.length, ...t.rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]): string =>
     cells

@@ -1,6 +1,7 @@
 /**
  * Starts the compiled basalt (`dist/src/cli/main.js node`) on the built-in OP devnet in a
- * temporary datadir, on free loopback ports, sealing blocks only on demand (`evm_mine`).
+ * temporary datadir (or a given one), on free loopback ports, sealing blocks only on demand
+ * (`evm_mine`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,8 @@ export interface BasaltOptions {
   extraArgs?: string[];
   /** Node.js flags put before the script, e.g. ["--cpu-prof", "--cpu-prof-dir", dir] */
   nodeArgs?: string[];
+  /** an initialized datadir to run on, which the caller owns (kept at stop); default a fresh temp one, removed at stop */
+  datadir?: string;
 }
 
 /** A running basalt devnet node. */
@@ -30,17 +33,17 @@ export interface BasaltNode {
   pid: number;
   datadir: string;
   child: Child;
-  /** stops the node and removes its datadir */
+  /** stops the node and removes its datadir (unless the caller gave it) */
   stop(): Promise<void>;
 }
 
 /**
- * Spawns `node dist/src/cli/main.js node --dev.block-time 0` on a fresh temp datadir with free
- * HTTP, Engine and flashblocks ports, and waits until it answers JSON-RPC.
+ * Spawns `node dist/src/cli/main.js node --dev.block-time 0` on a fresh temp datadir (or
+ * `opts.datadir`) with free HTTP, Engine and flashblocks ports, and waits until it answers JSON-RPC.
  */
 export async function startBasalt(opts: BasaltOptions = {}): Promise<BasaltNode> {
   const cli = compiledScript("src", "cli", "main.js");
-  const datadir = mkdtempSync(path.join(tmpdir(), "basalt-scenario-"));
+  const datadir = opts.datadir ?? mkdtempSync(path.join(tmpdir(), "basalt-scenario-"));
   const [http, auth, flashblocks] = await freePorts(3);
   const args = [
     ...(opts.nodeArgs ?? []),
@@ -55,7 +58,8 @@ export async function startBasalt(opts: BasaltOptions = {}): Promise<BasaltNode>
     "--log.level", opts.logLevel ?? "warn",
     ...(opts.extraArgs ?? []),
   ];
-  const child = spawnChild("basalt", process.execPath, args, { cleanup: () => rmSync(datadir, { recursive: true, force: true }) });
+  const cleanup = opts.datadir === undefined ? () => rmSync(datadir, { recursive: true, force: true }) : undefined;
+  const child = spawnChild("basalt", process.execPath, args, cleanup === undefined ? {} : { cleanup });
   const stop = (): Promise<void> => child.stop();
   const url = `http://${LOOPBACK}:${http}`;
   try {

@@ -206,6 +206,13 @@ export const DEFAULT_PUBLIC_MAX_CONNECTIONS = 2_048;
  * (specification "Limits": "Default proof history window: 28 days of blocks").
  */
 export const DEFAULT_PROOFS_HISTORY_WINDOW = (28 * 24 * 3600) / 2;
+/**
+ * Follow mode with historical proofs: most blocks the follower imports beyond the proofs store's
+ * latest block (`--proofs.max-blocks-ahead`). 512 is Base's consensus default for the same flag
+ * (reference proofs-and-sync §1.8): at basalt's ~1.6 ms per forward proofs block it is under a
+ * second of catching up, and it keeps a slow or initializing store from being left arbitrarily far behind.
+ */
+export const DEFAULT_PROOFS_MAX_BLOCKS_AHEAD = 512;
 /** Trie nodes per write of the proofs baseline (init): a batch of ~100 B–500 B nodes stays a few MiB, and a kill loses at most one. */
 export const PROOFS_BASELINE_BATCH_NODES = 20_000;
 /** Canonical blocks the proofs writer writes before it looks at backfill and pruning again (Base's node: 50 per turn). */

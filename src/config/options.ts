@@ -31,6 +31,7 @@ import {
   DEFAULT_PUBLIC_BURST_PER_IP,
   DEFAULT_PUBLIC_MAX_CONNECTIONS,
   DEFAULT_PROOFS_HISTORY_WINDOW,
+  DEFAULT_PROOFS_MAX_BLOCKS_AHEAD,
   EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
 } from "./constants.js";
@@ -164,6 +165,8 @@ export interface BasaltOptions {
   "historical-proofs": boolean;
   /** Historical proofs: blocks kept. */
   "proofs.history-window": number;
+  /** Follow mode with historical proofs: most blocks imported beyond the proofs store's latest block. */
+  "proofs.max-blocks-ahead": number;
   /** Historical proofs: the store's directory ("" = `<datadir>/proofs`). */
   "proofs.path": string;
   /** eth_getProof's maximum distance below the head without the extension (0 = the whole state history); ignored with it. */
@@ -641,6 +644,17 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "operations",
     commands: ["node", "doctor"],
     env: "BASALT_PROOFS_HISTORY_WINDOW",
+    min: 1,
+    valueName: "<blocks>",
+  },
+  "proofs.max-blocks-ahead": {
+    name: "proofs.max-blocks-ahead",
+    type: "number",
+    description: "Follow mode with historical proofs: most blocks the follower imports beyond the proofs store's latest block (as Base's --proofs.max-blocks-ahead)",
+    default: DEFAULT_PROOFS_MAX_BLOCKS_AHEAD,
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_PROOFS_MAX_BLOCKS_AHEAD",
     min: 1,
     valueName: "<blocks>",
   },

@@ -49,6 +49,9 @@ export class ProofsService {
   /** The worker's counters and the window's ends, read without a message. */
   readonly stats = new ProofsStats(this.statsSab);
   private offHead: (() => void) | undefined;
+  /** Listeners of {@link onLatestChange}. */
+  private readonly latestListeners = new Set<() => void>();
+  private running = false;
 
   constructor(
     private readonly chain: Chain,
@@ -64,10 +67,12 @@ export class ProofsService {
       workerData: { datadir: this.opts.datadir, path: this.opts.path, window: this.opts.window, stats: this.statsSab, logLevel: this.opts.logLevel, logFormat: this.opts.logFormat },
     });
     this.worker = worker;
+    this.running = true;
     await new Promise<void>((resolve, reject) => {
       worker.on("message", (m: string) => {
         if (m === "ready") return resolve();
         if (m === "stopped") return;
+        if (m === "latest") return this.notifyLatest();
         const msg = JSON.parse(m) as { id?: number; result?: unknown; error?: BasaltErrorObject; fatal?: BasaltErrorObject };
         if (msg.fatal !== undefined) return reject(remoteError(msg.fatal));
         const p = msg.id === undefined ? undefined : this.pending.get(msg.id);
@@ -87,6 +92,8 @@ export class ProofsService {
           p.reject(unavailable("the proofs worker is not running"));
         }
         this.pending.clear();
+        this.running = false;
+        this.notifyLatest();
       });
     });
     this.offHead = this.chain.onHead(() => this.worker?.postMessage("head"));
@@ -116,6 +123,27 @@ export class ProofsService {
     const e = this.stats.get("earliest");
     const l = this.stats.get("latest");
     return { earliest: e < 0 ? null : e, latest: l < 0 ? null : l };
+  }
+
+  /** The window's latest block, null while the store initializes (read from the shared slots). */
+  latestBlock(): bigint | null {
+    const l = this.stats.get("latest");
+    return l < 0 ? null : BigInt(l);
+  }
+
+  /** Whether the store's writer is running: false once it stopped on an error or the worker exited (the window will not move again). */
+  writing(): boolean {
+    return this.running && this.stats.get("writerStopped") === 0;
+  }
+
+  /** Calls `listener` whenever the window's latest block moved or the writer stopped; returns the unsubscribe. */
+  onLatestChange(listener: () => void): () => void {
+    this.latestListeners.add(listener);
+    return () => void this.latestListeners.delete(listener);
+  }
+
+  private notifyLatest(): void {
+    for (const l of this.latestListeners) l();
   }
 
   /** Stops the worker (bounded wait). */

@@ -13,6 +13,11 @@
  * the new branch, moves the head to it (`Chain.setHead` unwinds the old branch: its blocks,
  * transactions, receipts and logs leave every canonical index) and imports the rest. The source's
  * `safe` and `finalized` blocks become the local pointers once those blocks are local.
+ *
+ * With `--historical-proofs` a {@link ProofsGate} caps the import at `--proofs.max-blocks-ahead`
+ * blocks above the proofs store's latest block: a round stops at the cap, and the follower sleeps
+ * until the store moves (woken at once by its change, else at the next poll). Reorgs and the
+ * safe/finalized pointers are unaffected (they never raise the head).
  */
 import type { Block } from "@ethereumjs/block";
 import { equalsBytes } from "@ethereumjs/util";
@@ -32,6 +37,7 @@ import {
   followSourceHeadBlock,
   type FollowErrorReason,
 } from "./metrics.js";
+import { ProofsGate, type ProofsGateOptions } from "./proofsGate.js";
 import { HttpRpcClient, RpcClientError, RpcClientErrorCode, UpstreamRpcError, WsRpcClient, isWebSocketUrl, type JsonRpcClient } from "./rpcClient.js";
 import { RPC_CLIENT_TIMEOUT_MS } from "../config/constants.js";
 import { FOLLOW_FETCH_AHEAD, FOLLOW_TAGS_INTERVAL_MS, FOLLOW_SYNCING_LAG_BLOCKS, FOLLOW_BACKOFF_INITIAL_MS, FOLLOW_BACKOFF_MAX_MS, FOLLOW_PROGRESS_INTERVAL_MS, FOLLOW_MAX_REORG_STEPS_PER_ROUND } from "../config/constants.js";
@@ -53,6 +59,8 @@ export interface FollowerOptions {
   logger: Logger;
   /** Per-request timeout towards the source (default: the RPC client's). */
   requestTimeoutMs?: number;
+  /** With `--historical-proofs`: stay within `maxBlocksAhead` blocks of the proofs store's latest block. */
+  proofs?: ProofsGateOptions;
 }
 
 /** The followed RPC serves another chain (chain id or genesis differs): following is refused. */
@@ -122,6 +130,9 @@ export class Follower {
   private headPending = false;
   /** Catch-up pace, while more than {@link FOLLOW_SYNCING_LAG_BLOCKS} behind (undefined at the tip). */
   private progress: ProgressMeter | undefined;
+  /** The proofs gate (`--historical-proofs`), and its change subscription while following. */
+  private readonly gate: ProofsGate | undefined;
+  private offGate: (() => void) | undefined;
 
   constructor(
     private readonly chain: Chain,
@@ -133,6 +144,7 @@ export class Follower {
     this.requestTimeoutMs = opts.requestTimeoutMs ?? RPC_CLIENT_TIMEOUT_MS;
     const copts = { timeoutMs: this.requestTimeoutMs, logger: this.log };
     this.client = isWebSocketUrl(url) ? new WsRpcClient(url, copts) : new HttpRpcClient(url, copts);
+    this.gate = opts.proofs === undefined ? undefined : new ProofsGate(opts.proofs, this.log);
   }
 
   /** The source endpoint without credentials. */
@@ -164,12 +176,14 @@ export class Follower {
     this.highest = this.startingBlock;
     followHeadBlock.set(Number(this.startingBlock));
     this.log.info({ source: this.endpoint, head: this.startingBlock.toString(), pollIntervalMs: this.pollIntervalMs }, "following a trusted RPC");
+    this.offGate = this.gate?.onChange(() => this.onProofsProgress());
     this.loop = this.run();
   }
 
   /** Stops the loop (after the block being imported, if any) and closes the connection. Idempotent. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.offGate?.();
     this.endSleep?.();
     this.client.close();
     await this.loop;
@@ -289,6 +303,16 @@ export class Follower {
   private onHead(result: unknown): void {
     const n = typeof result === "object" && result !== null ? (result as { number?: unknown }).number : undefined;
     if (typeof n === "string" && /^0x[0-9a-fA-F]+$/.test(n)) this.seeSourceHead(BigInt(n));
+    this.wake();
+  }
+
+  /** The proofs store moved: a held follower syncs now if the gate lets it import again. */
+  private onProofsProgress(): void {
+    if (this.gate?.held === true && this.gate.opensAbove(this.chain.head.header.number)) this.wake();
+  }
+
+  /** Ends a wakeable sleep now, or makes the next one end at once. */
+  private wake(): void {
     if (this.endSleep !== undefined && this.sleepWakeable) this.endSleep();
     else this.headPending = true;
   }
@@ -317,7 +341,8 @@ export class Follower {
     const target = await this.header("latest");
     if (target === undefined) throw new FollowInconsistentError(`${this.endpoint} has no latest block`, { source: this.endpoint });
     this.seeSourceHead(target.number);
-    await this.syncTo(target);
+    const held = await this.syncTo(target);
+    if (!held) this.gate?.release(this.chain.head.header.number);
     if (!this.caughtUp && equalsBytes(this.chain.head.hash(), target.hash)) {
       this.caughtUp = true;
       this.log.info({ source: this.endpoint, head: target.number.toString() }, "follow mode caught up with the source");
@@ -325,28 +350,32 @@ export class Follower {
     await this.trackTags();
   }
 
-  private async syncTo(target: SourceHeader): Promise<void> {
+  /** Brings the local chain to `target`; true when the proofs gate stopped the import short of it. */
+  private async syncTo(target: SourceHeader): Promise<boolean> {
     for (let steps = 0; steps < FOLLOW_MAX_REORG_STEPS_PER_ROUND && !this.stopped; steps++) {
       const head = this.chain.head.header;
-      if (equalsBytes(head.hash(), target.hash)) return;
+      if (equalsBytes(head.hash(), target.hash)) return false;
       if (target.number > head.number) {
         const outcome = await this.importRange(head.number + 1n, target.number);
-        if (outcome === "done") return;
+        if (outcome !== "diverged") return outcome === "held";
       }
-      if (this.stopped) return;
+      if (this.stopped) return false;
       await this.reorg(target.number);
     }
+    return false;
   }
 
   /**
-   * Imports blocks `from..to` in order, fetching up to {@link FOLLOW_FETCH_AHEAD} ahead. Returns
-   * "diverged" when a block's parent is not the local head (the source reorged), "done" otherwise.
+   * Imports blocks `from..to` in order, fetching up to {@link FOLLOW_FETCH_AHEAD} ahead, none
+   * beyond what the proofs gate admits. Returns "diverged" when a block's parent is not the local
+   * head (the source reorged), "held" when the gate stopped it before `to`, "done" otherwise.
    */
-  private async importRange(from: bigint, to: bigint): Promise<"done" | "diverged"> {
+  private async importRange(from: bigint, to: bigint): Promise<"done" | "diverged" | "held"> {
     const queue: Promise<Block>[] = [];
     let next = from;
+    const admitted = (n: bigint): boolean => this.gate === undefined || this.gate.admits(n, this.chain.head.header.number, this.highest);
     const fill = (): void => {
-      while (queue.length < FOLLOW_FETCH_AHEAD && next <= to) {
+      while (queue.length < FOLLOW_FETCH_AHEAD && next <= to && admitted(next)) {
         const p = this.fetchBlock(next++);
         p.catch(() => undefined); // awaited in order below; abandoned ones must not surface as unhandled
         queue.push(p);
@@ -359,8 +388,9 @@ export class Follower {
       fill();
       if (!equalsBytes(block.header.parentHash, this.chain.head.hash())) return "diverged";
       await this.importOne(block);
+      fill();
     }
-    return "done";
+    return next <= to ? "held" : "done";
   }
 
   /** Executes, verifies and commits `block` (child of the head) as the new head. */

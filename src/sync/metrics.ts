@@ -45,6 +45,12 @@ export const followImportSeconds = histogram({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
+/** Times follow mode started waiting for the proofs store (`--historical-proofs`: the gate of `--proofs.max-blocks-ahead`). */
+export const followGatedTotal = counter({ name: "basalt_sync_follow_gated_total", help: "Times follow mode was held back to wait for the historical proofs store" });
+
+/** Source blocks the proofs gate holds back now: the source's head minus the highest block allowed (0 when not held). */
+export const followGateHeldBlocks = gauge({ name: "basalt_sync_follow_gate_held_blocks", help: "Source blocks follow mode holds back until the historical proofs store advances (0: not held)" });
+
 /** Outcome of forwarding a raw transaction to the sequencer: `ok`, `rejected` (its JSON-RPC error), `failed` (transport). */
 export type ForwardResult = "ok" | "rejected" | "failed";
 

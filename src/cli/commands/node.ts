@@ -135,7 +135,11 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   };
   // Follow mode (--follow-rpc): blocks come from a trusted RPC and are executed and verified here; nothing is produced locally.
   const followUrl = opts["follow-rpc"];
-  const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log });
+  // With --historical-proofs the follower stays within --proofs.max-blocks-ahead blocks of the proofs store's latest block.
+  const proofsGate = proofs === undefined
+    ? undefined
+    : { progress: { latest: () => proofs.latestBlock(), writing: () => proofs.writing(), onChange: (l: () => void) => proofs.onLatestChange(l) }, maxBlocksAhead: opts["proofs.max-blocks-ahead"] };
+  const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate });
   // Followed blocks drop the transactions they include from the local pool (the devnet sequencer prunes its own).
   if (follower !== undefined) chain.onHead(() => pool.prune());
   // --sequencer-http: eth_sendRawTransaction goes to the sequencer first, then into the local pool.

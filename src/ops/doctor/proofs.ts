@@ -1,7 +1,8 @@
 /**
  * `basalt doctor` check "proofs": the historical proofs options (`--historical-proofs`,
- * `--proofs.history-window`; env `BASALT_HISTORICAL_PROOFS`, `BASALT_PROOFS_HISTORY_WINDOW`)
- * are consistent, and where the store lives (`--proofs.path`, default `<datadir>/proofs`).
+ * `--proofs.history-window`, `--proofs.max-blocks-ahead`; env `BASALT_HISTORICAL_PROOFS`,
+ * `BASALT_PROOFS_HISTORY_WINDOW`, `BASALT_PROOFS_MAX_BLOCKS_AHEAD`) are consistent, and where
+ * the store lives (`--proofs.path`, default `<datadir>/proofs`).
  */
 import { join } from "node:path";
 import { DEFAULT_PROOFS_HISTORY_WINDOW } from "../../config/constants.js";
@@ -21,7 +22,8 @@ export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {
   const title = "Historical proofs";
   const o = ctx.options;
   const window = o["proofs.history-window"];
-  const data = { enabled: o["historical-proofs"], window, storage: o["proofs.path"] === "" ? join(o.datadir, "proofs") : o["proofs.path"] };
+  const maxBlocksAhead = o["proofs.max-blocks-ahead"];
+  const data = { enabled: o["historical-proofs"], window, maxBlocksAhead, storage: o["proofs.path"] === "" ? join(o.datadir, "proofs") : o["proofs.path"] };
   if (!o["historical-proofs"]) {
     return result(id, title, "SKIP", `disabled (--historical-proofs / ${envVarName("historical-proofs")})`, undefined, data);
   }
@@ -29,7 +31,7 @@ export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {
     const fix = `set ${envVarName("proofs.history-window")} to a block count >= 1 (default ${DEFAULT_PROOFS_HISTORY_WINDOW}, 28 days)`;
     return result(id, title, "FAIL", `--proofs.history-window ${window} is not a positive block count`, fix, data);
   }
-  const notes = [`window ${window} blocks (${((window * 2) / 86_400).toFixed(1)} days of 2 s blocks), stored in ${data.storage}`];
+  const notes = [`window ${window} blocks (${((window * 2) / 86_400).toFixed(1)} days of 2 s blocks), stored in ${data.storage}; follow mode stays within ${maxBlocksAhead} blocks of it`];
   if (window < MIN_USEFUL_PROOFS_WINDOW) notes.push(`below ${MIN_USEFUL_PROOFS_WINDOW} blocks (12 h), which Base's node refuses`);
   if (o["rpc.eth-proof-window"] > 0) notes.push("--rpc.eth-proof-window is ignored while the extension is on");
   if (notes.length > 1 || window < MIN_USEFUL_PROOFS_WINDOW) {

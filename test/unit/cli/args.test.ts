@@ -24,6 +24,7 @@ import {
   DEFAULT_PUBLIC_BURST_PER_IP,
   DEFAULT_PUBLIC_MAX_CONNECTIONS,
   DEFAULT_PROOFS_HISTORY_WINDOW,
+  DEFAULT_PROOFS_MAX_BLOCKS_AHEAD,
   EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
 } from "../../../src/config/constants.js";
@@ -144,6 +145,7 @@ describe("defaults", () => {
       "public.max-connections": DEFAULT_PUBLIC_MAX_CONNECTIONS,
       "historical-proofs": false,
       "proofs.history-window": DEFAULT_PROOFS_HISTORY_WINDOW,
+      "proofs.max-blocks-ahead": DEFAULT_PROOFS_MAX_BLOCKS_AHEAD,
       "proofs.path": "",
       "rpc.eth-proof-window": 0,
       "rpc.max-body": MAX_REQUEST_BODY_BYTES,

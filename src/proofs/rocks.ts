@@ -78,6 +78,8 @@ export interface RocksOpenOptions {
   columnFamilies: string[];
   readOnly?: boolean;
   createIfMissing?: boolean;
+  /** false: refuse to open when a column family asked for does not exist ("Column family not found: name") */
+  createMissingColumnFamilies?: boolean;
 }
 
 type RocksConstructor = new (path: string, opts: RocksOpenOptions) => RocksSession;

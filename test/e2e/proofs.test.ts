@@ -15,63 +15,23 @@
  * error. Also covered: the key cap, and `debug_proofsSyncStatus`.
  */
 import { verifyMerkleProof } from "@ethereumjs/mpt";
-import { createFeeMarket1559Tx } from "@ethereumjs/tx";
-import { bytesToHex, createAddressFromString, createContractAddress, hexToBytes } from "@ethereumjs/util";
+import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../src/blockchain/chain.js";
-import { commonFromGenesis } from "../../src/chain/chainSpec.js";
-import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { keccak256 } from "../../src/util/keccak.js";
-import { balanceSlot, tokenInitCode, transferCalldata } from "../../bench/workload/contracts.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { pollUntil } from "../helpers/poll.js";
-import { mainStoreProof } from "../helpers/proofs.js";
+import { mainStoreProof, ProofsTraffic, rpcTarget } from "../helpers/proofs.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
-
-const accounts = devAccounts();
-const common = commonFromGenesis(devnetGenesis());
-const CHAIN_ID = 845337n;
-const key = (i: number): Uint8Array => hexToBytes(accounts[i]!.privateKey as `0x${string}`);
-const addr = (i: number): Uint8Array => hexToBytes(accounts[i]!.address as `0x${string}`);
-/** Initcode that self-destructs to the caller during its own creation (CALLER SELFDESTRUCT). */
-const SELF_DESTRUCT_INIT = Uint8Array.of(0x33, 0xff);
 
 let datadir = "";
 let node: NodeHandle | undefined;
-const nonces = accounts.map(() => 0n);
-const addresses: Uint8Array[] = [addr(0), addr(1), addr(2), addr(3), keccak256(Uint8Array.of(0xde, 0xad)).subarray(12)];
-const slots: Uint8Array[] = [balanceSlot(addr(0)), balanceSlot(addr(1)), balanceSlot(addr(2)), new Uint8Array(32).fill(7)];
-let token: Uint8Array | undefined;
-let step = 0;
+const traffic = new ProofsTraffic(rpcTarget(() => node!.url));
+const { addresses, slots } = traffic;
+const addr = (i: number): Uint8Array => ProofsTraffic.account(i);
 
 const call = (method: string, params: Json[] = []): Promise<Json> => rpcResult(node!.url, method, params);
-
-async function send(from: number, to: Uint8Array | undefined, data: Uint8Array, value: bigint): Promise<void> {
-  const nonce = nonces[from]!++;
-  const tx = createFeeMarket1559Tx({ chainId: CHAIN_ID, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 1_000_000n, to, data, value }, { common }).sign(key(from));
-  if (to === undefined) addresses.push(createContractAddress(createAddressFromString(bytesToHex(addr(from))), nonce).bytes);
-  await call("eth_sendRawTransaction", [bytesToHex(tx.serialize())]);
-}
-
-/** One block of mixed traffic, sealed with evm_mine. */
-async function block(): Promise<void> {
-  const s = step++;
-  if (token === undefined) {
-    token = createContractAddress(createAddressFromString(bytesToHex(addr(0))), nonces[0]!).bytes;
-    addresses.push(token);
-    await send(0, undefined, tokenInitCode(1_000_000n), 0n);
-  } else {
-    const fresh = keccak256(Uint8Array.of(s, 2)).subarray(12);
-    addresses.push(fresh);
-    await send(1, fresh, new Uint8Array(0), 1000n + BigInt(s));
-    await send(0, token, transferCalldata(addr(1), 10n + BigInt(s)), 0n);
-    // Account 2's balance slot is written in odd steps and cleared in the next.
-    if (s % 2 === 1) await send(0, token, transferCalldata(addr(2), 50n), 0n);
-    else await send(2, token, transferCalldata(addr(0), 50n), 0n);
-    if (s % 4 === 1) await send(3, undefined, SELF_DESTRUCT_INIT, 5n);
-  }
-  await call("evm_mine");
-}
+const block = (): Promise<void> => traffic.block();
 
 async function head(): Promise<bigint> {
   return BigInt((await call("eth_blockNumber")) as string);

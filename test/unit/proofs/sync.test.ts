@@ -6,24 +6,22 @@
  * pruning, every proof at every block of the window equals the main store's proof at that block,
  * with the same values, and verifies against the header's state root.
  */
-import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { verifyMerkleProof } from "@ethereumjs/mpt";
-import { bytesToHex, createContractAddress, createAddressFromString, hexToBytes } from "@ethereumjs/util";
+import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
-import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
-import { mainStoreProof } from "../../helpers/proofs.js";
+import { devnetGenesis } from "../../../src/chain/devnet.js";
+import { mainStoreProof, ProofsTraffic } from "../../helpers/proofs.js";
 import { ProofsReader } from "../../../src/proofs/reader.js";
 import { ProofsStore } from "../../../src/proofs/store.js";
 import { ProofsSync } from "../../../src/proofs/sync.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { keccak256 } from "../../../src/util/keccak.js";
-import { balanceSlot, tokenInitCode, transferCalldata } from "../../../bench/workload/contracts.js";
 
 const silent = pino({ level: "silent" });
 const dirs: string[] = [];
@@ -36,64 +34,13 @@ function tmp(prefix: string): string {
   return d;
 }
 
-const accounts = devAccounts();
-const key = (i: number): Uint8Array => hexToBytes(accounts[i]!.privateKey as `0x${string}`);
-const addr = (i: number): Uint8Array => hexToBytes(accounts[i]!.address as `0x${string}`);
-/** Initcode that self-destructs to the caller during its own creation (CALLER SELFDESTRUCT). */
-const SELF_DESTRUCT_INIT = Uint8Array.of(0x33, 0xff);
-
-/** A deterministic traffic generator over the devnet's dev accounts. */
-class Traffic {
-  private readonly nonces = accounts.map(() => 0n);
-  readonly addresses: Uint8Array[] = [];
-  readonly slots: Uint8Array[] = [];
-  token: Uint8Array | undefined;
-  private step = 0;
-
-  constructor(
-    private readonly chain: Chain,
-    private readonly pool: TxPool,
-  ) {
-    for (let i = 0; i < 4; i++) this.addresses.push(addr(i));
-  }
-
-  private async send(from: number, to: Uint8Array | undefined, data: Uint8Array, value: bigint): Promise<void> {
-    const common = this.chain.commonAt(this.chain.head.header.number + 1n, this.chain.head.header.timestamp + 1n);
-    const nonce = this.nonces[from]!++;
-    const tx = createFeeMarket1559Tx({ chainId: this.chain.chainId, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 1_000_000n, to, data, value }, { common }).sign(key(from));
-    if (to === undefined) this.addresses.push(createContractAddress(createAddressFromString(bytesToHex(addr(from))), nonce).bytes);
-    await this.pool.addRaw(tx.serialize());
-  }
-
-  /** One block's worth of transactions. */
-  async block(): Promise<void> {
-    const s = this.step++;
-    if (this.token === undefined) {
-      this.token = createContractAddress(createAddressFromString(bytesToHex(addr(0))), this.nonces[0]!).bytes;
-      await this.send(0, undefined, tokenInitCode(1_000_000n), 0n);
-      this.slots.push(balanceSlot(addr(0)), balanceSlot(addr(1)), balanceSlot(addr(2)), new Uint8Array(32).fill(7));
-      return;
-    }
-    // A transfer to a new account; token moves: account 1's balance only grows, account 2 receives
-    // 50 in odd steps and sends it back in the next (its slot is written, then cleared).
-    const fresh = keccak256(Uint8Array.of(s, 1)).subarray(12);
-    this.addresses.push(fresh);
-    await this.send(1, fresh, new Uint8Array(0), 1000n + BigInt(s));
-    await this.send(0, this.token, transferCalldata(addr(1), 10n + BigInt(s)), 0n);
-    if (s % 2 === 1) await this.send(0, this.token, transferCalldata(addr(2), 50n), 0n);
-    else await this.send(2, this.token, transferCalldata(addr(0), 50n), 0n);
-    if (s % 4 === 1) await this.send(3, undefined, SELF_DESTRUCT_INIT, 5n);
-  }
-}
-
 /** Every proof at every block of the window equals the main store's, and verifies. */
-async function checkWindow(chain: Chain, store: ProofsStore, traffic: Traffic): Promise<number> {
+async function checkWindow(chain: Chain, store: ProofsStore, traffic: ProofsTraffic): Promise<number> {
   const reader = new ProofsReader(chain, store);
   const w = store.window();
   let checked = 0;
   for (let n = w.earliest!.number; n <= w.latest!.number; n++) {
-    const addresses = [...traffic.addresses, keccak256(Uint8Array.of(0xde, 0xad)).subarray(12)];
-    for (const a of addresses) {
+    for (const a of traffic.addresses) {
       const expected = await mainStoreProof(chain, n, a, traffic.slots);
       const got = await reader.proof(bytesToHex(a), traffic.slots.map(bytesToHex), n);
       expect(got.accountProof, `account proof of ${bytesToHex(a)} at block ${n}`).toEqual(expected.accountProof);
@@ -117,11 +64,8 @@ describe("ProofsSync over a devnet chain", () => {
     const chain = Chain.open(datadir, { logger: silent });
     const pool = new TxPool(chain);
     const seq = new OpDevSequencer(chain, pool, 0, silent);
-    const traffic = new Traffic(chain, pool);
-    for (let i = 0; i < 12; i++) {
-      await traffic.block();
-      await seq.sealOne();
-    }
+    const traffic = new ProofsTraffic({ submit: async (raw) => void (await pool.addRaw(raw)), seal: async () => void (await seq.sealOne()) });
+    for (let i = 0; i < 12; i++) await traffic.block();
     const store = await ProofsStore.open(tmp("basalt-proofs-store-"), { chainId: chain.chainId, genesisHash: chain.genesisHash });
     try {
       const sync = new ProofsSync(chain, store, 1_000n, silent);
@@ -133,10 +77,7 @@ describe("ProofsSync over a devnet chain", () => {
       expect(store.window().earliest!.number).toBe(0n);
       expect(await checkWindow(chain, store, traffic)).toBeGreaterThan(0);
 
-      for (let i = 0; i < 8; i++) {
-        await traffic.block();
-        await seq.sealOne();
-      }
+      for (let i = 0; i < 8; i++) await traffic.block();
       expect((await sync.forward(100)).forward).toBe(8);
       expect(store.window().latest!.number).toBe(20n);
       await checkWindow(chain, store, traffic);

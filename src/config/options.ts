@@ -781,6 +781,11 @@ export function isBuiltinNetwork(network: string): boolean {
   return isDevnet(network) || isBaseNetwork(network);
 }
 
+/** The historical-proofs store's directory: `--proofs.path`, or `<datadir>/proofs` when that is empty (its default). */
+export function proofsStoreDir(datadir: string, proofsPath: string): string {
+  return proofsPath === "" ? path.join(datadir, "proofs") : proofsPath;
+}
+
 /** The default data directory of a network: `./data/<networkName>`. */
 export function defaultDatadir(network: string): string {
   return `./data/${networkName(network)}`;

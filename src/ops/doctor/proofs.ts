@@ -3,9 +3,8 @@
  * `--proofs.history-window`; env `BASALT_HISTORICAL_PROOFS`, `BASALT_PROOFS_HISTORY_WINDOW`)
  * are consistent, and where the store lives (`--proofs.path`, default `<datadir>/proofs`).
  */
-import { join } from "node:path";
 import { DEFAULT_PROOFS_HISTORY_WINDOW } from "../../config/constants.js";
-import { envVarName } from "../../config/options.js";
+import { envVarName, proofsStoreDir } from "../../config/options.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /**
@@ -21,7 +20,7 @@ export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {
   const title = "Historical proofs";
   const o = ctx.options;
   const window = o["proofs.history-window"];
-  const data = { enabled: o["historical-proofs"], window, storage: o["proofs.path"] === "" ? join(o.datadir, "proofs") : o["proofs.path"] };
+  const data = { enabled: o["historical-proofs"], window, storage: proofsStoreDir(o.datadir, o["proofs.path"]) };
   if (!o["historical-proofs"]) {
     return result(id, title, "SKIP", `disabled (--historical-proofs / ${envVarName("historical-proofs")})`, undefined, data);
   }

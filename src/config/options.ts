@@ -647,7 +647,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   "proofs.path": {
     name: "proofs.path",
     type: "string",
-    description: "Historical proofs: directory of the proofs store (default <datadir>/proofs)",
+    description: "Historical proofs: directory of the proofs store (default <datadir>/proofs); also where `basalt snapshot` exports it from and imports it to",
     default: "",
     group: "operations",
     commands: ["node", "doctor"],

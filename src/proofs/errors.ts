@@ -31,6 +31,8 @@ export const ProofsErrorCode = {
   UNAVAILABLE: "PROOFS_UNAVAILABLE",
   /** RocksDB refused a write (a full disk, an I/O error); the store keeps answering reads of what it holds. */
   WRITE_FAILED: "PROOFS_WRITE_FAILED",
+  /** The store disagrees with the chain it is checked against (`proofs/check.ts`): its window or a proof at one of the window's ends. */
+  CHAIN_MISMATCH: "PROOFS_CHAIN_MISMATCH",
 } as const;
 /** One of the {@link ProofsErrorCode} values. */
 export type ProofsErrorCode = (typeof ProofsErrorCode)[keyof typeof ProofsErrorCode];
@@ -50,7 +52,8 @@ export type ProofsErrorType =
   | { code: typeof ProofsErrorCode.INVALID_INPUT; reason: string }
   | { code: typeof ProofsErrorCode.UNAVAILABLE; reason: string }
   /** `diskFull`: the device holding the store has no space left (ENOSPC). */
-  | { code: typeof ProofsErrorCode.WRITE_FAILED; dir: string; diskFull: boolean; reason: string };
+  | { code: typeof ProofsErrorCode.WRITE_FAILED; dir: string; diskFull: boolean; reason: string }
+  | { code: typeof ProofsErrorCode.CHAIN_MISMATCH; dir: string; reason: string };
 
 /** An error of the historical proofs store. */
 export class ProofsError extends TypedError<ProofsErrorType> {}
@@ -79,4 +82,9 @@ export function writeFailed(dir: string, e: unknown): ProofsError {
   const diskFull = NO_SPACE.test(reason);
   const what = diskFull ? `the disk holding it is full (${reason})` : reason;
   return new ProofsError({ code: ProofsErrorCode.WRITE_FAILED, dir, diskFull, reason }, `cannot write the proofs store at ${dir}: ${what}`, { cause: e });
+}
+
+/** A {@link ProofsErrorCode.CHAIN_MISMATCH} error naming the store directory and what disagrees. */
+export function chainMismatch(dir: string, reason: string): ProofsError {
+  return new ProofsError({ code: ProofsErrorCode.CHAIN_MISMATCH, dir, reason }, `proofs store ${dir} does not match the chain: ${reason}`);
 }

@@ -448,6 +448,29 @@ export class ProofsStore {
     });
   }
 
+  /**
+   * Every entry of every column family ({@link PROOFS_COLUMN_FAMILIES} order, each in key order),
+   * read through one RocksDB snapshot: what `basalt snapshot export` carries. Only on a read-only
+   * store (PROOFS_INVALID_INPUT otherwise): it sees the data as of its open, so {@link window} is
+   * the window of these entries, where a writer could move it on while they are read.
+   */
+  async *entries(): AsyncGenerator<{ family: string; key: Buffer; value: Buffer }> {
+    if (!this.readOnly) throw invalidInput(`entries() reads a read-only open of ${this.dir}, whose window stays that of the entries`);
+    const snapshot = this.#db.snapshot();
+    try {
+      for (const family of Object.values(PROOFS_COLUMN_FAMILIES)) {
+        const cf = snapshot.columnFamily(family);
+        try {
+          for await (const { key, value } of cf.iterator({})) yield { family, key, value };
+        } finally {
+          await cf.close();
+        }
+      }
+    } finally {
+      await snapshot.close();
+    }
+  }
+
   /** Estimated keys and bytes per column family (RocksDB properties; cheap, no scan). */
   async stats(): Promise<ProofsStats> {
     const columnFamilies: Record<string, ColumnFamilyStats> = {};

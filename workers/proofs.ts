@@ -17,6 +17,7 @@ import { ProofsReader } from "../src/proofs/reader.js";
 import { ProofsStats } from "../src/proofs/stats.js";
 import { PROOFS_BACKFILL_BLOCKS_PER_TURN, PROOFS_FORWARD_BLOCKS_PER_TURN, PROOFS_PRUNE_BATCH_BLOCKS, PROOFS_PRUNE_INTERVAL_MS } from "../src/config/constants.js";
 import { BasaltError, type BasaltErrorObject } from "../src/util/errors.js";
+import { ProofsError, ProofsErrorCode } from "../src/proofs/errors.js";
 
 /** A thrown value in the form that crosses to the main thread (a typed error keeps its code and metadata). */
 function errorObject(e: unknown): BasaltErrorObject {
@@ -124,8 +125,16 @@ parentPort!.on("message", (msg: string) => {
 });
 
 const running = run().catch((e: unknown) => {
-  // A full disk or a store fault stops the writer; reads keep being answered from what is stored.
-  log.error({ err: e }, "proofs writer stopped");
+  // A full disk or a store fault stops the writer (one error line); reads keep being answered
+  // from the window stored, which stays the last one written whole.
+  const w = store.window();
+  const diskFull = e instanceof ProofsError && e.type.code === ProofsErrorCode.WRITE_FAILED && e.type.diskFull;
+  log.error(
+    { err: e, path: data.path, earliest: w.earliest?.number.toString(), latest: w.latest?.number.toString(), reason: (e as Error).message },
+    diskFull
+      ? "proofs writer stopped: the disk holding the proofs store is full; eth_getProof keeps answering within the window stored; free space and restart to resume"
+      : "proofs writer stopped; eth_getProof keeps answering within the window stored; restart to resume",
+  );
   stats.set("writerStopped", 1);
   parentPort!.postMessage("latest");
 });

@@ -93,7 +93,7 @@ const DOCTOR_COMMAND = "doctor";
 const JSON_FLAG = "--json";
 /** `basalt snapshot export|import <file>` works on a datadir: it takes these options only, plus {@link FORCE_FLAG}. */
 const SNAPSHOT_COMMAND = "snapshot";
-const SNAPSHOT_OPTIONS: ReadonlySet<string> = new Set(["datadir", "network", "genesis-url", "env-file", "log.level", "log.format"]);
+const SNAPSHOT_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path", "network", "genesis-url", "env-file", "log.level", "log.format"]);
 /** `basalt snapshot import`'s overwrite switch; not in the option table (it has no environment variable). */
 const FORCE_FLAG = "--force";
 

@@ -38,8 +38,8 @@ export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary:
     summary: "Check a configuration before and while running: options, datadir, ports, L1, flashblocks, sync lag",
   },
   snapshot: {
-    usage: "basalt snapshot export|import --datadir D <file>",
-    summary: "Export a datadir to a snapshot file, or import one (verified by head hash and state root)",
+    usage: "basalt snapshot export|import --datadir D [--proofs.path P] <file>",
+    summary: "Export a datadir (and its proofs store) to a snapshot file, or import one (verified by head hash, state root and proofs)",
   },
 };
 

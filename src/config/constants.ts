@@ -270,6 +270,22 @@ export const PROOFS_MAX_KEYS = 1_024;
  * while leaving half the pool to readers, so serving proofs never queues behind a prune.
  */
 export const PROOFS_WRITE_READ_CONCURRENCY = 2;
+/** Proofs store dump (snapshot export): bytes gathered before each write to the compressor; few large writes instead of one per entry, at 1 MiB of memory. */
+export const PROOFS_DUMP_CHUNK_BYTES = 1024 * 1024;
+/** Proofs store restore (snapshot import): bytes of keys and values per write batch; a batch is built in memory, and 4 MiB keeps it small while each write stays large. */
+export const PROOFS_RESTORE_BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * Proofs store check (snapshot export and import): accounts proven at each end of the window. The
+ * fee vaults and L1Block, which every OP block writes, then the block's senders and recipients;
+ * 8 walks the account trie's upper levels along several paths and each takes about a millisecond.
+ */
+export const PROOFS_CHECK_ACCOUNTS = 8;
+/**
+ * Snapshot export: attempts at the read-only open of a proofs store a running node writes. The
+ * open reads the list of the store's files, then opens them; a flush or compaction of the writer
+ * in between deletes one, and the next attempt reads the new list.
+ */
+export const PROOFS_SNAPSHOT_OPEN_ATTEMPTS = 3;
 /** Graceful shutdown: in-flight requests get this long to finish before they are cut off. */
 export const SHUTDOWN_DRAIN_MS = 5_000;
 

@@ -661,7 +661,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   "proofs.path": {
     name: "proofs.path",
     type: "string",
-    description: "Historical proofs: directory of the proofs store (default <datadir>/proofs)",
+    description: "Historical proofs: directory of the proofs store (default <datadir>/proofs); also where `basalt snapshot` exports it from and imports it to",
     default: "",
     group: "operations",
     commands: ["node", "doctor"],
@@ -793,6 +793,11 @@ export function isBaseNetwork(network: string): boolean {
 /** Whether `network` names a built-in network (the devnet or a Base network) rather than a genesis path. */
 export function isBuiltinNetwork(network: string): boolean {
   return isDevnet(network) || isBaseNetwork(network);
+}
+
+/** The historical-proofs store's directory: `--proofs.path`, or `<datadir>/proofs` when that is empty (its default). */
+export function proofsStoreDir(datadir: string, proofsPath: string): string {
+  return proofsPath === "" ? path.join(datadir, "proofs") : proofsPath;
 }
 
 /** The default data directory of a network: `./data/<networkName>`. */

@@ -29,6 +29,10 @@ export const ProofsErrorCode = {
   INVALID_INPUT: "PROOFS_INVALID_INPUT",
   /** The proofs worker is not running or did not answer (the main thread's side). */
   UNAVAILABLE: "PROOFS_UNAVAILABLE",
+  /** RocksDB refused a write (a full disk, an I/O error); the store keeps answering reads of what it holds. */
+  WRITE_FAILED: "PROOFS_WRITE_FAILED",
+  /** The store disagrees with the chain it is checked against (`proofs/check.ts`): its window or a proof at one of the window's ends. */
+  CHAIN_MISMATCH: "PROOFS_CHAIN_MISMATCH",
 } as const;
 /** One of the {@link ProofsErrorCode} values. */
 export type ProofsErrorCode = (typeof ProofsErrorCode)[keyof typeof ProofsErrorCode];
@@ -46,7 +50,10 @@ export type ProofsErrorType =
   | { code: typeof ProofsErrorCode.BLOCK_MISMATCH; number: string; storeHash: string; hash: string }
   | { code: typeof ProofsErrorCode.READ_ONLY }
   | { code: typeof ProofsErrorCode.INVALID_INPUT; reason: string }
-  | { code: typeof ProofsErrorCode.UNAVAILABLE; reason: string };
+  | { code: typeof ProofsErrorCode.UNAVAILABLE; reason: string }
+  /** `diskFull`: the device holding the store has no space left (ENOSPC). */
+  | { code: typeof ProofsErrorCode.WRITE_FAILED; dir: string; diskFull: boolean; reason: string }
+  | { code: typeof ProofsErrorCode.CHAIN_MISMATCH; dir: string; reason: string };
 
 /** An error of the historical proofs store. */
 export class ProofsError extends TypedError<ProofsErrorType> {}
@@ -59,4 +66,25 @@ export function corrupt(dir: string, reason: string): ProofsError {
 /** A {@link ProofsErrorCode.INVALID_INPUT} error with the reason. */
 export function invalidInput(reason: string): ProofsError {
   return new ProofsError({ code: ProofsErrorCode.INVALID_INPUT, reason }, `invalid proofs store input: ${reason}`);
+}
+
+/** What RocksDB says when the device is full (its message for ENOSPC, and the errno's name). */
+const NO_SPACE = /No space left on device|ENOSPC/i;
+
+/**
+ * A {@link ProofsErrorCode.WRITE_FAILED} error for a write RocksDB refused: the reason is the
+ * database's own message (and its cause's, which names the file), and a full disk says so.
+ */
+export function writeFailed(dir: string, e: unknown): ProofsError {
+  const messages: string[] = [];
+  for (let c: unknown = e; c instanceof Error && messages.length < 4; c = c.cause) messages.push(c.message);
+  const reason = messages.length > 0 ? messages.join(": ") : String(e);
+  const diskFull = NO_SPACE.test(reason);
+  const what = diskFull ? `the disk holding it is full (${reason})` : reason;
+  return new ProofsError({ code: ProofsErrorCode.WRITE_FAILED, dir, diskFull, reason }, `cannot write the proofs store at ${dir}: ${what}`, { cause: e });
+}
+
+/** A {@link ProofsErrorCode.CHAIN_MISMATCH} error naming the store directory and what disagrees. */
+export function chainMismatch(dir: string, reason: string): ProofsError {
+  return new ProofsError({ code: ProofsErrorCode.CHAIN_MISMATCH, dir, reason }, `proofs store ${dir} does not match the chain: ${reason}`);
 }

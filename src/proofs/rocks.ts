@@ -65,6 +65,10 @@ export interface RocksSession {
   ready(): Promise<void>;
   close(): Promise<void>;
   columnFamily(name: string): RocksSession;
+  /** A session reading through one RocksDB snapshot (its column-family sessions share it); close it to release the snapshot. */
+  snapshot(): RocksSession;
+  /** Flushes the memtable of the session's column family to an SST file. */
+  flush(): Promise<void>;
   write(opts?: { autoDestroy?: boolean; capacity?: number }): RocksWriteBatch;
   read(opts?: { autoDestroy?: boolean; capacity?: number }): RocksReadBatch;
   get(key: Uint8Array): Promise<Buffer | null>;
@@ -78,6 +82,8 @@ export interface RocksOpenOptions {
   columnFamilies: string[];
   readOnly?: boolean;
   createIfMissing?: boolean;
+  /** false: refuse to open when a column family asked for does not exist ("Column family not found: name") */
+  createMissingColumnFamilies?: boolean;
 }
 
 type RocksConstructor = new (path: string, opts: RocksOpenOptions) => RocksSession;

@@ -36,7 +36,7 @@ import { PROOFS_VERSION_CACHE_PATHS, PROOFS_VERSION_CACHE_RANGES, PROOFS_WRITE_R
 import { VersionCache } from "./versionCache.js";
 import { readNumber } from "../storage/keys.js";
 import { bytesEqual, to0x } from "../util/bytes.js";
-import { corrupt, invalidInput, ProofsError, ProofsErrorCode } from "./errors.js";
+import { corrupt, invalidInput, ProofsError, ProofsErrorCode, writeFailed } from "./errors.js";
 import {
   changeIndexKey,
   decodeBlockRef,
@@ -68,6 +68,9 @@ export const PROOFS_COLUMN_FAMILIES = {
   changes: "change_index",
   meta: "meta",
 } as const;
+
+/** RocksDB's refusal to open a database without one of the column families asked for (it names it). */
+const MISSING_FAMILY = /Column family not found: (\S+)/;
 
 /** Keys of the `meta` column family. */
 const META = {
@@ -161,20 +164,26 @@ export class ProofsStore {
   /**
    * Opens the store at `dir`, creating it on first open (read-write) with the chain id, genesis
    * hash and schema version. Throws PROOFS_OTHER_CHAIN for a store of another chain or genesis,
-   * PROOFS_CORRUPT for unreadable metadata or another schema version, PROOFS_NOT_INITIALIZED for
-   * a read-only open where no store exists.
+   * PROOFS_CORRUPT for unreadable metadata, a missing column family or another schema version,
+   * PROOFS_NOT_INITIALIZED for a read-only open where no store exists.
    */
   static async open(dir: string, opts: ProofsStoreOptions): Promise<ProofsStore> {
     checkHash(opts.genesisHash, "genesis hash");
     const readOnly = opts.readOnly ?? false;
-    if (readOnly && !existsSync(path.join(dir, "CURRENT"))) {
+    const exists = existsSync(path.join(dir, "CURRENT"));
+    if (readOnly && !exists) {
       throw new ProofsError({ code: ProofsErrorCode.NOT_INITIALIZED }, `no proofs store at ${dir} to open read-only: expected one created by a read-write open`);
     }
-    const db = rocksOpen(dir, { columnFamilies: Object.values(PROOFS_COLUMN_FAMILIES), readOnly });
+    // An existing store must have every column family: RocksDB would otherwise create a missing one empty.
+    const db = rocksOpen(dir, { columnFamilies: Object.values(PROOFS_COLUMN_FAMILIES), readOnly, createMissingColumnFamilies: !exists });
     try {
       await db.ready();
     } catch (e) {
       await db.close().catch(() => undefined);
+      const missing = MISSING_FAMILY.exec((e as Error).message)?.[1];
+      if (missing !== undefined) {
+        throw corrupt(dir, `its column family ${missing} is missing, expected ${Object.values(PROOFS_COLUMN_FAMILIES).join(", ")}`);
+      }
       throw new Error(`cannot open the proofs store at ${dir}: ${(e as Error).message}`, { cause: e });
     }
     const store = new ProofsStore(dir, db, readOnly);
@@ -469,6 +478,29 @@ export class ProofsStore {
     });
   }
 
+  /**
+   * Every entry of every column family ({@link PROOFS_COLUMN_FAMILIES} order, each in key order),
+   * read through one RocksDB snapshot: what `basalt snapshot export` carries. Only on a read-only
+   * store (PROOFS_INVALID_INPUT otherwise): it sees the data as of its open, so {@link window} is
+   * the window of these entries, where a writer could move it on while they are read.
+   */
+  async *entries(): AsyncGenerator<{ family: string; key: Buffer; value: Buffer }> {
+    if (!this.readOnly) throw invalidInput(`entries() reads a read-only open of ${this.dir}, whose window stays that of the entries`);
+    const snapshot = this.#db.snapshot();
+    try {
+      for (const family of Object.values(PROOFS_COLUMN_FAMILIES)) {
+        const cf = snapshot.columnFamily(family);
+        try {
+          for await (const { key, value } of cf.iterator({})) yield { family, key, value };
+        } finally {
+          await cf.close();
+        }
+      }
+    } finally {
+      await snapshot.close();
+    }
+  }
+
   /** Estimated keys and bytes per column family (RocksDB properties; cheap, no scan). */
   async stats(): Promise<ProofsStats> {
     const columnFamilies: Record<string, ColumnFamilyStats> = {};
@@ -511,7 +543,9 @@ export class ProofsStore {
     const batch = new AtomicBatch(this.#meta);
     try {
       build(batch);
-      await batch.commit();
+      await batch.commit().catch((e: unknown) => {
+        throw writeFailed(this.dir, e);
+      });
     } finally {
       batch.discard();
       this.#commits++;

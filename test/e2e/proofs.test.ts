@@ -22,48 +22,34 @@
  * `debug_proofsSyncStatus`, `debug_executePayload` and the witness methods' errors.
  */
 import { verifyMerkleProof } from "@ethereumjs/mpt";
-import { createFeeMarket1559Tx } from "@ethereumjs/tx";
-import { bytesToHex, createAddressFromString, createContractAddress, hexToBytes } from "@ethereumjs/util";
+import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../src/blockchain/chain.js";
-import { commonFromGenesis } from "../../src/chain/chainSpec.js";
-import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { verifyStateless } from "../../src/execution/op/stateless.js";
 import { WitnessStore } from "../../src/execution/state/witnessState.js";
 import { keccak256 } from "../../src/util/keccak.js";
-import { balanceSlot, tokenInitCode, transferCalldata } from "../../bench/workload/contracts.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { pollUntil } from "../helpers/poll.js";
-import { mainStoreProof } from "../helpers/proofs.js";
+import { mainStoreProof, ProofsTraffic, rpcTarget } from "../helpers/proofs.js";
 import { engineCall, rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
 
-const accounts = devAccounts();
-const common = commonFromGenesis(devnetGenesis());
-const CHAIN_ID = 845337n;
-const key = (i: number): Uint8Array => hexToBytes(accounts[i]!.privateKey as `0x${string}`);
-const addr = (i: number): Uint8Array => hexToBytes(accounts[i]!.address as `0x${string}`);
-/** Initcode that self-destructs to the caller during its own creation (CALLER SELFDESTRUCT). */
-const SELF_DESTRUCT_INIT = Uint8Array.of(0x33, 0xff);
+const addr = (i: number): Uint8Array => ProofsTraffic.account(i);
 /** Blocks before the extension is turned on, and after. */
 const BLOCKS_BEFORE = 150;
 const BLOCKS_AFTER = 100;
 /** How far the head is unwound, and the new branch's length. */
 const UNWIND = 10;
 const NEW_BRANCH = 15;
+/** The dev accounts, a never-used address and the ERC-20: the addresses checked at every block. */
+const FIXED_ADDRESSES = 6;
 
 type Obj = { [k: string]: Json };
 
 let datadir = "";
 let node: NodeHandle | undefined;
-const nonces = accounts.map(() => 0n);
-/** Addresses checked at every block: the dev accounts, a never-used one, then the ERC-20. */
-const fixed: Uint8Array[] = [addr(0), addr(1), addr(2), addr(3), keccak256(Uint8Array.of(0xde, 0xad)).subarray(12)];
-/** Addresses that appear later (new recipients, creations), with the block they first appear in. */
-const introduced: { address: Uint8Array; block: number }[] = [];
-/** Slots checked: three ERC-20 balances (written, cleared) and one never written. */
-const slots: Uint8Array[] = [balanceSlot(addr(0)), balanceSlot(addr(1)), balanceSlot(addr(2)), new Uint8Array(32).fill(7)];
-let token: Uint8Array | undefined;
-let step = 0;
+const traffic = new ProofsTraffic(rpcTarget(() => node!.url));
+/** The block each of `traffic.addresses` first appeared in (from the 6th on: recipients, creations). */
+const introducedAt: number[] = [];
 /** Every eth_getProof answer checked, by block hash and address: an unwind must not change the kept ones. */
 const answers = new Map<string, string>();
 
@@ -73,32 +59,11 @@ async function head(): Promise<bigint> {
   return BigInt((await call("eth_blockNumber")) as string);
 }
 
-async function send(from: number, to: Uint8Array | undefined, data: Uint8Array, value: bigint, block: number): Promise<void> {
-  const nonce = nonces[from]!++;
-  const tx = createFeeMarket1559Tx({ chainId: CHAIN_ID, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n, gasLimit: 1_000_000n, to, data, value }, { common }).sign(key(from));
-  if (to === undefined) introduced.push({ address: createContractAddress(createAddressFromString(bytesToHex(addr(from))), nonce).bytes, block });
-  await call("eth_sendRawTransaction", [bytesToHex(tx.serialize())]);
-}
-
-/** One block of mixed traffic, sealed with evm_mine. */
+/** One block of mixed traffic, noting where its new addresses appeared. */
 async function block(): Promise<void> {
-  const s = step++;
   const n = Number(await head()) + 1;
-  if (token === undefined) {
-    token = createContractAddress(createAddressFromString(bytesToHex(addr(0))), nonces[0]!).bytes;
-    fixed.push(token);
-    await send(0, undefined, tokenInitCode(1_000_000n), 0n, n);
-  } else {
-    const fresh = keccak256(Uint8Array.of(s & 0xff, s >> 8, 2)).subarray(12);
-    introduced.push({ address: fresh, block: n });
-    await send(1, fresh, new Uint8Array(0), 1000n + BigInt(s), n);
-    await send(0, token, transferCalldata(addr(1), 10n + BigInt(s)), 0n, n);
-    // Account 2's balance slot is written in odd steps and cleared in the next.
-    if (s % 2 === 1) await send(0, token, transferCalldata(addr(2), 50n), 0n, n);
-    else await send(2, token, transferCalldata(addr(0), 50n), 0n, n);
-    if (s % 4 === 1) await send(3, undefined, SELF_DESTRUCT_INIT, 5n, n);
-  }
-  await call("evm_mine");
+  await traffic.block();
+  while (introducedAt.length < traffic.addresses.length) introducedAt.push(n);
 }
 
 async function syncStatus(): Promise<{ earliest: number | null; latest: number | null }> {
@@ -115,7 +80,7 @@ async function waitWindow(earliest: number, latest: number): Promise<void> {
 
 /** The addresses checked at block `n`: the fixed ones and those introduced in the blocks around it (before, at, just after). */
 function addressesAt(n: number): Uint8Array[] {
-  return [...fixed, ...introduced.filter((i) => i.block >= n - 3 && i.block <= n + 1).map((i) => i.address)];
+  return traffic.addresses.filter((_, i) => i < FIXED_ADDRESSES || (introducedAt[i]! >= n - 3 && introducedAt[i]! <= n + 1));
 }
 
 /** Verifies a storage proof against `storageHash`: the value for a present key, absence for an absent one. */
@@ -143,6 +108,7 @@ async function checkBlocks(from: number, to: number, witnesses: boolean): Promis
     for (let n = from; n <= to; n++) {
       const hash = bytesToHex(chain.getCanonicalHash(BigInt(n))!);
       for (const a of addressesAt(n)) {
+        const slots = traffic.slots;
         const got = (await call("eth_getProof", [bytesToHex(a), slots.map(bytesToHex), "0x" + n.toString(16)])) as Obj;
         const want = await mainStoreProof(chain, BigInt(n), a, slots);
         expect(got.accountProof, `account proof of ${bytesToHex(a)} at block ${n}`).toEqual(want.accountProof);
@@ -206,7 +172,7 @@ describe("historical proofs (e2e)", () => {
     const tip = Number(await head());
     expect(tip).toBe(BLOCKS_BEFORE + BLOCKS_AFTER);
     await waitWindow(0, tip);
-    expect(await checkBlocks(0, tip, true)).toBeGreaterThan(tip * fixed.length);
+    expect(await checkBlocks(0, tip, true)).toBeGreaterThan(tip * FIXED_ADDRESSES);
   }, 300_000);
 
   it("answers the witness methods' errors as Base's node does, and debug_executePayload's witness", async () => {
@@ -253,7 +219,7 @@ describe("historical proofs (e2e)", () => {
     await checkBlocks(0, forkPoint, false);
 
     // A different branch on the fork point: new transactions from the accounts' current nonces.
-    for (let i = 0; i < accounts.length; i++) nonces[i] = BigInt((await call("eth_getTransactionCount", [accounts[i]!.address, "latest"])) as string);
+    await traffic.resyncNonces(async (a) => BigInt((await call("eth_getTransactionCount", [bytesToHex(a), "latest"])) as string));
     for (let i = 0; i < NEW_BRANCH; i++) await block();
     const newTip = forkPoint + NEW_BRANCH;
     expect(Number(await head())).toBe(newTip);

@@ -11,7 +11,7 @@ import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
 import { SHUTDOWN_DRAIN_MS } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
-import { BUILTIN_NETWORKS, isBuiltinNetwork } from "../../config/options.js";
+import { BUILTIN_NETWORKS, isBuiltinNetwork, proofsStoreDir } from "../../config/options.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
 import { SenderRecovery } from "../../execution/senderRecovery.js";
 import type { RpcBackend } from "../../rpc/backend.js";
@@ -99,7 +99,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   }
   // --historical-proofs: a worker thread owns the proofs store (RocksDB) and keeps it in step with the chain.
   const proofs = opts["historical-proofs"]
-    ? new ProofsService(chain, { datadir, path: opts["proofs.path"] === "" ? join(datadir, "proofs") : opts["proofs.path"], window: opts["proofs.history-window"], logLevel: opts["log.level"], logFormat: opts["log.format"] }, log)
+    ? new ProofsService(chain, { datadir, path: proofsStoreDir(datadir, opts["proofs.path"]), window: opts["proofs.history-window"], logLevel: opts["log.level"], logFormat: opts["log.format"] }, log)
     : undefined;
   if (proofs !== undefined && opts["rpc.eth-proof-window"] > 0) {
     log.warn({ window: opts["rpc.eth-proof-window"] }, "--rpc.eth-proof-window is ignored while --historical-proofs is on: the proofs window (--proofs.history-window) applies");

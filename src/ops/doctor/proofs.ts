@@ -4,9 +4,8 @@
  * `BASALT_PROOFS_HISTORY_WINDOW`, `BASALT_PROOFS_MAX_BLOCKS_AHEAD`) are consistent, and where
  * the store lives (`--proofs.path`, default `<datadir>/proofs`).
  */
-import { join } from "node:path";
 import { DEFAULT_PROOFS_HISTORY_WINDOW } from "../../config/constants.js";
-import { envVarName } from "../../config/options.js";
+import { envVarName, proofsStoreDir } from "../../config/options.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /**
@@ -23,7 +22,7 @@ export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {
   const o = ctx.options;
   const window = o["proofs.history-window"];
   const maxBlocksAhead = o["proofs.max-blocks-ahead"];
-  const data = { enabled: o["historical-proofs"], window, maxBlocksAhead, storage: o["proofs.path"] === "" ? join(o.datadir, "proofs") : o["proofs.path"] };
+  const data = { enabled: o["historical-proofs"], window, maxBlocksAhead, storage: proofsStoreDir(o.datadir, o["proofs.path"]) };
   if (!o["historical-proofs"]) {
     return result(id, title, "SKIP", `disabled (--historical-proofs / ${envVarName("historical-proofs")})`, undefined, data);
   }

@@ -24,7 +24,7 @@ import type { ExecutionWitness } from "../../../src/execution/witness/types.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { keccak256 } from "../../../src/util/keccak.js";
-import { Traffic } from "../../helpers/devTraffic.js";
+import { ProofsTraffic } from "../../helpers/proofs.js";
 
 const silent = pino({ level: "silent" });
 const dirs: string[] = [];
@@ -43,11 +43,10 @@ describe("execution witnesses of a devnet chain", () => {
     try {
       const pool = new TxPool(chain);
       const seq = new OpDevSequencer(chain, pool, 0, silent);
-      const traffic = new Traffic(chain, pool);
+      const traffic = new ProofsTraffic({ submit: async (raw) => void (await pool.addRaw(raw)), seal: async () => void (await seq.sealOne()) });
       for (let i = 0; i < 14; i++) {
-        await traffic.block();
         if (i === 12) await traffic.blockHashProbe(6);
-        await seq.sealOne();
+        await traffic.block();
       }
       const op = chain.op!;
       const tip = chain.head.header.number;

@@ -279,6 +279,12 @@ describe("errors", () => {
     expectError(["import", "--network", "devnet", "a.rlp"], "CLI_OPTION_NOT_FOR_COMMAND", /--network/);
   });
 
+  it("gives `basalt snapshot` the proofs store's directory, from the command line or BASALT_PROOFS_PATH", () => {
+    expect(parseCli(["snapshot", "export", "--datadir", "d", "--proofs.path", "/p", "f"], {}).options["proofs.path"]).toBe("/p");
+    expect(parseCli(["snapshot", "import", "--datadir", "d", "f"], { BASALT_PROOFS_PATH: "/q" }).options["proofs.path"]).toBe("/q");
+    expectError(["snapshot", "export", "--historical-proofs", "f"], "CLI_OPTION_NOT_FOR_COMMAND", /--historical-proofs.*basalt snapshot/);
+  });
+
   it("rejects unknown commands and misplaced arguments", () => {
     expectError(["nod"], "CLI_UNKNOWN_COMMAND", /"nod".*did you mean node/);
     expectError(["help", "nod"], "CLI_UNKNOWN_COMMAND", /"nod"/);

@@ -27,6 +27,7 @@ import { AtomicBatch, allEntries, rocksOpen, type RocksSession } from "../../../
 import { PROOFS_COLUMN_FAMILIES, ProofsStore, type ProofsStoreOptions } from "../../../src/proofs/store.js";
 import type { BlockRef, TrieRef } from "../../../src/proofs/types.js";
 import { REPO_ROOT } from "../../helpers/basaltProcess.js";
+import { writeProofsMeta } from "../../helpers/proofs.js";
 import type { CrashInput } from "./crashChild.js";
 import { ChainModel, runOp, toJson, windowShape, type ModelOptions, type WindowShape } from "./model.js";
 
@@ -59,20 +60,6 @@ async function rawReadOnly(dir: string): Promise<{ db: RocksSession; cf: (name: 
   const db = rocksOpen(dir, { columnFamilies: Object.values(PROOFS_COLUMN_FAMILIES), readOnly: true });
   await db.ready();
   return { db, cf: (name) => db.columnFamily(name) };
-}
-
-/** Writes raw `meta` records of a closed store. */
-async function writeMeta(dir: string, records: Record<string, Uint8Array | null>): Promise<void> {
-  const db = rocksOpen(dir, { columnFamilies: Object.values(PROOFS_COLUMN_FAMILIES) });
-  await db.ready();
-  const meta = db.columnFamily(PROOFS_COLUMN_FAMILIES.meta);
-  const batch = new AtomicBatch(meta);
-  for (const [k, v] of Object.entries(records)) {
-    if (v) batch.put(meta, Buffer.from(k), v);
-    else batch.delete(meta, Buffer.from(k));
-  }
-  await batch.commit();
-  await db.close();
 }
 
 /**
@@ -222,8 +209,19 @@ describe("ProofsStore: opening", () => {
   ])("refuses a store with %s as corrupt", async (_what, records, reason) => {
     const dir = tempDir();
     await (await ProofsStore.open(dir, CHAIN)).close();
-    await writeMeta(dir, records);
+    await writeProofsMeta(dir, records);
     await expect(ProofsStore.open(dir, CHAIN)).rejects.toMatchObject({ code: "PROOFS_CORRUPT", message: expect.stringMatching(reason) });
+  });
+
+  it("refuses a store missing a column family as corrupt, naming it, and does not create it", async () => {
+    const dir = tempDir();
+    const partial = rocksOpen(dir, { columnFamilies: [PROOFS_COLUMN_FAMILIES.account, PROOFS_COLUMN_FAMILIES.storage, PROOFS_COLUMN_FAMILIES.meta] });
+    await partial.ready();
+    await partial.close();
+    const refusal = { code: "PROOFS_CORRUPT", message: expect.stringMatching(/is corrupt: its column family change_index is missing, expected account_trie, storage_trie, change_index, meta/) };
+    await expect(ProofsStore.open(dir, CHAIN)).rejects.toMatchObject(refusal);
+    // Neither open created it: a read-only open is refused the same way.
+    await expect(ProofsStore.open(dir, { ...CHAIN, readOnly: true })).rejects.toMatchObject(refusal);
   });
 
   it("opens read-only beside a read-write open; refuses writes and a missing store", async () => {
@@ -440,6 +438,9 @@ describe("ProofsStore: reads racing writes", () => {
         );
         reads.push(...wave);
         await Promise.all(wave);
+        // Reads the version cache answers settle without I/O: let the writes' I/O callbacks run, as
+        // requests arriving as events do.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       await writes;
       for (const { n, got } of await Promise.all(reads)) expect([...answers(n), "PROOFS_OUTSIDE_WINDOW"], `block ${n}`).toContain(got);

@@ -15,14 +15,13 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
-import { mainStoreProof } from "../../helpers/proofs.js";
+import { mainStoreProof, ProofsTraffic } from "../../helpers/proofs.js";
 import { ProofsReader } from "../../../src/proofs/reader.js";
 import { ProofsStore } from "../../../src/proofs/store.js";
 import { ProofsSync } from "../../../src/proofs/sync.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { keccak256 } from "../../../src/util/keccak.js";
-import { Traffic } from "../../helpers/devTraffic.js";
 
 const silent = pino({ level: "silent" });
 const dirs: string[] = [];
@@ -36,13 +35,12 @@ function tmp(prefix: string): string {
 }
 
 /** Every proof at every block of the window equals the main store's, and verifies. */
-async function checkWindow(chain: Chain, store: ProofsStore, traffic: Traffic): Promise<number> {
+async function checkWindow(chain: Chain, store: ProofsStore, traffic: ProofsTraffic): Promise<number> {
   const reader = new ProofsReader(chain, store);
   const w = store.window();
   let checked = 0;
   for (let n = w.earliest!.number; n <= w.latest!.number; n++) {
-    const addresses = [...traffic.addresses, keccak256(Uint8Array.of(0xde, 0xad)).subarray(12)];
-    for (const a of addresses) {
+    for (const a of traffic.addresses) {
       const expected = await mainStoreProof(chain, n, a, traffic.slots);
       const got = await reader.proof(bytesToHex(a), traffic.slots.map(bytesToHex), n);
       expect(got.accountProof, `account proof of ${bytesToHex(a)} at block ${n}`).toEqual(expected.accountProof);
@@ -66,11 +64,8 @@ describe("ProofsSync over a devnet chain", () => {
     const chain = Chain.open(datadir, { logger: silent });
     const pool = new TxPool(chain);
     const seq = new OpDevSequencer(chain, pool, 0, silent);
-    const traffic = new Traffic(chain, pool);
-    for (let i = 0; i < 12; i++) {
-      await traffic.block();
-      await seq.sealOne();
-    }
+    const traffic = new ProofsTraffic({ submit: async (raw) => void (await pool.addRaw(raw)), seal: async () => void (await seq.sealOne()) });
+    for (let i = 0; i < 12; i++) await traffic.block();
     const store = await ProofsStore.open(tmp("basalt-proofs-store-"), { chainId: chain.chainId, genesisHash: chain.genesisHash });
     try {
       const sync = new ProofsSync(chain, store, 1_000n, silent);
@@ -82,10 +77,7 @@ describe("ProofsSync over a devnet chain", () => {
       expect(store.window().earliest!.number).toBe(0n);
       expect(await checkWindow(chain, store, traffic)).toBeGreaterThan(0);
 
-      for (let i = 0; i < 8; i++) {
-        await traffic.block();
-        await seq.sealOne();
-      }
+      for (let i = 0; i < 8; i++) await traffic.block();
       expect((await sync.forward(100)).forward).toBe(8);
       expect(store.window().latest!.number).toBe(20n);
       await checkWindow(chain, store, traffic);

@@ -5,7 +5,8 @@
  * read-only open, then checked against the LMDB copy of the chain) and imported into a fresh
  * datadir, where the proofs store is verified before it is put in place at `<datadir>/proofs`. A
  * node started on the copy with `--historical-proofs` answers `eth_getProof` at every block of the
- * window as the source does, and keeps the store in step with new blocks. A snapshot whose proofs
+ * window as the source does, every block's `debug_executionWitness` re-executes statelessly to its
+ * header, and the store keeps in step with new blocks. A snapshot whose proofs
  * store does not verify (a trie node altered; an end of the window that is not the chain's block)
  * is refused with the reason and leaves nothing imported.
  */
@@ -15,8 +16,11 @@ import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
-import { bytesToHex } from "@ethereumjs/util";
+import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Chain } from "../../src/blockchain/chain.js";
+import { verifyStateless } from "../../src/execution/op/stateless.js";
+import { WitnessStore } from "../../src/execution/state/witnessState.js";
 import { restoreDump, writeDump } from "../../src/proofs/dump.js";
 import { encodeBlockRef, nodeKey, nodePrefix } from "../../src/proofs/keys.js";
 import { rocksOpen } from "../../src/proofs/rocks.js";
@@ -111,6 +115,19 @@ describe("basalt snapshot with the proofs store (e2e)", () => {
         const params: Json[] = [a, slots, "0x" + n.toString(16)];
         expect(await rpcResult(copy.url, "eth_getProof", params), `eth_getProof of ${a} at block ${n}`).toEqual(await rpcResult(source.url, "eth_getProof", params));
       }
+    }
+    // Every block's witness from the copy re-executes statelessly to its header.
+    const chain = Chain.open(dst, { readOnly: true });
+    try {
+      for (let n = 1; n <= head; n++) {
+        const blk = chain.getBlockByNumber(BigInt(n))!;
+        const w = (await rpcResult(copy.url, "debug_executionWitness", ["0x" + n.toString(16)])) as Record<"state" | "codes" | "headers", string[]>;
+        const store = WitnessStore.fromValues([...w.state, ...w.codes, ...w.headers].map((x) => hexToBytes(x as `0x${string}`)));
+        const totals = await verifyStateless(store, blk, chain.getHeaderByHash(blk.header.parentHash)!, chain.op!);
+        expect(bytesToHex(totals.stateRoot), `block ${n} re-executed from the copy's witness`).toBe(bytesToHex(blk.header.stateRoot));
+      }
+    } finally {
+      await chain.close();
     }
     await rpcResult(copy.url, "evm_mine");
     await pollUntil("the copy's proofs store to take a new block", 30_000, async () => ((await status(copy.url)).latest === head + 1 ? true : undefined));

@@ -8,7 +8,12 @@
  *    - the store's size on disk per block of window.
  * 2. `eth_getProof` of the ERC-20 (one account, two storage slots) over HTTP, each server in its
  *    own process, driven by the load generator (bench/load): sequential p50/p99 (one request in
- *    flight) and req/s with `concurrency` in flight, `seconds` each, after a warm-up:
+ *    flight) and req/s with `concurrency` in flight, `seconds` each, after a warm-up. The requests
+ *    are {@link DISTINCT_BODIES} distinct bodies, round-robin: each asks for the balances of two
+ *    other token holders (as a bridge proving its users' balances would). On a chain this small
+ *    the proofs store's version cache ends up holding every node those bodies read at one block,
+ *    so a third basalt row spreads the bodies over blocks 1–256: each block's upper trie nodes
+ *    are other versions, read from RocksDB (the cache keeps a few ranges per path).
  *    - `basalt node --historical-proofs` on that datadir, at the window's far end (block 1) and
  *      at `latest`;
  *    - anvil at `latest`, after the same signed transactions in the same blocks (same token,
@@ -53,6 +58,11 @@ const log = pino({ level: "silent" });
 const accounts = devAccounts();
 const key = (i: number): Uint8Array => hexToBytes(accounts[i]!.privateKey as `0x${string}`);
 const addr = (i: number): Uint8Array => hexToBytes(accounts[i]!.address as `0x${string}`);
+/**
+ * Distinct `eth_getProof` bodies each measurement cycles through: the token holders' balance slots
+ * of different pairs, so no body repeats within a second at the measured rates.
+ */
+const DISTINCT_BODIES = 256;
 /** Unmeasured closed-loop seconds before each server's figures (JIT, connections, caches). */
 const WARMUP_SECONDS = 1;
 /** How long the proofs store of the started node may take to publish its window. */
@@ -77,13 +87,18 @@ async function buildChain(chain: Chain, blocks: number, from = 0): Promise<{ tok
     if (b === 0) await send(0, undefined, tokenInitCode(10n ** 24n), 0n);
     else {
       await send(1, keccak256(Uint8Array.of(b >> 8, b & 0xff, 9)).subarray(12), new Uint8Array(0), 1n);
-      await send(0, token, transferCalldata(keccak256(Uint8Array.of(b >> 8, b & 0xff, 7)).subarray(12), 5n), 0n);
+      await send(0, token, transferCalldata(holderOf(b), 5n), 0n);
       if (b % 2 === 1) await send(0, token, transferCalldata(addr(2), 50n), 0n);
       else await send(2, token, transferCalldata(addr(0), 50n), 0n);
     }
     await seq.sealOne();
   }
   return { token, rounds };
+}
+
+/** The token holder block `b` pays (a new one each block). */
+function holderOf(b: number): Uint8Array {
+  return keccak256(Uint8Array.of(b >> 8, b & 0xff, 7)).subarray(12);
 }
 
 function duBytes(dir: string): number {
@@ -105,9 +120,9 @@ interface Served {
   accountProofNodes: number;
 }
 
-/** Measures `body` against `url` with the load generator; returns the figures and the answer's bytes. */
-async function measure(url: string, body: string, seconds: number, concurrency: number): Promise<{ served: Served; answer: Buffer }> {
-  const gen = await LoadGenerator.start({ url, corpus: { name: "eth_getProof", bodies: [body] }, threads: DEFAULT_THREADS, timeoutMs: DEFAULT_TIMEOUT_MS, sampleBytes: SAMPLE_BYTES });
+/** Measures `bodies` (round-robin) against `url` with the load generator; returns the figures and the first answer's bytes. */
+async function measure(url: string, bodies: string[], seconds: number, concurrency: number): Promise<{ served: Served; answer: Buffer }> {
+  const gen = await LoadGenerator.start({ url, corpus: { name: "eth_getProof", bodies }, threads: DEFAULT_THREADS, timeoutMs: DEFAULT_TIMEOUT_MS, sampleBytes: SAMPLE_BYTES });
   try {
     const { outcome, ok } = await gen.capture(0);
     // The body crosses from a generator thread as a plain Uint8Array.
@@ -194,18 +209,29 @@ async function main(): Promise<void> {
       { name: "anvil", url: anvil.url },
       { chainId, setup: [], blocks: rounds, tokens: [token], pools: [], senders: [addr(0), addr(1), addr(2)], probe: { token, from: addr(0), to: addr(2) } },
     );
-    const body = (block: string): string =>
-      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getProof", params: [bytesToHex(token), [bytesToHex(balanceSlot(addr(0))), bytesToHex(balanceSlot(addr(2)))], block] });
-    const far = await measure(basalt.url, body("0x1"), seconds, concurrency);
-    const latest = await measure(basalt.url, body("latest"), seconds, concurrency);
+    // The first body asks for accounts 0 and 2 (balances at every block); the others for two of the holders buildChain paid.
+    const holders = [addr(0), addr(2), ...Array.from({ length: Math.min(blocks, DISTINCT_BODIES) }, (_, i) => holderOf(i + 1))];
+    const bodies = (blockOf: (i: number) => string): string[] =>
+      Array.from({ length: DISTINCT_BODIES }, (_, i) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "eth_getProof",
+          params: [bytesToHex(token), [holders[i % holders.length]!, holders[(i + 1) % holders.length]!].map((h) => bytesToHex(balanceSlot(h))), blockOf(i)],
+        }),
+      );
+    const spreadBlocks = Math.min(DISTINCT_BODIES, head);
+    const far = await measure(basalt.url, bodies(() => "0x1"), seconds, concurrency);
+    const spread = await measure(basalt.url, bodies((i) => "0x" + ((i % spreadBlocks) + 1).toString(16)), seconds, concurrency);
+    const latest = await measure(basalt.url, bodies(() => "latest"), seconds, concurrency);
     await basalt.stop();
-    const onAnvil = await measure(anvil.url, body("latest"), seconds, concurrency);
+    const onAnvil = await measure(anvil.url, bodies(() => "latest"), seconds, concurrency);
     await anvil.stop();
     const bare = await startBareServer({ "/": latest.answer });
-    const calibration = await measure(`${bare.base}/`, body("latest"), seconds, concurrency);
+    const calibration = await measure(`${bare.base}/`, bodies(() => "latest"), seconds, concurrency);
     await bare.stop();
-    for (const s of [far.served, latest.served, onAnvil.served]) s.generatorBound = isGeneratorBound(s.rps, calibration.served.rps);
-    const failed = [far, latest, onAnvil, calibration].reduce((a, m) => a + m.served.failed, 0);
+    for (const s of [far.served, spread.served, latest.served, onAnvil.served]) s.generatorBound = isGeneratorBound(s.rps, calibration.served.rps);
+    const failed = [far, spread, latest, onAnvil, calibration].reduce((a, m) => a + m.served.failed, 0);
     if (failed > 0) throw new ScenarioError("BENCH_SCENARIO_RPC", `${failed} eth_getProof requests failed during the measurement`);
     const ratio = (a: number, b: number): number => Number((a / b).toFixed(2));
 
@@ -221,10 +247,12 @@ async function main(): Promise<void> {
         concurrency,
         seconds,
         farEnd: { block: 1, ...far.served },
+        spread: { blocks: `1-${spreadBlocks}`, ...spread.served },
         latest: latest.served,
         anvilLatest: onAnvil.served,
         bareHandler: { ...calibration.served, boundFraction: GENERATOR_BOUND_FRACTION },
         farOverLatest: { p50: ratio(far.served.p50, latest.served.p50), p99: ratio(far.served.p99, latest.served.p99), rps: ratio(far.served.rps, latest.served.rps) },
+        spreadOverLatest: { p50: ratio(spread.served.p50, latest.served.p50), p99: ratio(spread.served.p99, latest.served.p99), rps: ratio(spread.served.rps, latest.served.rps) },
         latestOverAnvil: { p50: ratio(latest.served.p50, onAnvil.served.p50), rps: ratio(latest.served.rps, onAnvil.served.rps) },
       },
     };
@@ -232,6 +260,7 @@ async function main(): Promise<void> {
     const lines = table(
       [
         ["basalt far end", "1", far.served],
+        ["basalt spread", `1-${spreadBlocks}`, spread.served],
         ["basalt latest", "latest", latest.served],
         ["anvil latest", "latest", onAnvil.served],
         ["bare handler", "-", calibration.served],
@@ -239,7 +268,8 @@ async function main(): Promise<void> {
       concurrency,
     );
     const r = result.getProof.farOverLatest;
-    console.log([...lines, `far end / latest: p50 ${r.p50}, p99 ${r.p99}, req/s ${r.rps}`].join("\n"));
+    const sp = result.getProof.spreadOverLatest;
+    console.log([...lines, `far end / latest: p50 ${r.p50}, p99 ${r.p99}, req/s ${r.rps}`, `spread / latest: p50 ${sp.p50}, p99 ${sp.p99}, req/s ${sp.rps}`].join("\n"));
   } finally {
     await stopAllChildren();
     rmSync(datadir, { recursive: true, force: true });

@@ -119,11 +119,6 @@ export function versionsAtOrBelow(prefix: Uint8Array, block: bigint): { gte: Buf
   return { gte: nodeKey(prefix, block), lte: nodeKey(prefix, 0n) };
 }
 
-/** The key range of the versions of `prefix` above `block`, oldest first (reverse order from the bound). */
-export function versionsAbove(prefix: Uint8Array, block: bigint): { gte: Buffer; lt: Buffer; reverse: true } {
-  return { gte: nodeKey(prefix, MAX_BLOCK_NUMBER), lt: nodeKey(prefix, block), reverse: true };
-}
-
 /** The change-index key of `block`. */
 export function changeIndexKey(block: bigint): Buffer {
   return numberKey(block);

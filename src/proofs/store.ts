@@ -47,7 +47,6 @@ import {
   keyVersion,
   nodeKey,
   nodePrefix,
-  versionsAbove,
   versionsAtOrBelow,
   type NodeSlot,
   type TrieKind,
@@ -266,12 +265,12 @@ export class ProofsStore {
       this.#checkInWindow(block);
       const known = this.#versions.get(id, block);
       if (known !== undefined) return known.length > 0 ? known : undefined;
-      // The version at or below the block, and the next one above it (none above the latest): the range the answer holds for.
       const atLatest = block === this.#latest!.number;
-      const [entry, next] = await Promise.all([firstEntry(cf, versionsAtOrBelow(prefix, block)), atLatest ? undefined : firstEntry(cf, versionsAbove(prefix, block))]);
+      const entry = await firstEntry(cf, versionsAtOrBelow(prefix, block));
       if (generation !== this.#generation) continue;
+      // The version found holds from its block through this one, and on from there at the latest (no versions above it).
       if (commits === this.#commits && !this.readOnly) {
-        this.#versions.learn(id, entry === undefined ? 0n : keyVersion(entry.key), next === undefined ? undefined : keyVersion(next.key) - 1n, entry?.value ?? EMPTY);
+        this.#versions.learn(id, entry === undefined ? 0n : keyVersion(entry.key), atLatest ? undefined : block, entry?.value ?? EMPTY);
       }
       return entry && entry.value.length > 0 ? entry.value : undefined;
     }

@@ -6,10 +6,11 @@
  * block, so proofs at the same or nearby blocks (a challenger's output-root block, `latest`)
  * share them; the leaves of different keys mostly miss.
  *
- * The store keeps it exact: ranges come from reads that no write overlapped (the version found
- * at or below the block, and the next version above it) and from the versions each new block
- * commits; a write that moves or removes versions of a path (a step back, an unwind, a prune)
- * forgets that path.
+ * The store keeps it exact: ranges come from reads that no write overlapped (the version v found
+ * at or below block N holds over [v, N], and from v on when N is the latest) and from the
+ * versions each new block commits; a write that moves or removes versions of a path (a step back,
+ * an unwind, a prune) forgets that path. Ranges of one version grow together: [v, N₁] and
+ * [v, N₂] are [v, max(N₁, N₂)], since version v holds from v until the path's next version.
  */
 import { LruMap } from "../util/lru.js";
 
@@ -43,7 +44,12 @@ export class VersionCache {
   /** Records that `path` holds `value` over `[from, to]` (`to` undefined: from `from` on). */
   learn(path: string, from: bigint, to: bigint | undefined, value: Uint8Array): void {
     const ranges = this.#paths.get(path) ?? [];
-    if (ranges.some((r) => r.from === from)) return;
+    const same = ranges.find((r) => r.from === from);
+    if (same !== undefined) {
+      // One version: the union of what is known of it.
+      if (same.to !== undefined && (to === undefined || to > same.to)) same.to = to;
+      return;
+    }
     ranges.push({ from, to, value });
     if (ranges.length > this.maxRangesPerPath) ranges.shift();
     this.#paths.set(path, ranges);

@@ -5,7 +5,7 @@
  * read-only open, then checked against the LMDB copy of the chain) and imported into a fresh
  * datadir, where the proofs store is verified before it is put in place at `<datadir>/proofs`. A
  * node started on the copy with `--historical-proofs` answers `eth_getProof` at every block of the
- * window as the source does, every block's `debug_executionWitness` re-executes statelessly to its
+ * window as the source does and as the copied main store's trie proves, every block's `debug_executionWitness` re-executes statelessly to its
  * header, and the store keeps in step with new blocks. A snapshot whose proofs
  * store does not verify (a trie node altered; an end of the window that is not the chain's block)
  * is refused with the reason and leaves nothing imported.
@@ -18,7 +18,9 @@ import { createHash } from "node:crypto";
 import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyMerkleProof } from "@ethereumjs/mpt";
 import { Chain } from "../../src/blockchain/chain.js";
+import { keccak256 } from "../../src/util/keccak.js";
 import { verifyStateless } from "../../src/execution/op/stateless.js";
 import { WitnessStore } from "../../src/execution/state/witnessState.js";
 import { restoreDump, writeDump } from "../../src/proofs/dump.js";
@@ -28,7 +30,7 @@ import { PROOFS_COLUMN_FAMILIES, ProofsStore } from "../../src/proofs/store.js";
 import { encodeSnapshotHeader, readSnapshotHeader, type SnapshotHeader } from "../../src/storage/snapshot.js";
 import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { pollUntil } from "../helpers/poll.js";
-import { ProofsTraffic, rpcTarget, writeProofsMeta } from "../helpers/proofs.js";
+import { mainStoreProof, ProofsTraffic, rpcTarget, writeProofsMeta } from "../helpers/proofs.js";
 import { rpcResult, type Json } from "../helpers/rpc.js";
 
 const BLOCKS = 20;
@@ -110,15 +112,21 @@ describe("basalt snapshot with the proofs store (e2e)", () => {
     await pollUntil("the copy's proofs store to reach the head", 30_000, async () => ((await status(copy.url)).latest === head ? true : undefined));
     const addresses = traffic.addresses.slice(0, COMPARED).map(bytesToHex);
     const slots = traffic.slots.map(bytesToHex);
-    for (let n = 0; n <= head; n++) {
-      for (const a of addresses) {
-        const params: Json[] = [a, slots, "0x" + n.toString(16)];
-        expect(await rpcResult(copy.url, "eth_getProof", params), `eth_getProof of ${a} at block ${n}`).toEqual(await rpcResult(source.url, "eth_getProof", params));
-      }
-    }
-    // Every block's witness from the copy re-executes statelessly to its header.
     const chain = Chain.open(dst, { readOnly: true });
     try {
+      // The copy answers as the source does, and as the copied main store's trie proves, at every block.
+      for (let n = 0; n <= head; n++) {
+        for (const a of addresses) {
+          const params: Json[] = [a, slots, "0x" + n.toString(16)];
+          const got = (await rpcResult(copy.url, "eth_getProof", params)) as { accountProof: string[]; storageProof: { value: string; proof: string[] }[] };
+          expect(got, `eth_getProof of ${a} at block ${n}`).toEqual(await rpcResult(source.url, "eth_getProof", params));
+          const want = await mainStoreProof(chain, BigInt(n), hexToBytes(a as `0x${string}`), traffic.slots);
+          expect(got.accountProof).toEqual(want.accountProof);
+          expect(got.storageProof.map((p) => ({ value: p.value, proof: p.proof }))).toEqual(want.storageProof);
+          await verifyMerkleProof(keccak256(hexToBytes(a as `0x${string}`)), got.accountProof.map((p) => hexToBytes(p as `0x${string}`)), { root: want.stateRoot } as never);
+        }
+      }
+      // Every block's witness from the copy re-executes statelessly to its header.
       for (let n = 1; n <= head; n++) {
         const blk = chain.getBlockByNumber(BigInt(n))!;
         const w = (await rpcResult(copy.url, "debug_executionWitness", ["0x" + n.toString(16)])) as Record<"state" | "codes" | "headers", string[]>;

@@ -15,7 +15,8 @@ import { ProofsStore } from "../src/proofs/store.js";
 import { ProofsSync } from "../src/proofs/sync.js";
 import { ProofsReader } from "../src/proofs/reader.js";
 import { ProofsStats } from "../src/proofs/stats.js";
-import { PROOFS_BACKFILL_BLOCKS_PER_TURN, PROOFS_FORWARD_BLOCKS_PER_TURN, PROOFS_PRUNE_BATCH_BLOCKS, PROOFS_PRUNE_INTERVAL_MS } from "../src/config/constants.js";
+import { IMPORT_PROGRESS_INTERVAL_MS, PROOFS_BACKFILL_BLOCKS_PER_TURN, PROOFS_FORWARD_BLOCKS_PER_TURN, PROOFS_PRUNE_BATCH_BLOCKS, PROOFS_PRUNE_INTERVAL_MS } from "../src/config/constants.js";
+import { ProgressMeter } from "../src/util/progress.js";
 import { BasaltError, type BasaltErrorObject } from "../src/util/errors.js";
 import { ProofsError, ProofsErrorCode } from "../src/proofs/errors.js";
 
@@ -67,6 +68,8 @@ function publishWindow(): void {
 /** The writer loop: baseline, then forward sync first (the tip matters most), backfill and pruning in between. */
 async function run(): Promise<void> {
   const started = Date.now();
+  const backfillMeter = new ProgressMeter();
+  let backfilled = 0;
   const init = await sync.initBaseline((n) => stats.set("baselineNodes", n));
   if (init.created) log.info({ nodes: init.nodes, ms: Date.now() - started }, "proofs store initialized at the head; extending the window backwards");
   publishWindow();
@@ -78,9 +81,16 @@ async function run(): Promise<void> {
     if (f.forward > 0 || f.unwound > 0) publishWindow();
     const t0 = performance.now();
     const back = f.forward < PROOFS_FORWARD_BLOCKS_PER_TURN ? await sync.backfill(PROOFS_BACKFILL_BLOCKS_PER_TURN) : 0;
+    const remaining = Math.max(0, Number((store.window().earliest?.number ?? 0n) - sync.floor()));
+    stats.set("backfillRemaining", remaining);
     if (back > 0) {
       stats.inc("backfillBlocks", back);
       stats.set("backfillMicrosPerBlock", Math.round(((performance.now() - t0) * 1000) / back));
+      backfilled += back;
+      if (backfillMeter.due(IMPORT_PROGRESS_INTERVAL_MS)) {
+        const p = backfillMeter.sample(backfilled, remaining);
+        log.info({ earliest: store.window().earliest!.number.toString(), target: sync.floor().toString(), blocksPerSecond: p.blocksPerSecond, eta: p.eta }, "extending the proofs window backwards");
+      }
     }
     if (Date.now() >= pruneDue) {
       pruneDue = Date.now() + PROOFS_PRUNE_INTERVAL_MS;

@@ -85,7 +85,7 @@ export class CliError extends BasaltError<CliErrorMeta> {
   }
 }
 
-const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "doctor", "snapshot", "help", "version", "bench"];
+const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "help", "version", "bench"];
 
 /** `basalt doctor` checks a node's configuration, so it accepts every option of `node` besides its own. */
 const DOCTOR_COMMAND = "doctor";
@@ -94,12 +94,16 @@ const JSON_FLAG = "--json";
 /** `basalt snapshot export|import <file>` works on a datadir: it takes these options only, plus {@link FORCE_FLAG}. */
 const SNAPSHOT_COMMAND = "snapshot";
 const SNAPSHOT_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path", "network", "genesis-url", "env-file", "log.level", "log.format"]);
+/** `basalt proofs init` builds a datadir's proofs store: it takes these options only. */
+const PROOFS_COMMAND = "proofs";
+const PROOFS_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path", "proofs.history-window", "network", "genesis-url", "env-file", "log.level", "log.format"]);
 /** `basalt snapshot import`'s overwrite switch; not in the option table (it has no environment variable). */
 const FORCE_FLAG = "--force";
 
 /** Whether option `def` may be given to `command` (see {@link DOCTOR_COMMAND}). */
 function appliesTo(def: OptionDefinition, command: Command): boolean {
   if (command === SNAPSHOT_COMMAND) return SNAPSHOT_OPTIONS.has(def.name);
+  if (command === PROOFS_COMMAND) return PROOFS_OPTIONS.has(def.name);
   return def.commands.includes(command) || (command === DOCTOR_COMMAND && def.commands.includes("node"));
 }
 
@@ -403,7 +407,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
   const first = lenient.positionals[0];
   if (lenient.help || first === "help") {
     const topic = first === "help" ? lenient.positionals[1] : first;
-    if (topic !== undefined && topic !== BENCH_COMMAND && topic !== SNAPSHOT_COMMAND && !(COMMANDS as readonly string[]).includes(topic)) throw unknownCommand(topic);
+    if (topic !== undefined && topic !== BENCH_COMMAND && !(COMMANDS as readonly string[]).includes(topic)) throw unknownCommand(topic);
     return { command: "help", help: true, positionals: topic === undefined ? [] : [topic], ...defaultsOnly() };
   }
   if (lenient.version || first === "version") return { command: "version", help: false, positionals: [], ...defaultsOnly() };
@@ -531,6 +535,15 @@ function validatePositionals(command: Command, positionals: string[], explicitCo
         });
       }
       extra(2);
+      return;
+    case "proofs":
+      if (positionals[0] !== "init") {
+        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt proofs` needs an action: basalt proofs init --datadir D [--proofs.history-window W]", {
+          command,
+          value: positionals[0],
+        });
+      }
+      extra(1);
       return;
     case "import":
       if (positionals.length === 0) {

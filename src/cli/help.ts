@@ -37,6 +37,10 @@ export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary:
     usage: "basalt doctor [options]",
     summary: "Check a configuration before and while running: options, datadir, ports, L1, flashblocks, sync lag",
   },
+  proofs: {
+    usage: "basalt proofs init --datadir D [--proofs.path P] [--proofs.history-window W]",
+    summary: "Build the historical-proofs store of a stopped node's datadir: the head's state, then the window backwards (resumable)",
+  },
   snapshot: {
     usage: "basalt snapshot export|import --datadir D [--proofs.path P] <file>",
     summary: "Export a datadir (and its proofs store) to a snapshot file, or import one (verified by head hash, state root and proofs)",

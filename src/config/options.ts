@@ -37,13 +37,13 @@ import {
 } from "./constants.js";
 
 /** The commands that take options. */
-export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot";
+export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs";
 
 /** Where an option's value came from. */
 export type OptionSource = "cli" | "env" | "env-file" | "default";
 
 /** Every command that takes options, in display order. */
-export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot"];
+export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot", "proofs"];
 
 /** Log levels accepted by `--log.level`, most verbose first. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;

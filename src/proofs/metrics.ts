@@ -38,6 +38,7 @@ export function bindProofsStats(stats: ProofsStats): void {
   c("basalt_proofs_forward_blocks_total", "Canonical blocks written forward into the proofs store", "forwardBlocks");
   c("basalt_proofs_backfill_blocks_total", "Blocks the proofs window was extended backwards by (init backfill)", "backfillBlocks");
   g("basalt_proofs_backfill_block_seconds", "Backfill time per block in the last turn, seconds", "backfillMicrosPerBlock", 1e-6);
+  g("basalt_proofs_backfill_remaining_blocks", "Blocks the proofs window still extends backwards by before it is as long as configured (init; ETA = this × backfill seconds per block)", "backfillRemaining");
   c("basalt_proofs_unwound_blocks_total", "Blocks unwound from the proofs store after reorgs", "unwoundBlocks");
   c("basalt_proofs_pruned_blocks_total", "Blocks pruned from the proofs window's far end", "prunedBlocks");
   g("basalt_proofs_writer_stopped_number", "1 when the proofs writer stopped on an error (reads continue)", "writerStopped");

@@ -10,6 +10,7 @@ const SLOTS = [
   "forwardBlocks",
   "backfillBlocks",
   "backfillMicrosPerBlock",
+  "backfillRemaining",
   "unwoundBlocks",
   "prunedBlocks",
   "writerStopped",

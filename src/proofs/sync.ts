@@ -83,8 +83,8 @@ export class ProofsSync {
     return { created: true, nodes: written };
   }
 
-  /** The oldest block the window should reach: `latest − window`, not below block 1's parent (genesis). */
-  private floor(): bigint {
+  /** The oldest block the window should reach: `latest − window`, not below genesis (what {@link backfill} extends it to). */
+  floor(): bigint {
     const latest = this.store.window().latest;
     if (latest === undefined) return 0n;
     const f = latest.number - this.window;

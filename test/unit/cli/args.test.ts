@@ -285,6 +285,17 @@ describe("errors", () => {
     expectError(["snapshot", "export", "--historical-proofs", "f"], "CLI_OPTION_NOT_FOR_COMMAND", /--historical-proofs.*basalt snapshot/);
   });
 
+  it("parses `basalt proofs init` with the store's directory and window, and nothing a node runs with", () => {
+    const p = parseCli(["proofs", "init", "--datadir", "d", "--proofs.history-window", "100"], { BASALT_PROOFS_PATH: "/q" });
+    expect(p.command).toBe("proofs");
+    expect(p.positionals).toEqual(["init"]);
+    expect([p.options["proofs.history-window"], p.options["proofs.path"]]).toEqual([100, "/q"]);
+    expectError(["proofs"], "CLI_MISSING_ARGUMENT", /basalt proofs init/);
+    expectError(["proofs", "prune"], "CLI_MISSING_ARGUMENT", /basalt proofs init/);
+    expectError(["proofs", "init", "extra"], "CLI_UNEXPECTED_ARGUMENT", /"extra".*basalt proofs/);
+    expectError(["proofs", "init", "--http.port", "1"], "CLI_OPTION_NOT_FOR_COMMAND", /--http.port.*basalt proofs/);
+  });
+
   it("rejects unknown commands and misplaced arguments", () => {
     expectError(["nod"], "CLI_UNKNOWN_COMMAND", /"nod".*did you mean node/);
     expectError(["help", "nod"], "CLI_UNKNOWN_COMMAND", /"nod"/);

@@ -592,3 +592,12 @@ export const DOCTOR_CLOCK_AHEAD_FAIL_S = 60;
  * view functions, wallets re-estimating) repeat within a 2 s block far less often than that.
  */
 export const CALL_CACHE_ENTRIES = 4_096;
+
+// ---- Derivation: batch validity ------------------------------------------------------------
+
+/**
+ * Sequencer drift from Fjord on, whatever the rollup config says (specs fjord/derivation.md
+ * "Constant Maximum Sequencer Drift"): an L2 block may run at most 30 minutes ahead of its L1
+ * origin, keyed on the origin's timestamp.
+ */
+export const FJORD_MAX_SEQUENCER_DRIFT_SECONDS = 1_800n;

@@ -601,3 +601,12 @@ export const CALL_CACHE_ENTRIES = 4_096;
  * origin, keyed on the origin's timestamp.
  */
 export const FJORD_MAX_SEQUENCER_DRIFT_SECONDS = 1_800n;
+
+// ---- Derivation: channels ------------------------------------------------------------------
+
+/** Bytes a frame counts for beyond its data when sizing a channel (specs derivation.md "Channel Bank": `FRAME_OVERHEAD`). */
+export const FRAME_OVERHEAD_BYTES = 200;
+/** Largest channel before Fjord: 10 MB (specs derivation.md, `MAX_RLP_BYTES_PER_CHANNEL`). */
+export const MAX_RLP_BYTES_PER_CHANNEL_PRE_FJORD = 10_000_000;
+/** Largest channel from Fjord on: 100 MB (specs fjord/derivation.md "Increasing MAX_RLP_BYTES_PER_CHANNEL"). */
+export const MAX_RLP_BYTES_PER_CHANNEL_FJORD = 100_000_000;

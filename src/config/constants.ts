@@ -610,3 +610,12 @@ export const FRAME_OVERHEAD_BYTES = 200;
 export const MAX_RLP_BYTES_PER_CHANNEL_PRE_FJORD = 10_000_000;
 /** Largest channel from Fjord on: 100 MB (specs fjord/derivation.md "Increasing MAX_RLP_BYTES_PER_CHANNEL"). */
 export const MAX_RLP_BYTES_PER_CHANNEL_FJORD = 100_000_000;
+
+// ---- Derivation: L1 source -----------------------------------------------------------------
+
+/**
+ * L1 blocks the L1 source keeps by hash: a sequencing window's worth on Base (3,600) would be
+ * the most derivation looks back at, but it reads each block once in order and re-reads only
+ * the few around a reorg or a span batch's origins, so 256 (about 50 minutes of L1) suffices.
+ */
+export const L1_SOURCE_CACHE_BLOCKS = 256;

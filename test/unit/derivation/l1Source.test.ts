@@ -1,0 +1,78 @@
+/**
+ * The L1 source against a real L1 (anvil, spawned on 127.0.0.1): a block's header fields, the
+ * transactions to the batch inbox with their senders recovered from the signatures (a batcher's
+ * and a stranger's; a transaction elsewhere is not listed), the receipts with block-level log
+ * indexes, tags, a block the L1 does not have, and the requests counted by method.
+ */
+import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { bytesToHex, createAddressFromPrivateKey, hexToBytes } from "@ethereumjs/util";
+import { createCustomCommon, Mainnet, Hardfork } from "@ethereumjs/common";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAnvil, type AnvilNode } from "../../../bench/scenario/anvil.js";
+import { L1Source } from "../../../src/derivation/l1Source.js";
+import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
+
+/** anvil's first two default accounts (its well-known test mnemonic). */
+const BATCHER_KEY = hexToBytes("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+const STRANGER_KEY = hexToBytes("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+const INBOX = "0xff00000000000000000000000000000000000042";
+const L1_CHAIN_ID = 845337n;
+
+let anvil: AnvilNode;
+let rpc: HttpRpcClient;
+const common = createCustomCommon({ chainId: Number(L1_CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Prague });
+
+async function send(key: Uint8Array, nonce: bigint, to: `0x${string}`, data: Uint8Array): Promise<void> {
+  const tx = createFeeMarket1559Tx({ chainId: L1_CHAIN_ID, nonce, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, gasLimit: 100_000n, to, data }, { common }).sign(key);
+  await rpc.call("eth_sendRawTransaction", [bytesToHex(tx.serialize())]);
+}
+
+beforeAll(async () => {
+  anvil = await startAnvil();
+  rpc = new HttpRpcClient(anvil.url);
+  await send(BATCHER_KEY, 0n, INBOX, Uint8Array.of(0x00, 1, 2, 3));
+  await send(STRANGER_KEY, 0n, INBOX, Uint8Array.of(0x00, 9));
+  await send(BATCHER_KEY, 1n, "0x000000000000000000000000000000000000beef", Uint8Array.of(7));
+  await rpc.call("evm_mine", []);
+}, 60_000);
+
+afterAll(async () => {
+  rpc?.close();
+  await anvil?.stop();
+});
+
+describe("L1 source", () => {
+  it("reads a block's header fields and its inbox transactions with recovered senders", async () => {
+    const src = new L1Source(rpc, { l1ChainId: L1_CHAIN_ID, batchInbox: INBOX });
+    expect(await src.chainId()).toBe(L1_CHAIN_ID);
+    const b = (await src.blockByNumber(1n))!;
+    expect(b.info.number).toBe(1n);
+    const raw = (await rpc.call("eth_getBlockByNumber", ["0x1", false])) as Record<string, string>;
+    expect(bytesToHex(b.info.hash)).toBe(raw.hash);
+    expect(bytesToHex(b.info.parentHash)).toBe(raw.parentHash);
+    expect(b.info.timestamp).toBe(BigInt(raw.timestamp));
+    expect(b.info.excessBlobGas).toBe(BigInt(raw.excessBlobGas!));
+    expect(bytesToHex(b.info.parentBeaconBlockRoot!)).toBe(raw.parentBeaconBlockRoot);
+    expect(b.inboxTxs.map((t) => [bytesToHex(t.from), t.data.kind === "calldata" ? bytesToHex(t.data.data) : "blobs"])).toEqual([
+      [createAddressFromPrivateKey(BATCHER_KEY).toString(), "0x00010203"],
+      [createAddressFromPrivateKey(STRANGER_KEY).toString(), "0x0009"],
+    ]);
+    // By hash: from the cache, no request.
+    const before = src.requestCount;
+    expect((await src.blockByHash(b.info.hash))?.info.number).toBe(1n);
+    expect(src.requestCount).toBe(before);
+  });
+
+  it("reads receipts with block-level log indexes, tags, and answers undefined past the head; counts requests by method", async () => {
+    const src = new L1Source(rpc, { l1ChainId: L1_CHAIN_ID, batchInbox: INBOX });
+    const b = (await src.blockByNumber("latest"))!;
+    const receipts = await src.receipts(b.info.hash);
+    expect(receipts.map((r) => [r.txIndex, r.status])).toEqual([
+      [0, true],
+      [1, true],
+      [2, true],
+    ]);
+    expect(await src.blockByNumber(99n)).toBeUndefined();
+    expect(Object.fromEntries(src.requests)).toEqual({ eth_getBlockByNumber: 2, eth_getBlockReceipts: 1 });
+  });
+});

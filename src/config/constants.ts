@@ -619,3 +619,57 @@ export const MAX_RLP_BYTES_PER_CHANNEL_FJORD = 100_000_000;
  * the few around a reorg or a span batch's origins, so 256 (about 50 minutes of L1) suffices.
  */
 export const L1_SOURCE_CACHE_BLOCKS = 256;
+
+// ---- Derivation: L1 inputs ----------------------------------------------------------------
+/**
+ * Topic 0 of the OptimismPortal's deposit event: keccak256("TransactionDeposited(address,address,uint256,bytes)")
+ * (specs deposits.md "Deposit Contract"; kona crates/protocol/protocol/src/deposits.rs `DEPOSIT_EVENT_ABI_HASH`).
+ */
+export const TRANSACTION_DEPOSITED_TOPIC = "0xb3813568d9991fc951961fcb4c784893574240a28925604d09fc577c55bb7c32";
+/** The only `TransactionDeposited` version derivation accepts (topic 3 = uint256 0; op-node deposit_log.go `DepositEventVersion0`). */
+export const DEPOSIT_EVENT_VERSION_0 = 0n;
+/**
+ * Shortest version-0 `opaqueData`: mint uint256 (32) + value uint256 (32) + gasLimit uint64 (8) + isCreation uint8 (1);
+ * the calldata is the rest (op-node deposit_log.go `unmarshalDepositVersion0`; kona deposits.rs).
+ */
+export const DEPOSIT_OPAQUE_DATA_V0_MIN_LENGTH = 73;
+/**
+ * Topic 0 of the SystemConfig's update event: keccak256("ConfigUpdate(uint256,uint8,bytes)")
+ * (specs system-config.md; kona crates/protocol/genesis/src/system/mod.rs `CONFIG_UPDATE_TOPIC`).
+ */
+export const CONFIG_UPDATE_TOPIC = "0x1d2b0bda21d56b8bd12d4f94ebacffdfb35f5e226f84b461103bb8beab6353be";
+/** The only `ConfigUpdate` version derivation accepts (topic 1 = uint256 0; specs system-config.md `CONFIG_VERSION`). */
+export const CONFIG_UPDATE_VERSION_0 = 0n;
+/** EIP-4844 `MIN_BASE_FEE_PER_BLOB_GAS`, also the L1-info blob base fee of an L1 header without blob fields (kona info/variant.rs `unwrap_or(1)`). */
+export const MIN_BLOB_BASE_FEE = 1n;
+/** EIP-4844 `BLOB_BASE_FEE_UPDATE_FRACTION` of Cancun (alloy-eips eip7840 `BlobParams::cancun`). */
+export const BLOB_UPDATE_FRACTION_CANCUN = 3_338_477n;
+/** EIP-7691 update fraction of Prague, kept by Osaka (alloy-eips eip7840 `BlobParams::prague` / `::osaka`). */
+export const BLOB_UPDATE_FRACTION_PRAGUE = 5_007_716n;
+/** Update fraction of the first blob-parameter-only fork, BPO1 (EIP-7892; alloy-eips eip7840 `BlobParams::bpo1`, target 10, max 15). */
+export const BLOB_UPDATE_FRACTION_BPO1 = 8_346_193n;
+/** Update fraction of BPO2 (EIP-7892; alloy-eips eip7840 `BlobParams::bpo2`, target 14, max 21). */
+export const BLOB_UPDATE_FRACTION_BPO2 = 11_684_671n;
+/** Ethereum mainnet Cancun activation (alloy-hardforks ethereum/mainnet.rs `MAINNET_CANCUN_TIMESTAMP`). */
+export const L1_MAINNET_CANCUN_TIME = 1_710_338_135n;
+/** Ethereum mainnet Prague activation (alloy-hardforks `MAINNET_PRAGUE_TIMESTAMP`). */
+export const L1_MAINNET_PRAGUE_TIME = 1_746_612_311n;
+/** Ethereum mainnet Osaka activation, epoch 411392 (alloy-hardforks `MAINNET_OSAKA_TIMESTAMP`). */
+export const L1_MAINNET_OSAKA_TIME = 1_764_798_551n;
+/**
+ * Ethereum mainnet BPO1 activation, epoch 412672 (EIP-7892 schedule; go-ethereum-style mainnet chain configs and
+ * fork-id tests; shared/reference derivation.md §1.10). One indexed alloy-hardforks snapshot still has 1765978199.
+ */
+export const L1_MAINNET_BPO1_TIME = 1_765_290_071n;
+/** Ethereum mainnet BPO2 activation, epoch 419072 (alloy-hardforks `MAINNET_BPO2_TIMESTAMP`; go-ethereum-style mainnet configs). */
+export const L1_MAINNET_BPO2_TIME = 1_767_747_671n;
+/** Sepolia Cancun activation (alloy-hardforks ethereum/sepolia.rs `SEPOLIA_CANCUN_TIMESTAMP`). */
+export const L1_SEPOLIA_CANCUN_TIME = 1_706_655_072n;
+/** Sepolia Prague activation (alloy-hardforks `SEPOLIA_PRAGUE_TIMESTAMP`). */
+export const L1_SEPOLIA_PRAGUE_TIME = 1_741_159_776n;
+/** Sepolia Osaka activation (op-node `fallbackToOsakaCellProofTimeIfKnown` test; geth `SepoliaChainConfig`). */
+export const L1_SEPOLIA_OSAKA_TIME = 1_760_427_360n;
+/** Sepolia BPO1 activation (kona crates/protocol/registry/src/l1/mod.rs `SEPOLIA_BPO1_TIMESTAMP`; geth `SepoliaChainConfig`). */
+export const L1_SEPOLIA_BPO1_TIME = 1_761_017_184n;
+/** Sepolia BPO2 activation (kona registry l1/mod.rs `SEPOLIA_BPO2_TIMESTAMP`; geth `SepoliaChainConfig`). */
+export const L1_SEPOLIA_BPO2_TIME = 1_761_607_008n;

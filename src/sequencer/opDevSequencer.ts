@@ -24,9 +24,9 @@ import { Address, bigIntToBytes, concatBytes, equalsBytes, hexToBytes, setLength
 import type { Logger } from "pino";
 import type { Chain, ExecutedBlock } from "../blockchain/chain.js";
 import { DepositTransaction, isDeposit } from "../chain/op/depositTx.js";
-import { decodeL1InfoCalldata, encodeL1InfoCalldata, l1InfoVariantFor, L1_INFO_DEPOSIT_GAS, batcherHashFromAddress } from "../chain/op/l1InfoTx.js";
-import { L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS, SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
-import { l1InfoSourceHash, userDepositSourceHash } from "../chain/op/sourceHash.js";
+import { decodeL1InfoCalldata, l1InfoDepositTx, l1InfoVariantFor, batcherHashFromAddress } from "../chain/op/l1InfoTx.js";
+import { SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
+import { userDepositSourceHash } from "../chain/op/sourceHash.js";
 import { upgradeTransactionsForBlock } from "../chain/op/upgrades.js";
 import { DEVNET_BATCHER_ADDRESS, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_BASE_FEE_SCALAR, DEVNET_L1_BASE_FEE_WEI, DEVNET_L1_BLOCK_TIME_S, DEVNET_MIN_BASE_FEE_WEI, DEVNET_OPERATOR_FEE_CONSTANT, DEVNET_OPERATOR_FEE_SCALAR, DEVNET_DA_FOOTPRINT_GAS_SCALAR, DEV_PRODUCTION_RETRY_MAX_MS } from "../config/constants.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
@@ -261,7 +261,7 @@ export class OpDevSequencer {
       seq = 0n;
     }
     const variant = l1InfoVariantFor(op, timestamp, head.header.timestamp);
-    const calldata = encodeL1InfoCalldata(
+    const l1Info = l1InfoDepositTx(
       {
         number: origin.number,
         timestamp: origin.timestamp,
@@ -280,16 +280,6 @@ export class OpDevSequencer {
       },
       variant,
     );
-    const l1Info = new DepositTransaction({
-      sourceHash: l1InfoSourceHash(origin.hash, seq),
-      from: new Address(hexToBytes(L1_INFO_DEPOSITOR_ADDRESS)),
-      to: new Address(hexToBytes(L1_BLOCK_ADDRESS)),
-      mint: 0n,
-      value: 0n,
-      gasLimit: L1_INFO_DEPOSIT_GAS,
-      isSystemTx: false,
-      data: calldata,
-    });
     const included = seq === 0n ? deposits : [];
     const attrs: OpPayloadAttributes = {
       timestamp,

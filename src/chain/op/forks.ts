@@ -58,6 +58,9 @@ export interface OpChainConfig extends OpEip1559Config {
   forkTimes: Partial<Record<Exclude<OpForkName, "bedrock">, bigint>>;
 }
 
+/** What fork lookups read of an OP config: only the fork times (an {@link OpChainConfig} or a built-in network both fit). */
+export type OpForkSchedule = Pick<OpChainConfig, "forkTimes">;
+
 /** Raised-free lookup: the OP config of a genesis `config`, or undefined for a plain Ethereum chain. */
 export function opConfigFromGenesisConfig(config: Record<string, unknown>): OpChainConfig | undefined {
   const op = config.optimism as Record<string, unknown> | undefined;
@@ -76,7 +79,7 @@ export function opConfigFromGenesisConfig(config: Record<string, unknown>): OpCh
 }
 
 /** The latest OP fork active at L2 timestamp `timestamp`. */
-export function opForkAt(cfg: OpChainConfig, timestamp: bigint): OpFork {
+export function opForkAt(cfg: OpForkSchedule, timestamp: bigint): OpFork {
   let fork: OpFork = OpFork.bedrock;
   for (let i = 1; i < OP_FORK_NAMES.length; i++) {
     const t = cfg.forkTimes[OP_FORK_NAMES[i] as Exclude<OpForkName, "bedrock">];
@@ -90,7 +93,7 @@ export function opForkAt(cfg: OpChainConfig, timestamp: bigint): OpFork {
  * of `fork`: the first block whose timestamp reaches the fork time. A fork active at genesis
  * has no activation block.
  */
-export function isActivationBlock(cfg: OpChainConfig, fork: Exclude<OpForkName, "bedrock">, timestamp: bigint, parentTimestamp: bigint | undefined): boolean {
+export function isActivationBlock(cfg: OpForkSchedule, fork: Exclude<OpForkName, "bedrock">, timestamp: bigint, parentTimestamp: bigint | undefined): boolean {
   const t = cfg.forkTimes[fork];
   if (t === undefined || parentTimestamp === undefined) return false;
   return timestamp >= t && parentTimestamp < t;

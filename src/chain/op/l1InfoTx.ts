@@ -16,8 +16,12 @@
  *   [164,168) + operatorFeeConstant u64 [168,176);
  * - Jovian `setL1BlockValuesJovian` (0x3db6be2b, 178 bytes): Isthmus + daFootprintGasScalar u16 [176,178).
  */
+import { Address } from "@ethereumjs/util";
+import { fromHex } from "../../util/bytes.js";
 import { BasaltError } from "../../util/errors.js";
-import { isActivationBlock, OpFork, opForkAt, type OpChainConfig } from "./forks.js";
+import { DepositTransaction } from "./depositTx.js";
+import { l1InfoSourceHash } from "./sourceHash.js";
+import { isActivationBlock, OpFork, opForkAt, type OpForkSchedule } from "./forks.js";
 
 /** The L1Block predeploy, target of the L1-info deposit (specs/protocol/predeploys.md). */
 export const L1_BLOCK_ADDRESS = "0x4200000000000000000000000000000000000015";
@@ -273,10 +277,32 @@ export function decodeL1InfoCalldata(data: Uint8Array): { variant: L1InfoVariant
  * format, because the L1Block contract is only upgraded by deposits later in that block
  * (specs {ecotone,isthmus,jovian}/l1-attributes.md; kona info/variant.rs `try_new`).
  */
-export function l1InfoVariantFor(cfg: OpChainConfig, timestamp: bigint, parentTimestamp?: bigint): L1InfoVariant {
+export function l1InfoVariantFor(cfg: OpForkSchedule, timestamp: bigint, parentTimestamp?: bigint): L1InfoVariant {
   const fork = opForkAt(cfg, timestamp);
   if (fork < OpFork.ecotone || isActivationBlock(cfg, "ecotone", timestamp, parentTimestamp)) return "bedrock";
   if (fork >= OpFork.jovian && !isActivationBlock(cfg, "jovian", timestamp, parentTimestamp)) return "jovian";
   if (fork >= OpFork.isthmus && !isActivationBlock(cfg, "isthmus", timestamp, parentTimestamp)) return "isthmus";
   return "ecotone";
+}
+
+/**
+ * The L1-info deposit transaction carrying `values` in the `variant` calldata (specs deposits.md
+ * "L1 Attributes Deposited Transaction"; kona info/variant.rs `try_new_with_deposit_tx`): from the
+ * L1-info depositor to the L1Block predeploy, no mint or value, source hash domain 1 over
+ * (`values.hash`, `values.sequenceNumber`); gas 1,000,000 and `isSystemTx` false from Regolith on,
+ * 150,000,000 and true before.
+ * @throws L1InfoCalldataError when a value does not fit its field.
+ */
+export function l1InfoDepositTx(values: L1InfoValues, variant: L1InfoVariant, regolith = true): DepositTransaction {
+  const data = encodeL1InfoCalldata(values, variant);
+  return new DepositTransaction({
+    sourceHash: l1InfoSourceHash(values.hash, values.sequenceNumber),
+    from: new Address(fromHex(L1_INFO_DEPOSITOR_ADDRESS)),
+    to: new Address(fromHex(L1_BLOCK_ADDRESS)),
+    mint: 0n,
+    value: 0n,
+    gasLimit: regolith ? L1_INFO_DEPOSIT_GAS : PRE_REGOLITH_L1_INFO_DEPOSIT_GAS,
+    isSystemTx: !regolith,
+    data,
+  });
 }

@@ -6,6 +6,7 @@ import type { Block } from "@ethereumjs/block";
 import { Capability } from "@ethereumjs/tx";
 import { MAX_FEE_HISTORY_BLOCKS, GAS_PRICE_ORACLE_BLOCKS, GAS_PRICE_ORACLE_PERCENTILE, GAS_PRICE_ORACLE_DEFAULT_TIP_WEI } from "../../config/constants.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
+import { fakeExponential } from "../../chain/op/l1BlobFee.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError } from "../errors.js";
@@ -126,17 +127,4 @@ export function feeMethods(b: RpcBackend): MethodTable {
       return out;
     },
   };
-}
-
-/** EIP-4844 `fake_exponential`. */
-export function fakeExponential(factor: bigint, numerator: bigint, denominator: bigint): bigint {
-  let i = 1n;
-  let output = 0n;
-  let acc = factor * denominator;
-  while (acc > 0n) {
-    output += acc;
-    acc = (acc * numerator) / (denominator * i);
-    i++;
-  }
-  return output / denominator;
 }

@@ -188,7 +188,7 @@ export class BeaconClient {
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
   private readonly mode: BlobEndpointMode;
-  private readonly kzg: KzgBackend;
+  private readonly kzgOption: KzgBackend | undefined;
   /** genesis_time and SECONDS_PER_SLOT, once answered. */
   private readonly cached = new Map<"genesis" | "spec", Promise<number>>();
   /** Set once `blob_sidecars` answered after `blobs` said it has no such route: later calls go there directly. */
@@ -199,7 +199,12 @@ export class BeaconClient {
     this.timeoutMs = options.timeoutMs ?? BEACON_REQUEST_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? BEACON_MAX_RESPONSE_BYTES;
     this.mode = options.blobEndpoint ?? "auto";
-    this.kzg = options.kzg ?? kzgBackend();
+    this.kzgOption = options.kzg;
+  }
+
+  /** The KZG implementation, resolved at the first blob (creating the addon's context takes ~2 s, not at construction). */
+  private get kzg(): KzgBackend {
+    return this.kzgOption ?? kzgBackend();
   }
 
   /**

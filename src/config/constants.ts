@@ -673,3 +673,38 @@ export const L1_SEPOLIA_OSAKA_TIME = 1_760_427_360n;
 export const L1_SEPOLIA_BPO1_TIME = 1_761_017_184n;
 /** Sepolia BPO2 activation (kona registry l1/mod.rs `SEPOLIA_BPO2_TIMESTAMP`; geth `SepoliaChainConfig`). */
 export const L1_SEPOLIA_BPO2_TIME = 1_761_607_008n;
+
+// ---------------------------------------------------------------------------------------------
+// Derivation: blobs (src/derivation/blobCodec.ts, kzg.ts, beaconClient.ts, beaconShim.ts)
+// ---------------------------------------------------------------------------------------------
+
+/** Bytes of one EIP-4844 blob: FIELD_ELEMENTS_PER_BLOB (4096) × BYTES_PER_FIELD_ELEMENT (32) (EIP-4844; consensus-specs deneb polynomial-commitments.md). */
+export const BLOB_BYTES = 131_072;
+/** Field elements of one blob: EIP-4844 FIELD_ELEMENTS_PER_BLOB. */
+export const BLOB_FIELD_ELEMENTS = 4_096;
+/** Bytes of a KZG commitment and of a KZG proof: one compressed BLS12-381 G1 point (EIP-4844 `KZGCommitment`, `KZGProof`). */
+export const KZG_POINT_BYTES = 48;
+/** First byte of a versioned hash: EIP-4844 VERSIONED_HASH_VERSION_KZG (`0x01 ++ sha256(commitment)[1:]`). */
+export const VERSIONED_HASH_VERSION_KZG = 0x01;
+/** OP blob encoding version byte (byte 1 of field element 0): the only one defined (specs ecotone/derivation.md "Blob Encoding"; op-service eth/blob.go EncodingVersion). */
+export const BLOB_ENCODING_VERSION = 0;
+/**
+ * Largest payload of OP blob encoding v0: 1024 rounds of 4 field elements carry 4·31 + 3 = 127 bytes each, less
+ * the 4-byte version and length header: (4·31+3)·1024 − 4 = 130,044 (specs ecotone/derivation.md; op-service
+ * eth/blob.go MaxBlobDataSize; kona sources/blob_data.rs BLOB_MAX_DATA_SIZE).
+ */
+export const BLOB_MAX_PAYLOAD_BYTES = 130_044;
+/**
+ * Beacon API: time limit of one request, body included. A local beacon node answers a block's blobs in well under a
+ * second (a Fulu block's 21 blobs are ~5.5 MB of JSON); 10 s stays below one 12 s L1 slot, so a stuck node is noticed
+ * before derivation falls a slot behind, and a slow remote provider still gets room.
+ */
+export const BEACON_REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * Beacon API: largest response body read. One blob is 262,146 characters of hex in JSON (a sidecar ~3 KB more); 64 MiB
+ * holds 128 blobs with their sidecar fields twice over (mainnet's BPO2 maximum is 21 per block), and bounds what a
+ * hostile or broken server can make the node buffer.
+ */
+export const BEACON_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Beacon API shim (local rollups, tests): seconds per slot it reports unless told otherwise, Ethereum mainnet's SECONDS_PER_SLOT (12). */
+export const BEACON_SHIM_SECONDS_PER_SLOT = 12;

@@ -34,7 +34,7 @@ import { L1_BLOCK_JOVIAN_CREATION_CODE } from "./bytecode/l1BlockJovian.js";
 import { OPERATOR_FEE_VAULT_ISTHMUS_CREATION_CODE } from "./bytecode/operatorFeeVaultIsthmus.js";
 import { EIP2935_CREATION_CODE, EIP4788_CREATION_CODE } from "./bytecode/systemContracts.js";
 import { DepositTransaction } from "./depositTx.js";
-import { isActivationBlock, type OpChainConfig } from "./forks.js";
+import { isActivationBlock, type OpForkSchedule } from "./forks.js";
 import { GAS_PRICE_ORACLE_ADDRESS, L1_BLOCK_ADDRESS, L1_INFO_DEPOSITOR_ADDRESS, OPERATOR_FEE_VAULT_ADDRESS } from "./predeploys.js";
 import { upgradeSourceHash } from "./sourceHash.js";
 
@@ -318,7 +318,7 @@ export function upgradeDepositTransactions(fork: UpgradeFork): DepositTransactio
  * that fork's transactions. Mirrors kona `StatefulAttributesBuilder::prepare_payload_attributes`. Empty for
  * blocks that activate nothing, and for genesis (forks active at genesis have no activation block).
  */
-export function upgradeTransactionsForBlock(cfg: OpChainConfig, timestamp: bigint, parentTimestamp: bigint | undefined): Uint8Array[] {
+export function upgradeTransactionsForBlock(cfg: OpForkSchedule, timestamp: bigint, parentTimestamp: bigint | undefined): Uint8Array[] {
   const out: Uint8Array[] = [];
   for (const fork of UPGRADE_FORKS) {
     if (isActivationBlock(cfg, fork, timestamp, parentTimestamp)) out.push(...upgradeTransactions(fork));

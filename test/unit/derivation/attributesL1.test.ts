@@ -7,9 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Address } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
+import { BASE_SYSTEM_CONFIG, CONTEXT, DIR, INPUTS_43127820, payloadTransactions } from "../../helpers/base43127820.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { ConfigUpdateErrorCode, encodeConfigUpdateLog } from "../../../src/chain/op/configUpdate.js";
 import { encodeDepositLog, TRANSACTION_DEPOSITED_TOPIC_BYTES, type DepositLogFields } from "../../../src/chain/op/depositLog.js";
@@ -20,73 +20,15 @@ import { decodeL1InfoCalldata, L1_INFO_DEPOSIT_GAS, PRE_REGOLITH_L1_INFO_DEPOSIT
 import { OP_NETWORKS, opGenesisConfig } from "../../../src/chain/op/networks.js";
 import { userDepositSourceHash } from "../../../src/chain/op/sourceHash.js";
 import { applyConfigUpdates, systemConfigAttributes, systemConfigFromL2Block, type SystemConfig } from "../../../src/chain/op/systemConfig.js";
-import { configUpdatesOf, l1InfoDeposit, l1InfoFor, l1OriginDeposits, type L1InfoInputs, type L1Receipt } from "../../../src/derivation/attributesL1.js";
+import { configUpdatesOf, l1InfoDeposit, l1InfoFor, l1OriginDeposits, type L1Receipt } from "../../../src/derivation/attributesL1.js";
 import { L1InputError, L1InputErrorCode } from "../../../src/derivation/l1InputErrors.js";
 import { decodeOpTransaction } from "../../../src/execution/op/opPayload.js";
 import type { Log } from "../../../src/storage/types.js";
 import { fromHex, to0x } from "../../../src/util/bytes.js";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const DIR = path.join(REPO, "..", "shared", "fixtures", "op", "derivation");
 const BASE = OP_NETWORKS["base-mainnet"];
-
-interface Context {
-  l2_target_block: number;
-  l2_target_timestamp: number;
-  l2_parent: { timestamp: number; l1info_sequence_number: number };
-  l1_origin: { number: number; timestamp: number; hash: string; base_fee_per_gas: number; excess_blob_gas: number };
-  expected_l1_block_info_jovian: {
-    sequence_number: number;
-    blob_base_fee: number;
-    blob_base_fee_scalar: number;
-    base_fee_scalar: number;
-    operator_fee_scalar: number;
-    operator_fee_constant: number;
-    da_footprint_gas_scalar: number;
-    batcher_address: string;
-  };
-  expected_payload_attributes_extras: { gas_limit: number; eip_1559_params: string; min_base_fee: number; transaction_count: number };
-}
-
-const CONTEXT = JSON.parse(readFileSync(path.join(DIR, "base-mainnet-43127820-context.json"), "utf8")) as Context;
-
-/** The transactions of the payload-attributes dump: the hex lines between `transactions: Some(` and `no_tx_pool`. */
-function payloadTransactions(): Uint8Array[] {
-  const text = readFileSync(path.join(DIR, "base-mainnet-43127820-payload-attributes.txt"), "utf8");
-  const section = text.slice(text.indexOf("transactions: Some("), text.indexOf("no_tx_pool:"));
-  return [...section.matchAll(/^\s+(0x[0-9a-f]+),?$/gm)].map((m) => fromHex(m[1]!));
-}
-
 const info = CONTEXT.expected_l1_block_info_jovian;
 const extras = CONTEXT.expected_payload_attributes_extras;
-
-/** The SystemConfig of Base mainnet when block 43,127,820 was derived (context file values). */
-const BASE_SYSTEM_CONFIG: SystemConfig = {
-  batcherAddress: fromHex(info.batcher_address),
-  overhead: 0n,
-  scalar: (1n << 248n) | (BigInt(info.blob_base_fee_scalar) << 32n) | BigInt(info.base_fee_scalar),
-  gasLimit: BigInt(extras.gas_limit),
-  eip1559Denominator: 125,
-  eip1559Elasticity: 6,
-  operatorFeeScalar: BigInt(info.operator_fee_scalar),
-  operatorFeeConstant: BigInt(info.operator_fee_constant),
-  minBaseFee: BigInt(extras.min_base_fee),
-  daFootprintGasScalar: BigInt(info.da_footprint_gas_scalar),
-};
-
-const INPUTS_43127820: L1InfoInputs = {
-  l1Origin: {
-    number: BigInt(CONTEXT.l1_origin.number),
-    timestamp: BigInt(CONTEXT.l1_origin.timestamp),
-    hash: fromHex(CONTEXT.l1_origin.hash),
-    baseFeePerGas: BigInt(CONTEXT.l1_origin.base_fee_per_gas),
-    excessBlobGas: BigInt(CONTEXT.l1_origin.excess_blob_gas),
-  },
-  sequenceNumber: BigInt(info.sequence_number),
-  systemConfig: BASE_SYSTEM_CONFIG,
-  timestamp: BigInt(CONTEXT.l2_target_timestamp),
-  parentTimestamp: BigInt(CONTEXT.l2_parent.timestamp),
-};
 
 describe("Base mainnet block 43,127,820", () => {
   const txs = payloadTransactions();

@@ -4,23 +4,14 @@
  */
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
+import { codecError } from "../../helpers/derivation.js";
 import { Bitlist, readBitlist } from "../../../src/derivation/bitlist.js";
-import { DerivationCodecError, DerivationCodecErrorCode, malformedSpanBatch } from "../../../src/derivation/codecErrors.js";
+import { DerivationCodecErrorCode, malformedSpanBatch } from "../../../src/derivation/codecErrors.js";
 import { rlpItem, rlpListItems, rlpUint } from "../../../src/derivation/rlp.js";
 import { encodeUvarint, readUvarint } from "../../../src/derivation/varint.js";
 
 const fail = (reason: string) => malformedSpanBatch("test", reason);
 
-/** The error `fn` throws (a DerivationCodecError), or a failure. */
-function codecError(fn: () => unknown): DerivationCodecError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(DerivationCodecError);
-    return e as DerivationCodecError;
-  }
-  throw new Error("expected a DerivationCodecError");
-}
 
 /** A bitlist of `length` bits holding `value` (bit i = bit i of the integer), as op-node's big.Int. */
 function bitsOf(length: number, value: bigint): Bitlist {

@@ -54,10 +54,24 @@ const LAYOUT: Record<number, { fields: number; nonce: number; gas: number; to: n
 /** Position of the chain id in a typed transaction's list. */
 const CHAIN_ID_AT = 0;
 
+/**
+ * The layout key of bytes starting with `first`: legacy for an RLP list header (≥ 0x80), else the
+ * EIP-2718 type byte; undefined for a type byte with no span batch layout — 0 included, which is
+ * no typed transaction (op-node: "transaction type not supported").
+ */
+function layoutType(first: number): number | undefined {
+  if (first >= LEGACY_MIN_FIRST_BYTE) return SpanTxType.LEGACY;
+  return first !== SpanTxType.LEGACY && LAYOUT[first] !== undefined ? first : undefined;
+}
+
 /** One tx_data read from a span batch: its bytes (type byte included) and its type byte (0 for legacy). */
 export interface ReadTxData {
   txData: Uint8Array;
-  /** The EIP-2718 type byte (any value up to 0x7f; only {@link SpanTxType} rebuild), 0 for legacy. */
+  /**
+   * The EIP-2718 type byte (any value up to 0x7f; only 1, 2 and 4 rebuild), 0 for legacy. As in
+   * op-node, a type byte 0x00 also reads as 0 and counts among the legacy transactions (for the
+   * protected bits); it fails at rebuild.
+   */
   txType: number;
   next: number;
 }
@@ -137,9 +151,10 @@ function checkAuthorizationList(buf: Uint8Array, item: RlpItem, fail: RlpFail): 
  * `data` a byte string, the access and authorization lists well formed.
  */
 function txDataItems(txData: Uint8Array, fail: RlpFail): { type: SpanTxType; items: RlpItem[] } {
-  const type = txData[0]! < LEGACY_MIN_FIRST_BYTE ? txData[0]! : SpanTxType.LEGACY;
-  const layout = LAYOUT[type];
-  if (layout === undefined) throw fail(`transaction type ${type} is not supported in span batches (expected legacy, 1, 2 or 4)`);
+  if (txData.length === 0) throw fail("tx_data is empty");
+  const type = layoutType(txData[0]!);
+  if (type === undefined) throw fail(`transaction type ${txData[0]} is not supported in span batches (expected legacy, 1, 2 or 4)`);
+  const layout = LAYOUT[type]!;
   const outer = rlpItem(txData, type === SpanTxType.LEGACY ? 0 : 1, txData.length, fail);
   if (outer.end !== txData.length) throw fail("bytes follow the tx_data list");
   const items = rlpListItems(txData, outer, fail, "tx_data", layout.txData.length);
@@ -206,9 +221,9 @@ function word(b: Uint8Array): Uint8Array {
 export function splitFullTx(tx: Uint8Array, chainId: bigint): SplitTx {
   const fail: RlpFail = (reason) => invalidEncodeInput(`transaction: ${reason}`);
   if (tx.length === 0) throw fail("empty");
-  const type = tx[0]! < LEGACY_MIN_FIRST_BYTE ? tx[0]! : SpanTxType.LEGACY;
-  const layout = LAYOUT[type];
-  if (layout === undefined) throw fail(`type ${type} cannot go in a span batch (expected legacy, 1, 2 or 4)`);
+  const type = layoutType(tx[0]!);
+  if (type === undefined) throw fail(`type ${tx[0]} cannot go in a span batch (expected legacy, 1, 2 or 4)`);
+  const layout = LAYOUT[type]!;
   const outer = rlpItem(tx, type === SpanTxType.LEGACY ? 0 : 1, tx.length, fail);
   if (outer.end !== tx.length) throw fail("bytes follow the transaction");
   const it = rlpListItems(tx, outer, fail, "transaction", layout.fields);

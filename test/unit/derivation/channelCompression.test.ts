@@ -237,3 +237,13 @@ describe("compressChannel input checks", () => {
     }
   });
 });
+
+describe("streams with no body", () => {
+  it("a zlib header alone and the brotli version byte alone decompress to nothing, without an error", async () => {
+    for (const [channel, fjord] of [[Uint8Array.of(0x78, 0xda), false], [Uint8Array.of(0x01), true]] as const) {
+      const d = await decompressChannel(channel, { fjord });
+      expect(d.error).toBeUndefined();
+      expect(d.data.length).toBe(0);
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { codecError } from "../../helpers/derivation.js";
 import { loadNative } from "../../../src/chain/crypto.js";
 import { OP_NETWORKS } from "../../../src/chain/op/networks.js";
 import { MAX_SPAN_BATCH_ELEMENT_COUNT } from "../../../src/config/constants.js";
+import { Bitlist } from "../../../src/derivation/bitlist.js";
 import { joinBytes } from "../../../src/derivation/bytes.js";
 import { DerivationCodecErrorCode } from "../../../src/derivation/codecErrors.js";
 import {
@@ -244,6 +245,18 @@ describe("span batch transaction rebuild refusals (op-node derive)", () => {
     expect(e.message).toContain(reason);
   });
 
+  it("counts a tx_data with type byte 0x00 as legacy (for the protected bits), as op-node does, and refuses it at rebuild", () => {
+    const raw = decodeSpanBatch(encodeSpanBatch(build()));
+    raw.txs.txDatas[1] = Uint8Array.of(0, ...RLP.encode([empty, empty, empty] as never));
+    raw.txs.txTypes[1] = 0;
+    raw.txs.protectedBits = new Bitlist(4);
+    const decoded = decodeSpanBatch(encodeSpanBatch(raw));
+    expect(decoded.txs.protectedBits.length).toBe(4);
+    const e = codecError(() => deriveSpanBatch(decoded, BASE));
+    expect(e.meta).toMatchObject({ index: 1 });
+    expect(e.message).toContain("type 0 is not supported");
+  });
+
   it("refuses a set-code transaction flagged as a contract creation, and a set-code value over 32 bytes", () => {
     const raw = decodeSpanBatch(encodeSpanBatch(build()));
     // Transaction 3 is the set-code one: mark it as a creation and drop its recipient.
@@ -266,6 +279,7 @@ describe("span batch building refusals (the batcher side)", () => {
     ["a timestamp before genesis", () => blocks().map((b, i) => ({ ...b, timestamp: BASE.genesis.l2Time - 10n + 2n * BigInt(i) }))],
     ["a transaction of another chain", () => [{ ...blocks()[0]!, transactions: [createLegacyTx({ gasPrice: 1, gasLimit: 21_000, to: TO }, { common: other }).sign(KEY).serialize()] }]],
     ["a deposit transaction", () => [{ ...blocks()[0]!, transactions: [hexToBytes("0x7ec0")] }]],
+    ["a transaction with type byte 0x00", () => [{ ...blocks()[0]!, transactions: [hexToBytes("0x00c9808080808080808080")] }]],
     ["an empty transaction", () => [{ ...blocks()[0]!, transactions: [new Uint8Array(0)] }]],
   ])("refuses %s", (_name, make) => {
     expect(codecError(() => spanBatchFromBlocks(make(), BASE, OPTS)).code).toBe(DerivationCodecErrorCode.INVALID_ENCODE_INPUT);

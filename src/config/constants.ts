@@ -602,14 +602,6 @@ export const CALL_CACHE_ENTRIES = 4_096;
  */
 export const FJORD_MAX_SEQUENCER_DRIFT_SECONDS = 1_800n;
 
-// ---- Derivation: channels ------------------------------------------------------------------
-
-/** Bytes a frame counts for beyond its data when sizing a channel (specs derivation.md "Channel Bank": `FRAME_OVERHEAD`). */
-export const FRAME_OVERHEAD_BYTES = 200;
-/** Largest channel before Fjord: 10 MB (specs derivation.md, `MAX_RLP_BYTES_PER_CHANNEL`). */
-export const MAX_RLP_BYTES_PER_CHANNEL_PRE_FJORD = 10_000_000;
-/** Largest channel from Fjord on: 100 MB (specs fjord/derivation.md "Increasing MAX_RLP_BYTES_PER_CHANNEL"). */
-export const MAX_RLP_BYTES_PER_CHANNEL_FJORD = 100_000_000;
 
 // ---- Derivation: L1 source -----------------------------------------------------------------
 
@@ -708,3 +700,41 @@ export const BEACON_REQUEST_TIMEOUT_MS = 10_000;
 export const BEACON_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Beacon API shim (local rollups, tests): seconds per slot it reports unless told otherwise, Ethereum mainnet's SECONDS_PER_SLOT (12). */
 export const BEACON_SHIM_SECONDS_PER_SLOT = 12;
+
+// ---- derivation ---------------------------------------------------------------------------
+// Protocol limits of the OP Stack derivation codecs (src/derivation/). They are consensus rules,
+// not tunables: every rollup node must use these values (sources named on each).
+/** Most bytes of data one frame may carry (specs derivation.md "Frame Format"; op-node `MaxFrameLen`; kona `MAX_FRAME_LEN`). */
+export const MAX_FRAME_LEN = 1_000_000;
+/**
+ * Bytes a frame adds to its channel's size on top of its data, for channel-size accounting (specs
+ * derivation.md "Channel Bank" pruning; the Holocene channel assembler drops a channel over
+ * `MAX_RLP_BYTES_PER_CHANNEL` counted this way). Not the frame's encoded overhead (23 bytes).
+ */
+export const FRAME_OVERHEAD_BYTES = 200;
+/** Most decompressed bytes read from one channel before Fjord (specs fjord/derivation.md; op-node `MaxRLPBytesPerChannel`). */
+export const MAX_RLP_BYTES_PER_CHANNEL_BEDROCK = 10_000_000;
+/** Most decompressed bytes read from one channel from Fjord on (specs fjord/derivation.md "Increase MAX_RLP_BYTES_PER_CHANNEL"). */
+export const MAX_RLP_BYTES_PER_CHANNEL_FJORD = 100_000_000;
+/**
+ * Most elements of one kind in a span batch: blocks, transactions of a block, transactions in all,
+ * and bytes of one transaction's `tx_data` (specs derivation.md `MAX_SPAN_BATCH_ELEMENT_COUNT`;
+ * op-node `MaxSpanBatchElementCount`).
+ */
+export const MAX_SPAN_BATCH_ELEMENT_COUNT = 10_000_000;
+/**
+ * Output chunk of the channel decompressor: zlib's default (`Z_DEFAULT_CHUNK`, 16 KiB). The
+ * decompressor stops within one chunk past `MAX_RLP_BYTES_PER_CHANNEL`, so this bounds the overshoot
+ * of a decompression bomb; it is also the most output a corrupt stream can lose before the point
+ * where the decoder detects the corruption (Node's zlib drops the output of the failing step).
+ */
+export const CHANNEL_DECOMPRESS_CHUNK_BYTES = 16 * 1024;
+/** zlib level of channels the batcher side compresses: op-batcher's `zlib.BestCompression` (9). */
+export const CHANNEL_ZLIB_LEVEL = 9;
+/** Brotli quality of channels the batcher side compresses: op-node's `GetBrotliLevel` makes `brotli` (level 10) the default. */
+export const CHANNEL_BROTLI_QUALITY = 10;
+/**
+ * Brotli window (log2) of channels the batcher side compresses: 22, Brotli's own default
+ * (`BROTLI_DEFAULT_WINDOW`). The window only trades memory for ratio; a reader decodes any window.
+ */
+export const CHANNEL_BROTLI_LGWIN = 22;

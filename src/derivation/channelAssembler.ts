@@ -7,17 +7,11 @@
  * {@link FRAME_OVERHEAD_BYTES} per frame) is dropped. A channel is ready the moment its last frame
  * arrives. Every drop is reported with its reason, for metrics and a log line.
  */
-import { FRAME_OVERHEAD_BYTES, MAX_RLP_BYTES_PER_CHANNEL_FJORD, MAX_RLP_BYTES_PER_CHANNEL_PRE_FJORD } from "../config/constants.js";
+import { FRAME_OVERHEAD_BYTES } from "../config/constants.js";
 import { equalsBytes } from "@ethereumjs/util";
 import { forkActive, type BatchRules, type L1BlockRef } from "./batchValidity.js";
-
-/** A frame as the assembler needs it. */
-export interface ChannelFrame {
-  channelId: Uint8Array;
-  number: number;
-  data: Uint8Array;
-  isLast: boolean;
-}
+import { maxRlpBytesPerChannel } from "./channelCompression.js";
+import type { Frame } from "./frame.js";
 
 /** The channel timeouts of a rollup (in L1 blocks), before and from Granite. */
 export interface ChannelRules extends Pick<BatchRules, "forkTimes"> {
@@ -66,7 +60,7 @@ export function channelTimeout(rules: ChannelRules, l1Time: bigint): bigint {
 
 /** The largest channel (compressed bytes plus frame overhead) at L1 time `l1Time`. */
 export function maxChannelBytes(rules: Pick<BatchRules, "forkTimes">, l1Time: bigint): number {
-  return forkActive(rules, "fjord", l1Time) ? MAX_RLP_BYTES_PER_CHANNEL_FJORD : MAX_RLP_BYTES_PER_CHANNEL_PRE_FJORD;
+  return maxRlpBytesPerChannel(forkActive(rules, "fjord", l1Time));
 }
 
 interface Staging {
@@ -106,15 +100,15 @@ export class ChannelAssembler {
   }
 
   /** Takes the next frame, read from L1 block `l1`. */
-  add(frame: ChannelFrame, l1: L1BlockRef): AssemblerStep {
+  add(frame: Frame, l1: L1BlockRef): AssemblerStep {
     const out = this.advance(l1);
-    if (frame.number === 0) {
+    if (frame.frameNumber === 0) {
       const s = this.staging;
       if (s !== undefined) out.dropped.push({ reason: "CHANNEL_SUPERSEDED", frames: s.frames.length, channelId: s.id });
       this.staging = { id: frame.channelId, frames: [], next: 0, size: 0, openedAt: l1 };
     } else {
       const s = this.staging;
-      if (s === undefined || !equalsBytes(s.id, frame.channelId) || frame.number !== s.next) {
+      if (s === undefined || !equalsBytes(s.id, frame.channelId) || frame.frameNumber !== s.next) {
         out.dropped.push({ reason: "FRAME_OUT_OF_ORDER", frames: 1, channelId: frame.channelId });
         return out;
       }

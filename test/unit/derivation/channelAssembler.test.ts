@@ -7,15 +7,16 @@
  */
 import { bytesToHex } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
-import { ChannelAssembler, channelTimeout, type ChannelFrame, type ChannelRules } from "../../../src/derivation/channelAssembler.js";
+import { ChannelAssembler, channelTimeout, type ChannelRules } from "../../../src/derivation/channelAssembler.js";
+import type { Frame } from "../../../src/derivation/frame.js";
 import type { L1BlockRef } from "../../../src/derivation/batchValidity.js";
 
 const RULES: ChannelRules = { channelTimeout: 300n, channelTimeoutGranite: 50n, forkTimes: { holocene: 0n, fjord: 0n } };
-const frame = (id: number, number: number, isLast: boolean, data = Uint8Array.of(id, number)): ChannelFrame => ({ channelId: new Uint8Array(16).fill(id), number, data, isLast });
+const frame = (id: number, frameNumber: number, isLast: boolean, data = Uint8Array.of(id, frameNumber)): Frame => ({ channelId: new Uint8Array(16).fill(id), frameNumber, data, isLast });
 const at = (number: number, timestamp = number * 12): L1BlockRef => ({ number: BigInt(number), hash: new Uint8Array(32).fill(number), timestamp: BigInt(timestamp) });
 
 /** Feeds `frames` (all from L1 block 1) and returns the channels completed (id byte and frame numbers) and the drops. */
-function run(frames: ChannelFrame[], rules = RULES) {
+function run(frames: Frame[], rules = RULES) {
   const a = new ChannelAssembler(rules);
   const ready: { id: number; data: string }[] = [];
   const dropped: string[] = [];

@@ -6,44 +6,26 @@
  * trie nodes does not; the headers reach down to the lowest BLOCKHASH target; and a payload's
  * witness (`debug_executePayload`) rebuilds the same block.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { bytesToHex, equalsBytes } from "@ethereumjs/util";
-import pino from "pino";
-import { afterAll, describe, expect, it } from "vitest";
-import { Chain } from "../../../src/blockchain/chain.js";
+import { describe, expect, it } from "vitest";
+import { openDevChain } from "../../helpers/devChain.js";
 import { blockExecutionWitness, payloadExecutionWitness } from "../../../src/blockchain/executionWitness.js";
-import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { decodeOpExtraData } from "../../../src/chain/op/eip1559.js";
 import { envelopeOf } from "../../../src/chain/envelope.js";
 import { OpFork, opForkAt } from "../../../src/chain/op/forks.js";
 import { executeStateless, verifyStateless } from "../../../src/execution/op/stateless.js";
 import { WitnessStore } from "../../../src/execution/state/witnessState.js";
 import type { ExecutionWitness } from "../../../src/execution/witness/types.js";
-import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
-import { TxPool } from "../../../src/txpool/txpool.js";
 import { keccak256 } from "../../../src/util/keccak.js";
-import { ProofsTraffic } from "../../helpers/proofs.js";
 
-const silent = pino({ level: "silent" });
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 const storeOf = (w: ExecutionWitness): WitnessStore => WitnessStore.fromValues([...w.state, ...w.codes, ...w.headers]);
 
 describe("execution witnesses of a devnet chain", () => {
   it("every block's witness re-executes statelessly to its header; each node is needed; payload witnesses rebuild the block", async () => {
-    const datadir = mkdtempSync(path.join(os.tmpdir(), "basalt-witness-"));
-    dirs.push(datadir);
-    await Chain.init(datadir, devnetGenesis());
-    const chain = Chain.open(datadir, { logger: silent });
+    const dev = await openDevChain("basalt-witness-");
+    const { chain, traffic } = dev;
     try {
-      const pool = new TxPool(chain);
-      const seq = new OpDevSequencer(chain, pool, 0, silent);
-      const traffic = new ProofsTraffic({ submit: async (raw) => void (await pool.addRaw(raw)), seal: async () => void (await seq.sealOne()) });
       for (let i = 0; i < 14; i++) {
         if (i === 12) await traffic.blockHashProbe(6);
         await traffic.block();
@@ -99,7 +81,7 @@ describe("execution witnesses of a devnet chain", () => {
       const rebuilt = await executeStateless(WitnessStore.fromValues([...pw.state, ...pw.codes]), parent6, attrs, op, chain.commonAt(h.number, h.timestamp));
       expect(bytesToHex(rebuilt.block.hash())).toBe(bytesToHex(block6.hash()));
     } finally {
-      await chain.close();
+      await dev.close();
     }
   }, 120_000);
 });

@@ -9,14 +9,8 @@
  * transaction does not.
  */
 import { bytesToHex, concatBytes, utf8ToBytes } from "@ethereumjs/util";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pino from "pino";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { Block } from "@ethereumjs/block";
-import { Chain } from "../../../src/blockchain/chain.js";
-import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { envelopeOf } from "../../../src/chain/envelope.js";
 import { decodeL1InfoCalldata } from "../../../src/chain/op/l1InfoTx.js";
 import { systemConfigFromL2Block } from "../../../src/chain/op/systemConfig.js";
@@ -30,17 +24,13 @@ import { channelToFrames, encodeBatcherData, parseBatcherData } from "../../../s
 import type { L1BlockInfo } from "../../../src/derivation/l1Source.js";
 import { buildPayloadAttributes, type AttributesParent } from "../../../src/derivation/payloadAttributes.js";
 import { spanBatchFromBlocks } from "../../../src/derivation/spanBatch.js";
-import { devL1BlockHash, OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
-import { TxPool } from "../../../src/txpool/txpool.js";
+import { devL1BlockHash } from "../../../src/sequencer/opDevSequencer.js";
+import { openDevChain } from "../../helpers/devChain.js";
 import { keccak256 } from "../../../src/util/keccak.js";
-import { ProofsTraffic } from "../../helpers/proofs.js";
 
-const silent = pino({ level: "silent" });
 const BLOCKS = 40;
-const dirs: string[] = [];
 afterAll(() => {
   vi.useRealTimers();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 /** The devnet's simulated L1 block `n` as derivation reads it (opDevSequencer.ts defines it). */
@@ -68,14 +58,9 @@ describe("derivation round trip over a devnet chain", () => {
     // Frozen wall clock: the sequencer then gives block k the timestamp of block 1 + (k − 1), a fixed 1 s block time.
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-11-26T00:00:00Z"));
-    const datadir = mkdtempSync(path.join(os.tmpdir(), "basalt-derive-"));
-    dirs.push(datadir);
-    await Chain.init(datadir, devnetGenesis());
-    const chain = Chain.open(datadir, { logger: silent });
+    const dev = await openDevChain("basalt-derive-");
+    const { chain, traffic } = dev;
     try {
-      const pool = new TxPool(chain);
-      const seq = new OpDevSequencer(chain, pool, 0, silent);
-      const traffic = new ProofsTraffic({ submit: async (raw) => void (await pool.addRaw(raw)), seal: async () => void (await seq.sealOne()) });
       for (let i = 0; i < BLOCKS; i++) await traffic.block();
       const op = chain.op!;
       const blocks = Array.from({ length: BLOCKS + 1 }, (_, n) => chain.getBlockByNumber(BigInt(n))!);
@@ -99,7 +84,7 @@ describe("derivation round trip over a devnet chain", () => {
       const elements = blocks.slice(2).map((b, i) => ({
         epochNum: infos[i + 2]!.number,
         timestamp: b.header.timestamp,
-        transactions: b.transactions.filter((t) => envelopeOf(t)[0] !== 0x7e).map(envelopeOf),
+        transactions: b.transactions.map((t) => envelopeOf(t)).filter((e) => e[0] !== 0x7e),
       }));
       const build = (els: typeof elements) =>
         encodeChannel([{ type: "span", batch: spanBatchFromBlocks(els, rules, { parentHash: blocks[1]!.hash(), lastEpochHash: devL1BlockHash(lastEpoch), firstBlockStartsEpoch: infos[2]!.sequenceNumber === 0n }) }], { compression: "brotli" });
@@ -162,7 +147,7 @@ describe("derivation round trip over a devnet chain", () => {
       expect(bad.slice(0, 5).every((r) => r.match)).toBe(true);
       expect(bad[5]).toMatchObject({ match: false, field: "transactions" });
     } finally {
-      await chain.close();
+      await dev.close();
       vi.useRealTimers();
     }
   }, 120_000);

@@ -10,6 +10,7 @@ import { createCustomCommon, Mainnet, Hardfork } from "@ethereumjs/common";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnvil, type AnvilNode } from "../../../bench/scenario/anvil.js";
 import { L1Source } from "../../../src/derivation/l1Source.js";
+import { L1Traversal } from "../../../src/derivation/l1Traversal.js";
 import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
 
 /** anvil's first two default accounts (its well-known test mnemonic). */
@@ -74,5 +75,27 @@ describe("L1 source", () => {
     ]);
     expect(await src.blockByNumber(99n)).toBeUndefined();
     expect(Object.fromEntries(src.requests)).toEqual({ eth_getBlockByNumber: 2, eth_getBlockReceipts: 1 });
+  });
+});
+
+describe("L1 traversal", () => {
+  it("walks L1 block by block, reports the head, and notices a reorg by the parent hash", async () => {
+    const src = new L1Source(rpc, { l1ChainId: L1_CHAIN_ID, batchInbox: INBOX });
+    const start = (await src.blockByNumber("latest"))!;
+    const walk = new L1Traversal(src, start);
+    expect((await walk.advance()).kind).toBe("head");
+    await rpc.call("evm_mine", []);
+    await rpc.call("evm_mine", []);
+    const a = await walk.advance();
+    expect(a.kind === "next" && a.block.info.number).toBe(start.info.number + 1n);
+    // anvil replaces the last two blocks (ours among them): the next block no longer builds on ours.
+    await rpc.call("anvil_reorg", [2, []]);
+    const r = await walk.advance();
+    expect(r.kind).toBe("reorg");
+    expect(walk.origin.info.number).toBe(start.info.number + 1n);
+    // Reset to the common ancestor and walk the new branch.
+    walk.resetTo(start);
+    const b = await walk.advance();
+    expect(b.kind).toBe("next");
   });
 });

@@ -116,6 +116,13 @@ export const DEVNET_DA_FOOTPRINT_GAS_SCALAR = 0n;
  * fee to 0 and the BaseFeeVault always receives the base fee of each transaction.
  */
 export const DEVNET_MIN_BASE_FEE_WEI = 10_000_000n;
+/**
+ * Chain id of basalt's local L1 (`--network devnet-l1`, the L1 of `basalt devnet rollup`): 900,
+ * the L1 chain id of the OP Stack's own devnets (op-e2e, Kurtosis), so tooling recognizes it.
+ */
+export const DEVNET_L1_CHAIN_ID = 900n;
+/** Chain id anvil and hardhat serve by default; a local rollup may settle on an anvil L1. */
+export const ANVIL_CHAIN_ID = 31_337n;
 /** Devnet: batcher address in the L1-attributes deposit (no batcher runs; any fixed address). */
 export const DEVNET_BATCHER_ADDRESS = "0x000000000000000000000000000000000000ba7c";
 

@@ -161,6 +161,8 @@ export interface BasaltOptions {
   "l1.rpc": string | undefined;
   /** L1 beacon API URL (blobs for derivation; checked by `basalt doctor`). */
   "l1.beacon": string | undefined;
+  /** op-node rollup.json of a custom OP chain (built-in networks have theirs). */
+  "rollup.config": string | undefined;
   /** Historical proofs extension: eth_getProof over a window of blocks from the proofs store. */
   "historical-proofs": boolean;
   /** Historical proofs: blocks kept. */
@@ -626,6 +628,15 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node", "doctor"],
     env: "BASALT_L1_BEACON",
     valueName: "<url>",
+  },
+  "rollup.config": {
+    name: "rollup.config",
+    type: "string",
+    description: "Rollup configuration (op-node rollup.json) of a custom OP chain, for derivation and sequencing from an L1; built-in networks have their own",
+    group: "operations",
+    commands: ["node", "doctor"],
+    env: "BASALT_ROLLUP_CONFIG",
+    valueName: "<file>",
   },
   "historical-proofs": {
     name: "historical-proofs",

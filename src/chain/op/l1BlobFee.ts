@@ -15,6 +15,8 @@
  * The L1 fork times of Ethereum mainnet and Sepolia are in `config/constants.ts` with their sources.
  */
 import {
+  ANVIL_CHAIN_ID,
+  DEVNET_L1_CHAIN_ID,
   BLOB_UPDATE_FRACTION_BPO1,
   BLOB_UPDATE_FRACTION_BPO2,
   BLOB_UPDATE_FRACTION_CANCUN,
@@ -81,8 +83,21 @@ export const L1_SEPOLIA_BLOB_SCHEDULE: L1BlobSchedule = {
   ],
 };
 
+/**
+ * A local L1's blob schedule (basalt's `devnet-l1`, anvil): Cancun and Prague from genesis, no
+ * blob-parameter-only forks — what both run (Osaka keeps Prague's update fraction).
+ */
+function localBlobSchedule(chainId: bigint, name: string): L1BlobSchedule {
+  return { chainId, name, cancunTime: 0n, pragueTime: 0n, bpoForks: [] };
+}
+
 /** The blob schedules basalt knows, by L1 chain id. */
-const L1_BLOB_SCHEDULES: readonly L1BlobSchedule[] = [L1_MAINNET_BLOB_SCHEDULE, L1_SEPOLIA_BLOB_SCHEDULE];
+const L1_BLOB_SCHEDULES: readonly L1BlobSchedule[] = [
+  L1_MAINNET_BLOB_SCHEDULE,
+  L1_SEPOLIA_BLOB_SCHEDULE,
+  localBlobSchedule(DEVNET_L1_CHAIN_ID, "basalt devnet-l1"),
+  localBlobSchedule(ANVIL_CHAIN_ID, "anvil"),
+];
 
 /** The blob schedule of L1 chain `chainId` (Ethereum mainnet or Sepolia), or undefined for any other chain. */
 export function l1BlobScheduleOf(chainId: bigint): L1BlobSchedule | undefined {

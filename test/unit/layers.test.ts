@@ -23,12 +23,14 @@ const LAYERS: Readonly<Record<string, number>> = {
   sync: 6,
   sequencer: 6,
   derivation: 6,
+  batcher: 6,
   proofs: 6,
   p2p: 6,
   rpc: 7,
   rollup: 7,
   cli: 8,
   ops: 8,
+  devnet: 8,
   workers: 8,
 };
 

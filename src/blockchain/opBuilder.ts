@@ -4,15 +4,23 @@
  * uses internally. The result is an executed block ready to commit. The mempool is seen through
  * a {@link PoolSource} (`src/txpool/poolSource.ts` adapts the node's TxPool).
  */
+import type { Block } from "@ethereumjs/block";
 import { blockWriteOf, type Chain, type ExecutedBlock } from "./chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { buildOpPayload, type OpPayloadAttributes, type PoolSource } from "../execution/op/opPayload.js";
 
 /** Builds and executes an OP block on the head; does not commit it. */
 export async function buildOpOnHead(chain: Chain, pool: PoolSource | undefined, attrs: OpPayloadAttributes): Promise<ExecutedBlock> {
+  return buildOpOnParent(chain, chain.head, pool, attrs);
+}
+
+/**
+ * Builds and executes an OP block on `parent` (any stored block whose state is kept: derivation
+ * builds on the safe head, below the unsafe head); does not commit it.
+ */
+export async function buildOpOnParent(chain: Chain, parent: Block, pool: PoolSource | undefined, attrs: OpPayloadAttributes): Promise<ExecutedBlock> {
   const op = chain.op;
   if (op === undefined) throw new ChainError(ChainErrorCode.INVALID_BLOCK, "OP payload attributes on a chain that is not an OP Stack chain");
-  const parent = chain.head;
   const number = parent.header.number + 1n;
   const common = chain.commonAt(number, attrs.timestamp);
   const { state, nodes } = chain.stateManagerAt(parent.header);

@@ -745,3 +745,36 @@ export const CHANNEL_BROTLI_QUALITY = 10;
  * (`BROTLI_DEFAULT_WINDOW`). The window only trades memory for ratio; a reader decodes any window.
  */
 export const CHANNEL_BROTLI_LGWIN = 22;
+
+// ---- derivation pipeline (the worker's loop) ------------------------------------------------
+/** Seconds between L1 blocks when not told otherwise: Ethereum's 12 s slot (mainnet and Sepolia). */
+export const DEFAULT_L1_BLOCK_TIME_S = 12;
+/**
+ * After the L1 head's slot time, wait this long before asking for the next block: blocks reach
+ * an RPC a few hundred ms into their slot, and asking too early costs a request for nothing.
+ */
+export const DERIVATION_HEAD_POLL_MARGIN_MS = 500;
+/** Shortest wait between two polls of the L1 head (a local L1 with 1 s blocks polls at most 4 times a second). */
+export const DERIVATION_MIN_POLL_MS = 250;
+/** First retry after an L1 or beacon error; doubles per failure. */
+export const DERIVATION_RETRY_MIN_MS = 500;
+/** Longest retry interval: one Ethereum slot, so an outage costs at most a block's latency once it ends. */
+export const DERIVATION_RETRY_MAX_MS = 12_000;
+/**
+ * A critical error (a malformed deposit log: nothing after its L1 block can be derived) is
+ * retried from a reset this often — only an L1 reorg can remove the cause.
+ */
+export const DERIVATION_CRITICAL_RETRY_MS = 30_000;
+/**
+ * Ask L1 for its finalized block every this many L1 blocks: finality moves once per 32-slot
+ * epoch on Ethereum, so 8 blocks (~96 s) sees each step within a quarter epoch for 1/8 request per block.
+ */
+export const DERIVATION_FINALITY_POLL_L1_BLOCKS = 8;
+/** Pipeline steps between yields to the event loop (messages from the main thread are read between). */
+export const DERIVATION_STEPS_PER_YIELD = 64;
+/** A repeated warning (the same drop reason, the same outage) is logged at most once per this interval; every one is counted. */
+export const DERIVATION_WARN_INTERVAL_MS = 60_000;
+/** Status messages from the derivation worker at most this often (a sync derives many blocks a second). */
+export const DERIVATION_STATUS_INTERVAL_MS = 200;
+/** Wait before restarting a crashed derivation worker (it resumes from the safe head; a crash loop stays slow). */
+export const DERIVATION_WORKER_RESTART_DELAY_MS = 1_000;

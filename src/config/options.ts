@@ -30,6 +30,7 @@ import {
   DEFAULT_PUBLIC_RATE_PER_IP,
   DEFAULT_PUBLIC_BURST_PER_IP,
   DEFAULT_PUBLIC_MAX_CONNECTIONS,
+  DEFAULT_L1_BLOCK_TIME_S,
   DEFAULT_PROOFS_HISTORY_WINDOW,
   DEFAULT_PROOFS_MAX_BLOCKS_AHEAD,
   EXECUTION_QUEUE_PER_THREAD,
@@ -163,6 +164,8 @@ export interface BasaltOptions {
   "l1.beacon": string | undefined;
   /** op-node rollup.json of a custom OP chain (built-in networks have theirs). */
   "rollup.config": string | undefined;
+  /** Seconds between L1 blocks (derivation's L1 polling). */
+  "l1.block-time": number;
   /** Historical proofs extension: eth_getProof over a window of blocks from the proofs store. */
   "historical-proofs": boolean;
   /** Historical proofs: blocks kept. */
@@ -637,6 +640,17 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node", "doctor"],
     env: "BASALT_ROLLUP_CONFIG",
     valueName: "<file>",
+  },
+  "l1.block-time": {
+    name: "l1.block-time",
+    type: "number",
+    description: "Seconds between L1 blocks: derivation asks for the next L1 block when it is due, never faster",
+    default: DEFAULT_L1_BLOCK_TIME_S,
+    group: "operations",
+    commands: ["node"],
+    env: "BASALT_L1_BLOCK_TIME",
+    min: 1,
+    valueName: "<seconds>",
   },
   "historical-proofs": {
     name: "historical-proofs",

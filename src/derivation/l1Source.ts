@@ -25,6 +25,8 @@ export interface L1BlockInfo extends L1BlockRef {
   blobGasUsed?: bigint;
   /** Cancun+ (EIP-4788). */
   parentBeaconBlockRoot?: Uint8Array;
+  /** The block's logs bloom (lets derivation skip the receipts of blocks that cannot hold its contracts' logs). */
+  logsBloom?: Uint8Array;
 }
 
 /** One data item a batcher transaction carries, in block order: its calldata, or its blobs by versioned hash. */
@@ -64,6 +66,7 @@ type RpcBlock = {
   excessBlobGas?: string;
   blobGasUsed?: string;
   parentBeaconBlockRoot?: string;
+  logsBloom?: string;
   transactions: RpcTx[];
 };
 type RpcReceipt = { transactionIndex: string; status: string; logs: { address: string; topics: string[]; data: string; logIndex: string }[] };
@@ -142,6 +145,7 @@ export class L1Source {
     if (raw.excessBlobGas !== undefined) info.excessBlobGas = BigInt(raw.excessBlobGas);
     if (raw.blobGasUsed !== undefined) info.blobGasUsed = BigInt(raw.blobGasUsed);
     if (raw.parentBeaconBlockRoot !== undefined) info.parentBeaconBlockRoot = hex(raw.parentBeaconBlockRoot);
+    if (raw.logsBloom !== undefined) info.logsBloom = hex(raw.logsBloom);
     const inboxTxs: L1Block["inboxTxs"] = [];
     let blobIndex = 0;
     for (const [txIndex, t] of raw.transactions.entries()) {

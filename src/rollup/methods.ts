@@ -12,7 +12,8 @@ import type { MethodTable } from "../rpc/types.js";
 import { l2RefOf } from "./blockRefs.js";
 import { blockOutputOf } from "./outputRoot.js";
 import { builtinNetworkOf, rollupConfigOf, rollupGenesisL1, type RollupIdentity } from "./rollupConfig.js";
-import { syncStatusOf, type SyncStatusJson } from "./syncStatus.js";
+import { syncStatusOf, type DerivationL1Status, type SyncStatusJson } from "./syncStatus.js";
+import { rollupConfigJson, type RollupConfig } from "../chain/op/rollupConfig.js";
 
 /** What the rollup methods read. */
 export interface RollupMethodsOptions {
@@ -25,14 +26,19 @@ export interface RollupMethodsOptions {
   sequencing: boolean;
   /** Devnet block time (`--dev.block-time`), reported as `block_time` when > 0. */
   devBlockTime?: number;
+  /** The rollup configuration of a custom chain (`--rollup.config`): answered by optimism_rollupConfig, its L1 anchor in block refs. */
+  rollupConfig?: RollupConfig;
+  /** L1 derivation's status, when it runs (`--l1.rpc`). */
+  derivation?: () => DerivationL1Status;
 }
 
 /** Handlers of the consensus-side RPC (an OP chain only). */
 export function rollupMethods(o: RollupMethodsOptions): MethodTable {
   const { chain } = o;
   const id: RollupIdentity = { network: builtinNetworkOf(chain), devnet: o.devnet, devBlockTime: o.devBlockTime };
-  const genesisL1 = rollupGenesisL1(id);
-  const status = (): SyncStatusJson => syncStatusOf({ chain, genesisL1, simulatedL1: o.devnet && o.sequencing });
+  const custom = id.network === undefined ? o.rollupConfig : undefined;
+  const genesisL1 = custom !== undefined ? { hash: custom.genesis.l1.hash.toLowerCase(), number: Number(custom.genesis.l1.number) } : rollupGenesisL1(id);
+  const status = (): SyncStatusJson => syncStatusOf({ chain, genesisL1, simulatedL1: o.devnet && o.sequencing && o.rollupConfig === undefined, derivation: o.derivation });
   let config: Record<string, unknown> | undefined;
   return {
     /** optimism_syncStatus(): L1/L2 heads in op-node's shape (see src/rollup/syncStatus.ts for each field's source). */
@@ -58,7 +64,7 @@ export function rollupMethods(o: RollupMethodsOptions): MethodTable {
       };
     },
     /** optimism_rollupConfig(): the op-node-style rollup config (fields basalt does not know are omitted). */
-    optimism_rollupConfig: () => (config ??= rollupConfigOf(chain, id)),
+    optimism_rollupConfig: () => (config ??= custom !== undefined ? rollupConfigJson(custom) : rollupConfigOf(chain, id)),
     /** optimism_version(): basalt's version. */
     optimism_version: () => o.version,
     /** healthz(): `{"version": "x.y.z"}` (base/base `health.rs`). */

@@ -12,7 +12,12 @@
  * - `head_l1`, `current_l1`: on the sequencing devnet, the simulated L1 block that is the origin
  *   of `unsafe_l2` (hash/number/timestamp from its deposit, parent = simulated block n−1);
  *   zeroed otherwise (follow mode and real networks, as Base's follow mode);
- * - `current_l1_finalized`, `safe_l1`, `finalized_l1`: always zeroed.
+ * - `current_l1_finalized`, `safe_l1`, `finalized_l1`: zeroed without derivation.
+ * With L1 derivation (`--l1.rpc`; src/derivation/service.ts) the L1 fields are derivation's:
+ * `current_l1` the L1 block the pipeline is at, `head_l1` the newest L1 block seen, `safe_l1` the
+ * L1 block the safe head was derived from, `finalized_l1` and `current_l1_finalized` the
+ * finalized L1 block last read; `safe_l2`, `local_safe_l2`, `pending_safe_l2` and `finalized_l2`
+ * are the pointers derivation moves.
  * A missing block (no `safe` pointer yet) is a zeroed ref, never null (base/base#3678).
  */
 import type { Block } from "@ethereumjs/block";
@@ -43,6 +48,28 @@ export interface SyncStatusSource {
   genesisL1?: BlockIdJson;
   /** True on the sequencing devnet: its simulated L1 fills `head_l1`/`current_l1`. */
   simulatedL1: boolean;
+  /** L1 derivation's status, when it runs. */
+  derivation?: () => DerivationL1Status;
+}
+
+/** The L1 blocks derivation reports (src/derivation/service.ts `DerivationStatus`). */
+export interface DerivationL1Status {
+  currentL1?: L1Ref;
+  headL1?: L1Ref;
+  safeL1?: L1Ref;
+  finalizedL1?: L1Ref;
+}
+
+/** An L1 block reference as derivation keeps it. */
+interface L1Ref {
+  number: bigint;
+  hash: Uint8Array;
+  parentHash: Uint8Array;
+  timestamp: bigint;
+}
+
+function l1Json(r: L1Ref | undefined): L1BlockRefJson {
+  return r === undefined ? zeroL1Ref() : { hash: to0x(r.hash), number: Number(r.number), parentHash: to0x(r.parentHash), timestamp: Number(r.timestamp) };
 }
 
 /**
@@ -69,13 +96,14 @@ export function syncStatusOf(src: SyncStatusSource): SyncStatusJson {
   const unsafe = ref(head);
   const safe = ref(chain.pointer("safe"));
   const finalized = ref(chain.pointer("finalized"));
-  const headL1 = src.simulatedL1 ? simulatedL1RefOf(head) : zeroL1Ref();
+  const d = src.derivation?.();
+  const headL1 = d !== undefined ? l1Json(d.headL1) : src.simulatedL1 ? simulatedL1RefOf(head) : zeroL1Ref();
   return {
-    current_l1: { ...headL1 },
-    current_l1_finalized: zeroL1Ref(),
+    current_l1: d !== undefined ? l1Json(d.currentL1) : { ...headL1 },
+    current_l1_finalized: l1Json(d?.finalizedL1),
     head_l1: headL1,
-    safe_l1: zeroL1Ref(),
-    finalized_l1: zeroL1Ref(),
+    safe_l1: l1Json(d?.safeL1),
+    finalized_l1: l1Json(d?.finalizedL1),
     unsafe_l2: unsafe,
     safe_l2: safe,
     finalized_l2: finalized,

@@ -61,6 +61,11 @@ export interface FollowerOptions {
   requestTimeoutMs?: number;
   /** With `--historical-proofs`: stay within `maxBlocksAhead` blocks of the proofs store's latest block. */
   proofs?: ProofsGateOptions;
+  /**
+   * Take the source's safe/finalized blocks as the local pointers (default true). False when L1
+   * derivation runs: safety then comes from L1, not from the followed RPC.
+   */
+  trackSafety?: boolean;
 }
 
 /** The followed RPC serves another chain (chain id or genesis differs): following is refused. */
@@ -133,6 +138,8 @@ export class Follower {
   /** The proofs gate (`--historical-proofs`), and its change subscription while following. */
   private readonly gate: ProofsGate | undefined;
   private offGate: (() => void) | undefined;
+  /** Whether the source's safe/finalized become local ({@link FollowerOptions.trackSafety}). */
+  private readonly trackSafety: boolean;
 
   constructor(
     private readonly chain: Chain,
@@ -145,6 +152,7 @@ export class Follower {
     const copts = { timeoutMs: this.requestTimeoutMs, logger: this.log };
     this.client = isWebSocketUrl(url) ? new WsRpcClient(url, copts) : new HttpRpcClient(url, copts);
     this.gate = opts.proofs === undefined ? undefined : new ProofsGate(opts.proofs, this.log);
+    this.trackSafety = opts.trackSafety ?? true;
   }
 
   /** The source endpoint without credentials. */
@@ -479,6 +487,7 @@ export class Follower {
 
   /** Sets the local safe/finalized pointers to the source's, when those blocks are local and canonical. */
   private async trackTags(): Promise<void> {
+    if (!this.trackSafety) return;
     const now = Date.now();
     if (now - this.lastTagsAt < FOLLOW_TAGS_INTERVAL_MS) return;
     this.lastTagsAt = now;

@@ -49,6 +49,8 @@ import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
 import { CallCache } from "../../rpc/callCache.js";
+import { rollupConfigForChain } from "../../chain/op/rollupConfig.js";
+import { DerivationService } from "../../derivation/service.js";
 
 function version(): string {
   try {
@@ -133,13 +135,24 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     // Follow mode reports its progress while more than a couple of blocks behind the source.
     syncing: () => follower?.syncing() ?? false,
   };
+  // The rollup configuration: a built-in network's, or --rollup.config's for a custom OP chain.
+  const rollupConfig = chain.op === undefined ? undefined : rollupConfigForChain(chain.chainId, to0x(chain.genesisHash), opts["rollup.config"]);
+  // L1 derivation (--l1.rpc on an OP chain with a rollup configuration): a worker derives the safe chain from L1.
+  const l1Rpc = opts["l1.rpc"];
+  if (l1Rpc !== undefined && chain.op !== undefined && rollupConfig === undefined) {
+    log.warn({ network: opts.network }, "--l1.rpc: no rollup configuration for this chain (give --rollup.config), so nothing is derived from L1");
+  }
+  const derivation =
+    l1Rpc !== undefined && rollupConfig !== undefined
+      ? new DerivationService(chain, rollupConfig, { datadir, l1Rpc, l1Beacon: opts["l1.beacon"], l1BlockTimeS: opts["l1.block-time"], logLevel: opts["log.level"], logFormat: opts["log.format"] }, log)
+      : undefined;
   // Follow mode (--follow-rpc): blocks come from a trusted RPC and are executed and verified here; nothing is produced locally.
   const followUrl = opts["follow-rpc"];
   // With --historical-proofs the follower stays within --proofs.max-blocks-ahead blocks of the proofs store's latest block.
   const proofsGate = proofs === undefined
     ? undefined
     : { progress: { latest: () => proofs.latestBlock(), writing: () => proofs.writing(), onChange: (l: () => void) => proofs.onLatestChange(l) }, maxBlocksAhead: opts["proofs.max-blocks-ahead"] };
-  const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate });
+  const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate, trackSafety: derivation === undefined });
   // Followed blocks drop the transactions they include from the local pool (the devnet sequencer prunes its own).
   if (follower !== undefined) chain.onHead(() => pool.prune());
   // --sequencer-http: eth_sendRawTransaction goes to the sequencer first, then into the local pool.
@@ -187,10 +200,13 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     // another chain or a corrupted one refuses the start with its reason.
     await calls.start();
     await proofs?.start();
+    // Derivation refuses an L1 of another chain, or one without the rollup's anchor, before anything is served.
+    await derivation?.start();
     // Imported blocks (follow mode, engine_newPayload) have their senders recovered on the pool too.
     chain.useSenderRecovery(new SenderRecovery(calls));
     httpPort = await http.listen();
   } catch (e) {
+    await derivation?.stop();
     await proofs?.stop();
     await calls.close();
     await chain.close();
@@ -247,6 +263,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
           devnet: isDevChain,
           sequencing,
           devBlockTime: opts["dev.block-time"],
+          rollupConfig,
+          derivation: derivation === undefined ? undefined : () => derivation.status(),
           logger: log,
         })
       : undefined;
@@ -310,6 +328,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       if (cut > 0) log.warn({ requests: cut, drainMs: SHUTDOWN_DRAIN_MS }, "shutdown: cancelling requests still in flight after the drain");
       // The follower first: it finishes the block it is importing before the chain closes.
       await follower?.stop();
+      await derivation?.stop();
       forwarder?.close();
       http.close();
       auth.close();

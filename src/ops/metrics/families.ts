@@ -12,6 +12,7 @@ import "../../execution/evm/metrics.js";
 import "../../flashblocks/metrics.js";
 import "../../sync/metrics.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
+import { registerDerivationMetrics } from "../../derivation/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";
 import { allocateIngestStats, IngestStats } from "../../flashblocks/ingestStats.js";
 import { registerStorageGauges } from "../../storage/metrics.js";
@@ -33,6 +34,7 @@ export function registerAllMetrics(): void {
   if (!isMetricRegistered(PROCESS_METRICS_PROBE)) collectDefaultMetrics({ prefix: PROCESS_METRICS_PREFIX });
   registerChainGauges();
   registerStorageGauges();
+  registerDerivationMetrics();
   // A running flashblocks service has bound its worker's stats already: never replace them.
   if (!isMetricRegistered(INGEST_PROBE)) bindIngestStats(new IngestStats(allocateIngestStats()));
 }

@@ -153,7 +153,7 @@ describe("l1InfoFor: layout by fork, activation blocks, Regolith", () => {
   });
 
   it("blob base fee: 1 without blob fields on any L1; a typed error with blob fields on an unknown L1", () => {
-    const cfg = { forkTimes: { regolith: 0n, ecotone: 0n }, l1ChainId: 900n };
+    const cfg = { forkTimes: { regolith: 0n, ecotone: 0n }, l1ChainId: 4242n };
     const noBlobs = { ...origin, excessBlobGas: undefined };
     expect(l1InfoFor({ l1Origin: noBlobs, sequenceNumber: 1n, systemConfig: sc, timestamp: 10n, parentTimestamp: 8n }, cfg).values.blobBaseFee).toBe(1n);
     let error: unknown;
@@ -163,7 +163,7 @@ describe("l1InfoFor: layout by fork, activation blocks, Regolith", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(L1InputError);
-    expect((error as L1InputError).type).toEqual({ code: L1InputErrorCode.UNKNOWN_L1_BLOB_SCHEDULE, l1ChainId: "900" });
+    expect((error as L1InputError).type).toEqual({ code: L1InputErrorCode.UNKNOWN_L1_BLOB_SCHEDULE, l1ChainId: "4242" });
   });
 });
 

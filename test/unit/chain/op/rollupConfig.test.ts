@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { opNetwork } from "../../../../src/chain/op/networks.js";
@@ -43,8 +43,9 @@ describe("rollup config (rollup.json)", () => {
     const dir = mkdtempSync(join(tmpdir(), "rollupcfg-"));
     const file = join(dir, "rollup.json");
     writeFileSync(file, JSON.stringify(rollupConfigJson(base)));
-    expect(rollupConfigForChain(8453n, base.genesis.l2.hash, file).l1ChainId).toBe(1n);
+    expect(rollupConfigForChain(8453n, base.genesis.l2.hash, file)?.l1ChainId).toBe(1n);
     expect(() => rollupConfigForChain(84532n, base.genesis.l2.hash, file)).toThrow(/is for chain 8453/);
     expect(() => rollupConfigForChain(8453n, "0x" + "11".repeat(32), file)).toThrow(/names L2 genesis/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

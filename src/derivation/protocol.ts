@@ -1,0 +1,119 @@
+/**
+ * The messages between the derivation worker (`workers/derivation.ts`, the pipeline) and the main
+ * thread (`service.ts`, which owns the chain): msgpack bytes of plain values, bigints as decimal
+ * strings, hashes as bytes. The worker proposes (attributes, a safe head rewind, a finalized
+ * block, its status); the main thread applies through the engine and answers each attributes
+ * message once.
+ */
+import { Packr } from "msgpackr";
+import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
+import type { L1BlockRef } from "./batchValidity.js";
+
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+/** An L1 block reference on the wire (`parentHash` for `optimism_syncStatus`). */
+export interface L1RefWire {
+  number: string;
+  hash: Uint8Array;
+  parentHash: Uint8Array;
+  timestamp: string;
+}
+
+/** Payload attributes on the wire. */
+export interface AttributesWire {
+  timestamp: string;
+  prevRandao: Uint8Array;
+  suggestedFeeRecipient: Uint8Array;
+  parentBeaconBlockRoot?: Uint8Array;
+  transactions: Uint8Array[];
+  gasLimit: string;
+  eip1559Params?: Uint8Array;
+  minBaseFee?: string;
+}
+
+/** What the worker reports of its progress (for `optimism_syncStatus` and the metrics). */
+export interface StatusWire {
+  currentL1?: L1RefWire;
+  headL1?: L1RefWire;
+  safeL1?: L1RefWire;
+  finalizedL1?: L1RefWire;
+  /** Cumulative counters by key (see `stats.ts`). */
+  counters: Record<string, number>;
+  /** The last error that stopped progress, until progress resumes. */
+  stalled?: string;
+}
+
+/** Worker → main. */
+export type WorkerMessage =
+  | { t: "ready" }
+  | { t: "fatal"; message: string; code?: string }
+  | { t: "attributes"; id: number; parentHash: Uint8Array; parentNumber: string; attributes: AttributesWire; derivedFrom: L1RefWire; empty: boolean }
+  | { t: "rewind"; safeHash: Uint8Array; number: string }
+  | { t: "finalized"; hash: Uint8Array; number: string }
+  | { t: "status"; status: StatusWire }
+  | { t: "stopped" };
+
+/** How the main thread applied attributes. */
+export type AppliedResult =
+  /** The unsafe block at the next height matched: it is now safe. */
+  | "consolidated"
+  /** A block was built from the attributes and made the head (replacing unsafe blocks, if any). */
+  | "replaced"
+  /** The attributes' payload was invalid: a deposits-only block was built instead (Holocene). */
+  | "depositsOnly"
+  /** The safe head is not the attributes' parent (moved by someone else): the worker resets. */
+  | "reset";
+
+/** Main → worker. */
+export type MainMessage = { t: "applied"; id: number; result: AppliedResult; safeHash?: Uint8Array } | { t: "reset" } | { t: "stop" };
+
+/** Encodes a message (an exact-size copy: postMessage clones a view's whole buffer). */
+export function encodeMessage(m: WorkerMessage | MainMessage): Uint8Array {
+  return Uint8Array.prototype.slice.call(packr.pack(m));
+}
+
+/** Decodes a message of either direction. */
+export function decodeMessage<T extends WorkerMessage | MainMessage>(bytes: Uint8Array): T {
+  return packr.unpack(bytes) as T;
+}
+
+/** Attributes to their wire form. */
+export function attributesToWire(a: OpPayloadAttributes): AttributesWire {
+  const w: AttributesWire = {
+    timestamp: a.timestamp.toString(),
+    prevRandao: a.prevRandao,
+    suggestedFeeRecipient: a.suggestedFeeRecipient,
+    transactions: a.transactions,
+    gasLimit: a.gasLimit.toString(),
+  };
+  if (a.parentBeaconBlockRoot !== undefined) w.parentBeaconBlockRoot = a.parentBeaconBlockRoot;
+  if (a.eip1559Params !== undefined) w.eip1559Params = a.eip1559Params;
+  if (a.minBaseFee !== undefined) w.minBaseFee = a.minBaseFee.toString();
+  return w;
+}
+
+/** Attributes from their wire form (derived attributes never take mempool transactions). */
+export function attributesFromWire(w: AttributesWire): OpPayloadAttributes {
+  const a: OpPayloadAttributes = {
+    timestamp: BigInt(w.timestamp),
+    prevRandao: w.prevRandao,
+    suggestedFeeRecipient: w.suggestedFeeRecipient,
+    transactions: w.transactions,
+    noTxPool: true,
+    gasLimit: BigInt(w.gasLimit),
+  };
+  if (w.parentBeaconBlockRoot !== undefined) a.parentBeaconBlockRoot = w.parentBeaconBlockRoot;
+  if (w.eip1559Params !== undefined) a.eip1559Params = w.eip1559Params;
+  if (w.minBaseFee !== undefined) a.minBaseFee = BigInt(w.minBaseFee);
+  return a;
+}
+
+/** An L1 reference to its wire form. */
+export function l1RefToWire(r: L1BlockRef & { parentHash?: Uint8Array }): L1RefWire {
+  return { number: r.number.toString(), hash: r.hash, parentHash: r.parentHash ?? new Uint8Array(32), timestamp: r.timestamp.toString() };
+}
+
+/** An L1 reference from its wire form. */
+export function l1RefFromWire(w: L1RefWire): L1BlockRef & { parentHash: Uint8Array } {
+  return { number: BigInt(w.number), hash: w.hash, parentHash: w.parentHash, timestamp: BigInt(w.timestamp) };
+}

@@ -64,10 +64,14 @@ function fakeL1(): http.Server {
 }
 
 /** A fake L1 beacon API: node version and (Sepolia's) genesis. */
+/** The fake beacon's MIN_EPOCHS_FOR_BLOB_SIDECARS_REQUESTS (Ethereum's 4096 unless a test changes it). */
+let retentionEpochs = 4096;
+
 function fakeBeacon(): http.Server {
   return http.createServer((req, res) => {
     const json = (o: unknown): void => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(o));
     if (req.url === "/eth/v1/node/version") return json({ data: { version: "FakeBeacon/v1.0.0" } });
+    if (req.url === "/eth/v1/config/spec") return json({ data: { MIN_EPOCHS_FOR_BLOB_SIDECARS_REQUESTS: String(retentionEpochs), SLOTS_PER_EPOCH: "32", SECONDS_PER_SLOT: "12" } });
     if (req.url === "/eth/v1/beacon/genesis") {
       const root = `0x${"00".repeat(32)}`;
       return json({ data: { genesis_time: SEPOLIA_BEACON_GENESIS_TIME, genesis_validators_root: root, genesis_fork_version: "0x90000069" } });
@@ -181,6 +185,16 @@ describe("basalt doctor", () => {
     const right = await doctor(args);
     expect(check(right.report, "l1.rpc").verdict).toBe("OK");
     expect(check(right.report, "l1.beacon").verdict).toBe("OK");
+    expect(check(right.report, "l1.beacon").detail).toContain("keeps blobs 18.2 days");
+    // A beacon that prunes blobs sooner than a sequencing window plus a channel timeout (12.2 h on Base): WARN.
+    retentionEpochs = 16;
+    try {
+      const short = check((await doctor(args)).report, "l1.beacon");
+      expect(short.verdict).toBe("WARN");
+      expect(short.detail).toContain("needs blobs of the last 12.2 hours");
+    } finally {
+      retentionEpochs = 4096;
+    }
 
     l1ChainId = "0x1";
     try {

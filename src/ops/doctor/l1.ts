@@ -121,5 +121,40 @@ export async function checkL1Beacon(ctx: DoctorContext): Promise<CheckResult> {
     const detail = `${base} has beacon genesis time ${genesisTime}, expected ${l1.beaconGenesisTime} (${l1.name}) for ${ctx.options.network}`;
     return result(id, title, "FAIL", detail, `set ${variable} to a beacon node of ${l1.name}`, data);
   }
-  return result(id, title, "OK", `${base}: ${version}, genesis time ${genesisTime}, ${ms(latencyMs)}`, undefined, data);
+  // Blob retention (MIN_EPOCHS_FOR_BLOB_SIDECARS_REQUESTS epochs): derivation re-reads blobs back to
+  // the safe head's L1 origin, at least a sequencing window plus a channel timeout after downtime.
+  const retention = await blobRetentionSeconds(root, ctx.timeoutMs);
+  let keeps = "blob retention unknown (no /eth/v1/config/spec)";
+  if (retention !== undefined) {
+    data.blobRetentionSeconds = retention;
+    keeps = `keeps blobs ${(retention / 86_400).toFixed(1)} days`;
+    const net = isOpNetworkName(ctx.options.network) ? opNetwork(ctx.options.network) : undefined;
+    if (net !== undefined) {
+      const needed = Number(net.seqWindowSize + net.channelTimeoutGranite) * L1_SLOT_SECONDS;
+      data.blobRetentionNeededSeconds = needed;
+      if (retention < needed) {
+        const detail = `${base} ${keeps}, but deriving ${ctx.options.network} after downtime needs blobs of the last ${(needed / 3600).toFixed(1)} hours (sequencing window + channel timeout)`;
+        return result(id, title, "WARN", detail, "use a beacon node that keeps blobs for the default 4096 epochs (~18 days), or a blob archive", data);
+      }
+    }
+  }
+  return result(id, title, "OK", `${base}: ${version}, genesis time ${genesisTime}, ${keeps}, ${ms(latencyMs)}`, undefined, data);
+}
+
+/** Ethereum's slot time (mainnet and Sepolia), for the retention a network's derivation needs. */
+const L1_SLOT_SECONDS = 12;
+
+/** How long the beacon node keeps blobs, from its spec (`MIN_EPOCHS_FOR_BLOB_SIDECARS_REQUESTS × SLOTS_PER_EPOCH × SECONDS_PER_SLOT`); undefined when it does not say. */
+async function blobRetentionSeconds(root: string, timeoutMs: number): Promise<number | undefined> {
+  try {
+    const s = await getJson(`${root}/eth/v1/config/spec`, timeoutMs);
+    const d = (s.body as { data?: Record<string, unknown> }).data ?? {};
+    const epochs = Number(d.MIN_EPOCHS_FOR_BLOB_SIDECARS_REQUESTS);
+    const slots = Number(d.SLOTS_PER_EPOCH);
+    const seconds = Number(d.SECONDS_PER_SLOT);
+    if (![epochs, slots, seconds].every((n) => Number.isFinite(n) && n > 0)) return undefined;
+    return epochs * slots * seconds;
+  } catch {
+    return undefined;
+  }
 }

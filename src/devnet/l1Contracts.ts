@@ -12,7 +12,8 @@ import { checkAddress } from "./args.js";
 import { OPTIMISM_PORTAL_ARTIFACT, SYSTEM_CONFIG_ARTIFACT } from "./contracts/artifacts.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
 import type { L1TxReceipt } from "./l1Receipt.js";
-import { l1AddressOf, submitL1Transaction, successfulL1Receipt, withL1Client, type L1Key, type L1Target, type L1WaitOptions } from "./l1Tx.js";
+import { withL1Client, type L1Target } from "./l1Client.js";
+import { l1AddressOf, submitL1Transaction, successfulL1Receipt, type L1Key, type L1WaitOptions } from "./l1Tx.js";
 import { systemConfigConstructorConfig, type SystemConfigInit } from "./systemConfigInit.js";
 
 /** What {@link deployRollupContracts} deploys and how. */

@@ -6,8 +6,8 @@
  */
 import { hexToBytes, isHexString } from "@ethereumjs/util";
 import type { Log } from "../storage/types.js";
-import type { JsonRpcClient } from "../sync/rpcClient.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
+import { withL1Client, type L1Target } from "./l1Client.js";
 
 /** A log of an L1 receipt, with its index among all the logs of its block. */
 export interface L1ReceiptLog extends Log {
@@ -83,8 +83,8 @@ export function parseL1Receipt(raw: unknown, method = "eth_getTransactionReceipt
  * The receipts of L1 block `blockHash` in transaction order (`eth_getBlockReceipts`).
  * @throws DevnetError `DEVNET_L1_BAD_RPC_ANSWER` when the L1 has no such block or answers malformed receipts.
  */
-export async function l1BlockReceipts(rpc: JsonRpcClient, blockHash: string): Promise<L1TxReceipt[]> {
-  const raw = await rpc.call<unknown>("eth_getBlockReceipts", [blockHash]);
+export async function l1BlockReceipts(l1: L1Target, blockHash: string): Promise<L1TxReceipt[]> {
+  const raw = await withL1Client(l1, (rpc) => rpc.call<unknown>("eth_getBlockReceipts", [blockHash]));
   if (!Array.isArray(raw)) bad("eth_getBlockReceipts", `the receipts of block ${blockHash}`, raw);
   return raw.map((r) => parseL1Receipt(r, "eth_getBlockReceipts"));
 }

@@ -19,15 +19,12 @@ import {
   DEVNET_L1_RECEIPT_POLL_MS,
   DEVNET_L1_RECEIPT_TIMEOUT_MS,
 } from "../config/constants.js";
-import { createRpcClient, UpstreamRpcError, type JsonRpcClient } from "../sync/rpcClient.js";
+import { UpstreamRpcError, type JsonRpcClient } from "../sync/rpcClient.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
 import { parseL1Receipt, type L1TxReceipt } from "./l1Receipt.js";
 
 /** A private key: 32 bytes, or 0x hex (as `devAccounts()` gives it). */
 export type L1Key = Uint8Array | string;
-
-/** An L1 to talk to: its JSON-RPC URL (a client is opened and closed around the call), or an open client. */
-export type L1Target = string | JsonRpcClient;
 
 /** Options of every L1 call that waits for a receipt. */
 export interface L1WaitOptions {
@@ -86,17 +83,6 @@ export function l1KeyBytes(key: L1Key): Uint8Array {
 /** The address (0x hex, lowercase) of `key`. */
 export function l1AddressOf(key: L1Key): string {
   return createAddressFromPrivateKey(l1KeyBytes(key)).toString();
-}
-
-/** Runs `fn` with a client for `target`: the given client, or one opened for a URL and closed afterwards. */
-export async function withL1Client<T>(target: L1Target, fn: (rpc: JsonRpcClient) => Promise<T>): Promise<T> {
-  if (typeof target !== "string") return fn(target);
-  const rpc = createRpcClient(target);
-  try {
-    return await fn(rpc);
-  } finally {
-    rpc.close();
-  }
 }
 
 async function quantity(rpc: JsonRpcClient, method: string, params: unknown[]): Promise<bigint> {

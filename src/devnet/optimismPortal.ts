@@ -8,7 +8,8 @@ import { createContract } from "micro-eth-signer/abi.js";
 import { checkAddress, checkUint, invalidArgument } from "./args.js";
 import { OPTIMISM_PORTAL_ARTIFACT } from "./contracts/artifacts.js";
 import type { L1TxReceipt } from "./l1Receipt.js";
-import { sendL1Transaction, withL1Client, type L1Key, type L1Target, type L1SendOptions } from "./l1Tx.js";
+import { withL1Client, type L1Target } from "./l1Client.js";
+import { sendL1Transaction, type L1Key, type L1SendOptions } from "./l1Tx.js";
 
 /** Most calldata bytes of one deposit (the portal's `MAX_DEPOSIT_DATA_BYTES`). */
 export const MAX_DEPOSIT_DATA_BYTES = 120_000;

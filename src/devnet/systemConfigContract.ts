@@ -12,7 +12,8 @@ import { checkAddress, checkUint, invalidArgument } from "./args.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
 import { SYSTEM_CONFIG_ARTIFACT } from "./contracts/artifacts.js";
 import type { L1TxReceipt } from "./l1Receipt.js";
-import { sendL1Transaction, withL1Client, type L1Key, type L1SendOptions, type L1Target } from "./l1Tx.js";
+import { withL1Client, type L1Target } from "./l1Client.js";
+import { sendL1Transaction, type L1Key, type L1SendOptions } from "./l1Tx.js";
 import { batcherHashOf, ecotoneSystemConfigScalar, type SystemConfigInit } from "./systemConfigInit.js";
 
 /**

@@ -22,7 +22,7 @@ import { DevnetError, DevnetErrorCode } from "../../../src/devnet/errors.js";
 import { deployRollupContracts, type RollupContracts } from "../../../src/devnet/l1Contracts.js";
 import { l1BlockReceipts, type L1ReceiptLog, type L1TxReceipt } from "../../../src/devnet/l1Receipt.js";
 import { sendL1Transaction, submitL1Transaction, successfulL1Receipt } from "../../../src/devnet/l1Tx.js";
-import { depositTransactionCalldata, sendL1Deposit, type L1Deposit } from "../../../src/devnet/optimismPortal.js";
+import { depositTransactionCalldata, MAX_DEPOSIT_DATA_BYTES, sendL1Deposit, type L1Deposit } from "../../../src/devnet/optimismPortal.js";
 import { setSystemConfig } from "../../../src/devnet/systemConfigContract.js";
 import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
 
@@ -170,7 +170,7 @@ describe("OptimismPortal deposits", () => {
       meta: { reason: expect.stringContaining("SmallGasLimit") },
     });
     expect(onlyDeposit(await refusal({ to: accounts[1]!.address, gasLimit: 21_064n, data: new Uint8Array(4) })).gasLimit).toBe(21_064n);
-    await expect(refusal({ to: accounts[1]!.address, gasLimit: 30_000_000n, data: new Uint8Array(120_001) })).rejects.toMatchObject({
+    await expect(refusal({ to: accounts[1]!.address, gasLimit: 30_000_000n, data: new Uint8Array(MAX_DEPOSIT_DATA_BYTES + 1) })).rejects.toMatchObject({
       code: DevnetErrorCode.CALL_REVERTED,
       meta: { reason: expect.stringContaining("LargeCalldata") },
     });

@@ -54,17 +54,25 @@ export function anvilBinary(): string {
   throw new ScenarioError("BENCH_SCENARIO_SPAWN", `anvil not found: expected ${expected}`);
 }
 
+/** Options of {@link startAnvil}. */
+export interface AnvilOptions {
+  /** Chain id (default the devnet's 845337, so benchmark transactions sign alike on both). */
+  chainId?: bigint;
+  /** Mine a block every this many seconds (an L1 for a local rollup); default: only on demand. */
+  blockTimeS?: number;
+}
+
 /**
  * Spawns anvil with `--host 127.0.0.1 --port P --chain-id 845337 --no-mining --gas-limit 60000000
  * --hardfork prague --quiet` (the ten mnemonic accounts with 10,000 ETH each are anvil's defaults)
- * and waits until it answers.
+ * and waits until it answers. `opts` changes the chain id, or mines on a block time instead.
  */
-export async function startAnvil(): Promise<AnvilNode> {
+export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilNode> {
   const [port] = await freePorts(1);
   const args = [
     "--host", LOOPBACK, "--port", String(port),
-    "--chain-id", DEVNET_CHAIN_ID.toString(),
-    "--no-mining",
+    "--chain-id", (opts.chainId ?? DEVNET_CHAIN_ID).toString(),
+    ...(opts.blockTimeS === undefined ? ["--no-mining"] : ["--block-time", String(opts.blockTimeS)]),
     "--gas-limit", DEVNET_GAS_LIMIT.toString(),
     "--hardfork", ANVIL_HARDFORK,
     "--quiet",

@@ -54,17 +54,25 @@ export function anvilBinary(): string {
   throw new ScenarioError("BENCH_SCENARIO_SPAWN", `anvil not found: expected ${expected}`);
 }
 
+/** Options of {@link startAnvil}. */
+export interface AnvilOptions {
+  /** Chain id; default the devnet's (845337). An L1 for a local rollup uses anvil's own 31337 (it has a blob fee schedule). */
+  chainId?: bigint;
+  /** Seconds between mined blocks; default none (`--no-mining`: blocks only on `evm_mine`). */
+  blockTime?: number;
+}
+
 /**
  * Spawns anvil with `--host 127.0.0.1 --port P --chain-id 845337 --no-mining --gas-limit 60000000
- * --hardfork prague --quiet` (the ten mnemonic accounts with 10,000 ETH each are anvil's defaults)
- * and waits until it answers.
+ * --hardfork prague --quiet` (the ten mnemonic accounts with 10,000 ETH each are anvil's defaults;
+ * `opts` change the chain id and mine every `blockTime` seconds instead) and waits until it answers.
  */
-export async function startAnvil(): Promise<AnvilNode> {
+export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilNode> {
   const [port] = await freePorts(1);
   const args = [
     "--host", LOOPBACK, "--port", String(port),
-    "--chain-id", DEVNET_CHAIN_ID.toString(),
-    "--no-mining",
+    "--chain-id", (opts.chainId ?? DEVNET_CHAIN_ID).toString(),
+    ...(opts.blockTime === undefined ? ["--no-mining"] : ["--block-time", String(opts.blockTime)]),
     "--gas-limit", DEVNET_GAS_LIMIT.toString(),
     "--hardfork", ANVIL_HARDFORK,
     "--quiet",

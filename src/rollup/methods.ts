@@ -9,7 +9,8 @@ import { parseBlockParam, resolveBlock } from "../rpc/blockParam.js";
 import { MethodNotFoundError, ServerError } from "../rpc/errors.js";
 import { maxParams, required } from "../rpc/params.js";
 import type { MethodTable } from "../rpc/types.js";
-import { l2RefOf } from "./blockRefs.js";
+import type { RollupConfig } from "../chain/op/rollupConfig.js";
+import { l2RefOf, type L1BlockRefJson } from "./blockRefs.js";
 import { blockOutputOf } from "./outputRoot.js";
 import { builtinNetworkOf, rollupConfigOf, rollupGenesisL1, type RollupIdentity } from "./rollupConfig.js";
 import { syncStatusOf, type SyncStatusJson } from "./syncStatus.js";
@@ -25,14 +26,18 @@ export interface RollupMethodsOptions {
   sequencing: boolean;
   /** Devnet block time (`--dev.block-time`), reported as `block_time` when > 0. */
   devBlockTime?: number;
+  /** The `--rollup.config` of a custom chain: `optimism_rollupConfig` answers it, its `genesis.l1` is the genesis's origin. */
+  rollupConfig?: RollupConfig;
+  /** A sequencer with a real L1: the head's origin as read from it, reported as `head_l1`/`current_l1`. */
+  l1Origin?: () => L1BlockRefJson | undefined;
 }
 
 /** Handlers of the consensus-side RPC (an OP chain only). */
 export function rollupMethods(o: RollupMethodsOptions): MethodTable {
   const { chain } = o;
-  const id: RollupIdentity = { network: builtinNetworkOf(chain), devnet: o.devnet, devBlockTime: o.devBlockTime };
+  const id: RollupIdentity = { network: builtinNetworkOf(chain), devnet: o.devnet, devBlockTime: o.devBlockTime, config: o.rollupConfig };
   const genesisL1 = rollupGenesisL1(id);
-  const status = (): SyncStatusJson => syncStatusOf({ chain, genesisL1, simulatedL1: o.devnet && o.sequencing });
+  const status = (): SyncStatusJson => syncStatusOf({ chain, genesisL1, simulatedL1: o.devnet && o.sequencing, l1Origin: o.l1Origin });
   let config: Record<string, unknown> | undefined;
   return {
     /** optimism_syncStatus(): L1/L2 heads in op-node's shape (see src/rollup/syncStatus.ts for each field's source). */
@@ -57,7 +62,7 @@ export function rollupMethods(o: RollupMethodsOptions): MethodTable {
         syncStatus: status(),
       };
     },
-    /** optimism_rollupConfig(): the op-node-style rollup config (fields basalt does not know are omitted). */
+    /** optimism_rollupConfig(): the op-node-style rollup config (`--rollup.config`'s values; otherwise fields basalt does not know are omitted). */
     optimism_rollupConfig: () => (config ??= rollupConfigOf(chain, id)),
     /** optimism_version(): basalt's version. */
     optimism_version: () => o.version,

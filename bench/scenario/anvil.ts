@@ -60,6 +60,8 @@ export interface AnvilOptions {
   chainId?: bigint;
   /** Seconds between mined blocks; default none (`--no-mining`: blocks only on `evm_mine`). */
   blockTime?: number;
+  /** Timestamp of the genesis block (`--timestamp`); default the time anvil starts. */
+  genesisTimestamp?: bigint;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilNode> {
     "--host", LOOPBACK, "--port", String(port),
     "--chain-id", (opts.chainId ?? DEVNET_CHAIN_ID).toString(),
     ...(opts.blockTime === undefined ? ["--no-mining"] : ["--block-time", String(opts.blockTime)]),
+    ...(opts.genesisTimestamp === undefined ? [] : ["--timestamp", opts.genesisTimestamp.toString()]),
     "--gas-limit", DEVNET_GAS_LIMIT.toString(),
     "--hardfork", ANVIL_HARDFORK,
     "--quiet",

@@ -131,7 +131,7 @@ export class L1RpcOrigins implements L1OriginSource {
     const parent = parentRefOf(head, rollup);
     const current = (await this.l1.blockByHash(parent.l1Origin.hash))?.info;
     if (current === undefined) {
-      this.reportReorg(parent.l1Origin.hash, `the L1 no longer has block ${parent.l1Origin.number} (${to0x(parent.l1Origin.hash)}), the origin of L2 block ${parent.number}`);
+      this.reportReorg(parent.l1Origin.hash, `L1 block ${parent.l1Origin.number} (${to0x(parent.l1Origin.hash)}), the origin of L2 block ${parent.number}, is not on the L1: it was reorganized away`);
       return undefined;
     }
     if (this.headOrigin === undefined || !bytesEqual(this.headOrigin.hash, current.hash)) this.headOrigin = current;

@@ -10,15 +10,16 @@ import { describe, expect, it } from "vitest";
 import { isPastDrift, selectOrigin, type OriginCandidate, type OriginDecision } from "../../../src/sequencer/l1Origins.js";
 
 const h = (b: number): Uint8Array => new Uint8Array(32).fill(b);
+type Rules = Parameters<typeof selectOrigin>[0]["rules"];
 /** Fjord from L1/L2 time 0: drift 1,800 s. */
-const FJORD = { maxSequencerDrift: 600n, forkTimes: { fjord: 0n } };
+const FJORD: Rules = { maxSequencerDrift: 600n, forkTimes: { fjord: 0n } };
 /** Before Fjord: the rollup's 600 s. */
-const PRE_FJORD = { maxSequencerDrift: 600n, forkTimes: {} };
+const PRE_FJORD: Rules = { maxSequencerDrift: 600n, forkTimes: {} };
 
 const current = { number: 10n, hash: h(10), timestamp: 1_000n };
 const child = (timestamp: bigint, parentHash = current.hash): OriginCandidate => ({ number: 11n, hash: h(11), parentHash, timestamp });
 
-type Row = [name: string, next: OriginCandidate | undefined, confirmed: boolean, l2Time: bigint, expected: OriginDecision, rules?: typeof FJORD];
+type Row = [name: string, next: OriginCandidate | undefined, confirmed: boolean, l2Time: bigint, expected: OriginDecision, rules?: Rules];
 const rows: Row[] = [
   ["no next block: stay", undefined, false, 1_002n, { kind: "stay", reason: "no-next", pastDrift: false }],
   ["next confirmed and not after the L2 block: move", child(1_002n), true, 1_002n, { kind: "move", pastDrift: false }],

@@ -90,6 +90,8 @@ export class L1RpcOrigins implements L1OriginSource {
   private planned: { block: PlannedBlock; origin: L1BlockInfo } | undefined;
   /** The origin hash a reorg (or a missing origin) was last reported for: reported once each. */
   private reorgReported: string | undefined;
+  /** The origin past whose drift blocks were last reported at warn: reported once each. */
+  private driftReported: string | undefined;
   /** The last L1 read failure logged at warn (a recurring one goes to debug). */
   private lastL1Fault: string | undefined;
   /** `l1.requestCount` per method already added to the requests counter. */
@@ -168,7 +170,15 @@ export class L1RpcOrigins implements L1OriginSource {
       { number: (parent.number + 1n).toString(), timestamp: timestamp.toString(), l1Origin: origin.number.toString(), decision: decision.kind, reason: decision.kind === "stay" ? decision.reason : undefined, deposits: block.deposits.length, noTxPool: attributes.noTxPool },
       "planned block",
     );
-    if (decision.pastDrift) this.log.warn({ timestamp: timestamp.toString(), l1Origin: origin.number.toString(), l1OriginTime: origin.timestamp.toString() }, "next L2 block is past the sequencer drift of its L1 origin: no mempool transactions");
+    if (decision.pastDrift) {
+      // At warn once per origin (an L1 outage would otherwise warn every block), then at debug.
+      const key = to0x(origin.hash);
+      const fields = { timestamp: timestamp.toString(), l1Origin: origin.number.toString(), l1OriginTime: origin.timestamp.toString() };
+      const what = "L2 blocks are past the sequencer drift of their L1 origin: no mempool transactions until the L1 gives the next origin";
+      if (this.driftReported === key) this.log.debug(fields, what);
+      else this.log.warn(fields, what);
+      this.driftReported = key;
+    }
     return block;
   }
 

@@ -4,10 +4,14 @@
  * calldata describes — the topics as 32-byte words, then the data. A `TransactionDeposited` log
  * (4 topics) comes from {@link LOG4_EMITTER_INIT}, a `ConfigUpdate` log (3 topics) from
  * {@link LOG3_EMITTER_INIT}; build the log with `encodeDepositLog` / `encodeConfigUpdateLog` and
- * call the emitter with {@link emitterCalldata}.
+ * call the emitter with {@link emitterCalldata}. {@link L1Wallet} sends the transactions.
  */
-import { concatBytes, hexToBytes } from "@ethereumjs/util";
+import { createCustomCommon, Hardfork, Mainnet, type Common } from "@ethereumjs/common";
+import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { bytesToHex, concatBytes, hexToBytes } from "@ethereumjs/util";
 import type { Log } from "../../src/storage/types.js";
+import type { JsonRpcClient } from "../../src/sync/rpcClient.js";
+import { pollUntil } from "./poll.js";
 
 /** Creation code from its copier and runtime parts (hex without 0x). */
 const hex = (copier: string, runtime: string): Uint8Array => hexToBytes(`0x${copier}${runtime}`);
@@ -30,4 +34,47 @@ export const LOG3_EMITTER_INIT = hex("6018600c60003960186000f3", "60603603806060
 /** The calldata that makes an emitter emit `log` (its topics, then its data); the emitter must match the topic count. */
 export function emitterCalldata(log: Pick<Log, "topics" | "data">): Uint8Array {
   return concatBytes(...log.topics, log.data);
+}
+
+/** anvil's first account (its well-known test mnemonic): the key tests send their L1 transactions with. */
+export const ANVIL_KEY_0 = hexToBytes("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+
+/** Sends EIP-1559 transactions to an L1 from one key, counting its nonce locally. */
+export class L1Wallet {
+  private nonce = 0n;
+  private readonly common: Common;
+
+  constructor(
+    private readonly rpc: JsonRpcClient,
+    private readonly chainId: bigint,
+    private readonly key: Uint8Array = ANVIL_KEY_0,
+  ) {
+    this.common = createCustomCommon({ chainId: Number(chainId) }, Mainnet, { hardfork: Hardfork.Prague });
+  }
+
+  /** Sends a transaction (a creation when `to` is undefined) and returns its hash. */
+  async send(to: string | undefined, data: Uint8Array): Promise<string> {
+    const tx = createFeeMarket1559Tx(
+      { chainId: this.chainId, nonce: this.nonce++, maxFeePerGas: 100n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n, gasLimit: 300_000n, to: to as `0x${string}` | undefined, data },
+      { common: this.common },
+    ).sign(this.key);
+    return (await this.rpc.call("eth_sendRawTransaction", [bytesToHex(tx.serialize())])) as string;
+  }
+
+  /** The receipt of `hash` once mined (polled every 50 ms, for at most `timeoutMs`). */
+  async receipt(hash: string, timeoutMs = 15_000): Promise<{ contractAddress: string | null; blockNumber: string; status: string }> {
+    return pollUntil(`L1 receipt of ${hash}`, timeoutMs, async () => (await this.rpc.call("eth_getTransactionReceipt", [hash])) ?? undefined, 50) as Promise<{ contractAddress: string; blockNumber: string; status: string }>;
+  }
+
+  /**
+   * Deploys a {@link LOG4_EMITTER_INIT} (standing for the OptimismPortal) and a
+   * {@link LOG3_EMITTER_INIT} (the SystemConfig); `mine` mines a block when the L1 does not mine
+   * by itself.
+   */
+  async deployEmitters(mine: () => Promise<void> = async () => {}): Promise<{ portal: string; systemConfig: string }> {
+    const portal = await this.send(undefined, LOG4_EMITTER_INIT);
+    const systemConfig = await this.send(undefined, LOG3_EMITTER_INIT);
+    await mine();
+    return { portal: (await this.receipt(portal)).contractAddress!, systemConfig: (await this.receipt(systemConfig)).contractAddress! };
+  }
 }

@@ -17,12 +17,14 @@
  *   L2 head is put back on the canonical L1, then the next block follows the canonical L1.
  * - Timer-driven with flashblocks on a chain anchored at the present: no block is committed before
  *   its timestamp, and each sealed block holds exactly its flashblocks' transactions.
+ * - Past the drift (a second anvil; the L2 genesis 1,800 s after its L1 anchor): blocks keep the
+ *   origin and take no mempool transaction while no next L1 block is known or the next one is
+ *   still ahead of them, then move to it and take the waiting transaction.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Block } from "@ethereumjs/block";
-import { createCustomCommon, Hardfork, Mainnet } from "@ethereumjs/common";
 import { createFeeMarket1559Tx, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, bytesToHex, createAddressFromPrivateKey, hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
@@ -45,16 +47,14 @@ import { L1Source } from "../../../src/derivation/l1Source.js";
 import { buildPayloadAttributes, type AttributesParent } from "../../../src/derivation/payloadAttributes.js";
 import type { FlashblocksPayloadV1 } from "../../../src/flashblocks/codec.js";
 import { L1RpcOrigins } from "../../../src/sequencer/l1RpcOrigins.js";
-import { sequencerDepositsIncludedTotal, sequencerL1ReorgsTotal } from "../../../src/sequencer/metrics.js";
+import { sequencerDepositsIncludedTotal, sequencerL1ReorgsTotal, sequencerPastDriftBlocksTotal } from "../../../src/sequencer/metrics.js";
 import { OpDevSequencer, SequencerL1Error } from "../../../src/sequencer/opDevSequencer.js";
 import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { bytesEqual, to0x } from "../../../src/util/bytes.js";
-import { emitterCalldata, LOG3_EMITTER_INIT, LOG4_EMITTER_INIT } from "../../helpers/l1LogEmitters.js";
+import { emitterCalldata, L1Wallet } from "../../helpers/l1LogEmitters.js";
 import { waitUntil } from "../../helpers/poll.js";
 
-/** anvil's first account (its well-known test mnemonic): deploys and calls the emitters. */
-const L1_KEY = hexToBytes("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
 /** anvil's second account: the rollup's batcher (nothing is batched here). */
 const BATCHER = createAddressFromPrivateKey(hexToBytes("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d")).toString();
 const INBOX = "0xff00000000000000000000000000000000000042";
@@ -62,23 +62,16 @@ const INBOX = "0xff00000000000000000000000000000000000042";
 const PAST_S = 300n;
 const GAS_LIMIT_UPDATE = 50_000_000n;
 const GWEI = 10n ** 9n;
-const l1Common = createCustomCommon({ chainId: Number(ANVIL_CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Prague });
 const accounts = devAccounts();
 const silent = pino({ level: "silent" });
 
 let anvil: AnvilNode;
 let rpc: HttpRpcClient;
-let l1Nonce = 0n;
+let wallet: L1Wallet;
 let t0: bigint;
 let portal: string;
 let systemConfig: string;
 const dirs: string[] = [];
-
-/** Sends an L1 transaction from {@link L1_KEY} (a creation when `to` is undefined) and returns its hash. */
-async function sendL1(to: string | undefined, data: Uint8Array): Promise<string> {
-  const tx = createFeeMarket1559Tx({ chainId: ANVIL_CHAIN_ID, nonce: l1Nonce++, maxFeePerGas: 100n * GWEI, maxPriorityFeePerGas: GWEI, gasLimit: 300_000n, to: to as `0x${string}` | undefined, data }, { common: l1Common }).sign(L1_KEY);
-  return (await rpc.call("eth_sendRawTransaction", [bytesToHex(tx.serialize())])) as string;
-}
 
 /** Mines one L1 block at `timestamp`. */
 async function mineL1(timestamp: bigint): Promise<void> {
@@ -132,12 +125,8 @@ beforeAll(async () => {
   t0 = BigInt(Math.floor(Date.now() / 1000)) - PAST_S;
   anvil = await startAnvil({ chainId: ANVIL_CHAIN_ID, genesisTimestamp: t0 });
   rpc = new HttpRpcClient(anvil.url);
-  const deployPortal = await sendL1(undefined, LOG4_EMITTER_INIT);
-  const deployConfig = await sendL1(undefined, LOG3_EMITTER_INIT);
-  await mineL1(t0 + 2n);
-  const address = async (h: string) => ((await rpc.call("eth_getTransactionReceipt", [h])) as { contractAddress: string }).contractAddress;
-  portal = await address(deployPortal);
-  systemConfig = await address(deployConfig);
+  wallet = new L1Wallet(rpc, ANVIL_CHAIN_ID);
+  ({ portal, systemConfig } = await wallet.deployEmitters(() => mineL1(t0 + 2n)));
 }, 60_000);
 
 afterAll(async () => {
@@ -177,10 +166,10 @@ describe("sequencer on a real L1", () => {
     expect(await seq.sealOne()).toBe(3n);
     // L1 block 2 (t0+4): a ConfigUpdate (log 0), then a deposit (log 1).
     const gasUpdate = encodeConfigUpdateLog({ type: "gasLimit", gasLimit: GAS_LIMIT_UPDATE }, hexToBytes(systemConfig as `0x${string}`));
-    await sendL1(systemConfig, emitterCalldata(gasUpdate));
+    await wallet.send(systemConfig, emitterCalldata(gasUpdate));
     const from = new Address(new Uint8Array(20).fill(0xd1));
     const depositLog = encodeDepositLog({ from, to: new Address(depositTo), mint: MINT, value: VALUE, gasLimit: 100_000n, data: new Uint8Array(0) }, hexToBytes(portal as `0x${string}`));
-    await sendL1(portal, emitterCalldata(depositLog));
+    await wallet.send(portal, emitterCalldata(depositLog));
     await mineL1(t0 + 4n);
     // L2 4 (t0+4) moves to L1 block 2; L1 block 3 (t0+9) is after L2 5..8, which stay; L2 9 moves to it.
     await mineL1(t0 + 9n);
@@ -318,6 +307,69 @@ describe("sequencer on a real L1, timer-driven with flashblocks", () => {
         expect(mine.flatMap((f) => f.diff.transactions.map(bytesToHex))).toEqual(b.transactions.map((x) => bytesToHex(x.serialize())));
       }
       expect(Array.from({ length: Number(head) }, (_, i) => chain.getBlockByNumber(BigInt(i + 1))!).some((b) => b.transactions.some((x) => bytesEqual(x.hash(), tx.hash())))).toBe(true);
+    } finally {
+      await seq.stop();
+      await chain.close();
+    }
+  }, 60_000);
+});
+
+describe("sequencer on a real L1, past the sequencer drift", () => {
+  let anvil2: AnvilNode;
+  let rpc2: HttpRpcClient;
+  afterAll(async () => {
+    rpc2?.close();
+    await anvil2?.stop();
+  });
+
+  it("keeps the origin without mempool transactions while no usable next L1 block exists, then moves and takes them", async () => {
+    const drift = 1_800n;
+    const l1Start = BigInt(Math.floor(Date.now() / 1000)) - drift - 100n;
+    anvil2 = await startAnvil({ chainId: ANVIL_CHAIN_ID, genesisTimestamp: l1Start });
+    rpc2 = new HttpRpcClient(anvil2.url);
+    const anchor = (await rpc2.call("eth_getBlockByNumber", ["0x0", false])) as RpcBlock;
+    // The L2 genesis at the end of the anchor's drift: block 1 is already past it.
+    const l2Time = l1Start + drift;
+    const datadir = mkdtempSync(path.join(os.tmpdir(), "basalt-seql1-drift-"));
+    dirs.push(datadir);
+    await Chain.init(datadir, devnetRollupGenesis(l2Time));
+    const chain = Chain.open(datadir, { logger: silent });
+    const base = devnetRollupConfig({
+      l1ChainId: ANVIL_CHAIN_ID,
+      l1Anchor: { hash: anchor.hash, number: 0n, timestamp: l1Start },
+      l2GenesisHash: to0x(chain.genesisHash),
+      portal: "0x" + "00".repeat(19) + "01",
+      systemConfig: "0x" + "00".repeat(19) + "02",
+      batcher: BATCHER,
+      batchInbox: INBOX,
+      blockTime: 1n,
+    });
+    const cfg: RollupConfig = { ...base, genesis: { ...base.genesis, l2Time } };
+    const pool = new TxPool(chain);
+    const l1 = new L1Source(rpc2, { l1ChainId: ANVIL_CHAIN_ID, batchInbox: INBOX });
+    const seq = new OpDevSequencer(chain, pool, 0, silent, { l1: new L1RpcOrigins({ rollup: cfg, l1, confs: 0, pollIntervalMs: 0, log: silent }) });
+    try {
+      const pastDrift = async () => ((await sequencerPastDriftBlocksTotal.get()).values[0]?.value ?? 0) as number;
+      const before = await pastDrift();
+      const tx = transfer(chain, 3, 0n);
+      await pool.addRaw(tx.serialize());
+      // No next L1 block: block 1 keeps L1 block 0, deposits only.
+      expect(await seq.sealOne()).toBe(1n);
+      // The next L1 block is ahead of blocks 2 and 3: they keep L1 block 0, deposits only (valid: the next origin is after them).
+      await rpc2.call("evm_mine", [Number(l2Time + 4n)]);
+      expect(await seq.sealOne()).toBe(2n);
+      expect(await seq.sealOne()).toBe(3n);
+      // Block 4 reaches it: moves, and takes the waiting transaction.
+      expect(await seq.sealOne()).toBe(4n);
+      const blocks = [1n, 2n, 3n, 4n].map((n) => chain.getBlockByNumber(n)!);
+      expect(blocks.map((b) => [l1InfoOf(b).number, b.transactions.length])).toEqual([
+        [0n, 1],
+        [0n, 1],
+        [0n, 1],
+        [1n, 2],
+      ]);
+      expect(bytesToHex(blocks[3]!.transactions[1]!.hash())).toBe(bytesToHex(tx.hash()));
+      expect((await pastDrift()) - before).toBe(3);
     } finally {
       await seq.stop();
       await chain.close();

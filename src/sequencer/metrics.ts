@@ -1,6 +1,6 @@
 /**
- * Prometheus metrics of the devnet sequencer (block production), created with
- * src/util/metrics.ts.
+ * Prometheus metrics of the sequencer (block production on the devnet's simulated L1 or on a real
+ * L1), created with src/util/metrics.ts and registered for the endpoint by ops/metrics/families.ts.
  */
 import { counter, gauge } from "../util/metrics.js";
 

@@ -56,23 +56,26 @@ export function anvilBinary(): string {
 
 /** Options of {@link startAnvil}. */
 export interface AnvilOptions {
-  /** Chain id (default the devnet's 845337, so benchmark transactions sign alike on both). */
+  /** Chain id; default the devnet's (845337). An L1 for a local rollup uses anvil's own 31337 (it has a blob fee schedule). */
   chainId?: bigint;
-  /** Mine a block every this many seconds (an L1 for a local rollup); default: only on demand. */
-  blockTimeS?: number;
+  /** Seconds between mined blocks; default none (`--no-mining`: blocks only on `evm_mine`). */
+  blockTime?: number;
+  /** Timestamp of the genesis block (`--timestamp`); default the time anvil starts. */
+  genesisTimestamp?: bigint;
 }
 
 /**
  * Spawns anvil with `--host 127.0.0.1 --port P --chain-id 845337 --no-mining --gas-limit 60000000
- * --hardfork prague --quiet` (the ten mnemonic accounts with 10,000 ETH each are anvil's defaults)
- * and waits until it answers. `opts` changes the chain id, or mines on a block time instead.
+ * --hardfork prague --quiet` (the ten mnemonic accounts with 10,000 ETH each are anvil's defaults;
+ * `opts` change the chain id and mine every `blockTime` seconds instead) and waits until it answers.
  */
 export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilNode> {
   const [port] = await freePorts(1);
   const args = [
     "--host", LOOPBACK, "--port", String(port),
     "--chain-id", (opts.chainId ?? DEVNET_CHAIN_ID).toString(),
-    ...(opts.blockTimeS === undefined ? ["--no-mining"] : ["--block-time", String(opts.blockTimeS)]),
+    ...(opts.blockTime === undefined ? ["--no-mining"] : ["--block-time", String(opts.blockTime)]),
+    ...(opts.genesisTimestamp === undefined ? [] : ["--timestamp", opts.genesisTimestamp.toString()]),
     "--gas-limit", DEVNET_GAS_LIMIT.toString(),
     "--hardfork", ANVIL_HARDFORK,
     "--quiet",

@@ -822,3 +822,45 @@ export const DEVNET_L1_PRIORITY_FEE_WEI = 1_000_000_000n;
  * slot that was zero), the transaction may need more (a cold or zero-to-nonzero SSTORE, 20,000 gas).
  */
 export const DEVNET_L1_GAS_MARGIN_PERCENT = 20n;
+// ---- sequencer on a real L1 (local rollup) ------------------------------------------------
+/**
+ * Local rollup (`basalt devnet rollup`): seconds between L2 blocks, Base's 2 s, so the devnet's
+ * flashblocks cadence (200 ms) gives the ten flashblocks per block Base publishes.
+ */
+export const DEVNET_ROLLUP_BLOCK_TIME_S = 2n;
+/**
+ * Local rollup: sequencing window in L1 blocks. 30: on a local L1 mining every 1–2 s the window
+ * of an epoch runs out 30–60 s after its L1 block, so a test that stops the batcher sees the
+ * verifier force empty batches within a minute or two; and it is still several times what a
+ * batcher posting every few L1 blocks needs to land its batches in time (Base uses 3,600, 12 h).
+ */
+export const DEVNET_ROLLUP_SEQ_WINDOW_SIZE = 30n;
+/**
+ * Local rollup: `max_sequencer_drift` of rollup.json, 600 s (Base's and op-node's devnet value).
+ * With Fjord active from genesis the protocol's 1,800 s applies instead; the field is written
+ * because op-node tooling requires it.
+ */
+export const DEVNET_ROLLUP_MAX_SEQUENCER_DRIFT_S = 600n;
+/** Local rollup: pre-Granite channel timeout in L1 blocks, 300 (Base's). Unused while Granite is active from genesis. */
+export const DEVNET_ROLLUP_CHANNEL_TIMEOUT = 300n;
+/** Local rollup: Granite channel timeout in L1 blocks, 50 (the protocol value op-node defaults `granite_channel_timeout` to). */
+export const DEVNET_ROLLUP_CHANNEL_TIMEOUT_GRANITE = 50n;
+/**
+ * `--sequencer.l1-confs` default: 0. The L1 a local rollup sequences on is one node whose blocks
+ * reorganize only when a test asks it to (and a reorg under the origin is handled: the sequencer
+ * waits until the L2 chain is put back on the canonical L1); with 0 a deposit mined on L1 is in
+ * the next L2 block. op-node's 4 is for a public L1, where a few blocks can be replaced by chance.
+ */
+export const DEFAULT_SEQUENCER_L1_CONFS = 0;
+/**
+ * Sequencer on a real L1: least milliseconds between two reads of the L1 head. 500: a local L1
+ * mines every 1–2 s (Ethereum 12 s), so a new L1 block is seen within half a block, for at most
+ * two requests a second; the origin's block and receipts are read only when the origin moves.
+ */
+export const SEQUENCER_L1_POLL_INTERVAL_MS = 500;
+/**
+ * Sequencer on a real L1: milliseconds before trying again to build a block that could not be
+ * planned (the L1 reorganized under the origin, or the L1 RPC did not answer): one poll interval,
+ * since nothing changes before the L1 head is read again.
+ */
+export const SEQUENCER_L1_WAIT_RETRY_MS = SEQUENCER_L1_POLL_INTERVAL_MS;

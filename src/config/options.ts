@@ -33,6 +33,7 @@ import {
   DEFAULT_L1_BLOCK_TIME_S,
   DEFAULT_PROOFS_HISTORY_WINDOW,
   DEFAULT_PROOFS_MAX_BLOCKS_AHEAD,
+  DEFAULT_SEQUENCER_L1_CONFS,
   EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
 } from "./constants.js";
@@ -166,6 +167,10 @@ export interface BasaltOptions {
   "rollup.config": string | undefined;
   /** Seconds between L1 blocks (derivation's L1 polling). */
   "l1.block-time": number;
+  /** Sequence blocks: undefined (not given) = on for the built-in devnet only; on a custom chain it needs `--rollup.config` and `--l1.rpc`. */
+  sequencer: boolean | undefined;
+  /** Sequencer on a real L1: L1 blocks on top of an L1 block before it becomes an origin. */
+  "sequencer.l1-confs": number;
   /** Historical proofs extension: eth_getProof over a window of blocks from the proofs store. */
   "historical-proofs": boolean;
   /** Historical proofs: blocks kept. */
@@ -651,6 +656,25 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     env: "BASALT_L1_BLOCK_TIME",
     min: 1,
     valueName: "<seconds>",
+  },
+  sequencer: {
+    name: "sequencer",
+    type: "boolean",
+    description:
+      "Sequence blocks. On a custom OP chain it needs --rollup.config and --l1.rpc: L1 origins, deposits and system-config updates come from that L1, " +
+      "and block n is sealed at genesis time + n × block time",
+    defaultDescription: "on for the built-in devnet (simulated L1), off otherwise",
+    group: "operations",
+    commands: ["node"],
+  },
+  "sequencer.l1-confs": {
+    name: "sequencer.l1-confs",
+    type: "number",
+    description: "Sequencer on a real L1: L1 blocks that must be on top of an L1 block before it becomes an L2 block's origin",
+    default: DEFAULT_SEQUENCER_L1_CONFS,
+    group: "operations",
+    commands: ["node"],
+    valueName: "<blocks>",
   },
   "historical-proofs": {
     name: "historical-proofs",

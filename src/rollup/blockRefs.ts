@@ -47,6 +47,11 @@ export function zeroL1Ref(): L1BlockRefJson {
   return { hash: ZERO_HASH, number: 0, parentHash: ZERO_HASH, timestamp: 0 };
 }
 
+/** The L1 reference of an L1 block's header fields (a block read from an L1 RPC). */
+export function l1RefOf(b: { hash: Uint8Array; number: bigint; parentHash: Uint8Array; timestamp: bigint }): L1BlockRefJson {
+  return { hash: to0x(b.hash), number: Number(b.number), parentHash: to0x(b.parentHash), timestamp: Number(b.timestamp) };
+}
+
 /** The zeroed L2 reference reported for a missing L2 block (e.g. no `safe` pointer yet; base/base#3678). */
 export function zeroL2Ref(): L2BlockRefJson {
   return { ...zeroL1Ref(), l1origin: { hash: ZERO_HASH, number: 0 }, sequenceNumber: 0 };

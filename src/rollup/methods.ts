@@ -9,11 +9,11 @@ import { parseBlockParam, resolveBlock } from "../rpc/blockParam.js";
 import { MethodNotFoundError, ServerError } from "../rpc/errors.js";
 import { maxParams, required } from "../rpc/params.js";
 import type { MethodTable } from "../rpc/types.js";
-import { l2RefOf } from "./blockRefs.js";
+import type { RollupConfig } from "../chain/op/rollupConfig.js";
+import { l2RefOf, type L1BlockRefJson } from "./blockRefs.js";
 import { blockOutputOf } from "./outputRoot.js";
 import { builtinNetworkOf, rollupConfigOf, rollupGenesisL1, type RollupIdentity } from "./rollupConfig.js";
 import { syncStatusOf, type DerivationL1Status, type SyncStatusJson } from "./syncStatus.js";
-import { rollupConfigJson, type RollupConfig } from "../chain/op/rollupConfig.js";
 
 /** What the rollup methods read. */
 export interface RollupMethodsOptions {
@@ -26,8 +26,10 @@ export interface RollupMethodsOptions {
   sequencing: boolean;
   /** Devnet block time (`--dev.block-time`), reported as `block_time` when > 0. */
   devBlockTime?: number;
-  /** The rollup configuration of a custom chain (`--rollup.config`): answered by optimism_rollupConfig, its L1 anchor in block refs. */
+  /** The `--rollup.config` of a custom chain: `optimism_rollupConfig` answers it, its `genesis.l1` is the genesis's origin. */
   rollupConfig?: RollupConfig;
+  /** A sequencer with a real L1: the head's origin as read from it, reported as `head_l1`/`current_l1` (without derivation). */
+  l1Origin?: () => L1BlockRefJson | undefined;
   /** L1 derivation's status, when it runs (`--l1.rpc`). */
   derivation?: () => DerivationL1Status;
 }
@@ -35,10 +37,9 @@ export interface RollupMethodsOptions {
 /** Handlers of the consensus-side RPC (an OP chain only). */
 export function rollupMethods(o: RollupMethodsOptions): MethodTable {
   const { chain } = o;
-  const id: RollupIdentity = { network: builtinNetworkOf(chain), devnet: o.devnet, devBlockTime: o.devBlockTime };
-  const custom = id.network === undefined ? o.rollupConfig : undefined;
-  const genesisL1 = custom !== undefined ? { hash: custom.genesis.l1.hash.toLowerCase(), number: Number(custom.genesis.l1.number) } : rollupGenesisL1(id);
-  const status = (): SyncStatusJson => syncStatusOf({ chain, genesisL1, simulatedL1: o.devnet && o.sequencing && o.rollupConfig === undefined, derivation: o.derivation });
+  const id: RollupIdentity = { network: builtinNetworkOf(chain), devnet: o.devnet, devBlockTime: o.devBlockTime, config: o.rollupConfig };
+  const genesisL1 = rollupGenesisL1(id);
+  const status = (): SyncStatusJson => syncStatusOf({ chain, genesisL1, simulatedL1: o.devnet && o.sequencing, l1Origin: o.l1Origin, derivation: o.derivation });
   let config: Record<string, unknown> | undefined;
   return {
     /** optimism_syncStatus(): L1/L2 heads in op-node's shape (see src/rollup/syncStatus.ts for each field's source). */
@@ -63,8 +64,8 @@ export function rollupMethods(o: RollupMethodsOptions): MethodTable {
         syncStatus: status(),
       };
     },
-    /** optimism_rollupConfig(): the op-node-style rollup config (fields basalt does not know are omitted). */
-    optimism_rollupConfig: () => (config ??= custom !== undefined ? rollupConfigJson(custom) : rollupConfigOf(chain, id)),
+    /** optimism_rollupConfig(): the op-node-style rollup config (`--rollup.config`'s values; otherwise fields basalt does not know are omitted). */
+    optimism_rollupConfig: () => (config ??= rollupConfigOf(chain, id)),
     /** optimism_version(): basalt's version. */
     optimism_version: () => o.version,
     /** healthz(): `{"version": "x.y.z"}` (base/base `health.rs`). */

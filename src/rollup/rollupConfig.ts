@@ -16,8 +16,9 @@ import { toChecksumAddress } from "@ethereumjs/util";
 import type { Chain } from "../blockchain/chain.js";
 import { OP_FORK_NAMES, type OpForkName } from "../chain/op/forks.js";
 import { opNetworkByChainId, type OpNetwork } from "../chain/op/networks.js";
-import { DEVNET_BASE_FEE_SCALAR, DEVNET_BATCHER_ADDRESS, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_GAS_LIMIT } from "../config/constants.js";
-import { ECOTONE_SCALAR_VERSION } from "../chain/op/l1InfoTx.js";
+import { rollupConfigJson, type RollupConfig } from "../chain/op/rollupConfig.js";
+import { DEVNET_BATCHER_ADDRESS, DEVNET_GAS_LIMIT } from "../config/constants.js";
+import { devnetSystemConfigScalar } from "../chain/devnetRollup.js";
 import { devL1BlockHash } from "../sequencer/opDevSequencer.js";
 import { to0x } from "../util/bytes.js";
 import { ZERO_HASH, type BlockIdJson } from "./blockRefs.js";
@@ -30,6 +31,8 @@ export interface RollupIdentity {
   devnet: boolean;
   /** Devnet block time in seconds (`--dev.block-time`); 0 = blocks on demand. */
   devBlockTime?: number;
+  /** The rollup configuration of `--rollup.config` (a custom chain): answered as the file has it. */
+  config?: RollupConfig;
 }
 
 /** The built-in network of `chain`: same chain id AND the same genesis hash; undefined otherwise. */
@@ -39,24 +42,19 @@ export function builtinNetworkOf(chain: Chain): OpNetwork | undefined {
 }
 
 /**
- * The L1 block the rollup genesis is anchored to: the network table's `genesis.l1` on Base,
- * simulated L1 block 0 on the devnet (the origin the devnet sequencer starts from), else unknown.
+ * The L1 block the rollup genesis is anchored to: the `--rollup.config` file's `genesis.l1`, the
+ * network table's on Base, simulated L1 block 0 on the devnet (the origin the devnet sequencer
+ * starts from), else unknown.
  */
 export function rollupGenesisL1(id: RollupIdentity): BlockIdJson | undefined {
+  if (id.config !== undefined) return { hash: id.config.genesis.l1.hash.toLowerCase(), number: Number(id.config.genesis.l1.number) };
   if (id.network !== undefined) return { hash: id.network.genesis.l1.hash.toLowerCase(), number: Number(id.network.genesis.l1.number) };
   if (id.devnet) return { hash: to0x(devL1BlockHash(0n)), number: 0 };
   return undefined;
 }
 
-/**
- * The devnet's SystemConfig `scalar` in the post-Ecotone encoding (specs system-config.md): version
- * byte 1, blob base fee scalar in bytes [24,28), base fee scalar in bytes [28,32) — the scalars
- * the devnet sequencer writes into every L1-attributes deposit.
- */
-export function devnetSystemConfigScalar(): string {
-  const v = (BigInt(ECOTONE_SCALAR_VERSION) << 248n) | (DEVNET_BLOB_BASE_FEE_SCALAR << 32n) | DEVNET_BASE_FEE_SCALAR;
-  return "0x" + v.toString(16).padStart(64, "0");
-}
+/** The devnet's Ecotone-encoded SystemConfig scalar (defined with the local rollup's genesis config, src/chain/devnetRollup.ts). */
+export { devnetSystemConfigScalar };
 
 /** A 32-byte quantity as a bytes32 hex string (SystemConfig overhead/scalar). */
 function bytes32(hex: string): string {
@@ -72,8 +70,10 @@ function forkTimeKey(fork: Exclude<OpForkName, "bedrock">): string {
  * The rollup configuration of `chain` as `optimism_rollupConfig` returns it. Fork times come from
  * the chain's own OP config (the genesis `config`), so they match what the node executes.
  * `pectra_blob_schedule_time` is written when the genesis config has `pectraBlobScheduleTime`.
+ * A chain with a `--rollup.config` answers that file's values (`rollupConfigJson`).
  */
 export function rollupConfigOf(chain: Chain, id: RollupIdentity): Record<string, unknown> {
+  if (id.config !== undefined) return rollupConfigJson(id.config);
   const op = chain.op;
   const out: Record<string, unknown> = {};
   const genesisBlock = chain.getBlockByNumber(0n);

@@ -10,8 +10,9 @@
  * - `finalized_l2`: the `finalized` pointer;
  * - every L2 ref's `l1origin` and `sequenceNumber`: the block's L1-attributes deposit;
  * - `head_l1`, `current_l1`: on the sequencing devnet, the simulated L1 block that is the origin
- *   of `unsafe_l2` (hash/number/timestamp from its deposit, parent = simulated block n−1);
- *   zeroed otherwise (follow mode and real networks, as Base's follow mode);
+ *   of `unsafe_l2` (hash/number/timestamp from its deposit, parent = simulated block n−1); on a
+ *   sequencer with a real L1 (`--sequencer --l1.rpc`) without derivation's status, the origin of
+ *   `unsafe_l2` as read from that L1; zeroed otherwise (follow mode and real networks, as Base's follow mode);
  * - `current_l1_finalized`, `safe_l1`, `finalized_l1`: zeroed without derivation.
  * With L1 derivation (`--l1.rpc`; src/derivation/service.ts) the L1 fields are derivation's:
  * `current_l1` the L1 block the pipeline is at, `head_l1` the newest L1 block seen, `safe_l1` the
@@ -48,6 +49,8 @@ export interface SyncStatusSource {
   genesisL1?: BlockIdJson;
   /** True on the sequencing devnet: its simulated L1 fills `head_l1`/`current_l1`. */
   simulatedL1: boolean;
+  /** A sequencer with a real L1: the head's origin as read from it (undefined until read); fills `head_l1`/`current_l1`. */
+  l1Origin?: () => L1BlockRefJson | undefined;
   /** L1 derivation's status, when it runs. */
   derivation?: () => DerivationL1Status;
 }
@@ -97,7 +100,7 @@ export function syncStatusOf(src: SyncStatusSource): SyncStatusJson {
   const safe = ref(chain.pointer("safe"));
   const finalized = ref(chain.pointer("finalized"));
   const d = src.derivation?.();
-  const headL1 = d !== undefined ? l1Json(d.headL1) : src.simulatedL1 ? simulatedL1RefOf(head) : zeroL1Ref();
+  const headL1 = d !== undefined ? l1Json(d.headL1) : src.simulatedL1 ? simulatedL1RefOf(head) : (src.l1Origin?.() ?? zeroL1Ref());
   return {
     current_l1: d !== undefined ? l1Json(d.currentL1) : { ...headL1 },
     current_l1_finalized: l1Json(d?.finalizedL1),

@@ -1,8 +1,15 @@
 /**
- * The OP devnet sequencer: seals a block every `blockTimeS` seconds the way an OP Stack
- * sequencer does — the L1-attributes deposit first (from a simulated L1 origin), then the
- * user deposits of a new L1 origin, then mempool transactions — through the same
- * payload-attributes path as the Engine API.
+ * The OP sequencer of basalt's chains: seals a block every block time the way an OP Stack
+ * sequencer does — the L1-attributes deposit first, then the user deposits of a new L1 origin,
+ * then mempool transactions — through the same payload-attributes path as the Engine API.
+ *
+ * Its L1 is an {@link L1OriginSource}: the built-in devnet's simulated L1 by default
+ * (`simulatedL1.ts`: each block at the wall clock's second, deposits from `dev_sendDeposit`), or a
+ * real L1 (`l1RpcOrigins.ts`, a custom chain with `--rollup.config` and `--l1.rpc`), which fixes
+ * the block times: block `n` has timestamp `genesis.l2_time + n × block_time` exactly, and is
+ * committed no earlier than that time (the sequencer waits for it, and catches up at once when
+ * behind). A source may answer that no block can be built yet (a real L1 reorganized under the
+ * origin): the sequencer then tries again after {@link SEQUENCER_L1_WAIT_RETRY_MS}.
  *
  * With flashblocks (an interval > 0 and a block time > 0) each block is built the way Base's
  * builder does it, as a {@link BlockSession}: opened at the block start, flashblock 0 (the block
@@ -10,25 +17,15 @@
  * transactions that arrived published as the next flashblock (even when none did), up to index
  * `min(floor(blockTime / interval) − 1, MAX_FLASHBLOCKS_PER_PAYLOAD − 1)`; the block is sealed at
  * the block time with exactly the transactions of its flashblocks, committed, and the next
- * block's session opened at once. Without flashblocks a block is built in one go at the block
- * time (`buildOpOnHead`).
- *
- * The simulated L1 is deterministic: L1 block `n` has hash
- * `keccak256("basalt devnet L1" ++ uint64(n))`, base fee {@link DEVNET_L1_BASE_FEE_WEI} and
- * blob base fee 1. The origin advances when {@link DEVNET_L1_BLOCK_TIME_S} seconds have passed
- * since it, or at once when deposits are waiting (as if they had been mined in the next L1
- * block). After a restart the origin is read back from the head's L1-attributes deposit.
+ * block's session opened at once. With fixed block times the block at timestamp T is open from
+ * T − block time to T. Without flashblocks a block is built in one go at the block time
+ * (`buildOpOnHead`).
  */
-import { keccak256 } from "../util/keccak.js";
-import { Address, bigIntToBytes, concatBytes, equalsBytes, hexToBytes, setLengthLeft, utf8ToBytes } from "@ethereumjs/util";
+import { equalsBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
 import type { Chain, ExecutedBlock } from "../blockchain/chain.js";
-import { DepositTransaction, isDeposit } from "../chain/op/depositTx.js";
-import { decodeL1InfoCalldata, l1InfoDepositTx, l1InfoVariantFor, batcherHashFromAddress } from "../chain/op/l1InfoTx.js";
-import { SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
-import { userDepositSourceHash } from "../chain/op/sourceHash.js";
-import { upgradeTransactionsForBlock } from "../chain/op/upgrades.js";
-import { DEVNET_BATCHER_ADDRESS, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_BASE_FEE_SCALAR, DEVNET_L1_BASE_FEE_WEI, DEVNET_L1_BLOCK_TIME_S, DEVNET_MIN_BASE_FEE_WEI, DEVNET_OPERATOR_FEE_CONSTANT, DEVNET_OPERATOR_FEE_SCALAR, DEVNET_DA_FOOTPRINT_GAS_SCALAR, DEV_PRODUCTION_RETRY_MAX_MS } from "../config/constants.js";
+import type { DepositTransaction } from "../chain/op/depositTx.js";
+import { DEV_PRODUCTION_RETRY_MAX_MS, SEQUENCER_L1_WAIT_RETRY_MS } from "../config/constants.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { flashblocksBuildSeconds } from "../flashblocks/metrics.js";
@@ -36,28 +33,16 @@ import type { TxPool } from "../txpool/txpool.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
-import { sequencerProductionFailuresTotal } from "./metrics.js";
+import type { L1OriginSource, PlannedBlock, SequencerOrigin } from "./l1Origins.js";
+import { sequencerDepositsIncludedTotal, sequencerL1OriginNumber, sequencerPastDriftBlocksTotal, sequencerProductionFailuresTotal } from "./metrics.js";
+import { SimulatedL1Origins, type DevDepositRequest } from "./simulatedL1.js";
 import { buildOpOnHead } from "../blockchain/opBuilder.js";
 import { poolSource } from "../txpool/poolSource.js";
 
-/** An L1 block the devnet's L2 blocks reference. */
-export interface DevL1Origin {
-  number: bigint;
-  hash: Uint8Array;
-  timestamp: bigint;
-}
+export { devL1BlockHash, type DevDepositRequest } from "./simulatedL1.js";
 
-/** A user deposit to inject (as if emitted by the L1 OptimismPortal). */
-export interface DevDepositRequest {
-  /** L2 sender (already aliased if it stands for an L1 contract). */
-  from: Uint8Array;
-  /** Recipient; undefined for a contract creation. */
-  to?: Uint8Array;
-  mint: bigint;
-  value: bigint;
-  gasLimit: bigint;
-  data: Uint8Array;
-}
+/** An L1 block the devnet's L2 blocks reference. */
+export type DevL1Origin = SequencerOrigin;
 
 /** Where the sequencer's flashblocks go (the devnet's `FlashblocksPublisher`). Must not throw. */
 export interface FlashblockSink {
@@ -68,24 +53,15 @@ export interface FlashblockSink {
 export interface OpDevSequencerOptions {
   /** Build blocks as flashblocks: `intervalMs` between flashblocks (0 = off), published to `sink`. */
   flashblocks?: { intervalMs: number; sink: FlashblockSink };
-}
-
-/** Hash of simulated L1 block `n`. */
-export function devL1BlockHash(n: bigint): Uint8Array {
-  return keccak256(concatBytes(utf8ToBytes("basalt devnet L1"), setLengthLeft(bigIntToBytes(n), 8)));
-}
-
-/** The next block to build: its payload attributes, the L1 origin they move to, and the deposits they include. */
-interface NextBlock {
-  attrs: OpPayloadAttributes;
-  origin: DevL1Origin;
-  sequenceNumber: bigint;
-  /** User deposits taken from the waiting queue (put back if the block is abandoned). */
-  deposits: DepositTransaction[];
+  /**
+   * Where L1 origins come from (`--sequencer` on a custom chain: an `L1RpcOrigins`); default the
+   * devnet's simulated L1. A source with a block time overrides the `blockTimeS` argument.
+   */
+  l1?: L1OriginSource;
 }
 
 /** A block whose session is open (flashblocks mode). */
-interface OpenBlock extends NextBlock {
+interface OpenBlock extends PlannedBlock {
   session: BlockSession;
   /** `performance.now()` of the block start: flashblock `i` is due at `openedAt + i × interval`. */
   openedAt: number;
@@ -101,27 +77,50 @@ export class DevSequencerStaleHeadError extends BasaltError<{ number: string }> 
   }
 }
 
-/** Periodic OP block production on the devnet. */
+/** Stable codes of {@link SequencerL1Error}. */
+export const SequencerL1ErrorCode = {
+  /** Simulated-L1 operations (`dev_sendDeposit`, previewing attributes) on a sequencer whose L1 is real. */
+  NOT_SIMULATED: "SEQUENCER_L1_NOT_SIMULATED",
+  /** The L1 gives no origin to build the next block on now (it reorganized under the head's origin). */
+  NO_ORIGIN: "SEQUENCER_L1_NO_ORIGIN",
+} as const;
+/** One of the {@link SequencerL1ErrorCode} values. */
+export type SequencerL1ErrorCodeT = (typeof SequencerL1ErrorCode)[keyof typeof SequencerL1ErrorCode];
+
+/** An operation the sequencer's L1 cannot serve. */
+export class SequencerL1Error extends BasaltError<{ head: string }> {
+  constructor(code: SequencerL1ErrorCodeT, head: bigint, message: string) {
+    super(code, message, { head: head.toString() });
+  }
+}
+
+/** Resolves after `ms` milliseconds (at once for 0 or less). */
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, ms));
+}
+
+/** Periodic OP block production: the devnet's, or a local rollup's on a real L1. */
 export class OpDevSequencer {
   private timer: NodeJS.Timeout | undefined;
   private started = false;
   private stopped = false;
   /** Tail of the serialized work (timer steps and {@link sealOne}): one block operation at a time. */
   private tail: Promise<void> = Promise.resolve();
-  /** L1 origin and sequence number of the head block. */
-  private origin: DevL1Origin;
-  private sequenceNumber: bigint;
-  /** Deposits waiting for the next L1 origin, with their final transaction. */
-  private pending: DepositTransaction[] = [];
-  /** The block being built (flashblocks mode), or being opened. */
+  /** The L1 the blocks' origins come from. */
+  private readonly l1: L1OriginSource;
+  /** The same source when it is the simulated L1 (deposits injected, attributes previewed). */
+  private readonly simulated: SimulatedL1Origins | undefined;
+  /** The block being built (flashblocks mode). */
   private open: OpenBlock | undefined;
-  private opening: NextBlock | undefined;
+  /** The L1 source planned no block at the last attempt: try again after {@link SEQUENCER_L1_WAIT_RETRY_MS}. */
+  private waiting = false;
   /** The last flashblock published (the predecessor named by the next one). */
   private lastFrame: FlashblockId | undefined;
   /** The message of the last fault logged at warn (a recurring fault is then logged at debug). */
   private lastFault: string | undefined;
   /** Consecutive failed production ticks (the retry backoff); reset by a committed block. */
   private failures = 0;
+  private readonly blockTimeS: number;
   private readonly intervalMs: number;
   private readonly blockTimeMs: number;
   /** Highest flashblock index published for a block by the timer loop. */
@@ -132,17 +131,22 @@ export class OpDevSequencer {
   constructor(
     private readonly chain: Chain,
     private readonly pool: TxPool,
-    private readonly blockTimeS: number,
+    blockTimeS: number,
     log: Logger,
     opts: OpDevSequencerOptions = {},
   ) {
     this.log = log.child({ subsystem: "sequencer" });
-    const recovered = this.originOfHead();
-    this.origin = recovered.origin;
-    this.sequenceNumber = recovered.sequenceNumber;
-    this.blockTimeMs = blockTimeS * 1000;
+    if (opts.l1 === undefined) {
+      this.simulated = new SimulatedL1Origins(chain);
+      this.l1 = this.simulated;
+    } else {
+      this.l1 = opts.l1;
+      this.simulated = opts.l1 instanceof SimulatedL1Origins ? opts.l1 : undefined;
+    }
+    this.blockTimeS = this.l1.blockTime !== undefined ? Number(this.l1.blockTime) : blockTimeS;
+    this.blockTimeMs = this.blockTimeS * 1000;
     const fb = opts.flashblocks;
-    this.intervalMs = fb !== undefined && fb.intervalMs > 0 && blockTimeS > 0 ? fb.intervalMs : 0;
+    this.intervalMs = fb !== undefined && fb.intervalMs > 0 && this.blockTimeS > 0 ? fb.intervalMs : 0;
     this.sink = this.intervalMs > 0 ? fb?.sink : undefined;
     const perBlock = this.intervalMs > 0 ? Math.floor(this.blockTimeMs / this.intervalMs) : 1;
     this.maxIndex = Math.max(0, Math.min(perBlock - 1, MAX_FLASHBLOCKS_PER_PAYLOAD - 1));
@@ -153,23 +157,21 @@ export class OpDevSequencer {
     return this.sink !== undefined;
   }
 
-  /** The L1 origin (and sequence number) of the head block, from its L1-attributes deposit. */
-  private originOfHead(): { origin: DevL1Origin; sequenceNumber: bigint } {
-    const head = this.chain.head;
-    const first = head.transactions[0] as unknown as { type: number } | undefined;
-    if (first !== undefined && isDeposit(first)) {
-      const { values } = decodeL1InfoCalldata(first.data);
-      return { origin: { number: values.number, hash: values.hash, timestamp: values.timestamp }, sequenceNumber: values.sequenceNumber };
-    }
-    // Genesis: L1 block 0 at the genesis time.
-    return { origin: { number: 0n, hash: devL1BlockHash(0n), timestamp: head.header.timestamp }, sequenceNumber: -1n };
+  /** Whether block times are fixed by the rollup config (a real L1): block n at genesis time + n × block time. */
+  private get fixedTimes(): boolean {
+    return this.l1.blockTime !== undefined;
+  }
+
+  /** Fixed block times: milliseconds (wall clock) until the block after the head is due, ≤ 0 when it is. */
+  private untilDue(): number {
+    return Number(this.chain.head.header.timestamp + this.l1.blockTime!) * 1000 - Date.now();
   }
 
   /** Starts periodic block production (nothing with a block time of 0). */
   start(): void {
     if (this.blockTimeS <= 0 || this.started) return;
     this.started = true;
-    this.schedule(this.flashblocksEnabled ? 0 : this.blockTimeMs);
+    this.schedule(this.flashblocksEnabled || this.fixedTimes ? 0 : this.blockTimeMs);
   }
 
   private schedule(delayMs: number): void {
@@ -181,7 +183,7 @@ export class OpDevSequencer {
   /** One timer step; never rejects, always schedules the next one. */
   private tick(): void {
     this.timer = undefined;
-    void this.serialize(() => (this.flashblocksEnabled ? this.step() : this.buildAndCommit().then(() => undefined)))
+    void this.serialize(() => (this.flashblocksEnabled ? this.step() : this.produce()))
       .then(
         () => false,
         (e: unknown) => {
@@ -194,8 +196,14 @@ export class OpDevSequencer {
       )
       .then((failed) => {
         // A sealOne() that ran meanwhile may have scheduled already.
-        if (this.timer === undefined) this.schedule(failed ? this.retryDelay() : !this.flashblocksEnabled ? this.blockTimeMs : this.nextDelay());
+        if (this.timer === undefined) this.schedule(failed ? this.retryDelay() : this.nextDelay());
       });
+  }
+
+  /** One step without flashblocks: the next block when it is due. */
+  private async produce(): Promise<void> {
+    if (this.fixedTimes && this.untilDue() > 0) return;
+    await this.buildAndCommit();
   }
 
   /** Runs `fn` after every block operation queued before it. */
@@ -226,89 +234,44 @@ export class OpDevSequencer {
 
   /**
    * Queues a user deposit for the next L1 origin (the next block to open) and returns its
-   * L2 transaction. Its source hash is that of log `i` of the next simulated L1 block.
+   * L2 transaction (`dev_sendDeposit`). Its source hash is that of log `i` of the next simulated
+   * L1 block.
+   * @throws SequencerL1Error when the L1 is real (deposits come from its OptimismPortal).
    */
   injectDeposit(req: DevDepositRequest): DepositTransaction {
-    if (req.gasLimit < 21_000n) throw new BasaltError("DEV_DEPOSIT_INVALID", `deposit gas ${req.gasLimit} is below the 21000 intrinsic minimum`);
-    // The L1 block after the origin of the newest block (the one being built, else the head).
-    const l1Number = ((this.open ?? this.opening)?.origin ?? this.origin).number + 1n;
-    const tx = new DepositTransaction({
-      sourceHash: userDepositSourceHash(devL1BlockHash(l1Number), this.pending.length),
-      from: new Address(req.from),
-      to: req.to === undefined ? undefined : new Address(req.to),
-      mint: req.mint,
-      value: req.value,
-      gasLimit: req.gasLimit,
-      isSystemTx: false,
-      data: req.data,
-    });
-    this.pending.push(tx);
-    return tx;
-  }
-
-  /** The attributes of the block after the head, the L1 origin they use and the deposits they include. */
-  private nextBlock(): NextBlock {
-    const head = this.chain.head;
-    const op = this.chain.op!;
-    const now = BigInt(Math.floor(Date.now() / 1000));
-    const timestamp = now > head.header.timestamp ? now : head.header.timestamp + 1n;
-    const deposits = this.pending.slice();
-    let origin = this.origin;
-    let seq = this.sequenceNumber + 1n;
-    if (deposits.length > 0 || timestamp - origin.timestamp >= BigInt(DEVNET_L1_BLOCK_TIME_S)) {
-      const number = origin.number + 1n;
-      origin = { number, hash: devL1BlockHash(number), timestamp };
-      seq = 0n;
-    }
-    const variant = l1InfoVariantFor(op, timestamp, head.header.timestamp);
-    const l1Info = l1InfoDepositTx(
-      {
-        number: origin.number,
-        timestamp: origin.timestamp,
-        baseFee: DEVNET_L1_BASE_FEE_WEI,
-        hash: origin.hash,
-        sequenceNumber: seq,
-        batcherHash: batcherHashFromAddress(hexToBytes(DEVNET_BATCHER_ADDRESS)),
-        l1FeeOverhead: 0n,
-        l1FeeScalar: DEVNET_BASE_FEE_SCALAR,
-        baseFeeScalar: DEVNET_BASE_FEE_SCALAR,
-        blobBaseFeeScalar: DEVNET_BLOB_BASE_FEE_SCALAR,
-        blobBaseFee: 1n,
-        operatorFeeScalar: DEVNET_OPERATOR_FEE_SCALAR,
-        operatorFeeConstant: DEVNET_OPERATOR_FEE_CONSTANT,
-        daFootprintGasScalar: DEVNET_DA_FOOTPRINT_GAS_SCALAR,
-      },
-      variant,
-    );
-    const included = seq === 0n ? deposits : [];
-    const attrs: OpPayloadAttributes = {
-      timestamp,
-      prevRandao: keccak256(origin.hash),
-      suggestedFeeRecipient: hexToBytes(SEQUENCER_FEE_VAULT_ADDRESS),
-      parentBeaconBlockRoot: keccak256(concatBytes(utf8ToBytes("basalt devnet beacon"), origin.hash)),
-      // L1 info, the origin's user deposits, then any fork's upgrade deposits (specs derivation.md).
-      transactions: [...[l1Info, ...included].map((t) => t.serialize()), ...upgradeTransactionsForBlock(op, timestamp, head.header.timestamp)],
-      noTxPool: false,
-      gasLimit: head.header.gasLimit,
-      eip1559Params: new Uint8Array(8),
-      minBaseFee: DEVNET_MIN_BASE_FEE_WEI,
-    };
-    return { attrs, origin, sequenceNumber: seq, deposits: included };
+    return this.simulatedL1("deposits are injected only on a simulated L1; on a real L1 they come from the OptimismPortal's logs").injectDeposit(req);
   }
 
   /**
    * The payload attributes the next block opened on the current head would get (L1-attributes
    * deposit, waiting user deposits of a new origin, upgrade deposits), without consuming anything.
+   * @throws SequencerL1Error when the L1 is real.
    */
   payloadAttributes(): OpPayloadAttributes {
-    return this.nextBlock().attrs;
+    return this.simulatedL1("attributes are previewed only on a simulated L1").preview(this.chain.head);
   }
 
-  /** Makes an executed block the head and moves the L1 origin with it. */
-  private commit(ex: ExecutedBlock, next: NextBlock): bigint {
-    this.chain.commitCanonical(ex, { safe: ex.block.hash(), finalized: ex.block.hash() });
-    this.origin = next.origin;
-    this.sequenceNumber = next.sequenceNumber;
+  /** The simulated L1, or a {@link SequencerL1Error} saying what needed it. */
+  private simulatedL1(what: string): SimulatedL1Origins {
+    if (this.simulated === undefined) throw new SequencerL1Error(SequencerL1ErrorCode.NOT_SIMULATED, this.chain.head.header.number, what);
+    return this.simulated;
+  }
+
+  /** The next block on the head from the L1 source; undefined (and `waiting`) when it plans none. */
+  private async plan(): Promise<PlannedBlock | undefined> {
+    const next = await this.l1.plan(this.chain.head);
+    this.waiting = next === undefined;
+    return next;
+  }
+
+  /** Makes an executed block the head (safe and finalized too on a simulated L1) and tells the L1 source. */
+  private commit(ex: ExecutedBlock, next: PlannedBlock): bigint {
+    const hash = ex.block.hash();
+    this.chain.commitCanonical(ex, this.l1.sealsFinal ? { safe: hash, finalized: hash } : {});
+    this.l1.committed(next);
+    sequencerL1OriginNumber.set(Number(next.origin.number));
+    if (next.deposits.length > 0) sequencerDepositsIncludedTotal.inc(next.deposits.length);
+    if (next.pastDrift) sequencerPastDriftBlocksTotal.inc();
     this.pool.prune();
     if (this.failures > 0) this.log.info({ number: ex.block.header.number.toString(), failedAttempts: this.failures }, "devnet block production resumed");
     this.failures = 0;
@@ -316,7 +279,8 @@ export class OpDevSequencer {
     this.log.debug(
       {
         number: ex.block.header.number.toString(),
-        hash: to0x(ex.block.hash()),
+        hash: to0x(hash),
+        timestamp: ex.block.header.timestamp.toString(),
         txs: ex.block.transactions.length,
         l1Origin: next.origin.number.toString(),
       },
@@ -325,13 +289,17 @@ export class OpDevSequencer {
     return ex.block.header.number;
   }
 
-  /** Builds a block on the head in one go (no flashblocks) and commits it. */
-  private async buildAndCommit(): Promise<bigint> {
-    const next = this.nextBlock();
-    const ex = await buildOpOnHead(this.chain, poolSource(this.pool, this.log), next.attrs);
-    const number = this.commit(ex, next);
-    if (next.deposits.length > 0) this.pending = this.pending.slice(next.deposits.length);
-    return number;
+  /** Builds a block on the head in one go (no flashblocks) and commits it; undefined when the L1 source plans none. */
+  private async buildAndCommit(): Promise<bigint | undefined> {
+    const next = await this.plan();
+    if (next === undefined) return undefined;
+    try {
+      const ex = await buildOpOnHead(this.chain, poolSource(this.pool, this.log), next.attrs);
+      return this.commit(ex, next);
+    } catch (e) {
+      this.l1.abandoned(next);
+      throw e;
+    }
   }
 
   // ---- flashblocks -------------------------------------------------------------------------
@@ -345,21 +313,34 @@ export class OpDevSequencer {
     this.log.debug({ number: p.metadata.blockNumber.toString(), index: p.index, txs: p.diff.transactions.length }, "published flashblock");
   }
 
-  /** Opens the next block's session at `openedAt` (performance.now() timeline) and publishes its flashblock 0. */
+  /**
+   * Fixed block times: milliseconds until the window of the block after the head opens (its
+   * timestamp − block time), ≤ 0 once it has.
+   */
+  private untilWindow(): number {
+    return this.untilDue() - this.blockTimeMs;
+  }
+
+  /**
+   * Opens the next block's session at `openedAt` (performance.now() timeline; with fixed block
+   * times, the block's own window) and publishes its flashblock 0. Opens nothing while the window
+   * has not started or the L1 source plans no block.
+   */
   private async openSession(openedAt: number): Promise<void> {
+    if (this.fixedTimes && this.untilWindow() > 0) return;
     const startedAt = performance.now();
-    const next = this.nextBlock();
+    const next = await this.plan();
+    if (next === undefined) return;
+    if (this.fixedTimes) {
+      const sealAt = performance.now() + this.untilDue();
+      openedAt = sealAt - this.blockTimeMs;
+    }
     const session = new BlockSession(this.chain, next.attrs, { pool: poolSource(this.pool, this.log), prevFlashblockId: this.lastFrame });
-    // Deposits injected from now on belong to the block after this one.
-    this.pending = this.pending.slice(next.deposits.length);
-    this.opening = next;
     try {
       await session.begin();
     } catch (e) {
-      this.pending = [...next.deposits, ...this.pending];
+      this.l1.abandoned(next);
       throw e;
-    } finally {
-      this.opening = undefined;
     }
     this.open = { ...next, session, openedAt, sealAt: openedAt + this.blockTimeMs };
     await this.emit(session, startedAt);
@@ -376,7 +357,7 @@ export class OpDevSequencer {
     await this.emit(o.session, startedAt);
   }
 
-  /** Seals the open block and commits it; an abandoned block's deposits go back to the queue. */
+  /** Seals the open block and commits it; an abandoned block goes back to the L1 source. */
   private async sealOpen(): Promise<bigint> {
     const o = this.open!;
     this.open = undefined;
@@ -387,7 +368,7 @@ export class OpDevSequencer {
       const ex = await o.session.seal();
       return this.commit(ex, o);
     } catch (e) {
-      this.pending = [...o.deposits, ...this.pending];
+      this.l1.abandoned(o);
       throw e;
     }
   }
@@ -418,10 +399,17 @@ export class OpDevSequencer {
     if (o.session.index <= this.maxIndex && now >= o.openedAt + o.session.index * this.intervalMs) await this.advance(o);
   }
 
-  /** Milliseconds until the next step of the flashblocks loop is due. */
+  /** Milliseconds until the next step of the timer loop is due. */
   private nextDelay(): number {
+    if (!this.flashblocksEnabled) {
+      if (!this.fixedTimes) return this.blockTimeMs;
+      return this.waiting ? SEQUENCER_L1_WAIT_RETRY_MS : Math.max(0, this.untilDue());
+    }
     const o = this.open;
-    if (o === undefined) return this.intervalMs;
+    if (o === undefined) {
+      if (!this.fixedTimes) return this.intervalMs;
+      return this.waiting ? SEQUENCER_L1_WAIT_RETRY_MS : Math.max(0, this.untilWindow());
+    }
     const now = performance.now();
     let due = o.sealAt;
     if (o.session.index === 0) due = Math.min(due, now + this.intervalMs);
@@ -430,15 +418,26 @@ export class OpDevSequencer {
   }
 
   /**
-   * Seals one block now and returns its number. With flashblocks and an open block: the pool
-   * transactions that arrived are published as one more flashblock (while an index is left), the
-   * block is sealed and committed, and the next block's session opens. Otherwise a block is
-   * built in one go.
+   * Seals one block and returns its number (`evm_mine`). With flashblocks and an open block: the
+   * pool transactions that arrived are published as one more flashblock (while an index is left),
+   * the block is sealed and committed, and the next block's session opens. Otherwise a block is
+   * built in one go. With fixed block times the block is sealed when its time comes (this waits
+   * for it).
+   * @throws SequencerL1Error (`SEQUENCER_L1_NO_ORIGIN`) when the L1 source plans no block on the head.
    */
   async sealOne(): Promise<bigint> {
     return this.serialize(async () => {
       const o = this.open;
-      if (o === undefined) return this.buildAndCommit();
+      if (o === undefined) {
+        if (this.fixedTimes) await sleep(this.untilDue());
+        const number = await this.buildAndCommit();
+        if (number === undefined) {
+          const head = this.chain.head.header.number;
+          throw new SequencerL1Error(SequencerL1ErrorCode.NO_ORIGIN, head, `no block can be built on head ${head} now: its L1 origin is no longer on the canonical L1; expected the L2 chain to be put back on it`);
+        }
+        return number;
+      }
+      if (this.fixedTimes) await sleep(o.sealAt - performance.now());
       if (o.session.index === 0) await this.emit(o.session, performance.now());
       if (o.session.index < MAX_FLASHBLOCKS_PER_PAYLOAD) {
         const startedAt = performance.now();
@@ -465,6 +464,6 @@ export class OpDevSequencer {
     await this.tail;
     const o = this.open;
     this.open = undefined;
-    if (o !== undefined) this.pending = [...o.deposits, ...this.pending];
+    if (o !== undefined) this.l1.abandoned(o);
   }
 }

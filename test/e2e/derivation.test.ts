@@ -53,7 +53,7 @@ async function metric(port: number, name: string, labels = ""): Promise<number> 
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: ANVIL_CHAIN_ID, blockTimeS: 1 });
+  anvil = await startAnvil({ chainId: ANVIL_CHAIN_ID, blockTime: 1 });
   dir = await makeTempDir("basalt-derive-e2e-");
   const accounts = devAccounts();
   const init: SystemConfigInit = {

@@ -51,6 +51,8 @@ import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
 import { CallCache } from "../../rpc/callCache.js";
 import { rollupConfigForChain } from "../../chain/op/rollupConfig.js";
 import { DerivationService } from "../../derivation/service.js";
+import { l1RefOf } from "../../rollup/blockRefs.js";
+import { nodeSequencing, type NodeSequencing } from "./nodeSequencer.js";
 
 function version(): string {
   try {
@@ -89,6 +91,14 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
   const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
   const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
+  // --sequencer: the devnet's simulated L1, or (a custom chain with --rollup.config) the real L1 of --l1.rpc.
+  let plan: NodeSequencing;
+  try {
+    plan = await nodeSequencing(opts, chain, { isDevChain, following: opts["follow-rpc"] !== undefined, log });
+  } catch (e) {
+    await chain.close();
+    throw e;
+  }
   const pool = new TxPool(chain);
   const ver = `${CLIENT_NAME}/v${version()}/${process.platform}-${process.arch}/node${process.versions.node}`;
   // Pre-confirmations: a worker thread ingests the flashblocks stream into shared memory.
@@ -158,15 +168,18 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   // --sequencer-http: eth_sendRawTransaction goes to the sequencer first, then into the local pool.
   const forwarder = opts["sequencer-http"] === undefined ? undefined : new SequencerForwarder(opts["sequencer-http"], { pool, logger: log });
   backend.forwarder = forwarder;
-  // The built-in devnet is sequenced locally (an OP Stack sequencer with a simulated L1), unless it follows another node.
-  const sequencing = follower === undefined && isDevChain && chain.op !== undefined;
-  // Devnet flashblocks (a block time and --flashblocks.interval > 0): blocks are built as flashblocks, streamed over WebSocket.
+  // Sequenced locally: the built-in devnet (simulated L1) unless it follows another node, or a custom chain with --sequencer (real L1).
+  const sequencing = plan.sequencing;
+  const realL1 = plan.l1;
+  // A real L1 fixes the block time (rollup.json); the devnet's is --dev.block-time.
+  const blockTime = realL1 === undefined ? opts["dev.block-time"] : Number(plan.rollupConfig!.blockTime);
+  // Flashblocks (a block time and --flashblocks.interval > 0): blocks are built as flashblocks, streamed over WebSocket.
   const fbPublisher =
-    sequencing && opts["dev.block-time"] > 0 && opts["flashblocks.interval"] > 0
+    sequencing && blockTime > 0 && opts["flashblocks.interval"] > 0
       ? new FlashblocksPublisher({ host: opts["flashblocks.addr"], port: opts["flashblocks.port"], format: opts["flashblocks.format"], logger: log })
       : undefined;
   const fbOptions = fbPublisher === undefined ? {} : { flashblocks: { intervalMs: opts["flashblocks.interval"], sink: fbPublisher } };
-  const sequencer = sequencing ? new OpDevSequencer(chain, pool, opts["dev.block-time"], log, fbOptions) : undefined;
+  const sequencer = sequencing ? new OpDevSequencer(chain, pool, blockTime, log, { ...fbOptions, l1: realL1?.origins }) : undefined;
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
     ...stateMethods(backend),
@@ -180,7 +193,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...witnessMethods(backend),
     // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
     ...httpSubscriptionMethods(),
-    ...(sequencer === undefined ? {} : devMethods(sequencer)),
+    // dev_sendDeposit and evm_mine on the simulated L1 only: a real L1's deposits come from its portal, its blocks from the clock.
+    ...(sequencer === undefined || realL1 !== undefined ? {} : devMethods(sequencer)),
   };
   // HTTP and Engine API servers log under the rpc subsystem (the WebSocket server and the hub derive their own).
   const rpcLog = log.child({ subsystem: "rpc" });
@@ -263,7 +277,12 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
           devnet: isDevChain,
           sequencing,
           devBlockTime: opts["dev.block-time"],
-          rollupConfig,
+          // A --rollup.config file's values (built-in networks answer from their own table).
+          rollupConfig: opts["rollup.config"] === undefined ? undefined : rollupConfig,
+          l1Origin: realL1 === undefined ? undefined : () => {
+            const origin = realL1.origins.originOfHead();
+            return origin === undefined ? undefined : l1RefOf(origin);
+          },
           derivation: derivation === undefined ? undefined : () => derivation.status(),
           logger: log,
         })
@@ -312,6 +331,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       flashblocks: fbPublisher?.url,
       datadir,
       devnet: isDevChain,
+      sequencer: !sequencing ? "off" : realL1 === undefined ? "simulated L1" : `L1 ${realL1.client.endpoint}`,
     },
     "basalt node started",
   );
@@ -336,6 +356,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       rollup?.close();
       hub?.close();
       await producer?.stop();
+      realL1?.client.close();
       fbPublisher?.close();
       await flashblocks?.stop();
       await proofs?.stop();

@@ -159,6 +159,8 @@ describe("defaults", () => {
       "follow-rpc": undefined,
       "follow.poll-interval": DEFAULT_FOLLOW_POLL_INTERVAL_MS,
       "sequencer-http": undefined,
+      sequencer: undefined,
+      "sequencer.l1-confs": 0,
       "flashblocks-url": undefined,
       "flashblocks.interval": DEFAULT_FLASHBLOCKS_INTERVAL_MS,
       "flashblocks.addr": "127.0.0.1",

@@ -100,9 +100,10 @@ export function syncStatusOf(src: SyncStatusSource): SyncStatusJson {
   const safe = ref(chain.pointer("safe"));
   const finalized = ref(chain.pointer("finalized"));
   const d = src.derivation?.();
-  const headL1 = d !== undefined ? l1Json(d.headL1) : src.simulatedL1 ? simulatedL1RefOf(head) : (src.l1Origin?.() ?? zeroL1Ref());
+  // Derivation's L1 head once it has read one; before that (and without derivation) the sequencer's origin or the simulated L1.
+  const headL1 = d?.headL1 !== undefined ? l1Json(d.headL1) : src.simulatedL1 ? simulatedL1RefOf(head) : (src.l1Origin?.() ?? zeroL1Ref());
   return {
-    current_l1: d !== undefined ? l1Json(d.currentL1) : { ...headL1 },
+    current_l1: d?.currentL1 !== undefined ? l1Json(d.currentL1) : { ...headL1 },
     current_l1_finalized: l1Json(d?.finalizedL1),
     head_l1: headL1,
     safe_l1: l1Json(d?.safeL1),

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CliError, parseCli, parseEnvFile, type CliErrorCode } from "../../../src/cli/args.js";
 import {
+  DEFAULT_L1_BLOCK_TIME_S,
   DEFAULT_AUTHRPC_PORT,
   DEFAULT_DEV_BLOCK_TIME_S,
   DEFAULT_FLASHBLOCKS_INTERVAL_MS,
@@ -161,6 +162,7 @@ describe("defaults", () => {
       "sequencer-http": undefined,
       sequencer: undefined,
       "sequencer.l1-confs": 0,
+      "l1.block-time": DEFAULT_L1_BLOCK_TIME_S,
       "flashblocks-url": undefined,
       "flashblocks.interval": DEFAULT_FLASHBLOCKS_INTERVAL_MS,
       "flashblocks.addr": "127.0.0.1",

@@ -822,3 +822,14 @@ export const DEVNET_L1_PRIORITY_FEE_WEI = 1_000_000_000n;
  * slot that was zero), the transaction may need more (a cold or zero-to-nonzero SSTORE, 20,000 gas).
  */
 export const DEVNET_L1_GAS_MARGIN_PERCENT = 20n;
+
+// ---- basalt devnet rollup (orchestration) ----------------------------------------------------
+/**
+ * Seconds between L1 blocks of the local rollup's own L1: 2 s, so deposits, batches and finality
+ * show within seconds (Ethereum's 12 s would make a local loop wait a minute for a safe head).
+ */
+export const DEVNET_ROLLUP_L1_BLOCK_TIME_S = 2;
+/** Longest wait for a process of the local rollup to answer JSON-RPC (a first start initializes its datadir). */
+export const DEVNET_ROLLUP_READY_TIMEOUT_MS = 60_000;
+/** A process of the local rollup still running this long after SIGTERM is killed. */
+export const DEVNET_ROLLUP_STOP_TIMEOUT_MS = 15_000;

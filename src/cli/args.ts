@@ -97,6 +97,20 @@ const SNAPSHOT_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path",
 /** `basalt proofs init` builds a datadir's proofs store: it takes these options only. */
 const PROOFS_COMMAND = "proofs";
 const PROOFS_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path", "proofs.history-window", "network", "genesis-url", "env-file", "log.level", "log.format"]);
+/** `basalt devnet rollup` runs a local rollup of processes: it takes these options only. */
+const DEVNET_COMMAND = "devnet";
+const DEVNET_OPTIONS: ReadonlySet<string> = new Set([
+  "datadir",
+  "devnet.port-base",
+  "dev.block-time",
+  "l1.rpc",
+  "l1.beacon",
+  "l1.block-time",
+  "batcher.data",
+  "env-file",
+  "log.level",
+  "log.format",
+]);
 /** `basalt snapshot import`'s overwrite switch; not in the option table (it has no environment variable). */
 const FORCE_FLAG = "--force";
 
@@ -104,6 +118,7 @@ const FORCE_FLAG = "--force";
 function appliesTo(def: OptionDefinition, command: Command): boolean {
   if (command === SNAPSHOT_COMMAND) return SNAPSHOT_OPTIONS.has(def.name);
   if (command === PROOFS_COMMAND) return PROOFS_OPTIONS.has(def.name);
+  if (command === DEVNET_COMMAND) return DEVNET_OPTIONS.has(def.name);
   return def.commands.includes(command) || (command === DOCTOR_COMMAND && def.commands.includes("node"));
 }
 
@@ -539,6 +554,15 @@ function validatePositionals(command: Command, positionals: string[], explicitCo
     case "proofs":
       if (positionals[0] !== "init") {
         throw new CliError("CLI_MISSING_ARGUMENT", "`basalt proofs` needs an action: basalt proofs init --datadir D [--proofs.history-window W]", {
+          command,
+          value: positionals[0],
+        });
+      }
+      extra(1);
+      return;
+    case "devnet":
+      if (positionals[0] !== "rollup") {
+        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt devnet` needs an action: basalt devnet rollup [--l1.rpc URL --l1.beacon URL] [--batcher.data blobs|calldata]", {
           command,
           value: positionals[0],
         });

@@ -1,6 +1,6 @@
 /**
  * The `basalt` command: parses options (flags > BASALT_* env > --env-file > defaults) and
- * runs init, import, export, snapshot, proofs, doctor or node; `basalt bench` hands its arguments to the bench suite.
+ * runs init, import, export, snapshot, proofs, doctor, devnet or node; `basalt bench` hands its arguments to the bench suite.
  */
 import { readFileSync } from "node:fs";
 import { parseCli } from "./args.js";
@@ -15,6 +15,7 @@ import { proofsCommand } from "./commands/proofs.js";
 import { nodeCommand } from "./commands/node.js";
 import { benchCommand } from "./commands/bench.js";
 import { doctorCommand } from "./commands/doctor.js";
+import { devnetCommand } from "./commands/devnet.js";
 
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCli(argv, process.env);
@@ -45,6 +46,8 @@ async function main(argv: string[]): Promise<void> {
       return doctorCommand(opts, parsed.sources, { json: parsed.json === true });
     case "node":
       return nodeCommand(opts, log, parsed.sources.network !== "default");
+    case "devnet":
+      return devnetCommand(opts, parsed.sources, log);
   }
 }
 

@@ -864,3 +864,14 @@ export const SEQUENCER_L1_POLL_INTERVAL_MS = 500;
  * since nothing changes before the L1 head is read again.
  */
 export const SEQUENCER_L1_WAIT_RETRY_MS = SEQUENCER_L1_POLL_INTERVAL_MS;
+
+// ---- basalt devnet rollup (orchestration) ----------------------------------------------------
+/**
+ * Seconds between L1 blocks of the local rollup's own L1: 2 s, so deposits, batches and finality
+ * show within seconds (Ethereum's 12 s would make a local loop wait a minute for a safe head).
+ */
+export const DEVNET_ROLLUP_L1_BLOCK_TIME_S = 2;
+/** Longest wait for a process of the local rollup to answer JSON-RPC (a first start initializes its datadir). */
+export const DEVNET_ROLLUP_READY_TIMEOUT_MS = 60_000;
+/** A process of the local rollup still running this long after SIGTERM is killed. */
+export const DEVNET_ROLLUP_STOP_TIMEOUT_MS = 15_000;

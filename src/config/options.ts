@@ -39,13 +39,13 @@ import {
 } from "./constants.js";
 
 /** The commands that take options. */
-export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs";
+export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet";
 
 /** Where an option's value came from. */
 export type OptionSource = "cli" | "env" | "env-file" | "default";
 
 /** Every command that takes options, in display order. */
-export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot", "proofs"];
+export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot", "proofs", "devnet"];
 
 /** Log levels accepted by `--log.level`, most verbose first. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;
@@ -171,6 +171,8 @@ export interface BasaltOptions {
   sequencer: boolean | undefined;
   /** Sequencer on a real L1: L1 blocks on top of an L1 block before it becomes an origin. */
   "sequencer.l1-confs": number;
+  /** `basalt devnet rollup`: first port of the local rollup's consecutive ports (0 = any free ports; unset = the standard layout). */
+  "devnet.port-base": number | undefined;
   /** Historical proofs extension: eth_getProof over a window of blocks from the proofs store. */
   "historical-proofs": boolean;
   /** Historical proofs: blocks kept. */
@@ -675,6 +677,16 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "operations",
     commands: ["node"],
     valueName: "<blocks>",
+  },
+  "devnet.port-base": {
+    name: "devnet.port-base",
+    type: "number",
+    description: "basalt devnet rollup: give the L1, sequencer and verifier consecutive ports from this one (0: any free ports); unset: L1 8645, beacon 5052, sequencer 8545/8546/8551, rollup RPC 7545, flashblocks 1111, verifier 9545/9546/9551/9547",
+    group: "dev",
+    commands: ["devnet"],
+    env: "BASALT_DEVNET_PORT_BASE",
+    min: 0,
+    valueName: "<port>",
   },
   "historical-proofs": {
     name: "historical-proofs",

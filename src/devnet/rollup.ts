@@ -104,7 +104,8 @@ export interface RollupDevnetOptions {
 /** The endpoints of a running rollup, as written to `devnet.json`. */
 export interface RollupEndpoints {
   l1Rpc: string;
-  l1Beacon: string;
+  /** Absent for an external L1 given without a beacon API (batches in calldata). */
+  l1Beacon?: string;
   sequencerRpc: string;
   sequencerRollupRpc: string;
   verifierRpc: string;
@@ -243,8 +244,8 @@ export async function startRollupDevnet(o: RollupDevnetOptions): Promise<Running
       l1Rpc = url(p.l1Http);
       l1Beacon = url(p.l1Beacon);
       await waitForRpc(l1Rpc, l1, "the L1", logFile);
-    } else if (l1Beacon === undefined) {
-      throw new RollupDevnetError("l1", "--l1.rpc needs --l1.beacon too (the batcher's blobs are read back from it)");
+    } else if (l1Beacon === undefined && o.batcherData === "blobs") {
+      throw new RollupDevnetError("l1", "--l1.rpc needs --l1.beacon too (the batcher's blobs are read back from it), or --batcher.data calldata");
     }
     const l1Client = new HttpRpcClient(l1Rpc);
     const l1ChainId = BigInt(await l1Client.call<string>("eth_chainId", []));
@@ -298,7 +299,7 @@ export async function startRollupDevnet(o: RollupDevnetOptions): Promise<Running
     }
 
     // 3 and 4. The sequencer (with its batcher) and the verifier.
-    const rollupArgs = ["--network", genesisFile, "--rollup.config", rollupFile, "--l1.rpc", l1Rpc, "--l1.beacon", l1Beacon!, "--l1.block-time", String(o.l1BlockTime)];
+    const rollupArgs = ["--network", genesisFile, "--rollup.config", rollupFile, "--l1.rpc", l1Rpc, ...(l1Beacon === undefined ? [] : ["--l1.beacon", l1Beacon]), "--l1.block-time", String(o.l1BlockTime)];
     const seqLog = join(logs, "sequencer.log");
     const sequencer = new NodeProcess(
       "sequencer",
@@ -339,7 +340,7 @@ export async function startRollupDevnet(o: RollupDevnetOptions): Promise<Running
     await waitForRpc(url(p.verifierHttp), verifier, "the verifier", verLog);
     const endpoints: RollupEndpoints = {
       l1Rpc,
-      l1Beacon: l1Beacon!,
+      ...(l1Beacon === undefined ? {} : { l1Beacon }),
       sequencerRpc: url(p.sequencerHttp),
       sequencerRollupRpc: url(p.sequencerRollup),
       verifierRpc: url(p.verifierHttp),

@@ -30,7 +30,7 @@ export async function devnetCommand(opts: BasaltOptions, sources: Record<OptionN
   const lines = [
     "local rollup running (endpoints also in ./devnet.json):",
     `  L1 RPC               ${e.l1Rpc}`,
-    `  L1 beacon            ${e.l1Beacon}`,
+    `  L1 beacon            ${e.l1Beacon ?? "(none: batches in calldata)"}`,
     `  sequencer RPC        ${e.sequencerRpc}`,
     `  sequencer rollup RPC ${e.sequencerRollupRpc}`,
     `  flashblocks          ${e.flashblocksWs}`,

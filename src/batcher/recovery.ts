@@ -44,19 +44,25 @@ export interface StallView {
   channels: readonly PostedChannel[];
   l1Head: bigint;
   l1Time: bigint;
+  /** How far derivation on this node has read L1 (op-node's sync status `current_l1`), when known. */
+  derivedL1?: bigint;
 }
 
 /**
- * Whether derivation dropped something: the channel right after the safe head is confirmed, and
- * neither its last inclusion nor the last move of the safe head is within a channel timeout of the
- * L1 head. (Measured from the first channel past the safe head, not from the last channel posted:
- * channels keep landing after a dropped one, and none of them can be derived before it.)
+ * Whether derivation dropped something: the channel right after the safe head is confirmed, yet
+ * its blocks are not safe. With derivation's L1 position known (op-batcher's rule in
+ * `computeSyncActions`: "sequencer did not make expected progress"), as soon as derivation has
+ * read past the channel's last inclusion; without it, once neither that inclusion nor the last move
+ * of the safe head is within a channel timeout of the L1 head, and only while `armed`. Measured
+ * from the first channel past the safe head, not from the last posted: channels keep landing after
+ * a dropped one, and none of them can be derived before it.
  */
 export function safeHeadStalled(v: StallView, rules: ChannelRules): boolean {
-  if (!v.armed) return false;
   const next = v.channels.find((c) => c.lastBlock > v.safe);
   if (next === undefined || !next.confirmed) return false;
-  let landed = v.safeMovedAtL1;
+  let landed = 0n;
   for (const inc of next.inclusions) if (inc !== undefined && inc.number > landed) landed = inc.number;
-  return v.l1Head > landed + channelTimeout(rules, v.l1Time);
+  if (v.derivedL1 !== undefined) return v.derivedL1 > landed;
+  if (!v.armed) return false;
+  return v.l1Head > (landed > v.safeMovedAtL1 ? landed : v.safeMovedAtL1) + channelTimeout(rules, v.l1Time);
 }

@@ -832,3 +832,10 @@ export const BATCHER_SPAN_BLOCK_SLACK_BYTES = 16;
  * decides when to measure again.
  */
 export const BATCHER_CHANNEL_FIXED_SLACK_BYTES = 256;
+/**
+ * Most time the batcher's part of a shutdown takes (`BatchSubmitter.shutdown`): closing the open
+ * channel and handing its transactions to L1 (a KZG commitment and proof per blob, ~0.1 s each,
+ * and a few requests), then the end of its round. Past it the batcher's L1 requests are cut off.
+ * 3 s fits in SHUTDOWN_GRACE_MS (10 s) after the RPC drain (SHUTDOWN_DRAIN_MS, 5 s).
+ */
+export const BATCHER_SHUTDOWN_MS = 3_000;

@@ -49,6 +49,8 @@ import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
 import { CallCache } from "../../rpc/callCache.js";
+import { startBatcherFromOptions } from "../../batcher/fromOptions.js";
+import type { BatchSubmitter } from "../../batcher/submitter.js";
 
 function version(): string {
   try {
@@ -72,6 +74,8 @@ export interface RunningNode {
   metricsPort?: number;
   /** Consensus-side RPC port (`--rollup`, OP chains only): optimism_syncStatus, optimism_outputAtBlock, … */
   rollupPort?: number;
+  /** The batcher (`--batcher`). */
+  batcher?: BatchSubmitter;
   stop(): Promise<void>;
 }
 
@@ -317,6 +321,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       rollup?.close();
       hub?.close();
       await producer?.stop();
+      // The batcher posts its open channel, finishes its round and stops (within BATCHER_SHUTDOWN_MS) before the chain closes.
+      await batcher?.shutdown();
       fbPublisher?.close();
       await flashblocks?.stop();
       await proofs?.stop();
@@ -329,6 +335,14 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     })();
     return stopping;
   };
+  // --batcher: posts the L2 chain to L1, once the RPC servers run (a missing key, L1 or rollup config stops the node with its reason).
+  let batcher: BatchSubmitter | undefined;
+  try {
+    batcher = await startBatcherFromOptions(opts, chain, log);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
   // --metrics: Prometheus text on --metrics.addr:--metrics.port/metrics, started last (a bind failure stops the rest).
   let metrics: MetricsServer | undefined;
   if (opts.metrics) {
@@ -340,7 +354,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       throw e;
     }
   }
-  return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, stop };
+  return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, batcher, stop };
 }
 
 /** Runs `basalt node` until SIGTERM/SIGINT. */

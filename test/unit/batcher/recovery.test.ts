@@ -51,3 +51,14 @@ describe("safe head stall", () => {
     expect(safeHeadStalled({ ...view, safe: 20n, l1Head: 1000n }, rules)).toBe(false);
   });
 });
+
+describe("safe head stall with derivation's L1 position known", () => {
+  const channels: PostedChannel[] = [{ inclusions: [inc(20n), inc(22n)], lastBlock: 10n, confirmed: true }];
+  it("fires once derivation has read past the channel's last inclusion while its blocks are not safe (op-batcher's rule), armed or not", () => {
+    const view = { armed: false, safe: 0n, safeMovedAtL1: 0n, channels, l1Head: 30n, l1Time: 200n };
+    expect(safeHeadStalled({ ...view, derivedL1: 22n }, rules)).toBe(false);
+    expect(safeHeadStalled({ ...view, derivedL1: 23n }, rules)).toBe(true);
+    expect(safeHeadStalled({ ...view, derivedL1: 23n, safe: 10n }, rules)).toBe(false);
+    expect(safeHeadStalled({ ...view, derivedL1: 23n, channels: [{ ...channels[0]!, confirmed: false }] }, rules)).toBe(false);
+  });
+});

@@ -21,11 +21,12 @@ export type BatcherOptions = Pick<
 >;
 
 /**
- * A started batcher for `chain`, or undefined without `--batcher`. Checks, in order: the rollup
- * config, `--l1.rpc`, the key and its address, the options' values, then the L1 chain id.
- * @throws BatcherError NO_ROLLUP_CONFIG, L1_MISSING, KEY_MISSING, KEY_INVALID, KEY_NOT_BATCHER, INVALID_OPTION, L1_CHAIN_MISMATCH.
+ * The batcher for `chain` (not started), or undefined without `--batcher`. Checks, in order: the
+ * rollup config, `--l1.rpc`, the key and its address, the options' values — all before anything
+ * else of the node starts.
+ * @throws BatcherError NO_ROLLUP_CONFIG, L1_MISSING, KEY_MISSING, KEY_INVALID, KEY_NOT_BATCHER, INVALID_OPTION.
  */
-export async function startBatcherFromOptions(opts: BatcherOptions, chain: Chain, logger: Logger): Promise<BatchSubmitter | undefined> {
+export function batcherFromOptions(opts: BatcherOptions, chain: Chain, logger: Logger): BatchSubmitter | undefined {
   if (!opts.batcher) return undefined;
   const rollup = chain.op === undefined ? undefined : rollupConfigForChain(chain.chainId, to0x(chain.genesisHash), opts["rollup.config"]);
   if (rollup === undefined) {
@@ -42,23 +43,36 @@ export async function startBatcherFromOptions(opts: BatcherOptions, chain: Chain
   const log = logger.child({ subsystem: "batcher" });
   if (warning !== undefined) log.warn(warning);
   const l1 = createRpcClient(l1Url, { logger: log });
-  const submitter = new BatchSubmitter({
-    chain,
-    rollup,
-    l1,
-    key,
-    data: opts["batcher.data"],
-    maxChannelDuration: opts["batcher.max-channel-duration"],
-    numConfirmations: opts["batcher.num-confirmations"],
-    blobsPerTx: opts["batcher.blobs-per-tx"],
-    logger,
-    ownsL1: true,
-  });
   try {
-    await submitter.start();
+    return new BatchSubmitter({
+      chain,
+      rollup,
+      l1,
+      key,
+      data: opts["batcher.data"],
+      maxChannelDuration: opts["batcher.max-channel-duration"],
+      numConfirmations: opts["batcher.num-confirmations"],
+      blobsPerTx: opts["batcher.blobs-per-tx"],
+      logger,
+      ownsL1: true,
+    });
   } catch (e) {
     l1.close();
     throw e;
   }
-  return submitter;
+}
+
+/**
+ * {@link batcherFromOptions}, started (the L1 chain id checked, the loop running).
+ * @throws BatcherError as {@link batcherFromOptions}, and L1_CHAIN_MISMATCH.
+ */
+export async function startBatcherFromOptions(opts: BatcherOptions, chain: Chain, logger: Logger): Promise<BatchSubmitter | undefined> {
+  const batcher = batcherFromOptions(opts, chain, logger);
+  try {
+    await batcher?.start();
+  } catch (e) {
+    await batcher?.stop();
+    throw e;
+  }
+  return batcher;
 }

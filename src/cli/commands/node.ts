@@ -49,7 +49,7 @@ import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
 import { CallCache } from "../../rpc/callCache.js";
-import { startBatcherFromOptions } from "../../batcher/fromOptions.js";
+import { batcherFromOptions } from "../../batcher/fromOptions.js";
 import type { BatchSubmitter } from "../../batcher/submitter.js";
 
 function version(): string {
@@ -91,6 +91,14 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
   const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
   const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
+  // --batcher: its rollup config, L1, key and options are checked before anything listens; it starts last.
+  let batcher: BatchSubmitter | undefined;
+  try {
+    batcher = batcherFromOptions(opts, chain, log);
+  } catch (e) {
+    await chain.close();
+    throw e;
+  }
   const pool = new TxPool(chain);
   const ver = `${CLIENT_NAME}/v${version()}/${process.platform}-${process.arch}/node${process.versions.node}`;
   // Pre-confirmations: a worker thread ingests the flashblocks stream into shared memory.
@@ -335,14 +343,6 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     })();
     return stopping;
   };
-  // --batcher: posts the L2 chain to L1, once the RPC servers run (a missing key, L1 or rollup config stops the node with its reason).
-  let batcher: BatchSubmitter | undefined;
-  try {
-    batcher = await startBatcherFromOptions(opts, chain, log);
-  } catch (e) {
-    await stop();
-    throw e;
-  }
   // --metrics: Prometheus text on --metrics.addr:--metrics.port/metrics, started last (a bind failure stops the rest).
   let metrics: MetricsServer | undefined;
   if (opts.metrics) {
@@ -353,6 +353,13 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await stop();
       throw e;
     }
+  }
+  // --batcher: posts the L2 chain to L1 once the RPC and metrics servers run (an L1 of another chain stops the node).
+  try {
+    await batcher?.start();
+  } catch (e) {
+    await stop();
+    throw e;
   }
   return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, batcher, stop };
 }

@@ -17,7 +17,9 @@
  * (`evm_mine`) themselves, so nothing depends on wall-clock time.
  */
 import type { Block } from "@ethereumjs/block";
-import { bytesToHex } from "@ethereumjs/util";
+import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { bytesToHex, hexToBytes } from "@ethereumjs/util";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,6 +34,8 @@ import { batcherResetsTotal, batcherTransactionsResubmittedTotal } from "../../.
 import { BatchSubmitter, type BatchSubmitterOptions } from "../../../src/batcher/submitter.js";
 import type { BatcherDataKind } from "../../../src/batcher/txData.js";
 import type { Chain } from "../../../src/blockchain/chain.js";
+import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
+import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import { rollupConfigJson, type RollupConfig } from "../../../src/chain/op/rollupConfig.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
@@ -115,10 +119,10 @@ async function setup(chain: Chain, data: BatcherDataKind, extra: Partial<BatchSu
   return { anvil, rpc, batcher, rollup, close };
 }
 
-/** Runs `body` with a devnet chain of its own (it changes the chain) and a calldata batcher for it on a fresh anvil. */
-async function withOwnChain(prefix: string, body: (d: DevChain, env: Awaited<ReturnType<typeof setup>>) => Promise<void>): Promise<void> {
+/** Runs `body` with a devnet chain of its own (it changes the chain) and a batcher for it (calldata unless told) on a fresh anvil. */
+async function withOwnChain(prefix: string, body: (d: DevChain, env: Awaited<ReturnType<typeof setup>>) => Promise<void>, data: BatcherDataKind = "calldata", extra: Partial<BatchSubmitterOptions> = {}): Promise<void> {
   const d = await openDevChain(prefix);
-  const env = await setup(d.chain, "calldata");
+  const env = await setup(d.chain, data, extra);
   try {
     await body(d, env);
   } finally {
@@ -188,9 +192,15 @@ describe("batch submitter on anvil", () => {
     }
   });
 
-  it("posts the same blocks in calldata", async () => {
+  it("posts the same blocks in calldata; flush() closes the open channel and sends it at once", async () => {
     const env = await setup(dev.chain, "calldata");
     try {
+      await env.batcher.step();
+      expect(env.batcher.state).toMatchObject({ nextBlock: 41n, openBlocks: 40, channels: 0 });
+      // No L1 block has passed: only the flush closes the channel.
+      await env.batcher.flush();
+      expect(env.batcher.state).toMatchObject({ openBlocks: 0, channels: 1, unsentTxs: 0, lastBatched: 40n });
+      expect(env.batcher.txManager.tracked.map((t) => t.status)).toEqual(["pending"]);
       await drive(env.batcher, env.rpc, posted(env.batcher, 40n));
       const { covered, blobs } = await readBack(env, dev.chain);
       expect(blobs).toBe(0);
@@ -200,6 +210,37 @@ describe("batch submitter on anvil", () => {
       await env.close();
     }
   });
+
+  it("fills several blobs per transaction and several channels with blocks of incompressible calldata", () =>
+    withOwnChain(
+      "basalt-batcher-multiblob-",
+      async (dev2, env) => {
+        // 8 blocks, each with a transaction of 60,000 random bytes: ~4 blobs of data, 3 blobs per transaction and channel.
+        const pool = new TxPool(dev2.chain);
+        const seq = new OpDevSequencer(dev2.chain, pool, 0, silent);
+        const key = hexToBytes(devAccounts()[5]!.privateKey as `0x${string}`);
+        const common = commonFromGenesis(devnetGenesis());
+        for (let i = 0; i < 8; i++) {
+          const tx = createFeeMarket1559Tx(
+            { chainId: dev2.chain.chainId, nonce: BigInt(i), maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 5_000_000n, to: "0x00000000000000000000000000000000000000aa", data: randomBytes(60_000) },
+            { common },
+          ).sign(key);
+          await pool.addRaw(tx.serialize());
+          await seq.sealOne();
+        }
+        expect(dev2.chain.head.header.number).toBe(8n);
+        await drive(env.batcher, env.rpc, posted(env.batcher, 8n));
+        const sent = env.batcher.txManager.tracked;
+        expect(sent.length).toBeGreaterThanOrEqual(2);
+        expect(sent[0]!.candidate.kind === "blobs" && sent[0]!.candidate.blobs.length).toBe(3);
+        const { covered, blobs, channels } = await readBack(env, dev2.chain);
+        expect(channels).toBeGreaterThanOrEqual(2);
+        expect(blobs).toBeGreaterThanOrEqual(4);
+        expect(covered).toEqual(range(1n, 8n));
+      },
+      "blobs",
+      { blobsPerTx: 3 },
+    ));
 
   it("posts again what an L1 reorg removed (anvil_reorg drops the transaction)", async () => {
     const env = await setup(dev.chain, "blobs");

@@ -34,6 +34,10 @@ import {
   DEFAULT_PROOFS_HISTORY_WINDOW,
   DEFAULT_PROOFS_MAX_BLOCKS_AHEAD,
   DEFAULT_SEQUENCER_L1_CONFS,
+  DEFAULT_BATCHER_MAX_CHANNEL_DURATION,
+  DEFAULT_BATCHER_NUM_CONFIRMATIONS,
+  DEFAULT_BATCHER_BLOBS_PER_TX,
+  BATCHER_MAX_BLOBS_PER_TX,
   EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
 } from "./constants.js";
@@ -65,6 +69,10 @@ export const EVM_ENGINES = ["fast", "reference"] as const;
 export type EvmEngineName = (typeof EVM_ENGINES)[number];
 /** A frame format of `--flashblocks.format`. */
 export type FlashblocksFormat = (typeof FLASHBLOCKS_FORMATS)[number];
+/** Where the batcher posts (`--batcher.data`): EIP-4844 blobs, or calldata. */
+export const BATCHER_DATA_CHOICES = ["blobs", "calldata"] as const;
+/** A value of `--batcher.data`. */
+export type BatcherData = (typeof BATCHER_DATA_CHOICES)[number];
 
 /** The name of the built-in development network (`--network devnet`). */
 export const DEVNET_NETWORK = "devnet";
@@ -183,6 +191,18 @@ export interface BasaltOptions {
   "proofs.path": string;
   /** eth_getProof's maximum distance below the head without the extension (0 = the whole state history); ignored with it. */
   "rpc.eth-proof-window": number;
+  /** Run the batcher: post the L2 chain to L1 (needs an OP chain's rollup config and `--l1.rpc`). */
+  batcher: boolean;
+  /** The batcher's private key (hex); env `BASALT_BATCHER_KEY`. */
+  "batcher.key": string | undefined;
+  /** Where the batcher posts: blobs or calldata. */
+  "batcher.data": BatcherData;
+  /** L1 blocks a channel stays open before it is posted. */
+  "batcher.max-channel-duration": number;
+  /** L1 blocks deep a batcher transaction must be to count as confirmed. */
+  "batcher.num-confirmations": number;
+  /** Most blobs per batcher transaction. */
+  "batcher.blobs-per-tx": number;
   /** Least severe level logged. */
   "log.level": LogLevel;
   /** Log line format. */
@@ -205,7 +225,7 @@ export type OptionType = "number" | "string" | "boolean";
 export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
 
 /** The help-text group of an option. */
-export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "dev" | "storage" | "logging" | "import/export";
+export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "batcher" | "dev" | "storage" | "logging" | "import/export";
 
 /** Groups in help-text order, with their headings. */
 export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
@@ -215,6 +235,7 @@ export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
   { group: "sync", title: "Follow mode" },
   { group: "flashblocks", title: "Flashblocks" },
   { group: "operations", title: "Operations (sync status, metrics, public endpoints, L1, proofs)" },
+  { group: "batcher", title: "Batcher (posting the L2 chain to L1)" },
   { group: "dev", title: "Devnet" },
   { group: "storage", title: "Storage" },
   { group: "logging", title: "Logging" },
@@ -739,6 +760,63 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     env: "BASALT_RPC_ETH_PROOF_WINDOW",
     min: 0,
     valueName: "<blocks>",
+  },
+  batcher: {
+    name: "batcher",
+    type: "boolean",
+    description: "Run the batcher: post the L2 chain to L1 as span batches in brotli channels, in blobs or calldata (needs an OP chain's rollup config, built-in or --rollup.config, --l1.rpc and --batcher.key)",
+    default: false,
+    group: "batcher",
+    commands: ["node"],
+  },
+  "batcher.key": {
+    name: "batcher.key",
+    type: "string",
+    description: "The batcher's private key (32 bytes hex); its address must be the rollup's batcher (the system config's)",
+    group: "batcher",
+    commands: ["node"],
+    valueName: "<hex>",
+  },
+  "batcher.data": {
+    name: "batcher.data",
+    type: "string",
+    description: "Where batches go: blobs (EIP-4844, one frame per blob) or calldata (one frame per transaction of at most 120,000 bytes)",
+    default: "blobs",
+    group: "batcher",
+    commands: ["node"],
+    choices: BATCHER_DATA_CHOICES,
+    valueName: "<blobs|calldata>",
+  },
+  "batcher.max-channel-duration": {
+    name: "batcher.max-channel-duration",
+    type: "number",
+    description: "L1 blocks a channel stays open before it is posted, full or not (below the channel timeout, 50 from Granite)",
+    default: DEFAULT_BATCHER_MAX_CHANNEL_DURATION,
+    group: "batcher",
+    commands: ["node"],
+    min: 1,
+    valueName: "<blocks>",
+  },
+  "batcher.num-confirmations": {
+    name: "batcher.num-confirmations",
+    type: "number",
+    description: "L1 blocks deep a batcher transaction must be to count as confirmed",
+    default: DEFAULT_BATCHER_NUM_CONFIRMATIONS,
+    group: "batcher",
+    commands: ["node"],
+    min: 1,
+    valueName: "<blocks>",
+  },
+  "batcher.blobs-per-tx": {
+    name: "batcher.blobs-per-tx",
+    type: "number",
+    description: "Most blobs per batcher transaction (a channel fills this many blobs)",
+    default: DEFAULT_BATCHER_BLOBS_PER_TX,
+    group: "batcher",
+    commands: ["node"],
+    min: 1,
+    max: BATCHER_MAX_BLOBS_PER_TX,
+    valueName: "<blobs>",
   },
   "dev.block-time": {
     name: "dev.block-time",

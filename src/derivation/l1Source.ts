@@ -8,6 +8,7 @@
 import { createCustomCommon, Hardfork, Mainnet, type Common } from "@ethereumjs/common";
 import { createTxFromRPC } from "@ethereumjs/tx";
 import { equalsBytes, hexToBytes } from "@ethereumjs/util";
+import { customCrypto } from "../chain/crypto.js";
 import type { JsonRpcClient } from "../sync/rpcClient.js";
 import { L1_SOURCE_CACHE_BLOCKS } from "../config/constants.js";
 import { LruMap } from "../util/lru.js";
@@ -86,7 +87,9 @@ export class L1Source {
     opts: { l1ChainId: bigint; batchInbox: string },
   ) {
     // Any fork with every transaction type the L1 carries (blob transactions included); only the chain id signs.
-    this.common = createCustomCommon({ chainId: Number(opts.l1ChainId) }, Mainnet, { hardfork: Hardfork.Prague });
+    // @ethereumjs refuses to build a blob transaction without a KZG implementation in its Common, even with no blobs
+    // attached: without it every blob batcher transaction would be skipped as undecodable.
+    this.common = createCustomCommon({ chainId: Number(opts.l1ChainId) }, Mainnet, { hardfork: Hardfork.Prague, customCrypto: customCrypto() });
     this.inbox = hex(opts.batchInbox);
   }
 

@@ -25,7 +25,7 @@ import { BasaltError } from "./errors.js";
 export const METRIC_PREFIX = "basalt_";
 
 /** The subsystems a metric name may start with, after {@link METRIC_PREFIX}. */
-export const METRIC_SUBSYSTEMS = ["chain", "storage", "execution", "txpool", "flashblocks", "sync", "sequencer", "derivation", "proofs", "rpc", "rollup"] as const;
+export const METRIC_SUBSYSTEMS = ["chain", "storage", "execution", "txpool", "flashblocks", "sync", "sequencer", "derivation", "batcher", "proofs", "rpc", "rollup"] as const;
 
 /**
  * Units a metric name may end with: base units (seconds, bytes, gas), counted things (blocks,

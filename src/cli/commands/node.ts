@@ -53,6 +53,8 @@ import { rollupConfigForChain } from "../../chain/op/rollupConfig.js";
 import { DerivationService } from "../../derivation/service.js";
 import { l1RefOf } from "../../rollup/blockRefs.js";
 import { nodeSequencing, type NodeSequencing } from "./nodeSequencer.js";
+import { batcherFromOptions } from "../../batcher/fromOptions.js";
+import type { BatchSubmitter } from "../../batcher/submitter.js";
 
 function version(): string {
   try {
@@ -76,6 +78,8 @@ export interface RunningNode {
   metricsPort?: number;
   /** Consensus-side RPC port (`--rollup`, OP chains only): optimism_syncStatus, optimism_outputAtBlock, … */
   rollupPort?: number;
+  /** The batcher (`--batcher`). */
+  batcher?: BatchSubmitter;
   stop(): Promise<void>;
 }
 
@@ -92,9 +96,14 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
   const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
   // --sequencer: the devnet's simulated L1, or (a custom chain with --rollup.config) the real L1 of --l1.rpc.
+  // --batcher: its rollup config, L1, key and options are checked before anything listens; it starts last.
   let plan: NodeSequencing;
+  let batcher: BatchSubmitter | undefined;
+  let derivationRef: DerivationService | undefined;
   try {
     plan = await nodeSequencing(opts, chain, { isDevChain, following: opts["follow-rpc"] !== undefined, log });
+    // Derivation on this node tells the batcher how far it has read L1 (op-batcher's stall rule).
+    batcher = batcherFromOptions(opts, chain, log, { derivedL1: () => derivationRef?.status().currentL1?.number });
   } catch (e) {
     await chain.close();
     throw e;
@@ -156,6 +165,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     l1Rpc !== undefined && rollupConfig !== undefined
       ? new DerivationService(chain, rollupConfig, { datadir, l1Rpc, l1Beacon: opts["l1.beacon"], l1BlockTimeS: opts["l1.block-time"], logLevel: opts["log.level"], logFormat: opts["log.format"] }, log)
       : undefined;
+  derivationRef = derivation;
   // Follow mode (--follow-rpc): blocks come from a trusted RPC and are executed and verified here; nothing is produced locally.
   const followUrl = opts["follow-rpc"];
   // With --historical-proofs the follower stays within --proofs.max-blocks-ahead blocks of the proofs store's latest block.
@@ -357,6 +367,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       hub?.close();
       await producer?.stop();
       realL1?.client.close();
+      // The batcher posts its open channel, finishes its round and stops (within BATCHER_SHUTDOWN_MS) before the chain closes.
+      await batcher?.shutdown();
       fbPublisher?.close();
       await flashblocks?.stop();
       await proofs?.stop();
@@ -380,7 +392,14 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       throw e;
     }
   }
-  return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, stop };
+  // --batcher: posts the L2 chain to L1 once the RPC and metrics servers run (an L1 of another chain stops the node).
+  try {
+    await batcher?.start();
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, batcher, stop };
 }
 
 /** Runs `basalt node` until SIGTERM/SIGINT. */

@@ -12,6 +12,7 @@ import "../../execution/evm/metrics.js";
 import "../../flashblocks/metrics.js";
 import "../../sync/metrics.js";
 import "../../sequencer/metrics.js";
+import "../../batcher/metrics.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
 import { registerDerivationMetrics } from "../../derivation/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";

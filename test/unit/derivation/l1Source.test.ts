@@ -4,11 +4,14 @@
  * and a stranger's; a transaction elsewhere is not listed), the receipts with block-level log
  * indexes, tags, a block the L1 does not have, and the requests counted by method.
  */
-import { createFeeMarket1559Tx } from "@ethereumjs/tx";
+import { createBlob4844Tx, createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { bytesToHex, createAddressFromPrivateKey, hexToBytes } from "@ethereumjs/util";
 import { createCustomCommon, Mainnet, Hardfork } from "@ethereumjs/common";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnvil, type AnvilNode } from "../../../bench/scenario/anvil.js";
+import { customCrypto } from "../../../src/chain/crypto.js";
+import { encodeBlob } from "../../../src/derivation/blobCodec.js";
+import { commitBlob } from "../../../src/derivation/kzg.js";
 import { L1Source } from "../../../src/derivation/l1Source.js";
 import { L1Traversal } from "../../../src/derivation/l1Traversal.js";
 import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
@@ -75,6 +78,31 @@ describe("L1 source", () => {
     ]);
     expect(await src.blockByNumber(99n)).toBeUndefined();
     expect(Object.fromEntries(src.requests)).toEqual({ eth_getBlockByNumber: 2, eth_getBlockReceipts: 1 });
+  });
+});
+
+describe("L1 source: blob transactions", () => {
+  it("lists a blob transaction to the inbox with its recovered sender, versioned hashes and first blob index", async () => {
+    const blob = await commitBlob(encodeBlob(Uint8Array.of(0x00, 1, 2, 3)));
+    const blobCommon = createCustomCommon({ chainId: Number(L1_CHAIN_ID) }, Mainnet, { hardfork: Hardfork.Prague, customCrypto: customCrypto() });
+    const nonce = BigInt(await rpc.call<string>("eth_getTransactionCount", [createAddressFromPrivateKey(BATCHER_KEY).toString(), "latest"]));
+    const tx = createBlob4844Tx(
+      {
+        chainId: L1_CHAIN_ID, nonce, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, gasLimit: 21_000n, to: INBOX, maxFeePerBlobGas: 10n ** 9n,
+        blobVersionedHashes: [bytesToHex(blob.versionedHash)], blobs: [bytesToHex(blob.blob)], kzgCommitments: [bytesToHex(blob.commitment)], kzgProofs: [bytesToHex(blob.proof)], networkWrapperVersion: 0,
+      },
+      { common: blobCommon },
+    ).sign(BATCHER_KEY);
+    await rpc.call("eth_sendRawTransaction", [bytesToHex(tx.serializeNetworkWrapper())]);
+    await rpc.call("evm_mine", []);
+    const src = new L1Source(rpc, { l1ChainId: L1_CHAIN_ID, batchInbox: INBOX });
+    const b = (await src.blockByNumber("latest"))!;
+    expect(b.inboxTxs).toHaveLength(1);
+    const [t] = b.inboxTxs;
+    expect(bytesToHex(t!.from)).toBe(createAddressFromPrivateKey(BATCHER_KEY).toString());
+    expect(t!.type).toBe(3);
+    expect(t!.data.kind === "blobs" && t!.data.versionedHashes.map(bytesToHex)).toEqual([bytesToHex(blob.versionedHash)]);
+    expect(t!.data.kind === "blobs" && t!.data.firstBlobIndex).toBe(0);
   });
 });
 

@@ -36,6 +36,8 @@ import type { TxPool } from "../txpool/txpool.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
+import { FaultLog } from "./faultLog.js";
+import { SerialQueue } from "./serialQueue.js";
 import { sequencerProductionFailuresTotal } from "./metrics.js";
 import { buildOpOnHead } from "../blockchain/opBuilder.js";
 import { poolSource } from "../txpool/poolSource.js";
@@ -106,8 +108,8 @@ export class OpDevSequencer {
   private timer: NodeJS.Timeout | undefined;
   private started = false;
   private stopped = false;
-  /** Tail of the serialized work (timer steps and {@link sealOne}): one block operation at a time. */
-  private tail: Promise<void> = Promise.resolve();
+  /** The serialized work (timer steps and {@link sealOne}): one block operation at a time. */
+  private readonly work = new SerialQueue();
   /** L1 origin and sequence number of the head block. */
   private origin: DevL1Origin;
   private sequenceNumber: bigint;
@@ -118,8 +120,6 @@ export class OpDevSequencer {
   private opening: NextBlock | undefined;
   /** The last flashblock published (the predecessor named by the next one). */
   private lastFrame: FlashblockId | undefined;
-  /** The message of the last fault logged at warn (a recurring fault is then logged at debug). */
-  private lastFault: string | undefined;
   /** Consecutive failed production ticks (the retry backoff); reset by a committed block. */
   private failures = 0;
   private readonly intervalMs: number;
@@ -128,6 +128,8 @@ export class OpDevSequencer {
   private readonly maxIndex: number;
   private readonly sink: FlashblockSink | undefined;
   private readonly log: Logger;
+  /** Production failures, logged once per distinct reason (a recurring one at debug). */
+  private readonly faults: FaultLog;
 
   constructor(
     private readonly chain: Chain,
@@ -137,6 +139,7 @@ export class OpDevSequencer {
     opts: OpDevSequencerOptions = {},
   ) {
     this.log = log.child({ subsystem: "sequencer" });
+    this.faults = new FaultLog(this.log);
     const recovered = this.originOfHead();
     this.origin = recovered.origin;
     this.sequenceNumber = recovered.sequenceNumber;
@@ -181,14 +184,14 @@ export class OpDevSequencer {
   /** One timer step; never rejects, always schedules the next one. */
   private tick(): void {
     this.timer = undefined;
-    void this.serialize(() => (this.flashblocksEnabled ? this.step() : this.buildAndCommit().then(() => undefined)))
+    void this.work.run(() => (this.flashblocksEnabled ? this.step() : this.buildAndCommit().then(() => undefined)))
       .then(
         () => false,
         (e: unknown) => {
           // Logged at error once per distinct reason (e.g. the store cannot be written); retried with backoff.
           this.failures++;
           sequencerProductionFailuresTotal.inc({ stage: "produce" });
-          this.fault(e, "devnet block production failed; retrying with backoff", "error");
+          this.faults.report(e, "devnet block production failed; retrying with backoff", "error");
           return true;
         },
       )
@@ -196,26 +199,6 @@ export class OpDevSequencer {
         // A sealOne() that ran meanwhile may have scheduled already.
         if (this.timer === undefined) this.schedule(failed ? this.retryDelay() : !this.flashblocksEnabled ? this.blockTimeMs : this.nextDelay());
       });
-  }
-
-  /** Runs `fn` after every block operation queued before it. */
-  private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(fn);
-    this.tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  private fault(e: unknown, what: string, level: "warn" | "error" = "warn"): void {
-    const reason = (e as Error)?.message ?? String(e);
-    if (reason === this.lastFault) {
-      this.log.debug({ err: e }, what);
-      return;
-    }
-    this.lastFault = reason;
-    this.log[level]({ err: e }, what);
   }
 
   /** Delay before the next production attempt after `failures` failed ones in a row (doubling, capped). */
@@ -312,7 +295,7 @@ export class OpDevSequencer {
     this.pool.prune();
     if (this.failures > 0) this.log.info({ number: ex.block.header.number.toString(), failedAttempts: this.failures }, "devnet block production resumed");
     this.failures = 0;
-    this.lastFault = undefined;
+    this.faults.clear();
     this.log.debug(
       {
         number: ex.block.header.number.toString(),
@@ -408,7 +391,7 @@ export class OpDevSequencer {
         // E.g. the store cannot be written (full disk): logged at error once per reason; the next block retries one block time later.
         this.failures++;
         sequencerProductionFailuresTotal.inc({ stage: "seal" });
-        this.fault(e, "devnet block seal failed", "error");
+        this.faults.report(e, "devnet block seal failed", "error");
       }
       if (this.stopped) return;
       // Keep the cadence unless the seal ran more than one interval late.
@@ -436,7 +419,7 @@ export class OpDevSequencer {
    * built in one go.
    */
   async sealOne(): Promise<bigint> {
-    return this.serialize(async () => {
+    return this.work.run(async () => {
       const o = this.open;
       if (o === undefined) return this.buildAndCommit();
       if (o.session.index === 0) await this.emit(o.session, performance.now());
@@ -449,7 +432,7 @@ export class OpDevSequencer {
         try {
           await this.openSession(performance.now());
         } catch (e) {
-          this.fault(e, "devnet block session failed to open");
+          this.faults.report(e, "devnet block session failed to open");
         }
         if (this.timer !== undefined) this.schedule(this.nextDelay());
       }
@@ -462,7 +445,7 @@ export class OpDevSequencer {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    await this.tail;
+    await this.work.idle();
     const o = this.open;
     this.open = undefined;
     if (o !== undefined) this.pending = [...o.deposits, ...this.pending];

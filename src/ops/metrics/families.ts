@@ -11,6 +11,7 @@ import "../../execution/pool/metrics.js";
 import "../../execution/evm/metrics.js";
 import "../../flashblocks/metrics.js";
 import "../../sync/metrics.js";
+import "../../sequencer/l1DevMetrics.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";
 import { allocateIngestStats, IngestStats } from "../../flashblocks/ingestStats.js";

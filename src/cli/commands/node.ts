@@ -1,12 +1,14 @@
 /**
  * `basalt node`: opens (initializing when needed) a datadir and serves it: JSON-RPC over
- * HTTP, the authenticated Engine API, and on the devnet the block producer.
+ * HTTP, the authenticated Engine API, on the devnet the block producer, and on devnet-l1 the
+ * slot-clock L1 producer with its beacon API.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Chain } from "../../blockchain/chain.js";
 import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
+import { devnetL1Genesis } from "../../chain/devnetL1.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
 import { SHUTDOWN_DRAIN_MS } from "../../config/constants.js";
@@ -49,6 +51,9 @@ import { FlashblocksPublisher } from "../../flashblocks/publisher.js";
 import { startRollupServer, type RollupServer } from "../../rollup/server.js";
 import { setDefaultEvmEngine } from "../../execution/evm/engine.js";
 import { CallCache } from "../../rpc/callCache.js";
+import { verifyBlobProof } from "../../derivation/kzg.js";
+import { startL1Devnet, type L1Devnet } from "../../sequencer/l1Devnet.js";
+import { l1DevMethods } from "../../rpc/methods/l1Dev.js";
 
 function version(): string {
   try {
@@ -87,7 +92,10 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
   const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
   const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
-  const pool = new TxPool(chain);
+  const l1Genesis = await Chain.buildGenesis(devnetL1Genesis(), commonFromGenesis(devnetL1Genesis()));
+  const isL1DevChain = Buffer.from(l1Genesis.block.hash()).equals(chain.genesisHash);
+  // Plain Ethereum chains take blob transactions with their sidecars; their KZG proofs are checked with the native KZG.
+  const pool = new TxPool(chain, chain.op === undefined ? { blobProofCheck: (blob, commitment, proof) => verifyBlobProof(blob, commitment, proof) } : {});
   const ver = `${CLIENT_NAME}/v${version()}/${process.platform}-${process.arch}/node${process.versions.node}`;
   // Pre-confirmations: a worker thread ingests the flashblocks stream into shared memory.
   const flashblocks =
@@ -154,6 +162,21 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       : undefined;
   const fbOptions = fbPublisher === undefined ? {} : { flashblocks: { intervalMs: opts["flashblocks.interval"], sink: fbPublisher } };
   const sequencer = sequencing ? new OpDevSequencer(chain, pool, opts["dev.block-time"], log, fbOptions) : undefined;
+  // devnet-l1: basalt produces the L1's blocks on a slot clock and serves their blobs over a beacon API (--beacon.*).
+  const l1Dev: L1Devnet | undefined =
+    follower === undefined && isL1DevChain
+      ? await startL1Devnet(chain, pool, {
+          datadir,
+          slotSeconds: opts["dev.block-time"],
+          beaconHost: opts["beacon.addr"],
+          beaconPort: opts["beacon.port"],
+          version: ver,
+          logger: log,
+        }).catch(async (e: unknown) => {
+          await chain.close();
+          throw e;
+        })
+      : undefined;
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
     ...stateMethods(backend),
@@ -168,6 +191,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
     ...httpSubscriptionMethods(),
     ...(sequencer === undefined ? {} : devMethods(sequencer)),
+    ...(l1Dev === undefined ? {} : l1DevMethods(l1Dev.producer)),
   };
   // HTTP and Engine API servers log under the rpc subsystem (the WebSocket server and the hub derive their own).
   const rpcLog = log.child({ subsystem: "rpc" });
@@ -192,6 +216,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     httpPort = await http.listen();
   } catch (e) {
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -202,6 +227,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   } catch (e) {
     http.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -212,6 +238,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     http.close();
     auth.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -231,6 +258,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     fbPublisher?.close();
     hub?.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -257,11 +285,12 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     fbPublisher?.close();
     hub?.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
   }
-  const producer = sequencer;
+  const producer = sequencer ?? l1Dev?.producer;
   producer?.start();
   await flashblocks?.start();
   if (follower !== undefined) {
@@ -277,6 +306,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await flashblocks?.stop();
       forwarder?.close();
       await proofs?.stop();
+      await l1Dev?.stop();
       await calls.close();
       await chain.close();
       throw e;
@@ -292,13 +322,21 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       ws: wsPort === undefined ? undefined : `ws://${opts["ws.addr"]}:${wsPort}`,
       rollup: rollup === undefined ? undefined : `http://${opts["rollup.addr"]}:${rollup.port}`,
       flashblocks: fbPublisher?.url,
+      beacon: l1Dev?.beaconUrl,
       datadir,
       devnet: isDevChain,
+      devnetL1: isL1DevChain,
     },
     "basalt node started",
   );
   if (isDevChain) {
     log.info({ accounts: devAccounts().map((a) => a.address), blockTime: opts["dev.block-time"] }, "devnet: prefunded accounts (mnemonic: test test … junk)");
+  }
+  if (l1Dev !== undefined) {
+    log.info(
+      { beacon: l1Dev.beaconUrl, slotSeconds: l1Dev.clock.secondsPerSlot, genesisTime: l1Dev.clock.genesisTime.toString(), accounts: devAccounts().map((a) => a.address) },
+      `devnet-l1: producing a block every ${l1Dev.clock.secondsPerSlot} s slot; beacon API at ${l1Dev.beaconUrl} (prefunded accounts: mnemonic test test … junk)`,
+    );
   }
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -317,6 +355,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       rollup?.close();
       hub?.close();
       await producer?.stop();
+      await l1Dev?.stop();
       fbPublisher?.close();
       await flashblocks?.stop();
       await proofs?.stop();

@@ -12,13 +12,16 @@ export const L1DevErrorCode = {
   SLOT_LENGTH_CHANGED: "L1DEV_SLOT_LENGTH_CHANGED",
   /** `debug_setHead` to a block above the head: it only rewinds. */
   SET_HEAD_ABOVE_HEAD: "L1DEV_SET_HEAD_ABOVE_HEAD",
+  /** A built block holds a blob transaction whose sidecar the pool no longer has (the block is not committed). */
+  SIDECAR_MISSING: "L1DEV_SIDECAR_MISSING",
 } as const;
 
 /** A {@link L1DevError}'s code with its metadata (numbers as decimal strings). */
 export type L1DevErrorType =
   | { code: typeof L1DevErrorCode.INVALID_SLOT_LENGTH; value: number }
   | { code: typeof L1DevErrorCode.SLOT_LENGTH_CHANGED; stored: number; given: number; dir: string }
-  | { code: typeof L1DevErrorCode.SET_HEAD_ABOVE_HEAD; number: string; head: string };
+  | { code: typeof L1DevErrorCode.SET_HEAD_ABOVE_HEAD; number: string; head: string }
+  | { code: typeof L1DevErrorCode.SIDECAR_MISSING; number: string; tx: string };
 
 /** A refusal of the local L1's producer or archive. */
 export class L1DevError extends TypedError<L1DevErrorType> {}

@@ -158,7 +158,13 @@ export class L1DevProducer {
       if (tx.type !== BLOB_TX_TYPE) continue;
       const sidecar = this.pool.get(tx.hash())?.sidecar;
       // The pool takes no blob transaction without a verified sidecar, and the block builder none without its blobs.
-      if (sidecar === undefined) throw new Error(`blob transaction ${to0x(tx.hash())} of block ${block.header.number} has no sidecar in the pool`);
+      if (sidecar === undefined) {
+        const meta = { number: block.header.number.toString(), tx: to0x(tx.hash()) };
+        throw new L1DevError(
+          { code: L1DevErrorCode.SIDECAR_MISSING, ...meta },
+          `blob transaction ${meta.tx} of block ${meta.number} has no sidecar in the pool, so its blobs could not be served; the block is not committed`,
+        );
+      }
       sidecar.blobs.forEach((blob, i) => {
         const commitment = sidecar.commitments[i]!;
         out.push({ blob, commitment, proof: sidecar.proofs[i]!, versionedHash: commitmentVersionedHash(commitment) });

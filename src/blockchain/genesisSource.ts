@@ -1,6 +1,7 @@
 /**
  * Where the genesis of a datadir comes from (`basalt init`, first `basalt node` start):
  * - `--network devnet`: the built-in development genesis (or `--genesis <file>` when given);
+ * - `--network devnet-l1`: the built-in local L1 genesis (or `--genesis <file>` when given);
  * - `--network base-mainnet|base-sepolia`: the network's published genesis allocation, read from
  *   `--genesis <file>` or downloaded (`--genesis-url`, default the network's published file),
  *   given the network's built-in config, and accepted only if its genesis block hash is the
@@ -10,13 +11,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GENESIS_DOWNLOAD_TIMEOUT_MS } from "../config/constants.js";
-import { isDevnet, type BasaltOptions } from "../config/options.js";
+import { isDevnet, isDevnetL1, type BasaltOptions } from "../config/options.js";
 import { ChainStore } from "../storage/store.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { Chain } from "./chain.js";
 import { commonFromGenesis } from "../chain/chainSpec.js";
 import { devnetGenesis } from "../chain/devnet.js";
+import { devnetL1Genesis } from "../chain/devnetL1.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { validateGenesis, type GenesisJson } from "../chain/genesis.js";
 import { isOpNetworkName, opNetwork, withNetworkConfig, type OpNetwork } from "../chain/op/networks.js";
@@ -131,8 +133,8 @@ export async function checkedNetworkGenesis(network: OpNetwork, file: unknown, s
 }
 
 /**
- * The genesis selected by the options: the devnet genesis for `--network devnet` (unless
- * `--genesis` names a file), the checked genesis of a built-in Base network (from `--genesis`, or
+ * The genesis selected by the options: the devnet genesis for `--network devnet` and the local L1's
+ * for `--network devnet-l1` (unless `--genesis` names a file), the checked genesis of a built-in Base network (from `--genesis`, or
  * downloaded from `--genesis-url` / the published file), or the genesis file named by
  * `--genesis` or `--network`.
  */
@@ -144,8 +146,9 @@ export async function resolveGenesis(opts: GenesisOptions, deps: ResolveGenesisD
     const file = await downloadGenesis(network, url, deps.timeoutMs ?? GENESIS_DOWNLOAD_TIMEOUT_MS);
     return checkedNetworkGenesis(network, file, url);
   }
-  const file = opts.genesis ?? (isDevnet(opts.network) ? undefined : opts.network);
-  if (file === undefined) return devnetGenesis();
+  const builtin = isDevnet(opts.network) || isDevnetL1(opts.network);
+  const file = opts.genesis ?? (builtin ? undefined : opts.network);
+  if (file === undefined) return isDevnetL1(opts.network) ? devnetL1Genesis() : devnetGenesis();
   return validateGenesis(readGenesisFile(file));
 }
 

@@ -968,3 +968,47 @@ export const BATCHER_CHANNEL_FIXED_SLACK_BYTES = 256;
  * 3 s fits in SHUTDOWN_GRACE_MS (10 s) after the RPC drain (SHUTDOWN_DRAIN_MS, 5 s).
  */
 export const BATCHER_SHUTDOWN_MS = 3_000;
+// ---- L1 devnet (--network devnet-l1: block producer, beacon API, blob archive) --------------
+
+/**
+ * devnet-l1: slot length when `--dev.block-time` is not given, Ethereum's SECONDS_PER_SLOT (12).
+ * Tests and a quick local rollup pass 1–2 s.
+ */
+export const L1DEV_DEFAULT_SLOT_SECONDS = 12;
+/**
+ * devnet-l1 block gas limit: the L2 devnet's 60M, room to deploy a rollup's L1 contracts (a few
+ * million gas each) several to a block.
+ */
+export const L1DEV_GAS_LIMIT = 60_000_000n;
+/**
+ * devnet-l1: the `safe` block trails the head by this many blocks. A local L1 has no attestations
+ * (on Ethereum "safe" is the justified checkpoint, about an epoch back); 2 keeps an unsafe tip that
+ * derivation's confirmation depth sees, and lets a test reorganize the two newest blocks
+ * (`debug_setHead`) without going below "safe".
+ */
+export const L1DEV_SAFE_DISTANCE = 2n;
+/**
+ * devnet-l1: the `finalized` block trails the head by this many blocks. Ethereum finalizes after two
+ * epochs (64 slots, ~13 min); a local rollup should see its L2 blocks finalize within a minute: 8
+ * slots are 16 s at 2 s slots (96 s at the default 12 s), and leave 6 blocks between safe and
+ * finalized for reorg tests.
+ */
+export const L1DEV_FINALIZED_DISTANCE = 8n;
+/**
+ * devnet-l1: slots whose blobs the beacon API keeps (in memory, and under `<datadir>/l1-blobs` for
+ * restarts). Ethereum keeps blobs for 4,096 epochs (MIN_EPOCHS_FOR_BLOB_SIDECARS_REQUESTS, ~18
+ * days); a local L1 keeps 4,096 slots, 32× less, since nobody syncs it weeks later. It is more than
+ * a sequencing window (Base's 3,600 L1 blocks), so a verifier restarting from a safe head whose L1
+ * origin is still inside its sequencing window finds the blobs after it: 13.6 h at 12 s slots,
+ * 2.3 h at 2 s.
+ */
+export const L1DEV_BLOB_RETENTION_SLOTS = 4_096;
+/**
+ * devnet-l1: most blobs the beacon API holds at once (128 KiB each, in memory and on disk). 2,048
+ * blobs are 256 MiB; past it the oldest slots go first. A local batcher posts far below one blob
+ * per slot, so {@link L1DEV_BLOB_RETENTION_SLOTS} is the bound in use; this one caps memory when a
+ * test fills every slot with blobs.
+ */
+export const L1DEV_BLOB_RETENTION_MAX_BLOBS = 2_048;
+/** devnet-l1: default beacon API port, lighthouse's HTTP API default (5052). */
+export const DEFAULT_BEACON_PORT = 5_052;

@@ -11,6 +11,7 @@ import path from "node:path";
 import { OP_NETWORK_NAMES, isOpNetworkName } from "./networks.js";
 import {
   DEFAULT_AUTHRPC_PORT,
+  DEFAULT_BEACON_PORT,
   DEFAULT_DEV_BLOCK_TIME_S,
   DEFAULT_FLASHBLOCKS_INTERVAL_MS,
   DEFAULT_FLASHBLOCKS_PORT,
@@ -40,6 +41,7 @@ import {
   BATCHER_MAX_BLOBS_PER_TX,
   EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
+  L1DEV_DEFAULT_SLOT_SECONDS,
 } from "./constants.js";
 
 /** The commands that take options. */
@@ -77,8 +79,11 @@ export type BatcherData = (typeof BATCHER_DATA_CHOICES)[number];
 /** The name of the built-in development network (`--network devnet`). */
 export const DEVNET_NETWORK = "devnet";
 
-/** Every built-in network name `--network` accepts: the devnet and the Base networks. */
-export const BUILTIN_NETWORKS: readonly string[] = [DEVNET_NETWORK, ...OP_NETWORK_NAMES];
+/** The name of the built-in local L1 (`--network devnet-l1`): a plain Ethereum chain basalt produces on a slot clock. */
+export const DEVNET_L1_NETWORK = "devnet-l1";
+
+/** Every built-in network name `--network` accepts: the devnet, the local L1 and the Base networks. */
+export const BUILTIN_NETWORKS: readonly string[] = [DEVNET_NETWORK, DEVNET_L1_NETWORK, ...OP_NETWORK_NAMES];
 
 /**
  * The fully resolved options of one invocation, keyed by the option's dotted name. Options
@@ -87,7 +92,7 @@ export const BUILTIN_NETWORKS: readonly string[] = [DEVNET_NETWORK, ...OP_NETWOR
 export interface BasaltOptions {
   /** Data directory; default `./data/<network>`. */
   datadir: string;
-  /** `devnet`, `base-mainnet`, `base-sepolia`, or the path of a geth-style genesis JSON file. */
+  /** `devnet`, `devnet-l1`, `base-mainnet`, `base-sepolia`, or the path of a geth-style genesis JSON file. */
   network: string;
   /** Genesis JSON file written by `basalt init` (for a built-in Base network: its published genesis, hash-checked). */
   genesis: string | undefined;
@@ -127,8 +132,12 @@ export interface BasaltOptions {
   "flashblocks.port": number;
   /** Devnet: frame format of the flashblocks stream (per connection `?format=` overrides). */
   "flashblocks.format": FlashblocksFormat;
-  /** Devnet block time in seconds; 0 seals only on demand. */
+  /** Devnet block time in seconds; 0 seals only on demand. On devnet-l1: the slot length (whole seconds). */
   "dev.block-time": number;
+  /** devnet-l1: beacon API listen address. */
+  "beacon.addr": string;
+  /** devnet-l1: beacon API listen port. */
+  "beacon.port": number;
   /** Keep the state of every block. */
   archive: boolean;
   /** Blocks of state history kept without `archive`. */
@@ -296,7 +305,8 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     name: "network",
     type: "string",
     description:
-      `Chain to run: "${DEVNET_NETWORK}" (development network), ${OP_NETWORK_NAMES.map((n) => `"${n}"`).join(" or ")} ` +
+      `Chain to run: "${DEVNET_NETWORK}" (development network), "${DEVNET_L1_NETWORK}" (local Ethereum L1 with a beacon API), ` +
+      `${OP_NETWORK_NAMES.map((n) => `"${n}"`).join(" or ")} ` +
       "(Base; genesis from --genesis or downloaded), or the path of a genesis JSON file",
     default: DEVNET_NETWORK,
     group: "node",
@@ -821,18 +831,38 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   "dev.block-time": {
     name: "dev.block-time",
     type: "number",
-    description: "Devnet block time in seconds (0 = seal a block only on demand)",
+    description: "Devnet block time in seconds (0 = seal a block only on demand); on devnet-l1 the slot length, whole seconds ≥ 1",
     default: DEFAULT_DEV_BLOCK_TIME_S,
+    defaultDescription: `${DEFAULT_DEV_BLOCK_TIME_S} (${L1DEV_DEFAULT_SLOT_SECONDS} on ${DEVNET_L1_NETWORK})`,
     group: "dev",
     commands: ["node"],
     fractional: true,
     valueName: "<seconds>",
   },
+  "beacon.addr": {
+    name: "beacon.addr",
+    type: "string",
+    description: `${DEVNET_L1_NETWORK}: listen address of the beacon API serving the chain's blobs (/eth/v1/beacon/blobs/{slot})`,
+    default: DEFAULT_HTTP_ADDR,
+    group: "dev",
+    commands: ["node"],
+    valueName: "<address>",
+  },
+  "beacon.port": {
+    name: "beacon.port",
+    type: "number",
+    description: `${DEVNET_L1_NETWORK}: beacon API listen port (0 = any free port)`,
+    default: DEFAULT_BEACON_PORT,
+    group: "dev",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
   archive: {
     name: "archive",
     type: "boolean",
     description: "Keep the state of every block (archive node) instead of the recent history only",
-    defaultDescription: "true on devnet, false otherwise",
+    defaultDescription: `true on ${DEVNET_NETWORK} and ${DEVNET_L1_NETWORK}, false otherwise`,
     group: "storage",
     commands: ["node", "init", "import"],
   },
@@ -924,14 +954,19 @@ export function isDevnet(network: string): boolean {
   return network === DEVNET_NETWORK;
 }
 
+/** Whether `network` is the built-in local L1 (`devnet-l1`). */
+export function isDevnetL1(network: string): boolean {
+  return network === DEVNET_L1_NETWORK;
+}
+
 /** Whether `network` is a built-in Base network (`base-mainnet`, `base-sepolia`), not a genesis path. */
 export function isBaseNetwork(network: string): boolean {
   return isOpNetworkName(network);
 }
 
-/** Whether `network` names a built-in network (the devnet or a Base network) rather than a genesis path. */
+/** Whether `network` names a built-in network (the devnet, the local L1 or a Base network) rather than a genesis path. */
 export function isBuiltinNetwork(network: string): boolean {
-  return isDevnet(network) || isBaseNetwork(network);
+  return isDevnet(network) || isDevnetL1(network) || isBaseNetwork(network);
 }
 
 /** The historical-proofs store's directory: `--proofs.path`, or `<datadir>/proofs` when that is empty (its default). */
@@ -954,10 +989,12 @@ export function tableDefaults(): Partial<BasaltOptions> {
 /**
  * Fills the derived defaults into `opts`, for options not set explicitly (`explicit` holds the
  * names that were given on the command line, the environment or the env file):
- * `datadir` = `./data/<network>`, `archive` = (network is the devnet). `network` is the chain
+ * `datadir` = `./data/<network>`, `archive` = (network is the devnet or devnet-l1), and on devnet-l1
+ * `dev.block-time` = {@link L1DEV_DEFAULT_SLOT_SECONDS} (Ethereum's slot). `network` is the chain
  * the command works on (for `init` with `--genesis` and no explicit `--network`, the genesis path).
  */
 export function applyDerivedDefaults(opts: Partial<BasaltOptions>, network: string, explicit: ReadonlySet<OptionName>): void {
   if (!explicit.has("datadir")) opts.datadir = defaultDatadir(network);
-  if (!explicit.has("archive")) opts.archive = isDevnet(network);
+  if (!explicit.has("archive")) opts.archive = isDevnet(network) || isDevnetL1(network);
+  if (!explicit.has("dev.block-time") && isDevnetL1(network)) opts["dev.block-time"] = L1DEV_DEFAULT_SLOT_SECONDS;
 }

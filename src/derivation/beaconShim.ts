@@ -1,7 +1,9 @@
 /**
- * A beacon-API shim for local rollups and tests: a small HTTP server on 127.0.0.1 serving the
- * endpoints blob retrieval uses, from blobs held in memory by slot (derivation reference §4.4: no
- * off-the-shelf L1 devnet serves `/eth/v1/config/spec` and slot-indexed blobs together).
+ * A beacon-API shim for local rollups and tests: a small HTTP server (on 127.0.0.1 unless told
+ * otherwise) serving the endpoints blob retrieval uses, from blobs held in memory by slot
+ * (derivation reference §4.4: no off-the-shelf L1 devnet serves `/eth/v1/config/spec` and
+ * slot-indexed blobs together). basalt's own local L1 (`--network devnet-l1`) serves its blobs
+ * through it.
  *
  * - `GET /eth/v1/beacon/genesis`, `/eth/v1/config/spec` (SECONDS_PER_SLOT), `/eth/v1/node/version`;
  * - `GET /eth/v1/beacon/blobs/{slot}[?versioned_hashes=…]`: the slot's blobs in commitment order,
@@ -27,8 +29,10 @@ export interface BeaconShimOptions {
   genesisTime?: number;
   /** SECONDS_PER_SLOT (default {@link BEACON_SHIM_SECONDS_PER_SLOT}, mainnet's 12). */
   secondsPerSlot?: number;
-  /** Port on 127.0.0.1 (default 0: any free port). */
+  /** Port (default 0: any free port). */
   port?: number;
+  /** Listen address (default 127.0.0.1; basalt's devnet-l1 passes `--beacon.addr`). */
+  host?: string;
   /** What `/eth/v1/node/version` reports. */
   version?: string;
 }
@@ -60,7 +64,7 @@ function error(res: ServerResponse, status: number, message: string): void {
 
 /** A running beacon-API shim (see the module comment). Close it with {@link close}. */
 export class BeaconShim {
-  /** Base URL, `http://127.0.0.1:<port>`. */
+  /** Base URL, `http://<host>:<port>`. */
   readonly url: string;
   /** Switches for the blob routes: a route switched off answers 404 as an unknown route. */
   readonly routes = { blobs: true, blobSidecars: true };
@@ -75,19 +79,20 @@ export class BeaconShim {
     private readonly server: Server,
     options: BeaconShimOptions,
   ) {
-    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const host = options.host ?? "127.0.0.1";
+    this.url = `http://${host.includes(":") ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
     this.genesisTime = options.genesisTime ?? 0;
     this.secondsPerSlot = options.secondsPerSlot ?? BEACON_SHIM_SECONDS_PER_SLOT;
     this.version = options.version ?? "basalt-beacon-shim/0.1.0";
     server.on("request", (req, res) => this.handle(req, res));
   }
 
-  /** Starts a shim listening on 127.0.0.1. */
+  /** Starts a shim listening on `options.host` (default 127.0.0.1). */
   static async start(options: BeaconShimOptions = {}): Promise<BeaconShim> {
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen({ port: options.port ?? 0, host: "127.0.0.1", exclusive: true }, () => {
+      server.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1", exclusive: true }, () => {
         server.off("error", reject);
         resolve();
       });

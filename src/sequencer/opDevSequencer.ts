@@ -33,7 +33,9 @@ import type { TxPool } from "../txpool/txpool.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
+import { FaultLog } from "./faultLog.js";
 import type { L1OriginSource, PlannedBlock, SequencerOrigin } from "./l1Origins.js";
+import { SerialQueue } from "./serialQueue.js";
 import { sequencerDepositsIncludedTotal, sequencerL1OriginNumber, sequencerPastDriftBlocksTotal, sequencerProductionFailuresTotal } from "./metrics.js";
 import { SimulatedL1Origins, type DevDepositRequest } from "./simulatedL1.js";
 import { buildOpOnHead } from "../blockchain/opBuilder.js";
@@ -104,8 +106,8 @@ export class OpDevSequencer {
   private timer: NodeJS.Timeout | undefined;
   private started = false;
   private stopped = false;
-  /** Tail of the serialized work (timer steps and {@link sealOne}): one block operation at a time. */
-  private tail: Promise<void> = Promise.resolve();
+  /** The serialized work (timer steps and {@link sealOne}): one block operation at a time. */
+  private readonly work = new SerialQueue();
   /** The L1 the blocks' origins come from. */
   private readonly l1: L1OriginSource;
   /** The same source when it is the simulated L1 (deposits injected, attributes previewed). */
@@ -116,8 +118,8 @@ export class OpDevSequencer {
   private waiting = false;
   /** The last flashblock published (the predecessor named by the next one). */
   private lastFrame: FlashblockId | undefined;
-  /** The message of the last fault logged at warn (a recurring fault is then logged at debug). */
-  private lastFault: string | undefined;
+  /** Faults logged once per reason (a recurring one then at debug). */
+  private readonly faults: FaultLog;
   /** Consecutive failed production ticks (the retry backoff); reset by a committed block. */
   private failures = 0;
   private readonly blockTimeS: number;
@@ -136,6 +138,7 @@ export class OpDevSequencer {
     opts: OpDevSequencerOptions = {},
   ) {
     this.log = log.child({ subsystem: "sequencer" });
+    this.faults = new FaultLog(this.log);
     if (opts.l1 === undefined) {
       this.simulated = new SimulatedL1Origins(chain);
       this.l1 = this.simulated;
@@ -183,14 +186,14 @@ export class OpDevSequencer {
   /** One timer step; never rejects, always schedules the next one. */
   private tick(): void {
     this.timer = undefined;
-    void this.serialize(() => (this.flashblocksEnabled ? this.step() : this.produce()))
+    void this.work.run(() => (this.flashblocksEnabled ? this.step() : this.produce()))
       .then(
         () => false,
         (e: unknown) => {
           // Logged at error once per distinct reason (e.g. the store cannot be written); retried with backoff.
           this.failures++;
           sequencerProductionFailuresTotal.inc({ stage: "produce" });
-          this.fault(e, "devnet block production failed; retrying with backoff", "error");
+          this.faults.report(e, "devnet block production failed; retrying with backoff", "error");
           return true;
         },
       )
@@ -206,25 +209,7 @@ export class OpDevSequencer {
     await this.buildAndCommit();
   }
 
-  /** Runs `fn` after every block operation queued before it. */
-  private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(fn);
-    this.tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
 
-  private fault(e: unknown, what: string, level: "warn" | "error" = "warn"): void {
-    const reason = (e as Error)?.message ?? String(e);
-    if (reason === this.lastFault) {
-      this.log.debug({ err: e }, what);
-      return;
-    }
-    this.lastFault = reason;
-    this.log[level]({ err: e }, what);
-  }
 
   /** Delay before the next production attempt after `failures` failed ones in a row (doubling, capped). */
   private retryDelay(): number {
@@ -275,7 +260,7 @@ export class OpDevSequencer {
     this.pool.prune();
     if (this.failures > 0) this.log.info({ number: ex.block.header.number.toString(), failedAttempts: this.failures }, "devnet block production resumed");
     this.failures = 0;
-    this.lastFault = undefined;
+    this.faults.clear();
     this.log.debug(
       {
         number: ex.block.header.number.toString(),
@@ -389,7 +374,7 @@ export class OpDevSequencer {
         // E.g. the store cannot be written (full disk): logged at error once per reason; the next block retries one block time later.
         this.failures++;
         sequencerProductionFailuresTotal.inc({ stage: "seal" });
-        this.fault(e, "devnet block seal failed", "error");
+        this.faults.report(e, "devnet block seal failed", "error");
       }
       if (this.stopped) return;
       // Keep the cadence unless the seal ran more than one interval late.
@@ -426,7 +411,7 @@ export class OpDevSequencer {
    * @throws SequencerL1Error (`SEQUENCER_L1_NO_ORIGIN`) when the L1 source plans no block on the head.
    */
   async sealOne(): Promise<bigint> {
-    return this.serialize(async () => {
+    return this.work.run(async () => {
       const o = this.open;
       if (o === undefined) {
         if (this.fixedTimes) await sleep(this.untilDue());
@@ -448,7 +433,7 @@ export class OpDevSequencer {
         try {
           await this.openSession(performance.now());
         } catch (e) {
-          this.fault(e, "devnet block session failed to open");
+          this.faults.report(e, "devnet block session failed to open");
         }
         if (this.timer !== undefined) this.schedule(this.nextDelay());
       }
@@ -461,7 +446,7 @@ export class OpDevSequencer {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    await this.tail;
+    await this.work.idle();
     const o = this.open;
     this.open = undefined;
     if (o !== undefined) this.l1.abandoned(o);

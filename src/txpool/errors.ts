@@ -39,6 +39,8 @@ export const TxPoolErrorCode = {
   POOL_FULL: "TXPOOL_FULL",
   /** The sender holds its maximum of pooled transactions. */
   ACCOUNT_LIMIT: "TXPOOL_ACCOUNT_LIMIT",
+  /** Plain Ethereum chains: a blob transaction without its sidecar, or one whose sidecar does not verify. */
+  INVALID_BLOB_SIDECAR: "TXPOOL_INVALID_BLOB_SIDECAR",
 } as const;
 /** One of the {@link TxPoolErrorCode} values. */
 export type TxPoolErrorCode = (typeof TxPoolErrorCode)[keyof typeof TxPoolErrorCode];
@@ -62,7 +64,9 @@ export type TxPoolErrorType =
   | { code: typeof TxPoolErrorCode.INSUFFICIENT_FUNDS; address: string; have: string; want: string }
   | { code: typeof TxPoolErrorCode.REPLACEMENT_UNDERPRICED; hash: string }
   | { code: typeof TxPoolErrorCode.POOL_FULL; limit: number }
-  | { code: typeof TxPoolErrorCode.ACCOUNT_LIMIT; address: string; limit: number };
+  | { code: typeof TxPoolErrorCode.ACCOUNT_LIMIT; address: string; limit: number }
+  /** `reason`: the `BLOB_SIDECAR_*` code of chain/blobSidecar.ts saying what is wrong. */
+  | { code: typeof TxPoolErrorCode.INVALID_BLOB_SIDECAR; reason: string };
 
 /** A raw transaction the pool refused. */
 export class TxPoolError extends TypedError<TxPoolErrorType> {}

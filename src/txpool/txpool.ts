@@ -7,23 +7,36 @@
  * On OP Stack chains the pool also applies op-reth's rules (base/base crates/txpool/src/validator.rs
  * over reth's `EthTransactionValidator`): deposits and blob transactions are refused, the EIP-7825
  * per-transaction gas cap applies from Azul, and the sender must also afford the L1 data fee.
+ *
+ * On plain Ethereum chains blob transactions come in their network form (blobs, commitments,
+ * proofs: `chain/blobSidecar.ts`); the sidecar is verified (counts, versioned hashes, KZG proofs)
+ * before the transaction is pooled, and kept with it so the block producer can hand the blobs of
+ * a block to a beacon API. A blob transaction without its sidecar is refused.
  */
-import { RLP } from "@ethereumjs/rlp";
 import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak256 } from "../util/keccak.js";
 import type { Chain } from "../blockchain/chain.js";
+import {
+  BLOB_TX_TYPE,
+  BlobSidecarError,
+  BlobSidecarErrorCode,
+  blobTxWithSidecar,
+  jsBlobProofCheck,
+  splitBlobNetworkForm,
+  verifyBlobSidecar,
+  type BlobProofCheck,
+  type BlobSidecar,
+} from "../chain/blobSidecar.js";
 import { DEPOSIT_TX_TYPE } from "../chain/op/depositTx.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { L1_BLOCK_ADDRESS, loadL1BlockInfo } from "../chain/op/l1BlockInfo.js";
 import { l1Cost } from "../chain/op/l1Cost.js";
 import type { StateReader } from "../execution/state/stateReader.js";
 import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXPOOL_PRICE_BUMP_PERCENT } from "../config/constants.js";
-import { to0x, toHex } from "../util/bytes.js";
+import { fromHex, to0x, toHex } from "../util/bytes.js";
 import { TxPoolError, TxPoolErrorCode } from "./errors.js";
 
-/** EIP-2718 type byte of EIP-4844 blob transactions, which OP chains do not accept. */
-const BLOB_TX_TYPE = 3;
 /** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
 const RLP_LIST_PREFIX = 0xc0;
 /** EIP-7825 per-transaction gas cap (2^24), active on Base from Azul (the Osaka EIPs; revm `TX_GAS_LIMIT_CAP`). */
@@ -78,6 +91,8 @@ export interface PooledTx {
   /** The raw bytes as received (network form for blob transactions). */
   raw: Uint8Array;
   receivedAt: number;
+  /** A blob transaction's verified sidecar (plain Ethereum chains), in versioned-hash order. */
+  sidecar?: BlobSidecar;
 }
 
 /**
@@ -87,26 +102,29 @@ export interface PooledTx {
  */
 const EIP7825_DECODE_ERROR = /exceeds the maximum allowed by EIP-7825/;
 
+/** A {@link BlobSidecarError} as the pool's refusal. */
+function sidecarRefusal(e: BlobSidecarError): TxPoolError {
+  return new TxPoolError({ code: TxPoolErrorCode.INVALID_BLOB_SIDECAR, reason: e.code }, e.message);
+}
+
 /**
- * Decodes raw transaction bytes; blob transactions may come in the network form.
- * @throws TxPoolError `DECODE_FAILED` with geth's `rlp: …` message.
+ * Decodes raw transaction bytes; blob transactions may come in the network form, whose sidecar is
+ * returned (unverified) with the transaction, which then carries its blobs.
+ * @throws TxPoolError `DECODE_FAILED` with geth's `rlp: …` message; `INVALID_BLOB_SIDECAR` for a
+ * network form that is malformed or of an unsupported wrapper version.
  */
-export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: TypedTransaction; hash: Uint8Array } {
+export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: TypedTransaction; hash: Uint8Array; sidecar?: BlobSidecar } {
   const head = chain.head.header;
   const common = chain.commonAt(head.number + 1n, head.timestamp + 1n);
+  let form;
   try {
-    if (raw.length > 0 && raw[0] === 3) {
-      const decoded = RLP.decode(raw.subarray(1)) as unknown[];
-      if (Array.isArray(decoded[0])) {
-        // Network form: [tx_payload_body, blobs, commitments, proofs(, cell proofs)].
-        const body = RLP.encode(decoded[0] as never);
-        const canonical = new Uint8Array(body.length + 1);
-        canonical[0] = 3;
-        canonical.set(body, 1);
-        const tx = createTxFromRLP(canonical, { common });
-        return { tx, hash: keccak256(canonical) };
-      }
-    }
+    form = splitBlobNetworkForm(raw);
+  } catch (e) {
+    if (e instanceof BlobSidecarError) throw sidecarRefusal(e);
+    throw e;
+  }
+  try {
+    if (form !== undefined) return { tx: blobTxWithSidecar(form, common), hash: keccak256(form.canonical), sidecar: form.sidecar };
     const tx = createTxFromRLP(raw, { common });
     return { tx, hash: tx.hash() };
   } catch (e) {
@@ -117,7 +135,7 @@ export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: Typed
 }
 
 /** {@link decodeRawTransaction}, reporting the decoder's EIP-7825 refusal with op-reth's message on OP chains. */
-function decodeForPool(chain: Chain, raw: Uint8Array, op: OpChainConfig | undefined): { tx: TypedTransaction; hash: Uint8Array } {
+function decodeForPool(chain: Chain, raw: Uint8Array, op: OpChainConfig | undefined): { tx: TypedTransaction; hash: Uint8Array; sidecar?: BlobSidecar } {
   try {
     return decodeRawTransaction(chain, raw);
   } catch (e) {
@@ -147,13 +165,28 @@ function feeCapOf(tx: TypedTransaction): bigint {
   return t.maxFeePerGas ?? t.gasPrice ?? 0n;
 }
 
+/** Options of a {@link TxPool}. */
+export interface TxPoolOptions {
+  /**
+   * KZG check of blob proofs (plain Ethereum chains). Default: the pure-JS KZG of `chain/crypto.ts`
+   * (~130 ms a blob on the calling thread); the node passes derivation's native one.
+   */
+  blobProofCheck?: BlobProofCheck;
+}
+
 /** The node's mempool. */
 export class TxPool {
   private readonly bySender = new Map<string, Map<bigint, PooledTx>>();
   private readonly byHash = new Map<string, PooledTx>();
   private listeners: ((tx: PooledTx) => void)[] = [];
+  private readonly blobProofCheck: BlobProofCheck;
 
-  constructor(private readonly chain: Chain) {}
+  constructor(
+    private readonly chain: Chain,
+    opts: TxPoolOptions = {},
+  ) {
+    this.blobProofCheck = opts.blobProofCheck ?? jsBlobProofCheck;
+  }
 
   /** Notified for every accepted transaction. */
   onAdded(l: (tx: PooledTx) => void): void {
@@ -183,12 +216,16 @@ export class TxPool {
    * gas above 2^24 is refused with {@link OP_GAS_LIMIT_TOO_HIGH_MESSAGE}; and after the plain balance
    * check the balance must also cover the L1 data fee ({@link poolL1Cost}), else
    * `insufficient funds for gas * price + value` with the L1 fee included in `want`.
+   *
+   * On plain Ethereum chains a blob transaction must come in its network form: after the checks
+   * above its sidecar is verified ({@link verifyBlobSidecar}) and kept in {@link PooledTx.sidecar};
+   * a missing or failing sidecar is `INVALID_BLOB_SIDECAR` with the reason.
    * @throws TxPoolError naming the refusal by code.
    */
   async addRaw(raw: Uint8Array): Promise<PooledTx> {
     const op = this.chain.op;
     if (op !== undefined && isOpUnpoolableType(raw)) throw new TxPoolError({ code: TxPoolErrorCode.UNSUPPORTED_TX_TYPE, type: raw[0]! }, OP_UNSUPPORTED_TX_MESSAGE);
-    const { tx, hash } = decodeForPool(this.chain, raw, op);
+    const { tx, hash, sidecar } = decodeForPool(this.chain, raw, op);
     const key = toHex(hash);
     const alreadyKnown = (): TxPoolError => new TxPoolError({ code: TxPoolErrorCode.ALREADY_KNOWN, hash: to0x(hash) }, "already known");
     if (this.byHash.has(key)) throw alreadyKnown();
@@ -256,6 +293,10 @@ export class TxPool {
       // Another submission (e.g. in the same batch) may have pooled this transaction meanwhile.
       if (this.byHash.has(key)) throw alreadyKnown();
     }
+    if (tx.type === BLOB_TX_TYPE) {
+      await this.checkSidecar(tx, sidecar);
+      if (this.byHash.has(key)) throw alreadyKnown();
+    }
     const s = toHex(sender);
     let mine = this.bySender.get(s);
     const existing = mine?.get(tx.nonce);
@@ -275,11 +316,28 @@ export class TxPool {
       mine = new Map();
       this.bySender.set(s, mine);
     }
-    const p: PooledTx = { tx, hash, sender, raw, receivedAt: Date.now() };
+    const p: PooledTx = { tx, hash, sender, raw, receivedAt: Date.now(), ...(sidecar === undefined ? {} : { sidecar }) };
     mine.set(tx.nonce, p);
     this.byHash.set(key, p);
     for (const l of this.listeners) l(p);
     return p;
+  }
+
+  /** Verifies a blob transaction's sidecar against its versioned hashes; a missing one is refused too. */
+  private async checkSidecar(tx: TypedTransaction, sidecar: BlobSidecar | undefined): Promise<void> {
+    try {
+      if (sidecar === undefined) {
+        throw new BlobSidecarError(
+          { code: BlobSidecarErrorCode.MISSING },
+          "blob transaction without its sidecar: send the network form 0x03 || rlp([tx, blobs, commitments, proofs])",
+        );
+      }
+      const hashes = (tx as unknown as { blobVersionedHashes: string[] }).blobVersionedHashes.map((h) => fromHex(h));
+      await verifyBlobSidecar(sidecar, hashes, this.blobProofCheck);
+    } catch (e) {
+      if (e instanceof BlobSidecarError) throw sidecarRefusal(e);
+      throw e;
+    }
   }
 
   /** Pending (executable) and queued transactions by sender, ordered by nonce. */

@@ -1,12 +1,14 @@
 /**
  * `basalt node`: opens (initializing when needed) a datadir and serves it: JSON-RPC over
- * HTTP, the authenticated Engine API, and on the devnet the block producer.
+ * HTTP, the authenticated Engine API, on the devnet the block producer, and on devnet-l1 the
+ * slot-clock L1 producer with its beacon API.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Chain } from "../../blockchain/chain.js";
 import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
+import { devnetL1Genesis } from "../../chain/devnetL1.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
 import { SHUTDOWN_DRAIN_MS } from "../../config/constants.js";
@@ -55,6 +57,9 @@ import { l1RefOf } from "../../rollup/blockRefs.js";
 import { nodeSequencing, type NodeSequencing } from "./nodeSequencer.js";
 import { batcherFromOptions } from "../../batcher/fromOptions.js";
 import type { BatchSubmitter } from "../../batcher/submitter.js";
+import { verifyBlobProof } from "../../derivation/kzg.js";
+import { startL1Devnet, type L1Devnet } from "../../sequencer/l1Devnet.js";
+import { l1DevMethods } from "../../rpc/methods/l1Dev.js";
 
 function version(): string {
   try {
@@ -108,7 +113,10 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     await chain.close();
     throw e;
   }
-  const pool = new TxPool(chain);
+  const l1Genesis = await Chain.buildGenesis(devnetL1Genesis(), commonFromGenesis(devnetL1Genesis()));
+  const isL1DevChain = Buffer.from(l1Genesis.block.hash()).equals(chain.genesisHash);
+  // Plain Ethereum chains take blob transactions with their sidecars; their KZG proofs are checked with the native KZG.
+  const pool = new TxPool(chain, chain.op === undefined ? { blobProofCheck: (blob, commitment, proof) => verifyBlobProof(blob, commitment, proof) } : {});
   const ver = `${CLIENT_NAME}/v${version()}/${process.platform}-${process.arch}/node${process.versions.node}`;
   // Pre-confirmations: a worker thread ingests the flashblocks stream into shared memory.
   const flashblocks =
@@ -190,6 +198,21 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       : undefined;
   const fbOptions = fbPublisher === undefined ? {} : { flashblocks: { intervalMs: opts["flashblocks.interval"], sink: fbPublisher } };
   const sequencer = sequencing ? new OpDevSequencer(chain, pool, blockTime, log, { ...fbOptions, l1: realL1?.origins }) : undefined;
+  // devnet-l1: basalt produces the L1's blocks on a slot clock and serves their blobs over a beacon API (--beacon.*).
+  const l1Dev: L1Devnet | undefined =
+    follower === undefined && isL1DevChain
+      ? await startL1Devnet(chain, pool, {
+          datadir,
+          slotSeconds: opts["dev.block-time"],
+          beaconHost: opts["beacon.addr"],
+          beaconPort: opts["beacon.port"],
+          version: ver,
+          logger: log,
+        }).catch(async (e: unknown) => {
+          await chain.close();
+          throw e;
+        })
+      : undefined;
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
     ...stateMethods(backend),
@@ -205,6 +228,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...httpSubscriptionMethods(),
     // dev_sendDeposit and evm_mine on the simulated L1 only: a real L1's deposits come from its portal, its blocks from the clock.
     ...(sequencer === undefined || realL1 !== undefined ? {} : devMethods(sequencer)),
+    ...(l1Dev === undefined ? {} : l1DevMethods(l1Dev.producer)),
   };
   // HTTP and Engine API servers log under the rpc subsystem (the WebSocket server and the hub derive their own).
   const rpcLog = log.child({ subsystem: "rpc" });
@@ -232,6 +256,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   } catch (e) {
     await derivation?.stop();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -242,6 +267,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   } catch (e) {
     http.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -252,6 +278,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     http.close();
     auth.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -271,6 +298,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     fbPublisher?.close();
     hub?.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
@@ -304,11 +332,12 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     fbPublisher?.close();
     hub?.close();
     await proofs?.stop();
+    await l1Dev?.stop();
     await calls.close();
     await chain.close();
     throw e;
   }
-  const producer = sequencer;
+  const producer = sequencer ?? l1Dev?.producer;
   producer?.start();
   await flashblocks?.start();
   if (follower !== undefined) {
@@ -324,6 +353,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await flashblocks?.stop();
       forwarder?.close();
       await proofs?.stop();
+      await l1Dev?.stop();
       await calls.close();
       await chain.close();
       throw e;
@@ -339,14 +369,22 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       ws: wsPort === undefined ? undefined : `ws://${opts["ws.addr"]}:${wsPort}`,
       rollup: rollup === undefined ? undefined : `http://${opts["rollup.addr"]}:${rollup.port}`,
       flashblocks: fbPublisher?.url,
+      beacon: l1Dev?.beaconUrl,
       datadir,
       devnet: isDevChain,
       sequencer: !sequencing ? "off" : realL1 === undefined ? "simulated L1" : `L1 ${realL1.client.endpoint}`,
+      devnetL1: isL1DevChain,
     },
     "basalt node started",
   );
   if (isDevChain) {
     log.info({ accounts: devAccounts().map((a) => a.address), blockTime: opts["dev.block-time"] }, "devnet: prefunded accounts (mnemonic: test test … junk)");
+  }
+  if (l1Dev !== undefined) {
+    log.info(
+      { beacon: l1Dev.beaconUrl, slotSeconds: l1Dev.clock.secondsPerSlot, genesisTime: l1Dev.clock.genesisTime.toString(), accounts: devAccounts().map((a) => a.address) },
+      `devnet-l1: producing a block every ${l1Dev.clock.secondsPerSlot} s slot; beacon API at ${l1Dev.beaconUrl} (prefunded accounts: mnemonic test test … junk)`,
+    );
   }
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -369,6 +407,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       realL1?.client.close();
       // The batcher posts its open channel, finishes its round and stops (within BATCHER_SHUTDOWN_MS) before the chain closes.
       await batcher?.shutdown();
+      await l1Dev?.stop();
       fbPublisher?.close();
       await flashblocks?.stop();
       await proofs?.stop();

@@ -6,10 +6,11 @@
 import { accessSync, constants as fsConstants, existsSync, readFileSync, rmSync, statSync, statfsSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { devnetGenesis } from "../../chain/devnet.js";
+import { devnetL1Genesis } from "../../chain/devnetL1.js";
 import { validateGenesis } from "../../chain/genesis.js";
 import { genesisHashOf, storedGenesisHash } from "../../blockchain/genesisSource.js";
 import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
-import { isDevnet } from "../../config/options.js";
+import { isDevnet, isDevnetL1 } from "../../config/options.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /** One gibibyte. */
@@ -122,6 +123,7 @@ export function checkDiskSpace(ctx: DoctorContext): CheckResult {
 async function expectedGenesisHash(network: string): Promise<string> {
   if (isOpNetworkName(network)) return opNetwork(network).genesisHash.toLowerCase();
   if (isDevnet(network)) return genesisHashOf(devnetGenesis());
+  if (isDevnetL1(network)) return genesisHashOf(devnetL1Genesis());
   return genesisHashOf(validateGenesis(JSON.parse(readFileSync(network, "utf8")) as unknown));
 }
 

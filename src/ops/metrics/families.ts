@@ -13,6 +13,7 @@ import "../../flashblocks/metrics.js";
 import "../../sync/metrics.js";
 import "../../sequencer/metrics.js";
 import "../../batcher/metrics.js";
+import "../../sequencer/l1DevMetrics.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
 import { registerDerivationMetrics } from "../../derivation/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";

@@ -13,7 +13,20 @@ import type { MethodTable } from "../types.js";
 import { DEV_DEPOSIT_DEFAULT_GAS } from "../../config/constants.js";
 
 /** What anvil answers to `evm_mine`: "0x0" (hardhat answers the same). */
-const EVM_MINE_RESULT = "0x0";
+export const EVM_MINE_RESULT = "0x0";
+
+/**
+ * Refuses `evm_mine` parameters other than none or `null`: anvil's optional timestamp (or
+ * `{timestamp, blocks}`) is not supported, blocks take the producer's time.
+ * @throws InvalidParamsError (-32602).
+ */
+export function checkEvmMineParams(params: unknown[]): void {
+  maxParams(params, 1);
+  if (params.length === 1 && params[0] !== null) {
+    const what = "evm_mine takes no timestamp or options here (blocks take the current time); call it without parameters";
+    throw new InvalidParamsError(`invalid argument 0: ${what}`);
+  }
+}
 
 /** Handlers of the dev family. */
 export function devMethods(sequencer: OpDevSequencer): MethodTable {
@@ -48,11 +61,7 @@ export function devMethods(sequencer: OpDevSequencer): MethodTable {
      * any non-null parameter is rejected with -32602 — blocks take the current time.
      */
     evm_mine: async (params) => {
-      maxParams(params, 1);
-      if (params.length === 1 && params[0] !== null) {
-        const what = "evm_mine takes no timestamp or options here (blocks take the current time); call it without parameters";
-        throw new InvalidParamsError(`invalid argument 0: ${what}`);
-      }
+      checkEvmMineParams(params);
       await sequencer.sealOne();
       return EVM_MINE_RESULT;
     },

@@ -13,6 +13,8 @@ import type { ExecutedBlock } from "../../blockchain/chain.js";
 import { buildOnHead } from "../../blockchain/blockBuilder.js";
 import { buildOpOnHead } from "../../blockchain/opBuilder.js";
 import { poolSource } from "../../txpool/poolSource.js";
+import type { TxPool } from "../../txpool/txpool.js";
+import { BLOB_TX_TYPE } from "../../chain/blobSidecar.js";
 import { blockFromOpPayload, parseOpPayloadAttributes } from "./engineOp.js";
 import type { RpcBackend } from "../backend.js";
 import { RpcCode, RpcError } from "../errors.js";
@@ -32,10 +34,28 @@ function hashOrNull(v: unknown): Uint8Array | undefined {
   return b.every((x) => x === 0) ? undefined : b;
 }
 
+/**
+ * The blobs bundle of a built payload (engine_getPayloadV3+): the sidecars the pool keeps for the
+ * payload's blob transactions (plain Ethereum chains), in block order; empty without blob transactions.
+ */
+function blobsBundleOf(block: Block, pool: TxPool): Json {
+  const bundle = { commitments: [] as string[], proofs: [] as string[], blobs: [] as string[] };
+  for (const tx of block.transactions) {
+    const sidecar = tx.type === BLOB_TX_TYPE ? pool.get(tx.hash())?.sidecar : undefined;
+    if (sidecar === undefined) continue;
+    bundle.commitments.push(...sidecar.commitments.map(toData));
+    bundle.proofs.push(...sidecar.proofs.map(toData));
+    bundle.blobs.push(...sidecar.blobs.map(toData));
+  }
+  return bundle;
+}
+
 /** Handlers of the Engine API. `version` is the client version string. */
 export function engineMethods(b: RpcBackend, version: string, log?: Logger): MethodTable {
   const { chain } = b;
   const payloads = new Map<string, Promise<ExecutedBlock>>();
+  /** Each built payload's blobs bundle, taken from the pool when it was built (the pool drops the transactions once included). */
+  const bundles = new WeakMap<ExecutedBlock, Json>();
 
   const status = (s: "VALID" | "INVALID" | "SYNCING" | "ACCEPTED", latestValidHash: Uint8Array | null, validationError: string | null = null): Json => ({
     status: s,
@@ -85,6 +105,7 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
       });
       const built = build.then((ex) => {
         chain.rememberBuilt(ex);
+        bundles.set(ex, blobsBundleOf(ex.block, b.pool));
         return ex;
       });
       built.catch(() => undefined);
@@ -160,7 +181,7 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     );
     const out: Json = { executionPayload: ep, blockValue: bigIntToHex(fees) };
     if (v >= 3) {
-      out.blobsBundle = { commitments: [], proofs: [], blobs: [] };
+      out.blobsBundle = bundles.get(ex) ?? { commitments: [], proofs: [], blobs: [] };
       out.shouldOverrideBuilder = false;
       // OP envelopes return the parent beacon block root (op-geth ExecutionPayloadEnvelope).
       if (chain.op !== undefined && ex.block.header.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = toData(ex.block.header.parentBeaconBlockRoot);

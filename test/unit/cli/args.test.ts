@@ -7,6 +7,8 @@ import {
   DEFAULT_L1_BLOCK_TIME_S,
   DEFAULT_AUTHRPC_PORT,
   DEFAULT_DEV_BLOCK_TIME_S,
+  DEFAULT_BEACON_PORT,
+  L1DEV_DEFAULT_SLOT_SECONDS,
   DEFAULT_FLASHBLOCKS_INTERVAL_MS,
   DEFAULT_FLASHBLOCKS_PORT,
   DEFAULT_FOLLOW_POLL_INTERVAL_MS,
@@ -163,6 +165,8 @@ describe("defaults", () => {
       "authrpc.port": DEFAULT_AUTHRPC_PORT,
       "authrpc.jwtsecret": undefined,
       "dev.block-time": DEFAULT_DEV_BLOCK_TIME_S,
+      "beacon.addr": "127.0.0.1",
+      "beacon.port": DEFAULT_BEACON_PORT,
       ws: false,
       "ws.addr": "127.0.0.1",
       "ws.port": DEFAULT_WS_PORT,
@@ -199,6 +203,17 @@ describe("defaults", () => {
     expect(e.options.datadir).toBe("D");
     expect(e.options.archive).toBe(true);
     expect(parseCli(["--no-archive"], {}).options.archive).toBe(false);
+  });
+
+  it("gives devnet-l1 its datadir, archive mode and Ethereum's 12 s slot unless told otherwise", () => {
+    const l1 = parseCli(["--network", "devnet-l1"], {}).options;
+    expect(l1.datadir).toBe("./data/devnet-l1");
+    expect(l1.archive).toBe(true);
+    expect(l1["dev.block-time"]).toBe(L1DEV_DEFAULT_SLOT_SECONDS);
+    expect(parseCli(["--network", "devnet-l1", "--dev.block-time", "1"], {}).options["dev.block-time"]).toBe(1);
+    expect(parseCli(["--network", "devnet-l1"], { BASALT_DEV_BLOCK_TIME: "2" }).options["dev.block-time"]).toBe(2);
+    // Other networks keep the devnet's block time.
+    expect(parseCli(["--network", "devnet"], {}).options["dev.block-time"]).toBe(DEFAULT_DEV_BLOCK_TIME_S);
   });
 
   it("names an init's chain after its genesis file unless --network is given", () => {

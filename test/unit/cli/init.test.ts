@@ -104,7 +104,7 @@ describe("--network option", () => {
 
   it("documents the built-in networks in the help text", () => {
     const text = renderHelp("init");
-    expect(text).toContain("--network <devnet|base-mainnet|base-sepolia|path>");
+    expect(text).toContain("--network <devnet|devnet-l1|base-mainnet|base-sepolia|path>");
     expect(text).toContain('"base-mainnet" or "base-sepolia"');
     expect(text).toContain("--genesis-url <url>");
     expect(text).toContain("BASALT_GENESIS_URL");
@@ -113,7 +113,7 @@ describe("--network option", () => {
   it("basalt node refuses an unknown network name before starting anything", async () => {
     const o = parseCli(["--network", "base-goerli", "--datadir", path.join(tempDir(), "d")], {}).options;
     await expect(nodeCommand(o, captureLogger().log, true)).rejects.toThrow(
-      expect.objectContaining({ code: "CLI_INVALID_VALUE", message: expect.stringMatching(/base-goerli.*devnet, base-mainnet, base-sepolia/) }),
+      expect.objectContaining({ code: "CLI_INVALID_VALUE", message: expect.stringMatching(/base-goerli.*devnet, devnet-l1, base-mainnet, base-sepolia/) }),
     );
   });
 });

@@ -123,8 +123,10 @@ describe("OP pool: transaction types", () => {
     expect(blob[0]).toBe(3);
     const { pool } = richPool(allForksAtZero(true), COMMON_AZUL);
     await expect(pool.addRaw(blob)).rejects.toThrow(OP_UNSUPPORTED_TX_MESSAGE);
+    // A plain Ethereum chain takes blob transactions, in their network form only (test/unit/chain/blobSidecar.test.ts):
+    // the canonical form is refused for its missing sidecar, not as an unsupported type.
     const plain = richPool(undefined, COMMON_AZUL).pool;
-    await expect(plain.addRaw(blob)).resolves.toBeDefined();
+    await expect(plain.addRaw(blob)).rejects.toThrow(expect.objectContaining({ code: "TXPOOL_INVALID_BLOB_SIDECAR", meta: { reason: "BLOB_SIDECAR_MISSING" } }));
   });
 });
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startAnvil, type AnvilNode } from "../../bench/scenario/anvil.js";
 import { devAccounts } from "../../src/chain/devnet.js";
-import { ANVIL_CHAIN_ID } from "../../src/config/constants.js";
+import { ANVIL_CHAIN_ID, DEVNET_ROLLUP_BATCH_INBOX } from "../../src/config/constants.js";
 import { sendL1Deposit } from "../../src/devnet/optimismPortal.js";
 import { sendL1Transaction } from "../../src/devnet/l1Tx.js";
 import { HttpRpcClient } from "../../src/sync/rpcClient.js";
@@ -119,6 +119,14 @@ describe("basalt devnet rollup", () => {
     const r = await startRollup(["--dev.block-time", "1"]);
     expect(r.output()).toContain("verifier RPC");
     await depositsReachL2AndVerifierAgrees(r.endpoints);
+    // The batches went to L1 as blob transactions (type 3) to the batch inbox, served back by the L1's beacon API.
+    const latest = Number(((await rpcResult(r.endpoints.l1Rpc, "eth_getBlockByNumber", ["latest", false])) as Json).number as string);
+    let blobTxs = 0;
+    for (let n = 0; n <= latest; n++) {
+      const b = (await rpcResult(r.endpoints.l1Rpc, "eth_getBlockByNumber", ["0x" + n.toString(16), true])) as Json;
+      blobTxs += (b.transactions as Json[]).filter((t) => t.type === "0x3" && (t.to as string).toLowerCase() === DEVNET_ROLLUP_BATCH_INBOX).length;
+    }
+    expect(blobTxs).toBeGreaterThan(0);
     r.child.kill("SIGTERM");
     await new Promise((res) => r.child.once("exit", res));
     expect(r.child.exitCode).toBe(0);

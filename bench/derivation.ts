@@ -1,7 +1,8 @@
 /**
- * Derivation figures on a local rollup (`node dist/bench/derivation.js [seconds] [tx/s]`):
- * anvil as L1 (1 s blocks), `basalt devnet rollup`'s sequencer with its batcher (calldata) and a
- * live verifier, user transfers at a fixed rate for `seconds`. Reported:
+ * Derivation figures on a local rollup (`node dist/bench/derivation.js [seconds] [tx/s] [anvil|basalt]`):
+ * an L1 with 1 s blocks — anvil (batches in calldata) or basalt's own devnet-l1 (batches in
+ * blobs, read back through its beacon API) — `basalt devnet rollup`'s sequencer with its batcher
+ * and a live verifier, user transfers at a fixed rate for `seconds`. Reported:
  *
  * - **safe latency**: how long after the L1 block carrying a batch the live verifier's safe head
  *   includes it (now − timestamp of `safe_l1`, sampled at each safe-head move);
@@ -28,6 +29,8 @@ import { startAnvil } from "./scenario/anvil.js";
 type Json = Record<string, unknown>;
 const seconds = Number(process.argv[2] ?? 90);
 const rate = Number(process.argv[3] ?? 20);
+/** "anvil" (batches in calldata) or "basalt" (basalt's own devnet-l1, batches in blobs). */
+const l1Kind = process.argv[4] === "basalt" ? "basalt" : "anvil";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -47,14 +50,14 @@ function pct(xs: number[], p: number): number {
 async function main(): Promise<void> {
   const log = pino({ level: "warn" });
   const dir = mkdtempSync(join(tmpdir(), "basalt-bench-derive-"));
-  const anvil = await startAnvil({ chainId: ANVIL_CHAIN_ID, blockTime: 1 });
+  const anvil = l1Kind === "anvil" ? await startAnvil({ chainId: ANVIL_CHAIN_ID, blockTime: 1 }) : undefined;
   const rollup = await startRollupDevnet({
     dir: join(dir, "rollup"),
     outDir: dir,
-    l1Rpc: anvil.url,
+    ...(anvil === undefined ? {} : { l1Rpc: anvil.url }),
     blockTime: 1,
     l1BlockTime: 1,
-    batcherData: "calldata",
+    batcherData: anvil === undefined ? "blobs" : "calldata",
     ports: await rollupPorts(0),
     logLevel: "warn",
     logger: log,
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    [cli, "node", "--network", join(rollupDir, "genesis.json"), "--rollup.config", join(rollupDir, "rollup.json"), "--datadir", join(dir, "catchup"), "--l1.rpc", anvil.url, "--l1.block-time", "1",
+    [cli, "node", "--network", join(rollupDir, "genesis.json"), "--rollup.config", join(rollupDir, "rollup.json"), "--datadir", join(dir, "catchup"), "--l1.rpc", e.l1Rpc, ...(e.l1Beacon === undefined ? [] : ["--l1.beacon", e.l1Beacon]), "--l1.block-time", "1",
       "--http.port", String(ports.verifierHttp), "--authrpc.port", String(ports.verifierAuth), "--rollup.port", String(ports.verifierRollup), "--metrics", "--metrics.port", String(metricsPort), "--log.level", "warn"],
     { stdio: "ignore" },
   );
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
   const receiptsSkipped = await metricSum(metricsPort, "basalt_derivation_l1_receipts_skipped_total");
   const beaconRequests = await metricSum(metricsPort, "basalt_derivation_beacon_requests_total");
   const out = {
-    run: { seconds, txPerSecond: rate, transactionsSent: sent, l2Blocks: head },
+    run: { l1: l1Kind === "anvil" ? "anvil, batches in calldata" : "basalt devnet-l1, batches in blobs", seconds, txPerSecond: rate, transactionsSent: sent, l2Blocks: head },
     safeLatencySeconds: { samples: latencies.length, p50: pct(latencies, 50), p90: pct(latencies, 90), max: Math.max(...latencies) },
     catchUp: {
       blocks: reached,
@@ -146,7 +149,7 @@ async function main(): Promise<void> {
   ver.close();
   catchup.close();
   await rollup.stop();
-  await anvil.stop();
+  await anvil?.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 

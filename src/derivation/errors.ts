@@ -14,6 +14,8 @@ export const DerivationErrorCode = {
   WRONG_L1_CHAIN: "DERIVATION_WRONG_L1_CHAIN",
   /** The rollup's L1 anchor is not on the L1 (another L1, or a reorganized anchor). */
   GENESIS_L1_MISMATCH: "DERIVATION_GENESIS_L1_MISMATCH",
+  /** Derivation would start at an L1 block before Holocene: basalt derives with Holocene's rules only. */
+  PRE_HOLOCENE: "DERIVATION_PRE_HOLOCENE",
 } as const;
 /** One of the {@link DerivationErrorCode} values. */
 export type DerivationErrorCode = (typeof DerivationErrorCode)[keyof typeof DerivationErrorCode];
@@ -23,7 +25,8 @@ export type DerivationErrorType =
   | { code: typeof DerivationErrorCode.NO_L1_INFO; number: string }
   | { code: typeof DerivationErrorCode.L1_BLOCK_MISSING; l1Number: string }
   | { code: typeof DerivationErrorCode.WRONG_L1_CHAIN; expected: string; got: string }
-  | { code: typeof DerivationErrorCode.GENESIS_L1_MISMATCH; l1Number: string; expected: string; got: string };
+  | { code: typeof DerivationErrorCode.GENESIS_L1_MISMATCH; l1Number: string; expected: string; got: string }
+  | { code: typeof DerivationErrorCode.PRE_HOLOCENE; l1Number: string; l1Timestamp: string; holoceneTime: string };
 
 /** Derivation cannot go on from here (see the codes). */
 export class DerivationError extends TypedError<DerivationErrorType> {}

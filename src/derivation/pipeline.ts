@@ -5,6 +5,9 @@
  * time by {@link DerivationPipeline.step}; the engine side (making the attributes a safe block)
  * is the caller's, which reports the new safe head with {@link DerivationPipeline.onSafeHead}.
  *
+ * Holocene's rules only: a start before Holocene's activation on L1 is refused
+ * (`DERIVATION_PRE_HOLOCENE`), since the pre-Holocene channel bank and batch queue are not here.
+ *
  * State is what one run needs; nothing is persisted here. A (re)start is a {@link reset} from the
  * chain's safe head, as Holocene's sync start prescribes (holocene/derivation.md "Sync Start"):
  * the safe head goes back while its L1 origin — or the L1 block it was derived from, when known —
@@ -210,6 +213,16 @@ export class DerivationPipeline {
     const startL1 = startRef.l1Origin.number === safeOrigin.info.number ? safeOrigin : await this.l1.blockByNumber(startRef.l1Origin.number);
     if (startL1 === undefined) {
       throw new DerivationError({ code: DerivationErrorCode.L1_BLOCK_MISSING, l1Number: startRef.l1Origin.number.toString() }, `the L1 has no block ${startRef.l1Origin.number}, where derivation restarts`);
+    }
+    // Holocene's rules apply from the first L1 block at or after holocene_time (holocene/derivation.md
+    // "Activation"); the stages before it (channel bank, batch queue) are not implemented.
+    const holocene = this.cfg.forkTimes.holocene;
+    if (holocene === undefined || safeOrigin.info.timestamp < holocene) {
+      const t = { code: DerivationErrorCode.PRE_HOLOCENE, l1Number: safeOrigin.info.number.toString(), l1Timestamp: safeOrigin.info.timestamp.toString(), holoceneTime: String(holocene ?? "unscheduled") } as const;
+      throw new DerivationError(
+        t,
+        `derivation would start at L1 block ${t.l1Number} (time ${t.l1Timestamp}), before Holocene (${t.holoceneTime}): basalt derives with Holocene's rules only — start from a datadir whose safe head is past Holocene (basalt snapshot import), or follow a trusted RPC without --l1.rpc`,
+      );
     }
     this.safe = safe;
     this.safeConfig = this.systemConfigOf(block);

@@ -209,6 +209,13 @@ describe("derivation pipeline with the engine, on a devnet chain", () => {
     expect(equalsBytes(dev.chain.pointer("safe")!.hash(), head.hash())).toBe(true);
   });
 
+  it("refuses to start before Holocene (its rules are the only ones implemented), naming the L1 block and the fork time", async () => {
+    const later = { ...cfg, forkTimes: { ...cfg.forkTimes, holocene: blocks[BLOCKS]!.header.timestamp + 1_000n } };
+    const p = new DerivationPipeline(later, l1, undefined, l2View());
+    await expect(p.reset()).rejects.toMatchObject({ code: "DERIVATION_PRE_HOLOCENE" });
+    await expect(p.reset()).rejects.toThrow(/before Holocene/);
+  });
+
   it("takes the safe head back when an L1 reorg removes the block the batches were in, and derives again", async () => {
     const data = await batcherData(2, BLOCKS);
     include(lastEpoch + 1n, data);

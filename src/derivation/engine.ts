@@ -59,7 +59,7 @@ export async function applyDerivedAttributes(chain: Chain, attrs: OpPayloadAttri
     log?.warn({ number: number.toString(), field: m.field, unsafe: to0x(unsafe.hash()) }, "derived attributes differ from the unsafe block: replacing the unsafe chain from here");
     log?.debug({ number: number.toString(), field: m.field, derived: m.derived, block: m.block }, "derived vs unsafe block");
   }
-  let result: AppliedResult = "replaced";
+  let result: AppliedResult = unsafe === undefined ? "built" : "replaced";
   let built;
   try {
     built = await buildOpOnParent(chain, parent, undefined, attrs);

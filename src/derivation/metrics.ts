@@ -80,7 +80,7 @@ export function registerDerivationMetrics(): void {
   family("basalt_derivation_unauthorized_transactions_total", "Batch inbox transactions not sent by the batcher (ignored)", "unauthorizedTxs");
   family("basalt_derivation_blobs_fetched_total", "Blobs fetched from the beacon API and verified", "blobs");
   family("basalt_derivation_kzg_failures_total", "Blob fetches refused because a served blob failed its KZG check (retried)", "kzgFailures");
-  family("basalt_derivation_blocks_total", "Derived L2 blocks applied: consolidated (the unsafe block matched), replaced, depositsOnly, emptyBatch", "blocks", "result");
+  family("basalt_derivation_blocks_total", "Derived L2 blocks applied: consolidated (the unsafe block matched), built (none held), replaced (the unsafe block differed), depositsOnly, emptyBatch", "blocks", "result");
   family("basalt_derivation_resets_total", "Pipeline resets by cause: start, l1Reorg (also attributes that cannot follow the safe head), engine, requested, critical", "resets", "cause");
   family("basalt_derivation_errors_total", "Steps that failed and were retried, by kind (l1, beacon, kzg, critical)", "errors", "kind");
 }

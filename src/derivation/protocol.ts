@@ -57,7 +57,9 @@ export type WorkerMessage =
 export type AppliedResult =
   /** The unsafe block at the next height matched: it is now safe. */
   | "consolidated"
-  /** A block was built from the attributes and made the head (replacing unsafe blocks, if any). */
+  /** No unsafe block at that height: a block was built from the attributes and made the head. */
+  | "built"
+  /** The unsafe block at that height differed: a block was built from the attributes and the unsafe chain reorganized to it. */
   | "replaced"
   /** The attributes' payload was invalid: a deposits-only block was built instead (Holocene). */
   | "depositsOnly"

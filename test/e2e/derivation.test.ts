@@ -139,7 +139,7 @@ describe("derivation from L1 alone (no batcher)", () => {
     expect(info.values.sequenceNumber).toBe(0n);
     expect(BigInt((await rpcResult(node.url, "eth_getBalance", [RECIPIENT, "latest"])) as unknown as string)).toBe(MINT);
     // The metrics count the derived blocks (the worker's counters reach the main thread within a status interval) and the L1 requests.
-    await until("the derived-block counter", async () => ((await metric(metricsPort, "basalt_derivation_blocks_total", '{result="replaced"}')) >= safe.number ? true : undefined), 10_000);
+    await until("the derived-block counter", async () => ((await metric(metricsPort, "basalt_derivation_blocks_total", '{result="built"}')) >= safe.number ? true : undefined), 10_000);
     expect(await metric(metricsPort, "basalt_derivation_l1_requests_total", '{method="eth_getBlockByNumber"}')).toBeGreaterThan(0);
     expect(await metric(metricsPort, "basalt_derivation_l1_head_number")).toBeGreaterThan(0);
   }, 180_000);
@@ -153,7 +153,7 @@ describe("derivation from L1 alone (no batcher)", () => {
       const s = (await rpcResult(node.rollupUrl, "optimism_syncStatus", [])) as Json;
       return (s.safe_l2 as { number: number }).number > safeBefore + 2 ? s : undefined;
     });
-    const derivedNow = await metric(metricsPort, "basalt_derivation_blocks_total", '{result="replaced"}');
+    const derivedNow = await metric(metricsPort, "basalt_derivation_blocks_total", '{result="built"}');
     // Only the blocks after the old safe head were derived in this run.
     expect(derivedNow).toBeLessThanOrEqual((after.safe_l2 as { number: number }).number - safeBefore);
     expect(await metric(metricsPort, "basalt_derivation_resets_total", '{cause="start"}')).toBe(1);

@@ -16,7 +16,8 @@ import { ANVIL_CHAIN_ID, DEVNET_ROLLUP_BATCH_INBOX } from "../../src/config/cons
 import { sendL1Deposit } from "../../src/devnet/optimismPortal.js";
 import { sendL1Transaction } from "../../src/devnet/l1Tx.js";
 import { HttpRpcClient } from "../../src/sync/rpcClient.js";
-import { DEFAULT_CLI_PATH, makeTempDir, removeDir } from "../helpers/basaltProcess.js";
+import { DEFAULT_CLI_PATH, makeTempDir, removeDir, startNode, stopAllProcesses } from "../helpers/basaltProcess.js";
+import { getFreePort } from "../helpers/ports.js";
 import { rpcResult } from "../helpers/rpc.js";
 
 type Json = Record<string, unknown>;
@@ -35,6 +36,7 @@ const running: ChildProcess[] = [];
 let anvil: AnvilNode | undefined;
 
 afterAll(async () => {
+  await stopAllProcesses();
   for (const c of running) c.kill("SIGTERM");
   await Promise.all(running.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once("exit", r)))));
   await anvil?.stop();
@@ -137,6 +139,24 @@ describe("basalt devnet rollup", () => {
     const r = await startRollup(["--l1.rpc", anvil.url, "--l1.block-time", "1", "--batcher.data", "calldata", "--dev.block-time", "1"]);
     expect(r.endpoints.l1Rpc).toBe(anvil.url);
     await depositsReachL2AndVerifierAgrees(r.endpoints);
+    // A node following the sequencer's RPC for the unsafe head, with safety from L1 alone (as Base's
+    // own nodes run): its followed blocks become safe by consolidation, none replaced.
+    const ws = path.join(r.dir, "rollup");
+    const metricsPort = await getFreePort();
+    const follower = await startNode({
+      datadir: path.join(r.dir, "follower"),
+      args: ["--network", path.join(ws, "genesis.json"), "--rollup.config", path.join(ws, "rollup.json"), "--l1.rpc", anvil.url, "--l1.block-time", "1", "--follow-rpc", r.endpoints.sequencerRpc, "--metrics", "--metrics.port", String(metricsPort)],
+    });
+    const target = Number(((await rpcResult(r.endpoints.sequencerRpc, "eth_getBlockByNumber", ["latest", false])) as Json).number as string);
+    await until("the follower's safe head from L1", async () => {
+      const s = (await rpcResult(follower.rollupUrl, "optimism_syncStatus", [])) as Json;
+      return (s.safe_l2 as { number: number }).number >= target ? true : undefined;
+    });
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const count = (result: string): number => Number(metrics.split("\n").find((l) => l.startsWith(`basalt_derivation_blocks_total{result="${result}"}`))?.split(" ")[1] ?? 0);
+    expect(count("consolidated")).toBeGreaterThan(0);
+    expect(count("replaced")).toBe(0);
+    await follower.stop();
     r.child.kill("SIGTERM");
     await new Promise((res) => r.child.once("exit", res));
   }, 300_000);

@@ -66,8 +66,14 @@ export class BlobSidecarError extends TypedError<BlobSidecarErrorType> {}
 export interface BlobSidecar {
   blobs: Uint8Array[];
   commitments: Uint8Array[];
+  /** EIP-4844 (wrapper v0): one blob proof per blob; EIP-7594 (v1): the cell proofs, 128 per blob. */
   proofs: Uint8Array[];
+  /** Wrapper version: 0 (EIP-4844) or 1 (EIP-7594 cell proofs, Osaka); 0 when absent. */
+  version?: 0 | 1;
 }
+
+/** Cell proofs per blob in EIP-7594's wrapper (CELLS_PER_EXT_BLOB). */
+export const CELL_PROOFS_PER_BLOB = 128;
 
 /** A blob transaction split from its network form: the canonical transaction bytes and the sidecar. */
 export interface BlobNetworkForm {
@@ -101,7 +107,7 @@ function byteList(item: unknown, what: string): Uint8Array[] {
  * @throws BlobSidecarError MALFORMED for a wrapper that is not a list of the v0 items,
  * UNSUPPORTED_VERSION for EIP-7594's wrapper (cell proofs).
  */
-export function splitBlobNetworkForm(raw: Uint8Array): BlobNetworkForm | undefined {
+export function splitBlobNetworkForm(raw: Uint8Array, opts: { cellProofs?: boolean } = {}): BlobNetworkForm | undefined {
   if (raw[0] !== BLOB_TX_TYPE) return undefined;
   let decoded: unknown;
   try {
@@ -112,6 +118,12 @@ export function splitBlobNetworkForm(raw: Uint8Array): BlobNetworkForm | undefin
   if (!Array.isArray(decoded) || !Array.isArray(decoded[0])) return undefined;
   if (decoded.length === V1_ITEMS) {
     const version = decoded[1] instanceof Uint8Array && decoded[1].length <= 1 ? (decoded[1][0] ?? 0) : -1;
+    if (version === CELL_PROOFS_WRAPPER_VERSION && opts.cellProofs === true) {
+      return {
+        canonical: canonicalOf(decoded[0]),
+        sidecar: { blobs: byteList(decoded[2], "blobs"), commitments: byteList(decoded[3], "commitments"), proofs: byteList(decoded[4], "cell proofs"), version: 1 },
+      };
+    }
     if (version === CELL_PROOFS_WRAPPER_VERSION) {
       throw new BlobSidecarError(
         { code: BlobSidecarErrorCode.UNSUPPORTED_VERSION, version },
@@ -121,14 +133,19 @@ export function splitBlobNetworkForm(raw: Uint8Array): BlobNetworkForm | undefin
     throw malformed(`5 items with wrapper version ${version}, expected [tx, blobs, commitments, proofs]`);
   }
   if (decoded.length !== V0_ITEMS) throw malformed(`${decoded.length} items, expected 4: [tx, blobs, commitments, proofs]`);
-  const body = RLP.encode(decoded[0] as never);
-  const canonical = new Uint8Array(body.length + 1);
-  canonical[0] = BLOB_TX_TYPE;
-  canonical.set(body, 1);
   return {
-    canonical,
+    canonical: canonicalOf(decoded[0]),
     sidecar: { blobs: byteList(decoded[1], "blobs"), commitments: byteList(decoded[2], "commitments"), proofs: byteList(decoded[3], "proofs") },
   };
+}
+
+/** `0x03 || rlp(body)`: the canonical bytes of a blob transaction body. */
+function canonicalOf(body: unknown): Uint8Array {
+  const encoded = RLP.encode(body as never);
+  const canonical = new Uint8Array(encoded.length + 1);
+  canonical[0] = BLOB_TX_TYPE;
+  canonical.set(encoded, 1);
+  return canonical;
 }
 
 /** The versioned hash of a KZG commitment: `0x01 ++ sha256(commitment)[1:]` (EIP-4844 `kzg_to_versioned_hash`). */
@@ -146,18 +163,28 @@ export function commitmentVersionedHash(commitment: Uint8Array): Uint8Array {
 export function checkSidecarShape(sidecar: BlobSidecar, versionedHashes: readonly Uint8Array[]): void {
   const { blobs, commitments, proofs } = sidecar;
   const n = versionedHashes.length;
-  if (n === 0 || blobs.length !== n || commitments.length !== n || proofs.length !== n) {
+  const proofsExpected = sidecar.version === 1 ? n * CELL_PROOFS_PER_BLOB : n;
+  if (n === 0 || blobs.length !== n || commitments.length !== n || proofs.length !== proofsExpected) {
     const counts = { hashes: n, blobs: blobs.length, commitments: commitments.length, proofs: proofs.length };
     throw new BlobSidecarError(
       { code: BlobSidecarErrorCode.COUNT_MISMATCH, ...counts },
-      `blob sidecar has ${blobs.length} blobs, ${commitments.length} commitments and ${proofs.length} proofs for ${n} versioned hashes; expected ${n} of each (at least 1)`,
+      sidecar.version === 1
+        ? `blob sidecar has ${blobs.length} blobs, ${commitments.length} commitments and ${proofs.length} cell proofs for ${n} versioned hashes; expected ${n}, ${n} and ${proofsExpected}`
+        : `blob sidecar has ${blobs.length} blobs, ${commitments.length} commitments and ${proofs.length} proofs for ${n} versioned hashes; expected ${n} of each (at least 1)`,
     );
+  }
+  for (const [i, p] of proofs.entries()) {
+    if (p.length !== KZG_POINT_BYTES) {
+      throw new BlobSidecarError(
+        { code: BlobSidecarErrorCode.WRONG_SIZE, what: "proof", index: i, expected: KZG_POINT_BYTES, actual: p.length },
+        `blob sidecar proof ${i} is ${p.length} bytes, expected ${KZG_POINT_BYTES}`,
+      );
+    }
   }
   for (let i = 0; i < n; i++) {
     for (const [what, item, expected] of [
       ["blob", blobs[i]!, BLOB_BYTES],
       ["commitment", commitments[i]!, KZG_POINT_BYTES],
-      ["proof", proofs[i]!, KZG_POINT_BYTES],
     ] as const) {
       if (item.length !== expected) {
         throw new BlobSidecarError(
@@ -184,6 +211,9 @@ export function checkSidecarShape(sidecar: BlobSidecar, versionedHashes: readonl
  */
 export async function verifyBlobSidecar(sidecar: BlobSidecar, versionedHashes: readonly Uint8Array[], check: BlobProofCheck = jsBlobProofCheck): Promise<void> {
   checkSidecarShape(sidecar, versionedHashes);
+  // EIP-7594 cell proofs are checked for count and size only (known limit): the commitments still
+  // bind to the transaction's versioned hashes.
+  if (sidecar.version === 1) return;
   const results = await Promise.all(
     sidecar.blobs.map(async (blob, i): Promise<string | undefined> => {
       try {
@@ -215,7 +245,7 @@ export const jsBlobProofCheck: BlobProofCheck = async (blob, commitment, proof) 
 export function blobTxWithSidecar(form: BlobNetworkForm, common: Common): Blob4844Tx {
   const tx = createBlob4844TxFromRLP(form.canonical, { common, freeze: false });
   const wrapped = tx as unknown as { networkWrapperVersion: number; blobs: string[]; kzgCommitments: string[]; kzgProofs: string[] };
-  wrapped.networkWrapperVersion = 0;
+  wrapped.networkWrapperVersion = form.sidecar.version ?? 0;
   wrapped.blobs = form.sidecar.blobs.map(to0x);
   wrapped.kzgCommitments = form.sidecar.commitments.map(to0x);
   wrapped.kzgProofs = form.sidecar.proofs.map(to0x);

@@ -118,7 +118,8 @@ export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: Typed
   const common = chain.commonAt(head.number + 1n, head.timestamp + 1n);
   let form;
   try {
-    form = splitBlobNetworkForm(raw);
+    // Osaka chains (EIP-7594) take the cell-proofs wrapper; earlier ones the EIP-4844 one only.
+    form = splitBlobNetworkForm(raw, { cellProofs: common.isActivatedEIP(7594) });
   } catch (e) {
     if (e instanceof BlobSidecarError) throw sidecarRefusal(e);
     throw e;

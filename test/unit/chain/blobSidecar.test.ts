@@ -64,13 +64,23 @@ describe("splitBlobNetworkForm", () => {
     expect(splitBlobNetworkForm(new Uint8Array([2, 0xc0]))).toBeUndefined();
   });
 
-  it("refuses Osaka's cell-proof wrapper (version 1) and malformed wrappers", () => {
+  it("refuses Osaka's cell-proof wrapper (version 1) before Osaka, takes it on Osaka chains, refuses malformed wrappers", () => {
     const items = RLP.decode(two.raw.subarray(1)) as unknown[];
     const wrap = (list: unknown[]): Uint8Array => new Uint8Array([3, ...RLP.encode(list as never)]);
     expect(() => splitBlobNetworkForm(wrap([items[0], new Uint8Array([1]), items[1], items[2], items[3]]))).toThrow(
       code(BlobSidecarErrorCode.UNSUPPORTED_VERSION),
     );
     expect(() => splitBlobNetworkForm(wrap([items[0], items[1], items[2]]))).toThrow(code(BlobSidecarErrorCode.MALFORMED));
+    // On an Osaka chain the cell-proof wrapper is taken: 128 cell proofs per blob, commitments bound to the versioned hashes.
+    const cellProofs = (n: number): Uint8Array[] => Array.from({ length: n }, () => new Uint8Array(48));
+    const v1 = splitBlobNetworkForm(wrap([items[0], new Uint8Array([1]), items[1], items[2], cellProofs(2 * 128)]), { cellProofs: true })!;
+    expect(v1.sidecar.version).toBe(1);
+    expect(v1.sidecar.proofs.length).toBe(256);
+    expect(() => checkSidecarShape(v1.sidecar, hashes)).not.toThrow();
+    const short = splitBlobNetworkForm(wrap([items[0], new Uint8Array([1]), items[1], items[2], cellProofs(2)]), { cellProofs: true })!;
+    expect(() => checkSidecarShape(short.sidecar, hashes)).toThrow(/expected 2, 2 and 256/);
+    const swapped = splitBlobNetworkForm(wrap([items[0], new Uint8Array([1]), items[1], [...(items[2] as Uint8Array[])].reverse(), cellProofs(256)]), { cellProofs: true })!;
+    expect(() => checkSidecarShape(swapped.sidecar, hashes)).toThrow(code(BlobSidecarErrorCode.HASH_MISMATCH));
     expect(() => splitBlobNetworkForm(wrap([items[0], items[1], items[2], new Uint8Array([5])]))).toThrow(/proofs must be a list of byte strings/);
   });
 });

@@ -36,8 +36,12 @@ import {
 } from "../helpers/rollupFaults.js";
 import type { Json } from "../helpers/rpc.js";
 
-/** Sequencing window (L1 blocks): small, so a missing batch turns into empty batches within seconds. */
-const SEQ_WINDOW = 16n;
+/**
+ * Sequencing window (L1 blocks): small, so a missing batch turns into empty batches within
+ * seconds, yet wider than the ~8 L1 blocks between a block's origin and its batch (the origin
+ * 6 deep, then a channel a block) plus the few blocks the batcher takes to post again after (1).
+ */
+const SEQ_WINDOW = 24n;
 const L1_CONFS = 6;
 
 let r: FaultRollup;
@@ -58,15 +62,20 @@ afterAll(async () => {
 describe("derivation faults: L1 reorg, batcher stopped", () => {
   it("goes back when an L1 reorg removes the batch its safe head came from, and derives the re-posted batch", async () => {
     // The verifier derives some blocks; the L1 block its safe head came from holds their batch.
-    const before = await until("a verifier safe head past block 6", async () => {
+    // Past the start (whose first blocks share the anchor as origin, however long the nodes took to start).
+    const anchor = Number(r.cfg.genesis.l1.number);
+    const before = await until("a verifier safe head past block 6, with an origin past the start", async () => {
       const s = await syncStatus(verifier);
-      return s.safe >= 6 && s.safeL1 > 0 ? s : undefined;
+      return s.safe >= 6 && s.safeL1 > 0 && s.safeOrigin >= anchor + 4 ? s : undefined;
     });
     // The newest L1 block at or below it with a batcher transaction: where the safe head's batch is.
     const batcher = devAccounts()[9]!.address.toLowerCase();
     let batchBlock = before.safeL1;
     while (!(await inboxTxs(r, batchBlock)).some((t) => t.from === batcher)) batchBlock--;
     expect(batchBlock).toBeGreaterThan(Number(r.cfg.genesis.l1.number));
+    // The sequencer's blocks up to the safe head, as batched.
+    const batched: string[] = [];
+    for (let n = 1; n <= before.safe; n++) batched.push((await l2Block(sequencer, n))!.hash as string);
     const hashBefore = (await r.l1.call<{ hash: string }>("eth_getBlockByNumber", ["0x" + batchBlock.toString(16), false])).hash;
     // Reorganize L1 from that block on (mining paused so the depth is exact; the new blocks are empty).
     await setL1Mining(r, false);
@@ -92,8 +101,11 @@ describe("derivation faults: L1 reorg, batcher stopped", () => {
     const target = (await syncStatus(sequencer)).unsafe;
     expect(target).toBeGreaterThan(before.safe);
     await expectAgreeUpTo(sequencer, verifier, target);
-    // The batcher saw its transaction removed and started over from the safe head.
-    expect(await metric(sequencer, "basalt_batcher_resets_total", '{reason="l1_reorg"}')).toBeGreaterThanOrEqual(1);
+    // Those are the blocks derived again, from their batches posted again (no sequencing window ran out meanwhile).
+    for (let n = 1; n <= before.safe; n++) expect((await l2Block(verifier, n))!.hash, `block ${n}`).toBe(batched[n - 1]);
+    expect(await metric(verifier, "basalt_derivation_blocks_total", '{result="emptyBatch"}')).toBe(0);
+    // The batcher started over when the sequencer's own safe head went back.
+    expect(await metric(sequencer, "basalt_batcher_resets_total", '{reason="safe_head_reorg"}')).toBeGreaterThanOrEqual(1);
     expect(sequencer.node.exitInfo()).toBeUndefined();
     expect(verifier.node.exitInfo()).toBeUndefined();
   }, 150_000);

@@ -125,13 +125,15 @@ export async function startRollupNode(r: FaultRollup, name: string, o: RollupNod
     "--l1.rpc", r.anvil.url,
     "--l1.block-time", "1",
     "--metrics", "--metrics.port", String(metricsPort),
-    "--log.level", "info", "--log.format", "json",
+    "--log.level", process.env.BASALT_TEST_LOG_LEVEL ?? "info", "--log.format", "json",
     ...(o.beacon === undefined ? [] : ["--l1.beacon", o.beacon]),
     ...(o.sequencer === true ? ["--sequencer", "--sequencer.l1-confs", String(o.l1Confs ?? 0)] : []),
     ...(o.batcher === undefined ? [] : ["--batcher", "--batcher.key", BATCHER_KEY, "--batcher.data", o.batcher]),
     ...(o.extra ?? []),
   ];
-  const node = await startNode({ datadir, args, readyTimeoutMs: 60_000 });
+  // BASALT_TEST_LOG_DIR keeps each node's output in <dir>/<name>.log (for looking into a failure).
+  const logDir = process.env.BASALT_TEST_LOG_DIR;
+  const node = await startNode({ datadir, args, readyTimeoutMs: 60_000, ...(logDir === undefined ? {} : { logFile: path.join(logDir, `${path.basename(r.dir)}-${name}.log`) }) });
   return { node, metricsPort, datadir };
 }
 

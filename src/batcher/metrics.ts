@@ -19,6 +19,8 @@ export type BatcherResetReason =
   | "l2_reorg"
   /** An L1 reorg removed an included batcher transaction. */
   | "l1_reorg"
+  /** The safe head went back (an L1 reorg under the safe chain): what the batcher had posted for the blocks after it may be gone. */
+  | "safe_head_reorg"
   /** A batcher transaction failed: reverted, or its nonce was taken by another transaction. */
   | "tx_failed"
   /** A channel's frames were not all included within the channel timeout of its first one. */

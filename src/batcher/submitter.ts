@@ -20,6 +20,8 @@
  * - an L2 reorg of blocks already loaded (`Chain.onHead` with reorged blocks below the cursor, or
  *   a block whose parent is not the block loaded before it);
  * - an L1 reorg that removes an included batcher transaction;
+ * - the safe head going back (an L1 reorg under the safe chain, derivation rewinding): what was
+ *   posted for the blocks after it, channels already forgotten included, may be gone from L1;
  * - a batcher transaction that failed (reverted; its nonce taken by another transaction);
  * - a channel whose frames were not all included within the channel timeout of its first
  *   (recovery.ts `channelTimedOut`);
@@ -150,6 +152,8 @@ export class BatchSubmitter {
   /** Lowest L2 block number a head change reorganized away since the last round. */
   private l2ReorgFrom: bigint | undefined;
   private safeHash: Uint8Array | undefined;
+  /** The safe head's number when `safeHash` was taken. */
+  private safeNumber = 0n;
   private safeMovedAtL1 = 0n;
   private armed = false;
   private running: Promise<unknown> = Promise.resolve();
@@ -308,8 +312,15 @@ export class BatchSubmitter {
     const safe = this.safeBlock();
     const safeNumber = safe.header.number;
     if (this.safeHash === undefined || !equalsBytes(this.safeHash, safe.hash())) {
+      // The safe head went back (an L1 reorg under the safe chain): batches already forgotten may be gone from L1, and
+      // the transactions sent after them wait behind their nonces. Start over from the new safe head.
+      if (this.safeHash !== undefined && safeNumber < this.safeNumber) {
+        this.reset("safe_head_reorg", head, { was: this.safeNumber.toString() });
+        return true;
+      }
       if (this.safeHash !== undefined) this.armed = true;
       this.safeHash = safe.hash();
+      this.safeNumber = safeNumber;
       this.safeMovedAtL1 = head.number;
     }
     const keep: PostingChannel[] = [];
@@ -345,6 +356,7 @@ export class BatchSubmitter {
     this.lastHash = safe.hash();
     this.lastBatched = safe.header.number;
     this.safeHash = safe.hash();
+    this.safeNumber = safe.header.number;
   }
 
   /** Starts over from the safe head + 1 (see the module comment), with a warning naming why. */

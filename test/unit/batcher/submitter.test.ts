@@ -54,6 +54,8 @@ const BLOCKS = 40;
 const silent = pino({ level: "silent" });
 
 let dev: DevChain;
+/** The safe head as a test moves it (derivation's role), for batchers given `safeHead: () => safeHead`. */
+let safeHead: Block | undefined;
 
 beforeAll(async () => {
   // Frozen wall clock: the devnet sequencer then gives consecutive blocks consecutive timestamps, as span batches need.
@@ -259,6 +261,28 @@ describe("batch submitter on anvil", () => {
       await env.close();
     }
   });
+
+  it("starts over when the safe head goes back after an L1 reorg removed a transaction it had already forgotten", () =>
+    withOwnChain("basalt-batcher-safereorg-", async (dev2, env) => {
+      for (let i = 0; i < 10; i++) await dev2.traffic.block();
+      await drive(env.batcher, env.rpc, posted(env.batcher, 10n));
+      // Derivation makes blocks 1..10 safe: the channel is confirmed and covered, so the batcher forgets it.
+      safeHead = dev2.chain.getBlockByNumber(10n)!;
+      await env.batcher.step();
+      expect(env.batcher.txManager.tracked).toEqual([]);
+      // The L1 block holding it is reorganized away; derivation takes the safe head back to genesis.
+      const [removed] = (await readInbox(env.rpc, env.anvil.url, env.rollup, BATCHER)).items;
+      expect(removed).toBeDefined();
+      await env.rpc.call("anvil_reorg", [1, []]);
+      expect((await readInbox(env.rpc, env.anvil.url, env.rollup, BATCHER)).items).toEqual([]);
+      safeHead = dev2.chain.getBlockByNumber(0n)!;
+      const resets = await counterValue(batcherResetsTotal, { reason: "safe_head_reorg" });
+      // New blocks: without starting over, their transaction would take the next nonce and wait behind the removed one forever.
+      for (let i = 0; i < 5; i++) await dev2.traffic.block();
+      await drive(env.batcher, env.rpc, posted(env.batcher, 15n));
+      expect(await counterValue(batcherResetsTotal, { reason: "safe_head_reorg" })).toBe(resets + 1);
+      expect(await readBack(env, dev2.chain)).toMatchObject({ channels: 1, covered: range(1n, 15n) });
+    }, "calldata", { safeHead: () => safeHead }));
 
   it("resubmits a transaction priced out by a base-fee spike with bumped fees", async () => {
     const env = await setup(dev.chain, "calldata");

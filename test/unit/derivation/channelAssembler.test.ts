@@ -3,7 +3,7 @@
  * `crates/protocol/derive/src/stages/frame_queue.rs` Holocene tests (valid, unordered,
  * non-sequential, unclosed, unstarted channels), checked here by the channels that come out and
  * the frames dropped; then the channel timeout (300 L1 blocks, 50 from Granite), the size limit
- * (data + 200 bytes a frame, 10 MB before Fjord) and a channel completing in one frame.
+ * (data + 200 bytes a frame, 10 MB before Fjord, 100 MB from it) and a channel completing in one frame.
  */
 import { bytesToHex } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
@@ -97,5 +97,21 @@ describe("channel timeout and size", () => {
     expect(a.add(frame(1, 0, false, big), at(1)).dropped).toEqual([]);
     expect(a.add(frame(1, 1, false, big), at(1)).dropped).toEqual([]); // exactly 10,000,000
     expect(a.add(frame(1, 2, true, Uint8Array.of(1)), at(1)).dropped.map((d) => d.reason)).toEqual(["CHANNEL_TOO_LARGE"]);
+  });
+
+  it("drops a channel whose frames pass 100 MB from Fjord (100 full frames), then the rest of its frames, and assembles the next channel", () => {
+    const a = new ChannelAssembler(RULES);
+    // MAX_FRAME_LEN-sized frames: 100 of them (with 200 bytes each of overhead) are exactly 100,000,000 bytes.
+    const full = new Uint8Array(1_000_000 - 200);
+    for (let i = 0; i < 100; i++) expect(a.add(frame(1, i, false, full), at(1 + Math.floor(i / 10))).dropped, `frame ${i}`).toEqual([]);
+    expect(a.pending?.frames).toBe(100);
+    const over = a.add(frame(1, 100, false, Uint8Array.of(1)), at(11));
+    expect(over.dropped).toEqual([{ reason: "CHANNEL_TOO_LARGE", frames: 101, channelId: new Uint8Array(16).fill(1) }]);
+    expect(a.pending).toBeUndefined();
+    // The channel's later frames have nothing to join: each is out of order; the closing one completes nothing.
+    expect(a.add(frame(1, 101, true), at(11)).dropped.map((d) => d.reason)).toEqual(["FRAME_OUT_OF_ORDER"]);
+    const next = a.add(frame(2, 0, true), at(12));
+    expect(next.dropped).toEqual([]);
+    expect(next.ready?.id[0]).toBe(2);
   });
 });

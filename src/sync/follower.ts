@@ -454,6 +454,15 @@ export class Follower {
       n--;
     }
     const ancestor = n;
+    // With safety from L1 (derivation runs here) the source's unsafe chain never replaces the safe
+    // chain, as op-node's engine refuses unsafe payloads that conflict with it: wait for the source.
+    const safe = this.trackSafety ? undefined : this.chain.pointer("safe");
+    if (safe !== undefined && ancestor < safe.header.number) {
+      throw new FollowInconsistentError(
+        `${this.endpoint}'s chain leaves the L1-derived safe chain at block ${ancestor + 1n} (safe head ${safe.header.number}); not following it below the safe head`,
+        { source: this.endpoint, block: (ancestor + 1n).toString() },
+      );
+    }
     const ancestorHash = this.chain.getCanonicalHash(ancestor)!;
     if (ancestor === targetNumber) {
       // The source's head is behind ours on our own chain: drop our blocks above it.

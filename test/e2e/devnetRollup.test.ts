@@ -153,9 +153,14 @@ describe("basalt devnet rollup", () => {
       const s = (await rpcResult(follower.rollupUrl, "optimism_syncStatus", [])) as Json;
       return (s.safe_l2 as { number: number }).number >= target ? true : undefined;
     });
-    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    const count = (result: string): number => Number(metrics.split("\n").find((l) => l.startsWith(`basalt_derivation_blocks_total{result="${result}"}`))?.split(" ")[1] ?? 0);
-    expect(count("consolidated")).toBeGreaterThan(0);
+    // While it catches up, derivation may reach a height before the RPC follower does and build the
+    // block itself ("built"); once caught up, the followed unsafe head leads L1 and blocks become safe
+    // by consolidation. Wait for that steady state rather than sampling the catch-up.
+    await until("a followed block made safe by consolidation", async () => {
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const line = metrics.split("\n").find((l) => l.startsWith('basalt_derivation_blocks_total{result="consolidated"}'));
+      return Number(line?.split(" ")[1] ?? 0) > 0 ? true : undefined;
+    });
     await until("the verifier at the same height", async () => {
       const s = (await rpcResult(r.endpoints.verifierRollupRpc, "optimism_syncStatus", [])) as Json;
       return (s.safe_l2 as { number: number }).number >= target ? true : undefined;

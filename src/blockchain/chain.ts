@@ -631,6 +631,15 @@ export class Chain {
       });
     }
     const executed = await this.executeBlock(block);
+    // Several writers share the chain (follow mode, P2P gossip, derivation, the Engine API): another may
+    // have moved the head while this block executed. Committing on a head that is not the parent would
+    // put two children of one block on the canonical chain.
+    if (!equalsBytes(block.header.parentHash, this.headBlock.hash())) {
+      if (this.isCanonical(block.hash())) return executed;
+      throw new ChainError(ChainErrorCode.UNKNOWN_PARENT, `block ${block.header.number}: the head moved while it executed; parent ${to0x(block.header.parentHash)} is no longer the head`, {
+        number: block.header.number,
+      });
+    }
     this.commitCanonical(executed);
     return executed;
   }

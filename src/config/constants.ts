@@ -1012,3 +1012,31 @@ export const L1DEV_BLOB_RETENTION_SLOTS = 4_096;
 export const L1DEV_BLOB_RETENTION_MAX_BLOBS = 2_048;
 /** devnet-l1: default beacon API port, lighthouse's HTTP API default (5052). */
 export const DEFAULT_BEACON_PORT = 5_052;
+
+// ---- P2P: importing unsafe blocks received over gossip (main thread) ----
+/**
+ * Gossip blocks held while their parent is missing (a gap being fetched, or blocks arriving out of
+ * order). 256 blocks are 8.5 minutes of Base at 2 s; a longer gap is catch-up sync's business
+ * (req/resp, `--follow-rpc` or L1 derivation fill it) and the oldest held blocks go first. op-node
+ * bounds the same queue by memory (500 MB of payloads); a count bounds it here, since a block's
+ * size is already bounded by the gossip message limit.
+ */
+export const GOSSIP_IMPORT_MAX_BUFFERED_BLOCKS = 256;
+/**
+ * Most missing blocks asked for by number (req/resp `payload_by_number`) to close one gap before
+ * importing the held gossip blocks: the same 256, since a larger gap cannot be held anyway.
+ */
+export const GOSSIP_GAP_FETCH_MAX_BLOCKS = 256;
+/**
+ * Devnet: dev account (index into `devAccounts()`) whose key signs the sequencer's gossip blocks by
+ * default (`--p2p.sequencer.key`), and whose address is the devnet's unsafe block signer: 8, the
+ * account `basalt devnet rollup` deploys SystemConfig with and names `unsafeBlockSigner` there, so
+ * the built-in devnet and a local rollup agree with what L1 says.
+ */
+export const DEVNET_P2P_SEQUENCER_ACCOUNT = 8;
+/**
+ * How often the unsafe block signer is read again from L1's SystemConfig (`unsafeBlockSigner()`)
+ * when an L1 RPC is configured: op-node reloads its runtime config every 10 minutes
+ * (`--l1.runtime-config-reload-interval`, default 10m).
+ */
+export const P2P_SIGNER_RELOAD_MS = 10 * 60_000;

@@ -126,10 +126,14 @@ export class GossipImporter {
     const hash = block.hash();
     if (this.chain.store.hasBlock(hash)) {
       blocksFirstSeenTotal.inc({ source: "other" });
-      this.count("known");
-      return;
+      // Stored but off the canonical chain (a branch reorganized away, now gossiped again): it may become the head again.
+      if (this.chain.isCanonical(hash)) {
+        this.count("known");
+        return;
+      }
+    } else {
+      blocksFirstSeenTotal.inc({ source: "p2p" });
     }
-    blocksFirstSeenTotal.inc({ source: "p2p" });
     await this.place({ block, receivedAtMs: msg.receivedAtMs });
     await this.releaseHeld();
   }

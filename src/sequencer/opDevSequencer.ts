@@ -23,6 +23,7 @@
  */
 import { equalsBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
+import type { Block } from "@ethereumjs/block";
 import type { Chain, ExecutedBlock } from "../blockchain/chain.js";
 import type { DepositTransaction } from "../chain/op/depositTx.js";
 import { DEV_PRODUCTION_RETRY_MAX_MS, SEQUENCER_L1_WAIT_RETRY_MS } from "../config/constants.js";
@@ -60,6 +61,8 @@ export interface OpDevSequencerOptions {
    * devnet's simulated L1. A source with a block time overrides the `blockTimeS` argument.
    */
   l1?: L1OriginSource;
+  /** Called with every block this sequencer seals, once it is the head (P2P publishes it to gossip). */
+  onSealed?: (block: Block) => void;
 }
 
 /** A block whose session is open (flashblocks mode). */
@@ -129,6 +132,7 @@ export class OpDevSequencer {
   private readonly maxIndex: number;
   private readonly sink: FlashblockSink | undefined;
   private readonly log: Logger;
+  private readonly onSealed: ((block: Block) => void) | undefined;
 
   constructor(
     private readonly chain: Chain,
@@ -139,6 +143,7 @@ export class OpDevSequencer {
   ) {
     this.log = log.child({ subsystem: "sequencer" });
     this.faults = new FaultLog(this.log);
+    this.onSealed = opts.onSealed;
     if (opts.l1 === undefined) {
       this.simulated = new SimulatedL1Origins(chain);
       this.l1 = this.simulated;
@@ -254,6 +259,7 @@ export class OpDevSequencer {
     const hash = ex.block.hash();
     this.chain.commitCanonical(ex, this.l1.sealsFinal ? { safe: hash, finalized: hash } : {});
     this.l1.committed(next);
+    this.onSealed?.(ex.block);
     sequencerL1OriginNumber.set(Number(next.origin.number));
     if (next.deposits.length > 0) sequencerDepositsIncludedTotal.inc(next.deposits.length);
     if (next.pastDrift) sequencerPastDriftBlocksTotal.inc();

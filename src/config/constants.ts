@@ -1040,3 +1040,27 @@ export const DEVNET_P2P_SEQUENCER_ACCOUNT = 8;
  * (`--l1.runtime-config-reload-interval`, default 10m).
  */
 export const P2P_SIGNER_RELOAD_MS = 10 * 60_000;
+
+// ── P2P block gossip (OP Stack `blocks` topics; specs protocol/rollup-node-p2p.md, op-node p2p/gossip.go) ──
+/**
+ * Largest gossip message, compressed or decompressed: 10 MiB (op-node `maxGossipSize`
+ * = 10 × 2^20, also the gossipsub max transmit size; spec "constrained to 10 MiB").
+ */
+export const GOSSIP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * Smallest decompressed block message: a 65-byte signature and at least one payload byte
+ * (op-node `minGossipSize` = 66, "at least some data to validate the signature against").
+ */
+export const GOSSIP_MIN_MESSAGE_BYTES = 66;
+/** A gossiped block older than this many seconds is rejected (spec "Block validation", op-node `now-60`). */
+export const GOSSIP_BLOCK_MAX_AGE_SECONDS = 60n;
+/** A gossiped block more than this many seconds in the future is rejected (spec, op-node `now+5`). */
+export const GOSSIP_BLOCK_MAX_FUTURE_SECONDS = 5n;
+/**
+ * Different blocks seen at one height after which further ones are rejected: op-node rejects when
+ * more than 5 are already recorded (`count > 5`), so the 7th distinct block at a height is the
+ * first refused (spec: "more than 5 different blocks").
+ */
+export const GOSSIP_MAX_BLOCKS_PER_HEIGHT = 5;
+/** Heights whose seen block hashes are remembered (op-node's block-height LRU of 1000; base/base `SEEN_HASH_CACHE_SIZE`). */
+export const GOSSIP_SEEN_HEIGHTS = 1_000;

@@ -48,7 +48,7 @@ export function registerDevP2PMetrics(): void {
       this.reset();
       for (const [k, n] of Object.entries(view?.counters() ?? {})) {
         const m = /^messages:(in|out):(.+)$/.exec(k);
-        if (m !== null) this.inc({ direction: m[1]!, message: m[2]! }, n);
+        if (m !== null) this.inc({ message: m[2]!, direction: m[1]! }, n);
       }
     },
   });

@@ -81,8 +81,10 @@ export class BlockServer {
       number = f.number;
     }
     const step = q.skip + 1n;
+    // Nothing above the head exists (and a u64 skip must not reach the store's 8-byte keys).
+    const top = this.head().number;
     for (;;) {
-      if (number < 0n) return out;
+      if (number < 0n || number > top) return out;
       const hash = this.store.getCanonicalHash(number);
       const rlp = hash === undefined ? undefined : this.store.getHeaderRlp(hash);
       if (rlp === undefined || !push(rlp)) return out;

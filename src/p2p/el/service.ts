@@ -19,27 +19,12 @@ import { chainForkActivations } from "./forkSchedule.js";
 import { bindDevP2PMetrics } from "./metrics.js";
 import type { ElNetwork, NodeInfoJson, PeerInfoJson } from "./network.js";
 import { loadOrCreateNodeKey } from "./nodeKey.js";
-import { decodeThreadMessage, encodeThreadMessage, type DevP2PMainMessage, type DevP2PWorkerData, type DevP2PWorkerMessage, type ListenWire, type PeerWire } from "./threadProtocol.js";
+import { decodeThreadMessage, encodeThreadMessage, type DevP2PMainMessage, type DevP2PSettings, type DevP2PWorkerData, type DevP2PWorkerMessage, type ListenWire, type PeerWire } from "./threadProtocol.js";
 
 /** Options of a {@link DevP2PService} (from `--port`, `--discovery.*`, `--bootnodes`, …). */
-export interface DevP2PServiceOptions {
-  datadir: string;
+export interface DevP2PServiceOptions extends DevP2PSettings {
   /** Path of the node key file (created when absent). */
   secretKeyPath: string;
-  clientId: string;
-  addr: string;
-  port: number;
-  discoveryAddr: string;
-  discoveryPort: number;
-  discovery: boolean;
-  externalIp: string | undefined;
-  bootnodes: string[];
-  trustedPeers: string[];
-  maxInbound: number;
-  maxOutbound: number;
-  txGossip: boolean;
-  /** Transaction types the pool takes. */
-  poolTxTypes: number[];
   logLevel: LogLevel;
   logFormat: LogFormat;
 }
@@ -71,29 +56,15 @@ export class DevP2PService implements ElNetwork {
     const key = loadOrCreateNodeKey(opts.secretKeyPath);
     const { blocks, times } = chainForkActivations(chain);
     const genesis = chain.getHeaderByHash(chain.genesisHash);
+    const { secretKeyPath: _path, ...settings } = opts;
     this.data = {
-      datadir: opts.datadir,
+      ...settings,
       privateKeyHex: Buffer.from(key).toString("hex"),
-      clientId: opts.clientId,
       chainId: chain.chainId.toString(),
       genesisHash: to0x(chain.genesisHash),
       genesisTime: (genesis?.timestamp ?? 0n).toString(),
       blockForks: blocks.map(String),
       timeForks: times.map(String),
-      addr: opts.addr,
-      port: opts.port,
-      discoveryAddr: opts.discoveryAddr,
-      discoveryPort: opts.discoveryPort,
-      discovery: opts.discovery,
-      externalIp: opts.externalIp,
-      bootnodes: opts.bootnodes,
-      trustedPeers: opts.trustedPeers,
-      maxInbound: opts.maxInbound,
-      maxOutbound: opts.maxOutbound,
-      txGossip: opts.txGossip,
-      poolTxTypes: opts.poolTxTypes,
-      logLevel: opts.logLevel,
-      logFormat: opts.logFormat,
     };
     bindDevP2PMetrics({
       counters: () => this.counters(),

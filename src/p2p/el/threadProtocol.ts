@@ -9,16 +9,9 @@ import { Packr } from "msgpackr";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
-/** What the worker needs to start (its `workerData`, all strings and numbers). */
-export interface DevP2PWorkerData {
-  datadir: string;
-  privateKeyHex: string;
+/** The network settings of the options (`--port`, `--discovery.*`, `--bootnodes`, …), as the worker takes them. */
+export interface DevP2PSettings {
   clientId: string;
-  chainId: string;
-  genesisHash: string;
-  genesisTime: string;
-  blockForks: string[];
-  timeForks: string[];
   addr: string;
   port: number;
   discoveryAddr: string;
@@ -33,8 +26,19 @@ export interface DevP2PWorkerData {
   txGossip: boolean;
   /** Transaction types the pool takes (announcements of other types are not fetched). */
   poolTxTypes: number[];
+  datadir: string;
   logLevel: string;
   logFormat: string;
+}
+
+/** What the worker needs to start (its `workerData`, all strings and numbers): the settings and the chain's identity. */
+export interface DevP2PWorkerData extends DevP2PSettings {
+  privateKeyHex: string;
+  chainId: string;
+  genesisHash: string;
+  genesisTime: string;
+  blockForks: string[];
+  timeForks: string[];
 }
 
 /** A connected peer as admin_peers shows it. */

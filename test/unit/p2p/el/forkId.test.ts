@@ -20,13 +20,18 @@ function filterOf(name: OpNetworkName): ForkFilter {
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
+/** The fork id of `name` with the head at `timestamp`, as [hash hex, next]. */
+function idAt(name: OpNetworkName): (timestamp: bigint) => [string, bigint] {
+  const f = filterOf(name);
+  return (timestamp) => {
+    const id = f.forkId({ number: 0n, timestamp });
+    return [hex(id.hash), id.next];
+  };
+}
+
 describe("fork id", () => {
   it("Base mainnet matches op-reth's vectors", () => {
-    const f = filterOf("base-mainnet");
-    const at = (timestamp: bigint) => {
-      const id = f.forkId({ number: 0n, timestamp });
-      return [hex(id.hash), id.next];
-    };
+    const at = idAt("base-mainnet");
     expect(at(0n)).toEqual(["67da0260", 1704992401n]);
     expect(at(1704992400n)).toEqual(["67da0260", 1704992401n]);
     expect(at(1704992401n)).toEqual(["3c283cb3", 1710374401n]);
@@ -43,11 +48,7 @@ describe("fork id", () => {
   });
 
   it("Base Sepolia matches op-reth's vectors", () => {
-    const f = filterOf("base-sepolia");
-    const at = (timestamp: bigint) => {
-      const id = f.forkId({ number: 0n, timestamp });
-      return [hex(id.hash), id.next];
-    };
+    const at = idAt("base-sepolia");
     expect(at(0n)).toEqual(["b959b9f7", 1699981200n]);
     expect(at(1699981199n)).toEqual(["b959b9f7", 1699981200n]);
     expect(at(1699981200n)).toEqual(["607cd5a1", 1708534800n]);

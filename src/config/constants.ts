@@ -1064,3 +1064,51 @@ export const GOSSIP_BLOCK_MAX_FUTURE_SECONDS = 5n;
 export const GOSSIP_MAX_BLOCKS_PER_HEIGHT = 5;
 /** Heights whose seen block hashes are remembered (op-node's block-height LRU of 1000; base/base `SEEN_HASH_CACHE_SIZE`). */
 export const GOSSIP_SEEN_HEIGHTS = 1_000;
+// ---- execution-layer networking (devp2p: discovery v4 + RLPx eth/68, src/p2p/el) ----------------
+
+/** Default RLPx TCP port (reth/geth `--port`, the specification's port table: 30303 TCP). */
+export const DEFAULT_P2P_EL_PORT = 30_303;
+/** Default discovery v4 UDP port (reth `--discovery.port`: 30303 UDP, same number as RLPx). */
+export const DEFAULT_P2P_EL_DISCOVERY_PORT = 30_303;
+/** Default listen address of RLPx and discovery (reth `--addr` / `--discovery.addr`: all IPv4 interfaces). */
+export const DEFAULT_P2P_EL_ADDR = "0.0.0.0";
+/** Most outbound RLPx peers (reth `DEFAULT_MAX_COUNT_PEERS_OUTBOUND`, crates/net/network-types/src/peers/config.rs). */
+export const DEFAULT_P2P_EL_MAX_OUTBOUND = 100;
+/** Most inbound RLPx peers (reth `DEFAULT_MAX_COUNT_PEERS_INBOUND`). */
+export const DEFAULT_P2P_EL_MAX_INBOUND = 30;
+/** File name of the node key in the datadir (reth keeps `discovery-secret` in its datadir; created once, reused). */
+export const P2P_EL_SECRET_FILE = "discovery-secret";
+/** Most headers served per GetBlockHeaders (reth `MAX_HEADERS_SERVE`, geth `maxHeadersServe`: 1024). */
+export const ETH_MAX_HEADERS_SERVE = 1_024;
+/** Most bodies served per GetBlockBodies (reth `MAX_BODIES_SERVE`, geth `maxBodiesServe`: 1024). */
+export const ETH_MAX_BODIES_SERVE = 1_024;
+/** Most blocks' receipts served per GetReceipts (reth `MAX_RECEIPTS_SERVE`, geth `maxReceiptsServe`: 1024). */
+export const ETH_MAX_RECEIPTS_SERVE = 1_024;
+/** Soft byte limit of one response: stop adding items past it (reth `SOFT_RESPONSE_LIMIT`, geth `softResponseLimit`: 2 MiB). */
+export const ETH_SOFT_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Largest eth message accepted, compressed or not (reth `MAX_MESSAGE_SIZE`, crates/net/eth-wire-types/src/message.rs: 10 MiB). */
+export const ETH_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** Most hashes in one NewPooledTransactionHashes (reth `SOFT_LIMIT_COUNT_HASHES_IN_NEW_POOLED_TRANSACTIONS_BROADCAST_MESSAGE`: 4096). */
+export const ETH_MAX_ANNOUNCED_HASHES = 4_096;
+/** Most hashes asked per GetPooledTransactions (reth `SOFT_LIMIT_COUNT_HASHES_IN_GET_POOLED_TRANSACTIONS_REQUEST`: 256). */
+export const ETH_MAX_POOLED_TX_REQUEST = 256;
+/** Soft byte limit of a PooledTransactions answer (reth `SOFT_LIMIT_BYTE_SIZE_POOLED_TRANSACTIONS_RESPONSE`: 2 MiB). */
+export const ETH_SOFT_POOLED_TX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Transaction hashes a peer session remembers as seen (reth `DEFAULT_MAX_COUNT_TRANSACTIONS_SEEN_BY_PEER`: 10 * 1024 / 32 = 320). */
+export const ETH_SEEN_TX_HASHES = 320;
+/** Transaction hashes the node remembers as fetched or being fetched, across peers (so one announcement from many peers is fetched once). */
+export const ETH_KNOWN_TX_HASHES = 16_384;
+/**
+ * Milliseconds an RLPx connection may take from TCP accept to a completed eth Status exchange
+ * (reth `HANDSHAKE_TIMEOUT`, crates/net/ecies/src/stream.rs and eth-wire p2pstream.rs: 10 s). A
+ * socket that never finishes the handshake is dropped.
+ */
+export const P2P_EL_HANDSHAKE_TIMEOUT_MS = 10_000;
+/** Milliseconds a GetPooledTransactions request waits for its answer before its hashes may be asked again (reth's eth request timeout is 20 s, `INITIAL_REQUEST_TIMEOUT`; half of it keeps a silent peer from holding hashes long). */
+export const ETH_REQUEST_TIMEOUT_MS = 10_000;
+/** Milliseconds the main thread has to answer a worker's pooled-transactions lookup before the peer gets an empty answer. */
+export const P2P_EL_POOL_LOOKUP_TIMEOUT_MS = 5_000;
+/** Milliseconds before a crashed devp2p worker is started again (as the derivation worker's restart delay). */
+export const P2P_EL_WORKER_RESTART_DELAY_MS = 1_000;
+/** Milliseconds between the worker's counter/peer snapshots to the main thread (metrics, admin_peers, net_peerCount). */
+export const P2P_EL_STATUS_INTERVAL_MS = 500;

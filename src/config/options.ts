@@ -43,6 +43,14 @@ import {
   RPC_GAS_CAP,
   L1DEV_DEFAULT_SLOT_SECONDS,
 } from "./constants.js";
+import {
+  DEFAULT_P2P_EL_ADDR,
+  DEFAULT_P2P_EL_DISCOVERY_PORT,
+  DEFAULT_P2P_EL_MAX_INBOUND,
+  DEFAULT_P2P_EL_MAX_OUTBOUND,
+  DEFAULT_P2P_EL_PORT,
+  P2P_EL_SECRET_FILE,
+} from "./constants.js";
 
 /** The commands that take options. */
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet";
@@ -222,6 +230,33 @@ export interface BasaltOptions {
   to: number | undefined;
   /** dotenv file of `BASALT_*` variables. */
   "env-file": string | undefined;
+  // ---- execution-layer networking (devp2p) ----
+  /** Turn the execution-layer network (RLPx + discovery v4) off. */
+  "p2p.el.disable": boolean;
+  /** RLPx TCP listen port. */
+  port: number;
+  /** RLPx listen address. */
+  addr: string;
+  /** Discovery v4 UDP port. */
+  "discovery.port": number;
+  /** Discovery v4 listen address. */
+  "discovery.addr": string;
+  /** No discovery: only bootnodes' RLPx and trusted peers. */
+  "disable-discovery": boolean;
+  /** Comma-separated enode URLs to bootstrap discovery from (default: the network's). */
+  bootnodes: string | undefined;
+  /** Comma-separated enode URLs always connected (above the peer limits). */
+  "trusted-peers": string | undefined;
+  /** Most outbound peers. */
+  "max-outbound-peers": number;
+  /** Most inbound peers. */
+  "max-inbound-peers": number;
+  /** Node key file (hex secp256k1 key); default `<datadir>/discovery-secret`. */
+  "p2p-secret-key": string | undefined;
+  /** `extip:<ip>`: the address announced in the enode and discovery. */
+  nat: string | undefined;
+  /** Announce new pool transactions to peers (off by default on OP chains, as op-reth). */
+  "txpool.gossip": boolean;
 }
 
 /** The dotted name of an option, e.g. `"http.port"`. */
@@ -234,7 +269,7 @@ export type OptionType = "number" | "string" | "boolean";
 export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
 
 /** The help-text group of an option. */
-export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "batcher" | "dev" | "storage" | "logging" | "import/export";
+export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "batcher" | "dev" | "storage" | "logging" | "import/export" | "devp2p";
 
 /** Groups in help-text order, with their headings. */
 export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
@@ -249,6 +284,7 @@ export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
   { group: "storage", title: "Storage" },
   { group: "logging", title: "Logging" },
   { group: "import/export", title: "Import/export" },
+  { group: "devp2p", title: "Execution-layer networking (devp2p: discovery v4 and RLPx eth/68 on 30303)" },
 ];
 
 /**
@@ -912,6 +948,119 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "import/export",
     commands: ["export"],
     valueName: "<block>",
+  },
+  // ---- execution-layer networking (devp2p; reth's flag names) ----
+  "p2p.el.disable": {
+    name: "p2p.el.disable",
+    type: "boolean",
+    description: "Turn the execution-layer network off (no RLPx, no discovery v4)",
+    default: false,
+    group: "devp2p",
+    commands: ["node"],
+  },
+  port: {
+    name: "port",
+    type: "number",
+    description: "RLPx TCP listen port (0 = any free port)",
+    default: DEFAULT_P2P_EL_PORT,
+    group: "devp2p",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  addr: {
+    name: "addr",
+    type: "string",
+    description: "RLPx listen address",
+    default: DEFAULT_P2P_EL_ADDR,
+    group: "devp2p",
+    commands: ["node"],
+    valueName: "<address>",
+  },
+  "discovery.port": {
+    name: "discovery.port",
+    type: "number",
+    description: "Discovery v4 UDP port (0 = any free port)",
+    default: DEFAULT_P2P_EL_DISCOVERY_PORT,
+    group: "devp2p",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "discovery.addr": {
+    name: "discovery.addr",
+    type: "string",
+    description: "Discovery v4 UDP listen address",
+    default: DEFAULT_P2P_EL_ADDR,
+    group: "devp2p",
+    commands: ["node"],
+    valueName: "<address>",
+  },
+  "disable-discovery": {
+    name: "disable-discovery",
+    type: "boolean",
+    description: "No discovery v4: connect to trusted peers (and admin_addPeer) only",
+    default: false,
+    group: "devp2p",
+    commands: ["node"],
+  },
+  bootnodes: {
+    name: "bootnodes",
+    type: "string",
+    description: "Comma-separated enode URLs discovery starts from",
+    defaultDescription: "the network's published bootnodes (none on the devnets)",
+    group: "devp2p",
+    commands: ["node"],
+    valueName: "<enodes>",
+  },
+  "trusted-peers": {
+    name: "trusted-peers",
+    type: "string",
+    description: "Comma-separated enode URLs kept connected, above the peer limits",
+    group: "devp2p",
+    commands: ["node"],
+    valueName: "<enodes>",
+  },
+  "max-outbound-peers": {
+    name: "max-outbound-peers",
+    type: "number",
+    description: "Most outbound RLPx peers",
+    default: DEFAULT_P2P_EL_MAX_OUTBOUND,
+    group: "devp2p",
+    commands: ["node"],
+  },
+  "max-inbound-peers": {
+    name: "max-inbound-peers",
+    type: "number",
+    description: "Most inbound RLPx peers",
+    default: DEFAULT_P2P_EL_MAX_INBOUND,
+    group: "devp2p",
+    commands: ["node"],
+  },
+  "p2p-secret-key": {
+    name: "p2p-secret-key",
+    type: "string",
+    description: "File of the node key (64 hex digits); created with a new key if absent",
+    defaultDescription: `<datadir>/${P2P_EL_SECRET_FILE}`,
+    group: "devp2p",
+    commands: ["node"],
+    valueName: "<path>",
+  },
+  nat: {
+    name: "nat",
+    type: "string",
+    description: "extip:<ip>: the public IP announced in the enode URL and discovery pings",
+    group: "devp2p",
+    commands: ["node"],
+    valueName: "<extip:ip>",
+  },
+  "txpool.gossip": {
+    name: "txpool.gossip",
+    type: "boolean",
+    description: "Announce new pool transactions to peers and serve them (off by default, as op-reth on OP chains)",
+    default: false,
+    group: "devp2p",
+    commands: ["node"],
   },
 };
 

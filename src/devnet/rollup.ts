@@ -220,7 +220,8 @@ export async function startRollupDevnet(o: RollupDevnetOptions): Promise<Running
   const stopAll = async (): Promise<void> => {
     for (const proc of [...procs].reverse()) await proc.stop();
   };
-  const common = ["--log.level", o.logLevel, "--log.format", "json"];
+  // The local rollup's nodes share one host: they do not open the execution-layer network (its 30303 would clash).
+  const common = ["--log.level", o.logLevel, "--log.format", "json", "--p2p.el.disable"];
   try {
     // 1. The L1.
     let l1Rpc = o.l1Rpc;

@@ -9,6 +9,7 @@ import type { CallService } from "../execution/callRequest.js";
 import type { TxPool } from "../txpool/txpool.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 import type { TxForwarder } from "../sync/sequencerForward.js";
+import type { ElNetwork } from "../p2p/el/network.js";
 
 /** Node-level settings the RPC reads. */
 export interface RpcSettings {
@@ -45,6 +46,8 @@ export interface RpcBackend {
   forwarder?: TxForwarder;
   /** Set with `--historical-proofs`: eth_getProof within the window and debug_proofsSyncStatus come from the proofs store. */
   proofs?: ProofsSource;
+  /** The execution-layer network (devp2p), unless `--p2p.el.disable`: admin_nodeInfo, admin_peers, net_peerCount, net_listening. */
+  network?: ElNetwork;
   /** Whether the node is importing/syncing (eth_syncing). */
   syncing(): false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
 }

@@ -52,7 +52,8 @@ export interface StartNodeOptions {
   /** data directory (already initialised by the caller if required) */
   datadir: string;
   /**
-   * Extra arguments after `node --datadir D`. `--http.port`, `--authrpc.port`, `--flashblocks.port`, `--rollup.port` and
+   * Extra arguments after `node --datadir D`. Without `--port` here, `--p2p.el.disable` is added (no devp2p on 30303).
+   * `--http.port`, `--authrpc.port`, `--flashblocks.port`, `--rollup.port` and
    * `--authrpc.jwtsecret` are added with free ports / a temp secret file unless present here.
    */
   args?: string[];
@@ -254,6 +255,9 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
   const rollupPortArg = argValue(extra, "--rollup.port");
   const rollupPort = rollupPortArg !== undefined ? Number(rollupPortArg) : (freeRollup as number);
   if (rollupPortArg === undefined) extra.push("--rollup.port", String(rollupPort));
+
+  // Nodes started in parallel would all bind the execution-layer network's 30303: it is off unless the test opts in with --port.
+  if (argValue(extra, "--port") === undefined && !extra.includes("--p2p.el.disable")) extra.push("--p2p.el.disable");
 
   let secretDir: string | undefined;
   let jwtSecretPath: string;

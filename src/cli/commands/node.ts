@@ -60,6 +60,7 @@ import type { BatchSubmitter } from "../../batcher/submitter.js";
 import { verifyBlobProof } from "../../derivation/kzg.js";
 import { startL1Devnet, type L1Devnet } from "../../sequencer/l1Devnet.js";
 import { l1DevMethods } from "../../rpc/methods/l1Dev.js";
+import { devp2pFromOptions } from "../../p2p/el/fromOptions.js";
 
 function version(): string {
   try {
@@ -162,6 +163,9 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     // Follow mode reports its progress while more than a couple of blocks behind the source.
     syncing: () => follower?.syncing() ?? false,
   };
+  // Execution-layer network (devp2p: discovery v4 + RLPx eth/68 in a worker serving peers from the store); off with --p2p.el.disable.
+  const devp2p = devp2pFromOptions(opts, chain, pool, ver, log);
+  backend.network = devp2p;
   // The rollup configuration: a built-in network's, or --rollup.config's for a custom OP chain.
   const rollupConfig = chain.op === undefined ? undefined : rollupConfigForChain(chain.chainId, to0x(chain.genesisHash), opts["rollup.config"]);
   // L1 derivation (--l1.rpc on an OP chain with a rollup configuration): a worker derives the safe chain from L1.
@@ -337,6 +341,24 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     await chain.close();
     throw e;
   }
+  // ---- execution-layer network (devp2p): started once the RPC servers listen ----
+  try {
+    await devp2p?.start();
+  } catch (e) {
+    http.close();
+    auth.close();
+    ws?.close();
+    rollup?.close();
+    fbPublisher?.close();
+    hub?.close();
+    await devp2p?.stop();
+    await proofs?.stop();
+    await l1Dev?.stop();
+    await calls.close();
+    await chain.close();
+    throw e;
+  }
+  // ---- end of the execution-layer network block ----
   const producer = sequencer ?? l1Dev?.producer;
   producer?.start();
   await flashblocks?.start();
@@ -413,6 +435,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await proofs?.stop();
       await metrics?.close();
       if (metrics !== undefined) bindChainMetrics(undefined);
+      await devp2p?.stop();
       chain.useSenderRecovery(undefined);
       // Calls still running after the drain are cancelled: the pool's close would wait for them (its workers only read the store).
       await Promise.race([calls.close(), new Promise<void>((r) => setTimeout(r, SHUTDOWN_POOL_WAIT_MS).unref())]);

@@ -1,6 +1,8 @@
 /**
  * Node and chain information: net_version, net_listening, net_peerCount, web3_clientVersion,
- * web3_sha3, eth_syncing, eth_accounts, eth_config (EIP-7910), eth_capabilities.
+ * web3_sha3, eth_syncing, eth_accounts, eth_config (EIP-7910), eth_capabilities; with the
+ * execution-layer network on, admin_nodeInfo, admin_peers, admin_addPeer and admin_removePeer
+ * (reth's shapes).
  */
 import type { Common } from "@ethereumjs/common";
 import { keccak256 } from "../../util/keccak.js";
@@ -9,6 +11,9 @@ import type { RpcBackend } from "../backend.js";
 import { toData, toQuantity } from "../../chain/json/index.js";
 import { parseData } from "../hexParams.js";
 import { required } from "../params.js";
+import { InvalidParamsError } from "../errors.js";
+import { parseEnode } from "../../p2p/el/enode.js";
+import type { ElNetwork } from "../../p2p/el/network.js";
 import type { MethodTable } from "../types.js";
 
 /** Precompile names and addresses by the fork that introduced them (EIP-7910 names). */
@@ -89,13 +94,42 @@ function forkConfig(common: Common, hf: string | undefined, genesisHash: Uint8Ar
   };
 }
 
+/** An enode URL parameter (admin_addPeer / admin_removePeer). */
+function enodeParam(params: unknown[]): string {
+  const v = required(params, 0);
+  if (typeof v !== "string") throw new InvalidParamsError("invalid argument 0: expected an enode URL string");
+  try {
+    parseEnode(v);
+  } catch (e) {
+    throw new InvalidParamsError(`invalid argument 0: ${(e as Error).message}`);
+  }
+  return v;
+}
+
+/** admin_nodeInfo, admin_peers, admin_addPeer, admin_removePeer of the execution-layer network. */
+function adminMethods(network: ElNetwork): MethodTable {
+  return {
+    /** admin_nodeInfo: this node's enode, id, ports and eth protocol info (reth's `NodeInfo`). */
+    admin_nodeInfo: () => network.nodeInfo() ?? null,
+    /** admin_peers: peers with an eth session (reth's / geth's `PeerInfo`). */
+    admin_peers: () => network.peers(),
+    /** admin_addPeer: dials the enode and keeps it as a static peer; true once asked. */
+    admin_addPeer: (params) => network.addPeer(enodeParam(params)),
+    /** admin_removePeer: forgets the static peer and disconnects it; true when it was connected. */
+    admin_removePeer: (params) => network.removePeer(enodeParam(params)),
+  };
+}
+
 /** Handlers of the node-information family. */
 export function nodeMethods(b: RpcBackend): MethodTable {
   const { chain } = b;
   return {
     net_version: () => chain.chainId.toString(),
-    net_listening: () => true,
-    net_peerCount: () => "0x0",
+    /** net_listening: whether the execution-layer network accepts RLPx connections (false when it is off). */
+    net_listening: () => b.network?.listening() ?? false,
+    /** net_peerCount: peers with an eth/68 session. */
+    net_peerCount: () => toQuantity(BigInt(b.network?.peerCount() ?? 0)),
+    ...(b.network === undefined ? {} : adminMethods(b.network)),
     web3_clientVersion: () => b.settings.clientVersion,
     web3_sha3: (params) => toData(keccak256(parseData(required(params, 0), 0))),
     eth_accounts: () => [],

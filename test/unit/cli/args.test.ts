@@ -35,6 +35,7 @@ import {
   RPC_GAS_CAP,
 } from "../../../src/config/constants.js";
 import { OPTION_LIST, envVarName } from "../../../src/config/options.js";
+import { DEFAULT_P2P_EL_DISCOVERY_PORT, DEFAULT_P2P_EL_MAX_INBOUND, DEFAULT_P2P_EL_MAX_OUTBOUND, DEFAULT_P2P_EL_PORT } from "../../../src/config/constants.js";
 import { BasaltError } from "../../../src/util/errors.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "basalt-cli-args-"));
@@ -187,6 +188,19 @@ describe("defaults", () => {
       "log.format": "json",
       from: undefined,
       to: undefined,
+      "p2p.el.disable": false,
+      port: DEFAULT_P2P_EL_PORT,
+      addr: "0.0.0.0",
+      "discovery.port": DEFAULT_P2P_EL_DISCOVERY_PORT,
+      "discovery.addr": "0.0.0.0",
+      "disable-discovery": false,
+      bootnodes: undefined,
+      "trusted-peers": undefined,
+      "max-outbound-peers": DEFAULT_P2P_EL_MAX_OUTBOUND,
+      "max-inbound-peers": DEFAULT_P2P_EL_MAX_INBOUND,
+      "p2p-secret-key": undefined,
+      nat: undefined,
+      "txpool.gossip": false,
     });
     expect(Object.keys(options).sort()).toEqual(OPTION_LIST.map((o) => o.name).sort());
     expect(new Set(Object.values(sources))).toEqual(new Set(["default"]));

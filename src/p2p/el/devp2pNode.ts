@@ -1,0 +1,234 @@
+/**
+ * The execution-layer network as the devp2p worker runs it: the RLPx host with its eth/68
+ * sessions, discovery v4, the block server reading the store, and the transaction exchange.
+ * It answers peers itself; transactions and pool lookups go to the main thread through the
+ * callbacks given to it (see `threadProtocol.ts`).
+ */
+import { DISCONNECT_REASON } from "@ethereumjs/devp2p";
+import type { Logger } from "pino";
+import { P2P_EL_HANDSHAKE_TIMEOUT_MS } from "../../config/constants.js";
+import { DerivationCounters as Counters } from "../../derivation/stats.js";
+import type { ChainStore } from "../../storage/store.js";
+import type { BasaltError } from "../../util/errors.js";
+import { BlockServer, type HeadInfo } from "./blockServer.js";
+import { Discovery } from "./discovery.js";
+import { formatEnode, nodeIdHex, parseEnode, type Enode } from "./enode.js";
+import { decodeGetBlockHeaders, decodeHashesRequest, encodeResponse, EthCode, ethMessageName } from "./ethMessages.js";
+import { EthSession, type EthSessionHost } from "./ethSession.js";
+import { EthProtocolError } from "./errors.js";
+import { ForkFilter } from "./forkId.js";
+import { nodeIdOf } from "./nodeKey.js";
+import { RlpxHost, type Connection } from "./rlpxHost.js";
+import type { LocalChain } from "./status.js";
+import { ETH_VERSION } from "./status.js";
+import type { DevP2PWorkerData, ListenWire, PeerWire } from "./threadProtocol.js";
+import { TxExchange } from "./txExchange.js";
+
+/** What the node hands to the main thread. */
+export interface DevP2PNodeHooks {
+  forwardTxs(raw: Uint8Array[]): void;
+  lookupTxs(hashes: Uint8Array[]): Promise<Uint8Array[]>;
+}
+
+/** See the module comment. */
+export class DevP2PNode implements EthSessionHost {
+  readonly counters = new Counters();
+  readonly local: LocalChain;
+  private readonly blocks: BlockServer;
+  private readonly rlpx: RlpxHost;
+  private readonly txs: TxExchange;
+  private discovery: Discovery | undefined;
+  private readonly privateKey: Uint8Array;
+  private readonly id: Uint8Array;
+  private readonly staticPeers: Enode[];
+  private listen: ListenWire | undefined;
+  private redial: NodeJS.Timeout | undefined;
+
+  constructor(store: ChainStore, private readonly cfg: DevP2PWorkerData, private readonly log: Logger, hooks: DevP2PNodeHooks) {
+    this.privateKey = Uint8Array.from(Buffer.from(cfg.privateKeyHex, "hex"));
+    this.id = nodeIdOf(this.privateKey);
+    const genesis = Uint8Array.from(Buffer.from(cfg.genesisHash.replace(/^0x/, ""), "hex"));
+    this.local = {
+      networkId: BigInt(cfg.chainId),
+      genesis,
+      forks: ForkFilter.create(genesis, BigInt(cfg.genesisTime), cfg.blockForks.map(BigInt), cfg.timeForks.map(BigInt)),
+    };
+    this.blocks = new BlockServer(store);
+    this.staticPeers = cfg.trustedPeers.map(parseEnode);
+    this.rlpx = new RlpxHost({
+      privateKey: this.privateKey,
+      id: this.id,
+      clientId: cfg.clientId,
+      capabilities: [EthSession.capability(this)],
+      maxInbound: cfg.maxInbound,
+      maxOutbound: cfg.maxOutbound,
+      handshakeTimeoutMs: P2P_EL_HANDSHAKE_TIMEOUT_MS,
+      trusted: new Set(this.staticPeers.map((p) => Buffer.from(p.id).toString("hex"))),
+      counters: this.counters,
+      log,
+    });
+    this.rlpx.onRemoved = (c) => {
+      if (c.session !== undefined) this.txs.sessionClosed(c.session);
+      this.counters.inc(`disconnects:${c.inbound ? "inbound" : "outbound"}`);
+      log.debug({ peer: c.id === undefined ? undefined : Buffer.from(c.id).toString("hex").slice(0, 16) }, "devp2p peer left");
+    };
+    this.txs = new TxExchange({ poolTypes: new Set(cfg.poolTxTypes), counters: this.counters, forward: hooks.forwardTxs, lookup: hooks.lookupTxs });
+  }
+
+  /** Binds RLPx and discovery, then dials trusted peers and bootstraps discovery. */
+  async start(): Promise<ListenWire> {
+    const tcp = await this.rlpx.listen(this.cfg.addr, this.cfg.port);
+    const ip = this.cfg.externalIp ?? (this.cfg.addr === "0.0.0.0" ? "127.0.0.1" : this.cfg.addr);
+    let udp = 0;
+    if (this.cfg.discovery) {
+      this.discovery = new Discovery(this.privateKey, {
+        announce: { address: ip, tcpPort: tcp },
+        counters: this.counters,
+        log: this.log,
+        onNode: (n) => this.rlpx.dial(n),
+      });
+      udp = await this.discovery.bind(this.cfg.discoveryAddr, this.cfg.discoveryPort);
+      this.discovery.bootstrap(this.cfg.bootnodes.map(parseEnode));
+    }
+    const enode = formatEnode({ id: this.id, address: ip, tcpPort: tcp, udpPort: udp === 0 ? tcp : udp });
+    this.listen = { enode, id: nodeIdHex(this.id), ip, listenAddr: `${this.cfg.addr}:${tcp}`, ports: { discovery: udp, listener: tcp } };
+    for (const p of this.staticPeers) this.rlpx.dial(p);
+    this.redial = setInterval(() => {
+      for (const p of this.staticPeers) this.rlpx.dial(p);
+    }, P2P_EL_HANDSHAKE_TIMEOUT_MS);
+    return this.listen;
+  }
+
+  head(): HeadInfo {
+    this.blocks.refresh();
+    return this.blocks.head();
+  }
+
+  onReady(session: EthSession): void {
+    const c = this.rlpx.sessionReady(session);
+    if (c === undefined) return;
+    this.counters.inc(`connects:${c.inbound ? "inbound" : "outbound"}`);
+    this.log.debug({ peer: Buffer.from(c.id ?? []).toString("hex").slice(0, 16), inbound: c.inbound }, "devp2p peer ready");
+  }
+
+  onRefused(session: EthSession, err: BasaltError, messageName: string): void {
+    this.counters.inc(err.code === "P2P_STATUS_REFUSED" ? `dropped:status_${String(err.meta.reason)}` : "dropped:invalid");
+    // Messages after the Status were counted on arrival; a refused Status (or what came before it) is counted here.
+    if (session.remoteStatus === undefined) this.counters.inc(`messages:in:${messageName}`);
+    this.log.debug({ err, message: messageName }, "devp2p peer refused");
+  }
+
+  onMessage(session: EthSession, code: number, payload: Uint8Array): void {
+    const name = ethMessageName(code);
+    this.counters.inc(`messages:in:${name}`);
+    switch (code) {
+      case EthCode.GetBlockHeaders: {
+        const { id, query } = decodeGetBlockHeaders(payload);
+        this.blocks.refresh();
+        this.reply(session, EthCode.BlockHeaders, id, this.blocks.headers(query));
+        return;
+      }
+      case EthCode.GetBlockBodies: {
+        const { id, hashes } = decodeHashesRequest(name, payload);
+        this.blocks.refresh();
+        this.reply(session, EthCode.BlockBodies, id, this.blocks.bodies(hashes));
+        return;
+      }
+      case EthCode.GetReceipts: {
+        const { id, hashes } = decodeHashesRequest(name, payload);
+        this.blocks.refresh();
+        this.reply(session, EthCode.Receipts, id, this.blocks.receipts(hashes));
+        return;
+      }
+      case EthCode.NewPooledTransactionHashes:
+        this.txs.onAnnouncement(session, payload);
+        return;
+      case EthCode.PooledTransactions:
+        this.txs.onPooledTransactions(session, payload);
+        return;
+      case EthCode.Transactions:
+        this.txs.onTransactions(session, payload);
+        return;
+      case EthCode.GetPooledTransactions:
+        this.txs.onGetPooledTransactions(session, payload).catch((e: unknown) => {
+          this.counters.inc("dropped:invalid");
+          this.log.debug({ err: e }, "GetPooledTransactions refused");
+          session.disconnect(DISCONNECT_REASON.SUBPROTOCOL_ERROR);
+        });
+        return;
+      case EthCode.BlockHeaders:
+      case EthCode.BlockBodies:
+      case EthCode.Receipts:
+        // basalt asks for no blocks: an unrequested answer is ignored.
+        return;
+      default:
+        // NewBlock / NewBlockHashes are gone since the merge (EIP-3675), and codes eth/68 does not define.
+        throw new EthProtocolError(name, `message code 0x${code.toString(16)} is not accepted on eth/${ETH_VERSION} after the merge`);
+    }
+  }
+
+  private reply(session: EthSession, code: number, id: bigint, items: Uint8Array[]): void {
+    session.send(code, encodeResponse(id, items));
+    this.counters.inc(`messages:out:${ethMessageName(code)}`);
+  }
+
+  /** Announces pool transactions (gossip on). */
+  announce(hashes: Uint8Array[], types: number[], sizes: number[]): void {
+    if (!this.cfg.txGossip) return;
+    this.txs.announce(
+      this.rlpx.ready().flatMap((c) => (c.session === undefined ? [] : [c.session])),
+      hashes,
+      types,
+      sizes,
+    );
+  }
+
+  /** admin_addPeer: dials the enode and keeps it as a static peer. */
+  addPeer(enode: string): void {
+    const e = parseEnode(enode);
+    if (!this.staticPeers.some((p) => Buffer.from(p.id).equals(Buffer.from(e.id)))) this.staticPeers.push(e);
+    this.rlpx.dial(e);
+  }
+
+  /** admin_removePeer: forgets the static peer and disconnects it. */
+  removePeer(enode: string): boolean {
+    const e = parseEnode(enode);
+    const i = this.staticPeers.findIndex((p) => Buffer.from(p.id).equals(Buffer.from(e.id)));
+    if (i >= 0) this.staticPeers.splice(i, 1);
+    return this.rlpx.drop(e.id);
+  }
+
+  /** The peers with an eth session, as admin_peers shows them. */
+  peers(): PeerWire[] {
+    return this.rlpx.ready().map((c: Connection) => {
+      const hello = c.peer.getHelloMessage();
+      const id = c.id ?? new Uint8Array(64);
+      const [host, port] = [c.socket.remoteAddress ?? "", hello !== null && hello.port > 0 && !c.inbound ? hello.port : c.socket.remotePort ?? 0];
+      return {
+        id: nodeIdHex(id),
+        enode: formatEnode({ id, address: host.replace(/^::ffff:/, ""), tcpPort: port, udpPort: port }),
+        name: hello?.clientId ?? "",
+        caps: (hello?.capabilities ?? []).map((cap) => `${cap.name}/${cap.version}`),
+        remoteAddress: c.remoteAddress,
+        localAddress: c.localAddress,
+        inbound: c.inbound,
+        trusted: c.trusted,
+        static: this.staticPeers.some((p) => Buffer.from(p.id).equals(Buffer.from(id))),
+        version: c.session?.remoteStatus?.version ?? ETH_VERSION,
+      };
+    });
+  }
+
+  /** Counters, with bytes written so far. */
+  snapshot(): { counters: Record<string, number>; discoveryNodes: number; listening: boolean } {
+    this.rlpx.countBytesOut();
+    return { counters: this.counters.snapshot(), discoveryNodes: this.discovery?.size() ?? 0, listening: this.rlpx.listening };
+  }
+
+  /** Disconnects every peer and closes the sockets. */
+  async stop(): Promise<void> {
+    if (this.redial !== undefined) clearInterval(this.redial);
+    this.discovery?.stop();
+    await this.rlpx.stop();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The messages between the devp2p worker (`workers/devp2p.ts`) and the main thread
+ * (`service.ts`): msgpack bytes of plain values (bigints as decimal strings, hashes and
+ * transactions as bytes), as the derivation worker's. The worker owns the sockets and serves
+ * blocks from the store; the main thread owns the transaction pool, so transactions go up
+ * (`txs`) and pool lookups for peers' GetPooledTransactions go through it (`getTxs` → `txsReply`).
+ */
+import { Packr } from "msgpackr";
+
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+/** The network settings of the options (`--port`, `--discovery.*`, `--bootnodes`, …), as the worker takes them. */
+export interface DevP2PSettings {
+  clientId: string;
+  addr: string;
+  port: number;
+  discoveryAddr: string;
+  discoveryPort: number;
+  discovery: boolean;
+  /** Address announced in enode URLs and discovery pings (`--nat extip:`), else the listen address. */
+  externalIp: string | undefined;
+  bootnodes: string[];
+  trustedPeers: string[];
+  maxInbound: number;
+  maxOutbound: number;
+  txGossip: boolean;
+  /** Transaction types the pool takes (announcements of other types are not fetched). */
+  poolTxTypes: number[];
+  datadir: string;
+  logLevel: string;
+  logFormat: string;
+}
+
+/** What the worker needs to start (its `workerData`, all strings and numbers): the settings and the chain's identity. */
+export interface DevP2PWorkerData extends DevP2PSettings {
+  privateKeyHex: string;
+  chainId: string;
+  genesisHash: string;
+  genesisTime: string;
+  blockForks: string[];
+  timeForks: string[];
+}
+
+/** A connected peer as admin_peers shows it. */
+export interface PeerWire {
+  id: string;
+  enode: string;
+  name: string;
+  caps: string[];
+  remoteAddress: string;
+  localAddress: string;
+  inbound: boolean;
+  trusted: boolean;
+  static: boolean;
+  version: number;
+}
+
+/** Where the node listens, as the worker bound it. */
+export interface ListenWire {
+  enode: string;
+  id: string;
+  ip: string;
+  listenAddr: string;
+  ports: { discovery: number; listener: number };
+}
+
+/** Worker → main. */
+export type DevP2PWorkerMessage =
+  | { type: "ready"; listen: ListenWire }
+  | { type: "fatal"; message: string }
+  | { type: "status"; peers: PeerWire[]; counters: Record<string, number>; discoveryNodes: number; listening: boolean; head: { number: string; hash: Uint8Array } }
+  | { type: "txs"; raw: Uint8Array[] }
+  | { type: "getTxs"; id: number; hashes: Uint8Array[] }
+  | { type: "peerOp"; id: number; ok: boolean; error?: string }
+  | { type: "stopped" };
+
+/** Main → worker. */
+export type DevP2PMainMessage =
+  | { type: "announce"; hashes: Uint8Array[]; types: number[]; sizes: number[] }
+  | { type: "txsReply"; id: number; raw: Uint8Array[] }
+  | { type: "addPeer"; id: number; enode: string }
+  | { type: "removePeer"; id: number; enode: string }
+  | { type: "stop" };
+
+/** Encodes a message (an exact-size copy: postMessage clones a view's whole buffer). */
+export function encodeThreadMessage(m: DevP2PWorkerMessage | DevP2PMainMessage): Uint8Array {
+  return Uint8Array.prototype.slice.call(packr.pack(m));
+}
+
+/** Decodes a message of either direction. */
+export function decodeThreadMessage<T extends DevP2PWorkerMessage | DevP2PMainMessage>(bytes: Uint8Array): T {
+  return packr.unpack(bytes) as T;
+}

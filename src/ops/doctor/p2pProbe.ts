@@ -91,13 +91,14 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
     enr: SignableENR.createFromPrivateKey(key),
     privateKey: key,
     bindAddrs,
-    // One request, no retry, no background pings or record updates: a probe, not a member of the network.
-    config: { requestTimeout: timeoutMs, requestRetries: 0, sessionEstablishTimeout: timeoutMs, enrUpdate: false, pingInterval: 3_600_000 },
+    // One request, no retry, no background pings or record updates: a probe, not a member of the network. The
+    // library's own time limits are longer than the probe's, so silence is always reported as the probe's timeout.
+    config: { requestTimeout: timeoutMs + 1_000, requestRetries: 0, sessionEstablishTimeout: timeoutMs + 1_000, enrUpdate: false, pingInterval: 3_600_000 },
   });
   const where = `${v6 ? `[${host}]` : host}:${port}/udp`;
   await dv5.start();
   try {
-    const to = multiaddr(`/${v6 ? "ip6" : "ip4"}/${host}/udp/${port}/p2p/${target.peerId.toString()}`);
+    const to = atAddress(target, host, port);
     const start = performance.now();
     const pong = await within(dv5.sendPing(to), timeoutMs, "discv5 PONG", where).catch((e: unknown) => {
       if (e instanceof DoctorError) throw e;
@@ -108,6 +109,32 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
   } finally {
     await dv5.stop().catch(() => undefined);
   }
+}
+
+/**
+ * The record `r` as a contact at `host:port` (UDP) instead of its advertised address: the same
+ * keys and signature with `ip`/`ip6` and `udp`/`udp6` replaced. Used only to address the PING
+ * (nothing re-verifies its signature); the session handshake still runs against the record's
+ * public key. (A raw `/ip4/…/udp/…/p2p/<id>` contact does not work with discv5 11.0.0: it
+ * compares the PONG's sender with the whole multiaddr, `/p2p` part included, and refuses it.)
+ */
+function atAddress(r: ENR, host: string, port: number): ENR {
+  const v6 = net.isIPv6(host);
+  const kvs = new Map(r.kvs);
+  kvs.set(v6 ? "ip6" : "ip", ipBytes(host));
+  kvs.set(v6 ? "udp6" : "udp", Uint8Array.of(port >> 8, port & 0xff));
+  return new ENR(kvs, r.seq, r.signature);
+}
+
+/** The bytes of an IPv4 (4) or IPv6 (16) address. */
+function ipBytes(host: string): Uint8Array {
+  if (net.isIPv4(host)) return Uint8Array.from(host.split(".").map(Number));
+  const [head, tail] = host.split("::") as [string, string | undefined];
+  const groups = (t: string): number[] => (t === "" ? [] : t.split(":").map((g) => parseInt(g, 16)));
+  const h = groups(head);
+  const t = tail === undefined ? [] : groups(tail);
+  const all = [...h, ...new Array<number>(8 - h.length - t.length).fill(0), ...t];
+  return Uint8Array.from(all.flatMap((g) => [g >> 8, g & 0xff]));
 }
 
 /** Dotted (IPv4) or colon (IPv6) text of an address's bytes. */

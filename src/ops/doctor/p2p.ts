@@ -182,6 +182,33 @@ async function tcpReachable(e: P2PEndpoint, port: number, timeoutMs: number): Pr
   return result(idOf(e), e.title, "FAIL", detail, firewallFix(e, port), data);
 }
 
+/** A running node's TCP endpoint: the connection probe, or SKIP when `--<port> 0` let the node choose and it does not say which (`why`). */
+async function tcpEndpoint(e: P2PEndpoint, chosen: number | undefined, why: string, timeoutMs: number): Promise<CheckResult> {
+  const port = e.port !== 0 ? e.port : chosen;
+  if (port === undefined) return result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the chosen port is unknown (${why})`);
+  return tcpReachable(e, port, timeoutMs);
+}
+
+/** A running node's UDP endpoint: OK when `probe` gets its PONG at loopback `host:port`, else FAIL with the firewall fix and `flags` to check. */
+async function udpRoundTrip(e: P2PEndpoint, host: string, port: number, data: Record<string, unknown>, probe: () => Promise<{ latencyMs: number; said: string }>, flags: string): Promise<CheckResult> {
+  try {
+    const pong = await probe();
+    data.latencyMs = Math.round(pong.latencyMs);
+    return result(idOf(e), e.title, "OK", `${where(e, host, port)} answered ${pong.said} (${ms(pong.latencyMs)})`, undefined, data);
+  } catch (err) {
+    return result(idOf(e), e.title, "FAIL", failureReason(err), `${firewallFix(e, port)}; check ${flags} of the running node`, data);
+  }
+}
+
+/** The IP and ports of a node record, or the reason it does not decode. */
+function recordOf(enrText: string): { ip?: string; tcp?: number; udp?: number } | string {
+  try {
+    return enrEndpoint(enrText);
+  } catch (e) {
+    return failureReason(e);
+  }
+}
+
 /** Asks the running node's rollup RPC for `opp2p_self`; a string is the reason it could not. */
 async function selfInfo(o: BasaltOptions, timeoutMs: number): Promise<SelfPeerInfo | string> {
   if (!o.rollup) return "the rollup RPC is off (--no-rollup), so opp2p_self cannot be asked";
@@ -241,40 +268,33 @@ async function layerBeforeStart(s: P2PLayerSettings, ctx: DoctorContext, taken: 
 /** Checks of the consensus layer of a running node. */
 async function clRunning(s: P2PLayerSettings, ctx: DoctorContext): Promise<CheckResult[]> {
   const info = await selfInfo(ctx.options, ctx.timeoutMs);
+  const record = typeof info === "string" ? info : info.ENR === "" ? "opp2p_self returned no ENR (discovery off in the running node?)" : recordOf(info.ENR);
   const out: CheckResult[] = [];
   for (const e of s.endpoints) {
     if (e.name === "libp2p") {
-      const port = e.port !== 0 ? e.port : typeof info === "string" ? undefined : tcpPortOf(info.addresses);
-      if (port === undefined) out.push(result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the chosen port is unknown (${info as string})`));
-      else out.push(await tcpReachable(e, port, ctx.timeoutMs));
+      out.push(await tcpEndpoint(e, typeof info === "string" ? undefined : tcpPortOf(info.addresses), typeof info === "string" ? info : "no TCP address in opp2p_self", ctx.timeoutMs));
       continue;
     }
     // discv5: a PING→PONG to the node's own record.
-    if (typeof info === "string" || info.ENR === "") {
-      const why = typeof info === "string" ? info : "opp2p_self returned no ENR (discovery off in the running node?)";
-      out.push(result(idOf(e), e.title, "WARN", `cannot probe discv5: ${why}`, "run doctor with the node's own options (env file) and the rollup RPC on"));
+    if (typeof info === "string" || typeof record === "string") {
+      out.push(result(idOf(e), e.title, "WARN", `cannot probe discv5: ${String(record)}`, "run doctor with the node's own options (env file) and the rollup RPC on"));
       continue;
     }
-    const advertised = enrEndpoint(info.ENR);
-    const port = e.port !== 0 ? e.port : advertised.udp;
-    const host = loopbackFor(e.host);
+    const port = e.port !== 0 ? e.port : record.udp;
     if (port === undefined) {
       out.push(result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the node's ENR has no UDP port`));
       continue;
     }
-    const data: Record<string, unknown> = { host, port, transport: "udp", enr: info.ENR };
-    try {
+    const host = loopbackFor(e.host);
+    const ping = async (): Promise<{ latencyMs: number; said: string }> => {
       const pong = await discv5Ping(info.ENR, host, port, ctx.timeoutMs);
-      data.latencyMs = Math.round(pong.latencyMs);
-      data.enrSeq = pong.enrSeq.toString();
-      out.push(result(idOf(e), e.title, "OK", `${where(e, host, port)} answered a discv5 PING (${ms(pong.latencyMs)}; it saw us as ${pong.observed})`, undefined, data));
-    } catch (err) {
-      out.push(result(idOf(e), e.title, "FAIL", `${failureReason(err)}`, `${firewallFix(e, port)}; check --p2p.listen.udp and --p2p.no-discovery of the running node`, data));
-    }
+      return { latencyMs: pong.latencyMs, said: `a discv5 PING (it saw us as ${pong.observed})` };
+    };
+    out.push(await udpRoundTrip(e, host, port, { host, port, transport: "udp", enr: info.ENR }, ping, "--p2p.listen.udp and --p2p.no-discovery"));
   }
   if (typeof info !== "string") {
-    const ip = info.ENR === "" ? s.advertiseIp : enrEndpoint(info.ENR).ip;
-    out.push(advertisedVerdict("cl", ip, ctx.options.network, s.advertiseOption, info.ENR === "" ? `--${s.advertiseOption}` : "the node's ENR (opp2p_self)"));
+    if (info.ENR === "") out.push(advertisedVerdict("cl", s.advertiseIp, ctx.options.network, s.advertiseOption, `--${s.advertiseOption}`));
+    else if (typeof record !== "string") out.push(advertisedVerdict("cl", record.ip, ctx.options.network, s.advertiseOption, "the node's ENR (opp2p_self)"));
   }
   return out;
 }
@@ -285,9 +305,7 @@ async function elRunning(s: P2PLayerSettings, ctx: DoctorContext): Promise<Check
   const out: CheckResult[] = [];
   for (const e of s.endpoints) {
     if (e.name === "rlpx") {
-      const port = e.port !== 0 ? e.port : typeof info === "string" ? undefined : (info.ports?.listener ?? info.enode.tcpPort);
-      if (port === undefined) out.push(result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the chosen port is unknown (${info as string})`));
-      else out.push(await tcpReachable(e, port, ctx.timeoutMs));
+      out.push(await tcpEndpoint(e, typeof info === "string" ? undefined : (info.ports?.listener ?? info.enode.tcpPort), String(info), ctx.timeoutMs));
       continue;
     }
     if (typeof info === "string") {
@@ -296,14 +314,11 @@ async function elRunning(s: P2PLayerSettings, ctx: DoctorContext): Promise<Check
     }
     const port = e.port !== 0 ? e.port : (info.ports?.discovery ?? info.enode.udpPort);
     const host = loopbackFor(e.host);
-    const data: Record<string, unknown> = { host, port, transport: "udp" };
-    try {
+    const ping = async (): Promise<{ latencyMs: number; said: string }> => {
       const pong = await discv4Ping(info.enode.publicKey, host, port, info.enode.tcpPort, ctx.timeoutMs);
-      data.latencyMs = Math.round(pong.latencyMs);
-      out.push(result(idOf(e), e.title, "OK", `${where(e, host, port)} answered a discv4 PING from the enode's key (${ms(pong.latencyMs)})`, undefined, data));
-    } catch (err) {
-      out.push(result(idOf(e), e.title, "FAIL", failureReason(err), `${firewallFix(e, port)}; check --discovery.port and --disable-discovery of the running node`, data));
-    }
+      return { latencyMs: pong.latencyMs, said: "a discv4 PING from the enode's key" };
+    };
+    out.push(await udpRoundTrip(e, host, port, { host, port, transport: "udp" }, ping, "--discovery.port and --disable-discovery"));
   }
   if (typeof info !== "string") out.push(advertisedVerdict("el", info.enode.host, ctx.options.network, s.advertiseOption, "the node's enode (admin_nodeInfo)"));
   return out;

@@ -56,10 +56,14 @@ const P2P_OPTIONS = [
   "bootnodes",
 ];
 /** Whether this tree's option table has the P2P options yet (the P2P branches add them). */
-const P2P_DECLARED = P2P_OPTIONS.some((n) => OPTION_LIST.some((o) => o.name === n));
+const P2P_DECLARED = P2P_OPTIONS.some((n) => p2pOption(n) !== undefined);
+/** The table's row of option `name`, when the table has it (names not yet in the table are plain strings here). */
+function p2pOption(name: string): OptionDefinition | undefined {
+  return OPTION_LIST.find((o) => (o.name as string) === name);
+}
 /** The variable of a P2P option: from the table once declared, else by the table's naming rule. */
 function p2pVariable(name: string): string {
-  const def = OPTION_LIST.find((o) => o.name === name);
+  const def = p2pOption(name);
   return def !== undefined ? envVarName(def.name) : `BASALT_${name.toUpperCase().replace(/[.-]/g, "_")}`;
 }
 
@@ -220,7 +224,7 @@ describe("deploy/env/*.env", () => {
       expect(commented.get(p2pVariable("p2p.listen.tcp"))).toBe("9222");
       expect(commented.get(p2pVariable("port"))).toBe("30303");
       expect(commented.get(p2pVariable("discovery.port"))).toBe("30303");
-      const def = OPTION_LIST.find((o) => o.name === "p2p.listen.tcp") as { default?: unknown } | undefined;
+      const def = p2pOption("p2p.listen.tcp") as { default?: unknown } | undefined;
       if (def !== undefined) expect(String(def.default)).toBe("9222");
     });
   }

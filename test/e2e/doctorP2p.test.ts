@@ -251,6 +251,7 @@ describe("checkP2P against a running node", () => {
     expect(dv5.fix).toContain(`udp dport ${silentPort} accept`);
     const dv4 = byId(r, "p2p.discv4");
     expect(dv4.verdict).toBe("FAIL");
+    expect(dv4.detail).toContain(`no discv4 PONG from 127.0.0.1:${silentPort}/udp within ${PROBE_MS} ms`);
     expect(dv4.fix).toContain(`ufw allow ${silentPort}/udp`);
     const rlpx = byId(r, "p2p.rlpx");
     expect(rlpx.verdict).toBe("FAIL");

@@ -16,6 +16,7 @@ import { generateKeyPair } from "@libp2p/crypto/keys";
 import { multiaddr } from "@multiformats/multiaddr";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { DoctorError } from "./types.js";
+import { DOCTOR_P2P_BACKGROUND_INTERVAL_MS, DOCTOR_P2P_LIBRARY_GRACE_MS } from "../../config/constants.js";
 
 /** Tries to bind UDP `host:port` exclusively; resolves undefined when it could, else the socket error code. */
 export function tryBindUdp(host: string, port: number): Promise<string | undefined> {
@@ -93,7 +94,13 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
     bindAddrs,
     // One request, no retry, no background pings or record updates: a probe, not a member of the network. The
     // library's own time limits are longer than the probe's, so silence is always reported as the probe's timeout.
-    config: { requestTimeout: timeoutMs + 1_000, requestRetries: 0, sessionEstablishTimeout: timeoutMs + 1_000, enrUpdate: false, pingInterval: 3_600_000 },
+    config: {
+      requestTimeout: timeoutMs + DOCTOR_P2P_LIBRARY_GRACE_MS,
+      requestRetries: 0,
+      sessionEstablishTimeout: timeoutMs + DOCTOR_P2P_LIBRARY_GRACE_MS,
+      enrUpdate: false,
+      pingInterval: DOCTOR_P2P_BACKGROUND_INTERVAL_MS,
+    },
   });
   const where = `${v6 ? `[${host}]` : host}:${port}/udp`;
   await dv5.start();
@@ -159,9 +166,9 @@ export interface Discv4Pong {
 export async function discv4Ping(publicKey: Uint8Array, host: string, udpPort: number, tcpPort: number, timeoutMs: number): Promise<Discv4Pong> {
   const v6 = net.isIPv6(host);
   const dpt = new DPT(secp256k1.utils.randomSecretKey(), {
-    timeout: timeoutMs,
+    timeout: timeoutMs + DOCTOR_P2P_LIBRARY_GRACE_MS,
     shouldFindNeighbours: false,
-    refreshInterval: 3_600_000,
+    refreshInterval: DOCTOR_P2P_BACKGROUND_INTERVAL_MS,
     createSocket: () => dgram.createSocket({ type: v6 ? "udp6" : "udp4" }),
   });
   const where = `${v6 ? `[${host}]` : host}:${udpPort}/udp`;
@@ -172,9 +179,9 @@ export async function discv4Ping(publicKey: Uint8Array, host: string, udpPort: n
       dpt.bind(0, v6 ? "::1" : "127.0.0.1");
     });
     const start = performance.now();
-    const peer = await within(dpt.addPeer({ address: host, udpPort, tcpPort }), timeoutMs + 1_000, "discv4 PONG", where).catch((e: unknown) => {
+    const peer = await within(dpt.addPeer({ address: host, udpPort, tcpPort }), timeoutMs, "discv4 PONG", where).catch((e: unknown) => {
       if (e instanceof DoctorError) throw e;
-      throw new DoctorError("DOCTOR_PROBE_FAILED", `no discv4 PONG from ${where} within ${timeoutMs} ms (${(e as Error).message})`, { target: where }, { cause: e });
+      throw new DoctorError("DOCTOR_PROBE_FAILED", `no discv4 PONG from ${where}: ${(e as Error).message}`, { target: where }, { cause: e });
     });
     const latencyMs = performance.now() - start;
     if (peer.id === undefined || Buffer.compare(Buffer.from(peer.id), Buffer.from(publicKey)) !== 0) {

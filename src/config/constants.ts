@@ -592,6 +592,17 @@ export const DOCTOR_SYNC_LAG_OK_S = 30;
  * (block timestamps come from the sequencer's clock): 60 s is far beyond any propagation delay.
  */
 export const DOCTOR_CLOCK_AHEAD_FAIL_S = 60;
+// ---- basalt doctor: P2P probes (src/ops/doctor/p2pProbe.ts) ----
+/**
+ * `basalt doctor`: how much longer than the probe's own time limit the discovery libraries' request timeouts are
+ * set, so that a silent port is always reported by the probe ("no PONG within N ms") rather than by a library error.
+ */
+export const DOCTOR_P2P_LIBRARY_GRACE_MS = 1_000;
+/**
+ * `basalt doctor`: interval of the discovery libraries' background work (discv5 pings of table entries, DPT table
+ * refresh) in the throw-away probe nodes: an hour, far beyond a probe's life, so none runs while it is open.
+ */
+export const DOCTOR_P2P_BACKGROUND_INTERVAL_MS = 3_600_000;
 
 /**
  * Call-family answers cached per head (rpc/callCache.ts): 4,096 answers of typically < 1 KiB each

@@ -1,6 +1,7 @@
 /**
  * `basalt doctor [options] [--json]`: checks a configuration before and while running — the
  * options and where they came from, the datadir (writable, free space, genesis), the ports, the
+ * P2P ports of both layers (free, or reachable on a running node, and the advertised address), the
  * L1 RPC and beacon, the flashblocks stream, the sync lag of a running node and the historical
  * proofs options — and prints a verdict (OK / WARN / FAIL / SKIP) per check with the fix for
  * each WARN and FAIL. Takes the same flags, environment and env file as `basalt node`.

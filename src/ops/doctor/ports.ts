@@ -53,7 +53,7 @@ export function tryListen(host: string, port: number): Promise<string | undefine
 }
 
 /** The `web3_clientVersion` of whatever answers JSON-RPC at `host:port`, or undefined when nothing does. */
-async function clientVersionAt(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
+export async function clientVersionAt(host: string, port: number, timeoutMs: number): Promise<string | undefined> {
   try {
     const a = await jsonRpc(localUrl(host, port), "web3_clientVersion", [], timeoutMs);
     return typeof a.result === "string" ? a.result : undefined;
@@ -63,7 +63,7 @@ async function clientVersionAt(host: string, port: number, timeoutMs: number): P
 }
 
 /** Whether a client version string is basalt's (`basalt/v0.1.0/linux-x64/node20...`). */
-function isBasalt(version: string | undefined): boolean {
+export function isBasalt(version: string | undefined): boolean {
   return version !== undefined && version.toLowerCase().startsWith(CLIENT_NAME);
 }
 

@@ -7,6 +7,7 @@ import { checkDatadir, checkDiskSpace, checkGenesis } from "./datadir.js";
 import { checkFlashblocks } from "./flashblocks.js";
 import { checkL1Beacon, checkL1Rpc } from "./l1.js";
 import { checkOptions } from "./options.js";
+import { checkP2P } from "./p2p.js";
 import { checkPorts } from "./ports.js";
 import { checkHistoricalProofs } from "./proofs.js";
 import { checkSyncLag } from "./syncLag.js";
@@ -22,6 +23,7 @@ export const CHECKS: readonly { id: string; title: string; run: Check }[] = [
   { id: "disk", title: "Disk space", run: checkDiskSpace },
   { id: "genesis", title: "Genesis", run: checkGenesis },
   { id: "ports", title: "Ports", run: checkPorts },
+  { id: "p2p", title: "P2P", run: checkP2P },
   { id: "l1.rpc", title: "L1 RPC", run: checkL1Rpc },
   { id: "l1.beacon", title: "L1 beacon", run: checkL1Beacon },
   { id: "flashblocks", title: "Flashblocks stream", run: checkFlashblocks },

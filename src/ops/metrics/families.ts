@@ -14,6 +14,7 @@ import "../../sync/metrics.js";
 import "../../sequencer/metrics.js";
 import "../../batcher/metrics.js";
 import "../../sequencer/l1DevMetrics.js";
+import "../../p2p/importMetrics.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
 import { registerDerivationMetrics } from "../../derivation/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";

@@ -37,6 +37,47 @@ const REQUIRED_ENV = [
   "BASALT_METRICS",
   "BASALT_METRICS_PORT",
 ];
+/**
+ * The P2P options the env files list (commented, at their defaults) and the Kubernetes container
+ * sets: op-node's consensus-layer flags and reth's execution-layer flags.
+ */
+const P2P_OPTIONS = [
+  "p2p.disable",
+  "p2p.listen.ip",
+  "p2p.listen.tcp",
+  "p2p.listen.udp",
+  "p2p.advertise.ip",
+  "p2p.bootnodes",
+  "p2p.el.disable",
+  "addr",
+  "port",
+  "discovery.port",
+  "nat",
+  "bootnodes",
+];
+/** Whether this tree's option table has the P2P options yet (the P2P branches add them). */
+const P2P_DECLARED = P2P_OPTIONS.some((n) => p2pOption(n) !== undefined);
+/** The table's row of option `name`, when the table has it (names not yet in the table are plain strings here). */
+function p2pOption(name: string): OptionDefinition | undefined {
+  return OPTION_LIST.find((o) => (o.name as string) === name);
+}
+/** The variable of a P2P option: from the table once declared, else by the table's naming rule. */
+function p2pVariable(name: string): string {
+  const def = p2pOption(name);
+  return def !== undefined ? envVarName(def.name) : `BASALT_${name.toUpperCase().replace(/[.-]/g, "_")}`;
+}
+
+/** Checks `BASALT_*` variables of P2P options: real options' variables with valid values once the table has them. */
+function expectP2pVariables(entries: ReadonlyMap<string, string>, label: string): void {
+  const known = new Set(P2P_OPTIONS.map(p2pVariable));
+  for (const [key, value] of entries) {
+    expect(known.has(key), `${label}: ${key} is not the variable of a P2P option`).toBe(true);
+    const def = OPTION_BY_ENV.get(key);
+    expect(def !== undefined || !P2P_DECLARED, `${label}: ${key} is not the variable of any option`).toBe(true);
+    if (def !== undefined && value !== "" && !value.includes("$(")) parseOptionValue(def, value, `${key} (${label})`);
+  }
+}
+
 /** The node forces its own exit this long after SIGTERM (src/cli/commands/node.ts SHUTDOWN_GRACE_MS). */
 const NODE_FORCED_EXIT_MS = 10_000;
 
@@ -170,6 +211,22 @@ describe("deploy/env/*.env", () => {
       expect(parsed.options.network).toBe(network);
       expect(parsed.sources.network).toBe("env-file");
     });
+
+    it(`${network}.env: lists every P2P option's variable at its default, commented`, () => {
+      const whole = readFileSync(path.join(DEPLOY, "env", `${network}.env`), "utf8");
+      const start = whole.indexOf("# ---- Peer-to-peer");
+      expect(start, `${network}.env has no Peer-to-peer section`).toBeGreaterThan(0);
+      const end = whole.indexOf("# ----", start + 1);
+      const text = whole.slice(start, end < 0 ? undefined : end);
+      const commented = new Map([...text.matchAll(/^# (BASALT_[A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]));
+      for (const name of P2P_OPTIONS) expect(commented.has(p2pVariable(name)), `${network}.env lacks # ${p2pVariable(name)}=`).toBe(true);
+      expectP2pVariables(commented, `${network}.env`);
+      expect(commented.get(p2pVariable("p2p.listen.tcp"))).toBe("9222");
+      expect(commented.get(p2pVariable("port"))).toBe("30303");
+      expect(commented.get(p2pVariable("discovery.port"))).toBe("30303");
+      const def = p2pOption("p2p.listen.tcp") as { default?: unknown } | undefined;
+      if (def !== undefined) expect(String(def.default)).toBe("9222");
+    });
   }
 });
 
@@ -208,7 +265,8 @@ describe("deploy/k8s/statefulset.yaml", () => {
     const docs = JSON.parse(r.stdout) as { kind: string; spec?: Record<string, unknown> }[];
     expect(docs.map((d) => d.kind).sort()).toEqual(["ConfigMap", "Service", "Service", "StatefulSet"]);
     interface Container {
-      ports: { containerPort: number }[];
+      ports: { name: string; containerPort: number; hostPort?: number; protocol: string }[];
+      env: { name: string; value?: string }[];
       readinessProbe: { httpGet: { path: string; port: string } };
       livenessProbe: { exec: { command: string[] } };
     }
@@ -221,6 +279,26 @@ describe("deploy/k8s/statefulset.yaml", () => {
     expect(pod.terminationGracePeriodSeconds).toBe(Number(unit.get("Service")?.get("TimeoutStopSec")?.[0]));
     const c = pod.containers[0] as Container;
     expect(c.ports.map((p) => p.containerPort)).toEqual(expect.arrayContaining([8545, 8546, DEFAULT_ROLLUP_PORT, DEFAULT_METRICS_PORT]));
+    // P2P: 9222 and 30303, TCP and UDP, on the Kubernetes node's address (host ports), and in the headless Service.
+    const p2p = [
+      { name: "libp2p", containerPort: 9222, hostPort: 9222, protocol: "TCP" },
+      { name: "discv5", containerPort: 9222, hostPort: 9222, protocol: "UDP" },
+      { name: "rlpx", containerPort: 30303, hostPort: 30303, protocol: "TCP" },
+      { name: "discv4", containerPort: 30303, hostPort: 30303, protocol: "UDP" },
+    ];
+    expect(c.ports).toEqual(expect.arrayContaining(p2p));
+    const headless = docs.find((d) => d.kind === "Service" && (d as { metadata?: { name?: string } }).metadata?.name === "basalt-headless") as unknown as {
+      spec: { ports: { name: string; port: number; targetPort: string; protocol?: string }[] };
+    };
+    for (const p of p2p) expect(headless.spec.ports).toContainEqual({ name: p.name, port: p.containerPort, targetPort: p.name, protocol: p.protocol });
+    // The public Service load-balances clients: never the P2P ports (each replica is its own peer).
+    const clients = docs.find((d) => d.kind === "Service" && (d as { metadata?: { name?: string } }).metadata?.name === "basalt") as unknown as { spec: { ports: { port: number }[] } };
+    expect(clients.spec.ports.map((p) => p.port)).not.toContain(9222);
+    expect(clients.spec.ports.map((p) => p.port)).not.toContain(30303);
+    const env = new Map(c.env.filter((e) => e.name.startsWith("BASALT_")).map((e) => [e.name, e.value ?? ""]));
+    expect(env.get(p2pVariable("p2p.advertise.ip"))).toBe("$(HOST_IP)");
+    expect(env.get(p2pVariable("nat"))).toBe("extip:$(HOST_IP)");
+    expectP2pVariables(env, "statefulset.yaml container env");
     expect(c.readinessProbe.httpGet).toEqual({ path: "/health?max_lag=30", port: "rollup" });
     expect(c.livenessProbe.exec.command.join(" ")).toContain('"method":"healthz"');
     expect(sts.spec.volumeClaimTemplates.length).toBe(1);

@@ -1103,3 +1103,26 @@ export const OP_DEFAULT_BOOTNODES: readonly string[] = [
   "enr:-J24QG3ypT4xSu0gjb5PABCmVxZqBjVw9ca7pvsI8jl4KATYAnxBmfkaIuEqy9sKvDHKuNCsy57WwK9wTt2aQgcaDDyGAYiOoGAXgmlkgnY0gmlwhDbGmZaHb3BzdGFja4OFQgCJc2VjcDI1NmsxoQIeAK_--tcLEiu7HvoUlbV52MspE0uCocsx1f_rYvRenIN0Y3CCJAaDdWRwgiQG",
   "enode://9d7a3efefe442351217e73b3a593bcb8efffb55b4807699972145324eab5e6b382152f8d24f6301baebbfb5ecd4127bd3faab2842c04cd432bdf50ba092f6645@34.65.109.126:30305",
 ];
+// ── P2P block gossip (OP Stack `blocks` topics; specs protocol/rollup-node-p2p.md, op-node p2p/gossip.go) ──
+/**
+ * Largest gossip message, compressed or decompressed: 10 MiB (op-node `maxGossipSize`
+ * = 10 × 2^20, also the gossipsub max transmit size; spec "constrained to 10 MiB").
+ */
+export const GOSSIP_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * Smallest decompressed block message: a 65-byte signature and at least one payload byte
+ * (op-node `minGossipSize` = 66, "at least some data to validate the signature against").
+ */
+export const GOSSIP_MIN_MESSAGE_BYTES = 66;
+/** A gossiped block older than this many seconds is rejected (spec "Block validation", op-node `now-60`). */
+export const GOSSIP_BLOCK_MAX_AGE_SECONDS = 60n;
+/** A gossiped block more than this many seconds in the future is rejected (spec, op-node `now+5`). */
+export const GOSSIP_BLOCK_MAX_FUTURE_SECONDS = 5n;
+/**
+ * Different blocks seen at one height after which further ones are rejected: op-node rejects when
+ * more than 5 are already recorded (`count > 5`), so the 7th distinct block at a height is the
+ * first refused (spec: "more than 5 different blocks").
+ */
+export const GOSSIP_MAX_BLOCKS_PER_HEIGHT = 5;
+/** Heights whose seen block hashes are remembered (op-node's block-height LRU of 1000; base/base `SEEN_HASH_CACHE_SIZE`). */
+export const GOSSIP_SEEN_HEIGHTS = 1_000;

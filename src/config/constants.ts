@@ -1039,10 +1039,6 @@ export const DEFAULT_P2P_BAN_DURATION_S = 3_600;
 export const P2P_PEER_MONITOR_INTERVAL_MS = 1_000;
 /** libp2p identify user agent; op-node says "optimism" (p2p_flags.go), Base's nodes "base"; basalt names itself. */
 export const P2P_USER_AGENT = "basalt";
-/** Largest gossip message and RPC container, and the decompressed message bound: 10 MiB (gossip.go maxGossipSize, spec). */
-export const P2P_MAX_GOSSIP_SIZE = 10 * (1 << 20);
-/** Smallest decompressed gossip message: a 65-byte signature and at least one payload byte (gossip.go minGossipSize). */
-export const P2P_MIN_GOSSIP_SIZE = 66;
 /** GossipSub heartbeat: 500 ms (gossip.go gossipHeartbeat; spec "heartbeat_interval 0.5"). */
 export const P2P_GOSSIP_HEARTBEAT_MS = 500;
 /** GossipSub seen-message TTL: 130 heartbeats = 65 s (gossip.go seenMessagesTTL; spec "seen_ttl"). */

@@ -12,7 +12,8 @@ import { TopicValidatorResult } from "@libp2p/interface";
 import { encodeBlockMessage } from "../gossip/message.js";
 import { signBlockPayload } from "../gossip/signing.js";
 import { BLOCKS_VERSIONS, blocksTopic, blocksVersionOfTopic, type BlocksVersion } from "../gossip/topics.js";
-import { BlockGossipValidator } from "../gossip/validator.js";
+import type { OpForkSchedule } from "../../chain/op/forks.js";
+import { BlockGossipValidator } from "../gossip/validate.js";
 import { P2PError, P2PErrorCode } from "../errors.js";
 import type { P2PStats } from "./stats.js";
 
@@ -28,6 +29,8 @@ export interface AcceptedBlock {
 export interface BlockGossipOptions {
   pubsub: GossipSub;
   chainId: bigint;
+  /** OP fork times (the validator needs Jovian's). */
+  rollup: OpForkSchedule;
   /** The current unsafe-block signer (20 bytes), undefined when none is configured. */
   signer: () => Uint8Array | undefined;
   sequencerKey?: Uint8Array;
@@ -35,8 +38,6 @@ export interface BlockGossipOptions {
   stats: P2PStats;
   log: Logger;
 }
-
-const NO_SIGNER = new Uint8Array(20);
 
 /** See the module comment. */
 export class BlockGossip {
@@ -46,7 +47,7 @@ export class BlockGossip {
 
   constructor(private readonly o: BlockGossipOptions) {
     this.topics = BLOCKS_VERSIONS.map((v) => blocksTopic(o.chainId, v));
-    this.validator = new BlockGossipValidator({ chainId: o.chainId, signer: () => o.signer() ?? NO_SIGNER });
+    this.validator = new BlockGossipValidator({ chainId: o.chainId, rollup: o.rollup, signer: o.signer });
   }
 
   /** The topics of all block versions, for the host's allow-list and scoring. */

@@ -26,7 +26,7 @@ import {
   P2P_GOSSIP_HISTORY,
   P2P_GOSSIP_MESH,
   P2P_GOSSIP_SEEN_TTL_MS,
-  P2P_MAX_GOSSIP_SIZE,
+  GOSSIP_MAX_MESSAGE_BYTES,
 } from "../../config/constants.js";
 import { gossipMessageId } from "../gossip/message.js";
 import { byteMeter, type ByteTotals } from "./byteMeter.js";
@@ -90,8 +90,8 @@ export async function createHost(o: HostOptions): Promise<P2PHost> {
         floodPublish: false,
         fallbackToFloodsub: false,
         allowedTopics: o.topics,
-        maxInboundDataLength: P2P_MAX_GOSSIP_SIZE,
-        maxOutboundBufferSize: P2P_MAX_GOSSIP_SIZE * 4,
+        maxInboundDataLength: GOSSIP_MAX_MESSAGE_BYTES,
+        maxOutboundBufferSize: GOSSIP_MAX_MESSAGE_BYTES * 4,
         scoreParams: peerScoreParams(o.topics, o.blockTimeS, o.appSpecificScore),
         scoreThresholds: PEER_SCORE_THRESHOLDS,
       }) as (components: GossipSubComponents) => GossipSub,

@@ -5,11 +5,10 @@
  * SSZ payload in snappy's framing format, read to the end of the stream. Pure functions; the
  * streams are in `reqResp.ts`.
  */
-import { P2P_MAX_GOSSIP_SIZE } from "../../config/constants.js";
+import { GOSSIP_MAX_MESSAGE_BYTES } from "../../config/constants.js";
+import type { BlocksVersion } from "../gossip/topics.js";
 import { decodeSnappyFrames, encodeSnappyFrames } from "./snappyFrames.js";
 
-/** A gossip block version (the blocks topic v1..v4), as the gossip library numbers them. */
-export type BlocksVersion = 1 | 2 | 3 | 4;
 
 /** The protocol id for a chain: op-node's `PayloadByNumberProtocolID` (the code has no trailing slash, unlike the spec's text). */
 export function payloadByNumberProtocol(chainId: bigint): string {
@@ -87,7 +86,7 @@ export function encodeErrorResponse(code: number): Uint8Array {
 export type PayloadResponse = { result: number } | { result: 0; responseVersion: number; payloadBytes: Uint8Array };
 
 /**
- * Decodes a whole response (read to EOF, at most {@link P2P_MAX_GOSSIP_SIZE} bytes as op-node reads).
+ * Decodes a whole response (read to EOF, at most {@link GOSSIP_MAX_MESSAGE_BYTES} bytes as op-node reads).
  * @throws Error (SnappyFrameError or a plain "truncated") when it does not parse.
  */
 export function decodePayloadResponse(b: Uint8Array): PayloadResponse {
@@ -96,6 +95,6 @@ export function decodePayloadResponse(b: Uint8Array): PayloadResponse {
   if (result !== ResultCode.success) return { result };
   if (b.length < 5) throw new Error("response truncated before its version");
   const responseVersion = new DataView(b.buffer, b.byteOffset + 1, 4).getUint32(0, true);
-  const payloadBytes = decodeSnappyFrames(b.subarray(5), P2P_MAX_GOSSIP_SIZE);
+  const payloadBytes = decodeSnappyFrames(b.subarray(5), GOSSIP_MAX_MESSAGE_BYTES);
   return { result: 0, responseVersion, payloadBytes };
 }

@@ -7,7 +7,7 @@
  */
 import { Packr } from "msgpackr";
 import type { ErrorObject } from "../../util/errors.js";
-import type { BlocksVersion } from "./payloadByNumber.js";
+import type { BlocksVersion } from "../gossip/topics.js";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 

@@ -12,7 +12,7 @@ import type { Stream } from "@libp2p/interface";
 import { peerIdFromString } from "@libp2p/peer-id";
 import type { Logger } from "pino";
 import {
-  P2P_MAX_GOSSIP_SIZE,
+  GOSSIP_MAX_MESSAGE_BYTES,
   P2P_REQRESP_CLIENT_TIMEOUT_MS,
   P2P_REQRESP_GLOBAL_RATE,
   P2P_REQRESP_MAX_THROTTLE_MS,
@@ -34,8 +34,8 @@ import {
   encodeSuccessResponse,
   payloadByNumberProtocol,
   resultName,
-  type BlocksVersion,
 } from "./payloadByNumber.js";
+import type { BlocksVersion } from "../gossip/topics.js";
 import type { P2PStats } from "./stats.js";
 import { TokenBucket } from "./tokenBucket.js";
 
@@ -182,7 +182,7 @@ export class PayloadByNumber {
     let bytes: Uint8Array;
     try {
       await writeAll(stream, encodePayloadRequest(n), P2P_REQRESP_CLIENT_TIMEOUT_MS);
-      bytes = await readAll(stream, P2P_MAX_GOSSIP_SIZE, P2P_REQRESP_CLIENT_TIMEOUT_MS);
+      bytes = await readAll(stream, GOSSIP_MAX_MESSAGE_BYTES, P2P_REQRESP_CLIENT_TIMEOUT_MS);
       await stream.close().catch(() => undefined);
     } catch (e) {
       stream.abort(e as Error);

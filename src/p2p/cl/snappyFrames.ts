@@ -25,6 +25,17 @@ const CRC32C_TABLE = ((): Uint32Array => {
   return t;
 })();
 
+/** The parts one after the other, as a plain Uint8Array. */
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
 /** CRC-32C (Castagnoli) of `data`. */
 export function crc32c(data: Uint8Array): number {
   let c = 0xffffffff;
@@ -64,7 +75,7 @@ export function encodeSnappyFrames(data: Uint8Array): Uint8Array {
     parts.push(header, body);
     if (data.length === 0) break;
   }
-  return Buffer.concat(parts);
+  return concat(parts);
 }
 
 /**
@@ -115,5 +126,5 @@ export function decodeSnappyFrames(stream: Uint8Array, maxOutput: number): Uint8
     if (type < 0x80) throw new SnappyFrameError("reservedChunk");
   }
   if (!sawIdentifier) throw new SnappyFrameError("noStreamIdentifier");
-  return Buffer.concat(out);
+  return concat(out);
 }

@@ -15,8 +15,7 @@ import type { PayloadAnswer } from "../src/p2p/cl/reqResp.js";
 import { BasaltError, errorToObject } from "../src/util/errors.js";
 import { createLogger } from "../src/util/logger.js";
 
-/** workerData: the node's settings and the fork times (decimal strings) the gossip validator needs. */
-const data = workerData as P2PWorkerData & { forkTimes: Record<string, string> };
+const data = workerData as P2PWorkerData;
 const log = createLogger(data.logLevel as LogLevel, data.logFormat as LogFormat).child({ thread: "p2p", subsystem: "p2p" });
 const post = (m: WorkerMessage): void => parentPort!.postMessage(encodeMessage(m));
 const rollup: OpForkSchedule = { forkTimes: Object.fromEntries(Object.entries(data.forkTimes).map(([k, v]) => [k, BigInt(v)])) };

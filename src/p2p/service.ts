@@ -13,10 +13,11 @@ import { P2P_WORKER_CALL_TIMEOUT_MS, P2P_WORKER_RESTART_DELAY_MS } from "../conf
 import type { LogFormat, LogLevel } from "../config/options.js";
 import { BasaltError, type ErrorObject } from "../util/errors.js";
 import { workerUrl } from "../util/workerUrl.js";
+import { stopWorker } from "../util/workerStop.js";
 import { P2PError, P2PErrorCode } from "./errors.js";
 import type { BlocksVersion } from "./gossip/topics.js";
 import { ResultCode } from "./cl/payloadByNumber.js";
-import { decodeMessage, encodeMessage, type MainMessage, type P2PWorkerData, type SelfWire, type StatSample, type WorkerMessage } from "./cl/protocol.js";
+import { decodeMessage, encodeMessage, type MainMessage, type P2PNodeSettings, type P2PWorkerData, type SelfWire, type StatSample, type WorkerMessage } from "./cl/protocol.js";
 import { bindP2PMetrics } from "./metrics.js";
 
 /** A block accepted from gossip (its signature, timestamp window, fields and hash were checked in the worker). */
@@ -39,33 +40,12 @@ export interface FetchedPayload {
 /** What the node serves to payload_by_number: a block's payload, or undefined when it does not have it. */
 export type PayloadSource = (n: bigint) => Promise<{ version: BlocksVersion; payloadBytes: Uint8Array } | undefined>;
 
-/** Options of a {@link P2PService}. */
-export interface P2PServiceOptions {
+/** Options of a {@link P2PService}: the node's settings and its chain. */
+export interface P2PServiceOptions extends P2PNodeSettings {
   /** L2 chain id. */
   chainId: bigint;
   /** OP fork times (a RollupConfig or the chain's OpChainConfig fits). */
   rollup: OpForkSchedule;
-  /** L2 block time in seconds (the scoring slot). */
-  blockTimeS?: number;
-  /** 32-byte node key (see `loadOrCreateNodeKey`). */
-  nodeKey: Uint8Array;
-  /** 32-byte key to sign published blocks with. */
-  sequencerKey?: Uint8Array;
-  /** 20-byte unsafe block signer; without it every gossiped block is ignored (as op-node). */
-  signer?: Uint8Array;
-  listenIp: string;
-  tcpPort: number;
-  udpPort: number;
-  advertiseIp?: string;
-  bootnodes: string[];
-  staticPeers: string[];
-  noDiscovery: boolean;
-  peersLo: number;
-  peersHi: number;
-  banPeers: boolean;
-  banThreshold: number;
-  banDurationS: number;
-  userAgent: string;
   logLevel: LogLevel;
   logFormat: LogFormat;
 }
@@ -190,28 +170,14 @@ export class P2PService {
 
   private spawn(): Promise<P2PSelf> {
     const o = this.opts;
-    const data: P2PWorkerData & { forkTimes: Record<string, string> } = {
-      chainId: o.chainId.toString(),
-      blockTimeS: o.blockTimeS,
-      nodeKey: o.nodeKey,
-      sequencerKey: o.sequencerKey,
+    const { chainId, rollup, ...settings } = o;
+    const data: P2PWorkerData = {
+      ...settings,
+      chainId: chainId.toString(),
       signer: this.signer,
-      listenIp: o.listenIp,
       tcpPort: this.lastSelf?.tcpPort ?? o.tcpPort,
       udpPort: this.lastSelf?.udpPort ?? o.udpPort,
-      advertiseIp: o.advertiseIp,
-      bootnodes: o.bootnodes,
-      staticPeers: o.staticPeers,
-      noDiscovery: o.noDiscovery,
-      peersLo: o.peersLo,
-      peersHi: o.peersHi,
-      banPeers: o.banPeers,
-      banThreshold: o.banThreshold,
-      banDurationS: o.banDurationS,
-      userAgent: o.userAgent,
-      logLevel: o.logLevel,
-      logFormat: o.logFormat,
-      forkTimes: Object.fromEntries(Object.entries(o.rollup.forkTimes).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.toString()]]))),
+      forkTimes: Object.fromEntries(Object.entries(rollup.forkTimes).flatMap(([k, v]) => (v === undefined ? [] : [[k, v.toString()]]))),
     };
     const worker = new Worker(workerUrl("p2p"), { workerData: data });
     this.worker = worker;
@@ -311,20 +277,7 @@ export class P2PService {
     if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
     const w = this.worker;
     if (w === undefined) return;
-    await new Promise<void>((resolve) => {
-      const done = setTimeout(() => void w.terminate().then(() => resolve()), 5_000);
-      w.on("message", (bytes: Uint8Array) => {
-        if (decodeMessage<WorkerMessage>(bytes).type === "stopped") {
-          clearTimeout(done);
-          void w.terminate().then(() => resolve());
-        }
-      });
-      w.once("exit", () => {
-        clearTimeout(done);
-        resolve();
-      });
-      w.postMessage(encodeMessage({ type: "stop" }));
-    });
+    await stopWorker(w, encodeMessage({ type: "stop" }), (bytes) => decodeMessage<WorkerMessage>(bytes).type === "stopped");
     this.failPending("stopped");
     this.worker = undefined;
     this.ready = false;

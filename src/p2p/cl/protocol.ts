@@ -11,10 +11,8 @@ import type { BlocksVersion } from "../gossip/topics.js";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
-/** What the main thread gives the worker (workerData: strings, numbers, bytes). */
-export interface P2PWorkerData {
-  /** L2 chain id, decimal. */
-  chainId: string;
+/** The node's settings, the same on both sides of the thread boundary (strings, numbers, bytes). */
+export interface P2PNodeSettings {
   /** L2 block time in seconds (the scoring slot; op-node's 2 s when absent). */
   blockTimeS?: number;
   /** The 32-byte secp256k1 node key. */
@@ -24,9 +22,11 @@ export interface P2PWorkerData {
   /** The 20-byte address gossiped blocks must be signed by (none: every block is ignored, as op-node). */
   signer?: Uint8Array;
   listenIp: string;
+  /** 0 = any free port. */
   tcpPort: number;
-  /** 0 = the bound TCP port when it was given, else any. */
+  /** 0 = the TCP port when that was given, else any free port. */
   udpPort: number;
+  /** IP put in the ENR and announced (default: the listen IP, 127.0.0.1 for 0.0.0.0). */
   advertiseIp?: string;
   /** ENR texts (`enr:…`) or enode URLs. */
   bootnodes: string[];
@@ -39,6 +39,14 @@ export interface P2PWorkerData {
   banThreshold: number;
   banDurationS: number;
   userAgent: string;
+}
+
+/** What the main thread gives the worker (workerData). */
+export interface P2PWorkerData extends P2PNodeSettings {
+  /** L2 chain id, decimal. */
+  chainId: string;
+  /** OP fork times by fork name, decimal seconds (the gossip validator needs Jovian's). */
+  forkTimes: Record<string, string>;
   logLevel: string;
   logFormat: string;
 }

@@ -16,7 +16,7 @@
  * Decoding never throws anything but {@link GossipCodecError}.
  */
 import { ByteListType, ByteVectorType, ContainerType, ListCompositeType, UintBigintType } from "@chainsafe/ssz";
-import type { GossipEnvelope, GossipPayload, GossipWithdrawal } from "./envelope.js";
+import type { GossipEnvelope, GossipPayload } from "./envelope.js";
 import { malformedSsz, unencodable } from "./errors.js";
 import type { BlocksVersion } from "./topics.js";
 
@@ -70,32 +70,10 @@ export const ExecutionPayloadV3 = new ContainerType(v3Fields, { typeName: "Execu
 /** ExecutionPayload of Isthmus (deneb + OP's withdrawalsRoot), the v4 topic. */
 export const ExecutionPayloadV4 = new ContainerType(v4Fields, { typeName: "ExecutionPayloadV4" });
 
-/** The SSZ value shared by all versions (the optional fields present from their version on). */
-interface SszPayload {
-  parentHash: Uint8Array;
-  feeRecipient: Uint8Array;
-  stateRoot: Uint8Array;
-  receiptsRoot: Uint8Array;
-  logsBloom: Uint8Array;
-  prevRandao: Uint8Array;
-  blockNumber: bigint;
-  gasLimit: bigint;
-  gasUsed: bigint;
-  timestamp: bigint;
-  extraData: Uint8Array;
-  baseFeePerGas: bigint;
-  blockHash: Uint8Array;
-  transactions: Uint8Array[];
-  withdrawals?: GossipWithdrawal[];
-  blobGasUsed?: bigint;
-  excessBlobGas?: bigint;
-  withdrawalsRoot?: Uint8Array;
-}
-
-/** The container type of a version, seen through the shared value shape. */
-function payloadType(version: BlocksVersion): { serialize(v: SszPayload): Uint8Array; deserialize(b: Uint8Array): SszPayload } {
+/** The container type of a version, seen through {@link GossipPayload} (the value shape of every version, later fields optional). */
+function payloadType(version: BlocksVersion): { serialize(v: GossipPayload): Uint8Array; deserialize(b: Uint8Array): GossipPayload } {
   const types = { 1: ExecutionPayloadV1, 2: ExecutionPayloadV2, 3: ExecutionPayloadV3, 4: ExecutionPayloadV4 } as const;
-  return types[version] as unknown as { serialize(v: SszPayload): Uint8Array; deserialize(b: Uint8Array): SszPayload };
+  return types[version] as unknown as { serialize(v: GossipPayload): Uint8Array; deserialize(b: Uint8Array): GossipPayload };
 }
 
 const U64_MAX = 2n ** 64n - 1n;
@@ -132,35 +110,12 @@ function checkOffsets(version: BlocksVersion, b: Uint8Array): void {
 /** Decodes an SSZ execution payload of `version`; throws {@link GossipCodecError} (`P2P_GOSSIP_MALFORMED_SSZ`). */
 export function decodePayload(version: BlocksVersion, bytes: Uint8Array): GossipPayload {
   checkOffsets(version, bytes);
-  let v: SszPayload;
   try {
-    v = payloadType(version).deserialize(bytes);
+    // The container of `version` has exactly that version's fields.
+    return payloadType(version).deserialize(bytes);
   } catch (e) {
     throw malformedSsz(version, e instanceof Error ? e.message : String(e));
   }
-  const p: GossipPayload = {
-    parentHash: v.parentHash,
-    feeRecipient: v.feeRecipient,
-    stateRoot: v.stateRoot,
-    receiptsRoot: v.receiptsRoot,
-    logsBloom: v.logsBloom,
-    prevRandao: v.prevRandao,
-    blockNumber: v.blockNumber,
-    gasLimit: v.gasLimit,
-    gasUsed: v.gasUsed,
-    timestamp: v.timestamp,
-    extraData: v.extraData,
-    baseFeePerGas: v.baseFeePerGas,
-    blockHash: v.blockHash,
-    transactions: v.transactions,
-  };
-  if (version >= 2) p.withdrawals = v.withdrawals!;
-  if (version >= 3) {
-    p.blobGasUsed = v.blobGasUsed!;
-    p.excessBlobGas = v.excessBlobGas!;
-  }
-  if (version >= 4) p.withdrawalsRoot = v.withdrawalsRoot!;
-  return p;
 }
 
 /** Checks that a byte field has its fixed length. */
@@ -189,7 +144,7 @@ function present<T>(version: BlocksVersion, field: string, v: T | undefined): T 
 export function encodePayload(version: BlocksVersion, p: GossipPayload): Uint8Array {
   if (p.extraData.length > MAX_EXTRA_DATA_BYTES) throw unencodable(version, "extraData", `${p.extraData.length} bytes, at most ${MAX_EXTRA_DATA_BYTES}`);
   if (p.transactions.length > MAX_TRANSACTIONS_PER_PAYLOAD) throw unencodable(version, "transactions", `${p.transactions.length} transactions, at most ${MAX_TRANSACTIONS_PER_PAYLOAD}`);
-  const v: SszPayload = {
+  const v: GossipPayload = {
     parentHash: fixedBytes(version, "parentHash", p.parentHash, 32),
     feeRecipient: fixedBytes(version, "feeRecipient", p.feeRecipient, 20),
     stateRoot: fixedBytes(version, "stateRoot", p.stateRoot, 32),

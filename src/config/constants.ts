@@ -1052,6 +1052,92 @@ export const DEVNET_P2P_SEQUENCER_ACCOUNT = 8;
  */
 export const P2P_SIGNER_RELOAD_MS = 10 * 60_000;
 
+// ---------------------------------------------------------------------------------------------
+// Consensus-layer P2P (src/p2p/cl, workers/p2p.ts): op-node's values unless said otherwise.
+// Sources: ethereum-optimism/optimism op-node/flags/p2p_flags.go (flag defaults),
+// op-node/p2p/{gossip.go,peer_params.go,app_params.go,sync.go,discovery.go,config.go,monitor/},
+// ethereum-optimism/specs specs/protocol/rollup-node-p2p.md.
+// ---------------------------------------------------------------------------------------------
+/** `--p2p.listen.ip`: op-node binds libp2p and discv5 to every interface (p2p_flags.go). */
+export const DEFAULT_P2P_LISTEN_IP = "0.0.0.0";
+/** `--p2p.listen.tcp`: op-node's libp2p TCP port (p2p_flags.go). */
+export const DEFAULT_P2P_LISTEN_TCP_PORT = 9_222;
+/** `--p2p.listen.udp`: 0 = the TCP port, as op-node ("Same as TCP port if left 0", p2p_flags.go). */
+export const DEFAULT_P2P_LISTEN_UDP_PORT = 0;
+/** `--p2p.peers.lo`: low tide, below it the node dials discovered peers (op-node p2p_flags.go). */
+export const DEFAULT_P2P_PEERS_LO = 20;
+/** `--p2p.peers.hi`: high tide, the most connections libp2p keeps (op-node p2p_flags.go). */
+export const DEFAULT_P2P_PEERS_HI = 30;
+/** `--p2p.priv.path` default file name inside the datadir, op-node's name (p2p_flags.go "opnode_p2p_priv.txt"). */
+export const P2P_PRIV_FILE_NAME = "opnode_p2p_priv.txt";
+/** `--p2p.ban.threshold`: a peer whose gossip score falls below this is disconnected and banned (op-node p2p_flags.go: -100). */
+export const DEFAULT_P2P_BAN_THRESHOLD = -100;
+/** `--p2p.ban.duration`: how long a score ban lasts, in seconds (op-node p2p_flags.go: 1 h). */
+export const DEFAULT_P2P_BAN_DURATION_S = 3_600;
+/** Peer monitor period: op-node checks peer scores for bans every second (monitor/peer_monitor.go checkInterval). */
+export const P2P_PEER_MONITOR_INTERVAL_MS = 1_000;
+/** libp2p identify user agent; op-node says "optimism" (p2p_flags.go), Base's nodes "base"; basalt names itself. */
+export const P2P_USER_AGENT = "basalt";
+/** GossipSub heartbeat: 500 ms (gossip.go gossipHeartbeat; spec "heartbeat_interval 0.5"). */
+export const P2P_GOSSIP_HEARTBEAT_MS = 500;
+/** GossipSub seen-message TTL: 130 heartbeats = 65 s (gossip.go seenMessagesTTL; spec "seen_ttl"). */
+export const P2P_GOSSIP_SEEN_TTL_MS = 130 * 500;
+/** GossipSub fanout TTL: 24 s (gossip.go BuildGlobalGossipParams; spec "fanout_ttl"). */
+export const P2P_GOSSIP_FANOUT_TTL_MS = 24_000;
+/** GossipSub mesh degree D / Dlo / Dhi / Dlazy: 8 / 6 / 12 / 6 (gossip.go DefaultMesh*; spec). */
+export const P2P_GOSSIP_MESH = { D: 8, Dlo: 6, Dhi: 12, Dlazy: 6 } as const;
+/** GossipSub message cache: 12 windows kept for IWANT, 3 gossiped (gossip.go HistoryLength / HistoryGossip; spec mcache_len / mcache_gossip). */
+export const P2P_GOSSIP_HISTORY = { length: 12, gossip: 3 } as const;
+/** Slot for score decay when the chain's block time is unknown: op-node falls back to 2 s (peer_params.go, app_params.go). */
+export const P2P_SCORE_DEFAULT_SLOT_S = 2;
+/** Timeout of opening a req/resp stream: 5 s (sync.go streamTimeout). */
+export const P2P_REQRESP_STREAM_TIMEOUT_MS = 5_000;
+/** Client: write request and read response within 10 s each (sync.go clientWriteRequestTimeout / clientReadResponsetimeout). */
+export const P2P_REQRESP_CLIENT_TIMEOUT_MS = 10_000;
+/** Server: read the request and write the response within 10 s each (sync.go serverReadRequestTimeout / serverWriteChunkTimeout). */
+export const P2P_REQRESP_SERVER_TIMEOUT_MS = 10_000;
+/** Server: the longest a request waits for the rate limiters: 20 s (sync.go maxThrottleDelay). */
+export const P2P_REQRESP_MAX_THROTTLE_MS = 20_000;
+/** Server rate limit over all peers: 20 payloads/s, burst 40 (sync.go globalServerBlocksRateLimit / Burst). */
+export const P2P_REQRESP_GLOBAL_RATE = { perSecond: 20, burst: 40 } as const;
+/** Server rate limit per peer: 4 payloads/s, burst 15 (sync.go peerServerBlocksRateLimit / Burst). */
+export const P2P_REQRESP_PEER_RATE = { perSecond: 4, burst: 15 } as const;
+/** Server: peers whose rate limiters are remembered (sync.go: an LRU of 1000). */
+export const P2P_REQRESP_PEER_LIMITERS = 1_000;
+/** Discovery: dial attempt timeout, 10 s (discovery.go connectWorker). */
+export const P2P_DIAL_TIMEOUT_MS = 10_000;
+/** Discovery: peering tick while below low tide / at or above it: 5 s / 20 s (discovery.go connectionIntervalFast/Slow). */
+export const P2P_PEERING_INTERVAL_MS = { fast: 5_000, slow: 20_000 } as const;
+/** Discovery: random-node lookups while below low tide / otherwise: every 5 s / 20 s (discovery.go discoverIntervalFast/Slow). */
+export const P2P_DISCOVER_INTERVAL_MS = { fast: 5_000, slow: 20_000 } as const;
+/** Discovery: most concurrent dials of discovered peers (discovery.go connectionWorkerCount). */
+export const P2P_DIAL_CONCURRENCY = 4;
+/** Static peers: redial a disconnected static peer this often (op-node redials static peers on disconnect; 5 s as the fast peering tick). */
+export const P2P_STATIC_REDIAL_MS = 5_000;
+/** Wait before restarting a crashed P2P worker (as the derivation worker; a crash loop stays slow). */
+export const P2P_WORKER_RESTART_DELAY_MS = 1_000;
+/** Main-thread calls into the P2P worker (RPC, fetches) fail after this long: the worker is stuck or gone. */
+export const P2P_WORKER_CALL_TIMEOUT_MS = 35_000;
+/** The worker's counters are sent to the main thread at most this often (metrics need no more). */
+export const P2P_STATS_INTERVAL_MS = 1_000;
+/** Blocks a main-thread answer to a payload request may take before the server answers "unknown error" (sync.go maxThrottleDelay bounds the whole request). */
+export const P2P_PAYLOAD_SOURCE_TIMEOUT_MS = 5_000;
+/**
+ * op-node's default consensus bootnodes (op-node/p2p/config.go DefaultBootnodes: OP Labs, Base and
+ * Conduit), used for base-mainnet and base-sepolia when `--p2p.bootnodes` is not given. The five
+ * Base ENRs are also OP_NODE_P2P_BOOTNODES in base/node's .env.mainnet (and .env.sepolia).
+ */
+export const OP_DEFAULT_BOOTNODES: readonly string[] = [
+  "enode://869d07b5932f17e8490990f75a3f94195e9504ddb6b85f7189e5a9c0a8fff8b00aecf6f3ac450ecba6cdabdb5858788a94bde2b613e0f2d82e9b395355f76d1a@34.65.67.101:30305",
+  "enode://2d4e7e9d48f4dd4efe9342706dd1b0024681bd4c3300d021f86fc75eab7865d4e0cbec6fbc883f011cfd6a57423e7e2f6e104baad2b744c3cafaec6bc7dc92c1@34.65.43.171:30305",
+  "enode://9d7a3efefe442351217e73b3a593bcb8efffb55b4807699972145324eab5e6b382152f8d24f6301baebbfb5ecd4127bd3faab2842c04cd432bdf50ba092f6645@34.65.109.126:30305",
+  "enr:-J24QNz9lbrKbN4iSmmjtnr7SjUMk4zB7f1krHZcTZx-JRKZd0kA2gjufUROD6T3sOWDVDnFJRvqBBo62zuF-hYCohOGAYiOoEyEgmlkgnY0gmlwhAPniryHb3BzdGFja4OFQgCJc2VjcDI1NmsxoQKNVFlCxh_B-716tTs-h1vMzZkSs1FTu_OYTNjgufplG4N0Y3CCJAaDdWRwgiQG",
+  "enr:-J24QH-f1wt99sfpHy4c0QJM-NfmsIfmlLAMMcgZCUEgKG_BBYFc6FwYgaMJMQN5dsRBJApIok0jFn-9CS842lGpLmqGAYiOoDRAgmlkgnY0gmlwhLhIgb2Hb3BzdGFja4OFQgCJc2VjcDI1NmsxoQJ9FTIv8B9myn1MWaC_2lJ-sMoeCDkusCsk4BYHjjCq04N0Y3CCJAaDdWRwgiQG",
+  "enr:-J24QDXyyxvQYsd0yfsN0cRr1lZ1N11zGTplMNlW4xNEc7LkPXh0NAJ9iSOVdRO95GPYAIc6xmyoCCG6_0JxdL3a0zaGAYiOoAjFgmlkgnY0gmlwhAPckbGHb3BzdGFja4OFQgCJc2VjcDI1NmsxoQJwoS7tzwxqXSyFL7g0JM-KWVbgvjfB8JA__T7yY_cYboN0Y3CCJAaDdWRwgiQG",
+  "enr:-J24QHmGyBwUZXIcsGYMaUqGGSl4CFdx9Tozu-vQCn5bHIQbR7On7dZbU61vYvfrJr30t0iahSqhc64J46MnUO2JvQaGAYiOoCKKgmlkgnY0gmlwhAPnCzSHb3BzdGFja4OFQgCJc2VjcDI1NmsxoQINc4fSijfbNIiGhcgvwjsjxVFJHUstK9L1T8OTKUjgloN0Y3CCJAaDdWRwgiQG",
+  "enr:-J24QG3ypT4xSu0gjb5PABCmVxZqBjVw9ca7pvsI8jl4KATYAnxBmfkaIuEqy9sKvDHKuNCsy57WwK9wTt2aQgcaDDyGAYiOoGAXgmlkgnY0gmlwhDbGmZaHb3BzdGFja4OFQgCJc2VjcDI1NmsxoQIeAK_--tcLEiu7HvoUlbV52MspE0uCocsx1f_rYvRenIN0Y3CCJAaDdWRwgiQG",
+  "enode://9d7a3efefe442351217e73b3a593bcb8efffb55b4807699972145324eab5e6b382152f8d24f6301baebbfb5ecd4127bd3faab2842c04cd432bdf50ba092f6645@34.65.109.126:30305",
+];
 // ── P2P block gossip (OP Stack `blocks` topics; specs protocol/rollup-node-p2p.md, op-node p2p/gossip.go) ──
 /**
  * Largest gossip message, compressed or decompressed: 10 MiB (op-node `maxGossipSize`

@@ -42,6 +42,13 @@ import {
   EXECUTION_QUEUE_PER_THREAD,
   RPC_GAS_CAP,
   L1DEV_DEFAULT_SLOT_SECONDS,
+  DEFAULT_P2P_LISTEN_IP,
+  DEFAULT_P2P_LISTEN_TCP_PORT,
+  DEFAULT_P2P_LISTEN_UDP_PORT,
+  DEFAULT_P2P_PEERS_LO,
+  DEFAULT_P2P_PEERS_HI,
+  DEFAULT_P2P_BAN_DURATION_S,
+  P2P_PRIV_FILE_NAME,
 } from "./constants.js";
 import {
   DEFAULT_P2P_EL_ADDR,
@@ -220,6 +227,35 @@ export interface BasaltOptions {
   "batcher.num-confirmations": number;
   /** Most blobs per batcher transaction. */
   "batcher.blobs-per-tx": number;
+  // --- consensus-layer P2P (op-node's --p2p.* flags; src/p2p) ---
+  /** Turn the consensus-layer P2P stack off. */
+  "p2p.disable": boolean;
+  /** Turn discv5 (node discovery) off. */
+  "p2p.no-discovery": boolean;
+  /** IP libp2p and discv5 bind to. */
+  "p2p.listen.ip": string;
+  /** libp2p TCP port (0 = any free port). */
+  "p2p.listen.tcp": number;
+  /** discv5 UDP port (0 = the TCP port; with TCP 0, any free port). */
+  "p2p.listen.udp": number;
+  /** IP advertised in the ENR (default: the listen IP, or 127.0.0.1 when it is 0.0.0.0). */
+  "p2p.advertise.ip": string | undefined;
+  /** Comma-separated ENRs (or enode URLs) discovery starts from; default: op-node's list on Base networks. */
+  "p2p.bootnodes": string | undefined;
+  /** Comma-separated multiaddrs of peers always kept connected. */
+  "p2p.static": string;
+  /** Low-tide peer count: below it discovered peers are dialed. */
+  "p2p.peers.lo": number;
+  /** High-tide peer count: the most connections kept. */
+  "p2p.peers.hi": number;
+  /** File of the hex secp256k1 node key; default `<datadir>/opnode_p2p_priv.txt`, created if absent. */
+  "p2p.priv.path": string | undefined;
+  /** Hex private key the sequencer signs gossiped blocks with. */
+  "p2p.sequencer.key": string | undefined;
+  /** Ban peers whose gossip score falls below the threshold. */
+  "p2p.ban.peers": boolean;
+  /** Seconds a score ban lasts. */
+  "p2p.ban.duration": number;
   /** Least severe level logged. */
   "log.level": LogLevel;
   /** Log line format. */
@@ -269,7 +305,7 @@ export type OptionType = "number" | "string" | "boolean";
 export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
 
 /** The help-text group of an option. */
-export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "batcher" | "dev" | "storage" | "logging" | "import/export" | "devp2p";
+export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "batcher" | "p2p" | "devp2p" | "dev" | "storage" | "logging" | "import/export";
 
 /** Groups in help-text order, with their headings. */
 export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
@@ -280,6 +316,7 @@ export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
   { group: "flashblocks", title: "Flashblocks" },
   { group: "operations", title: "Operations (sync status, metrics, public endpoints, L1, proofs)" },
   { group: "batcher", title: "Batcher (posting the L2 chain to L1)" },
+  { group: "p2p", title: "Consensus P2P (unsafe blocks over libp2p gossip, discv5; op-node's --p2p.* flags)" },
   { group: "dev", title: "Devnet" },
   { group: "storage", title: "Storage" },
   { group: "logging", title: "Logging" },
@@ -910,6 +947,134 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "storage",
     commands: ["node", "import"],
     valueName: "<blocks>",
+  },
+  // --- consensus-layer P2P: op-node's flag names and defaults (op-node/flags/p2p_flags.go) ---
+  "p2p.disable": {
+    name: "p2p.disable",
+    type: "boolean",
+    description: "Turn the consensus-layer P2P stack off (no unsafe blocks over gossip)",
+    default: false,
+    group: "p2p",
+    commands: ["node"],
+  },
+  "p2p.no-discovery": {
+    name: "p2p.no-discovery",
+    type: "boolean",
+    description: "Turn discv5 (node discovery) off; only --p2p.static peers and inbound peers connect",
+    default: false,
+    group: "p2p",
+    commands: ["node"],
+  },
+  "p2p.listen.ip": {
+    name: "p2p.listen.ip",
+    type: "string",
+    description: "IP libp2p (TCP) and discv5 (UDP) bind to",
+    default: DEFAULT_P2P_LISTEN_IP,
+    group: "p2p",
+    commands: ["node"],
+    valueName: "<ip>",
+  },
+  "p2p.listen.tcp": {
+    name: "p2p.listen.tcp",
+    type: "number",
+    description: "libp2p TCP port (0 = any free port)",
+    default: DEFAULT_P2P_LISTEN_TCP_PORT,
+    group: "p2p",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "p2p.listen.udp": {
+    name: "p2p.listen.udp",
+    type: "number",
+    description: "discv5 UDP port (0 = the TCP port; any free port when that is 0 too)",
+    default: DEFAULT_P2P_LISTEN_UDP_PORT,
+    group: "p2p",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "p2p.advertise.ip": {
+    name: "p2p.advertise.ip",
+    type: "string",
+    description: "IP put in the node record (ENR) other nodes dial",
+    defaultDescription: "the listen IP (127.0.0.1 when it is 0.0.0.0)",
+    group: "p2p",
+    commands: ["node"],
+    valueName: "<ip>",
+  },
+  "p2p.bootnodes": {
+    name: "p2p.bootnodes",
+    type: "string",
+    description: "Comma-separated ENRs (enr:…, or enode:// URLs) discovery starts from",
+    defaultDescription: "op-node's default bootnodes on base-mainnet and base-sepolia, none otherwise",
+    group: "p2p",
+    commands: ["node"],
+    valueName: "<enr,...>",
+  },
+  "p2p.static": {
+    name: "p2p.static",
+    type: "string",
+    description: "Comma-separated multiaddrs (/ip4/…/tcp/…/p2p/<peer id>) of peers always kept connected and redialed",
+    default: "",
+    defaultDescription: "none",
+    group: "p2p",
+    commands: ["node"],
+    valueName: "<multiaddr,...>",
+  },
+  "p2p.peers.lo": {
+    name: "p2p.peers.lo",
+    type: "number",
+    description: "Low-tide peer count: below it the node dials discovered peers",
+    default: DEFAULT_P2P_PEERS_LO,
+    group: "p2p",
+    commands: ["node"],
+    valueName: "<peers>",
+  },
+  "p2p.peers.hi": {
+    name: "p2p.peers.hi",
+    type: "number",
+    description: "High-tide peer count: the most connections kept",
+    default: DEFAULT_P2P_PEERS_HI,
+    group: "p2p",
+    commands: ["node"],
+    min: 1,
+    valueName: "<peers>",
+  },
+  "p2p.priv.path": {
+    name: "p2p.priv.path",
+    type: "string",
+    description: "File of the hex-encoded 32-byte secp256k1 key of the node's peer ID; created if it does not exist",
+    defaultDescription: `<datadir>/${P2P_PRIV_FILE_NAME}`,
+    group: "p2p",
+    commands: ["node"],
+    valueName: "<path>",
+  },
+  "p2p.sequencer.key": {
+    name: "p2p.sequencer.key",
+    type: "string",
+    description: "Hex private key the sequencer signs the blocks it gossips with",
+    group: "p2p",
+    commands: ["node"],
+    valueName: "<hex>",
+  },
+  "p2p.ban.peers": {
+    name: "p2p.ban.peers",
+    type: "boolean",
+    description: "Disconnect and ban peers whose gossip score falls below op-node's ban threshold (-100)",
+    default: true,
+    group: "p2p",
+    commands: ["node"],
+  },
+  "p2p.ban.duration": {
+    name: "p2p.ban.duration",
+    type: "number",
+    description: "Seconds a score ban lasts",
+    default: DEFAULT_P2P_BAN_DURATION_S,
+    group: "p2p",
+    commands: ["node"],
+    min: 1,
+    valueName: "<seconds>",
   },
   "log.level": {
     name: "log.level",

@@ -14,6 +14,7 @@ import type { LogFormat, LogLevel } from "../config/options.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { workerUrl } from "../util/workerUrl.js";
+import { stopWorker } from "../util/workerStop.js";
 import { applyDerivedAttributes, safeHeadOf } from "./engine.js";
 import type { L1BlockRef } from "./batchValidity.js";
 import { bindDerivationMetrics } from "./metrics.js";
@@ -191,16 +192,7 @@ export class DerivationService {
     if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
     const w = this.worker;
     if (w === undefined) return;
-    await new Promise<void>((resolve) => {
-      const done = setTimeout(() => void w.terminate().then(() => resolve()), 5_000);
-      w.on("message", (bytes: Uint8Array) => {
-        if (decodeMessage<WorkerMessage>(bytes).t === "stopped") {
-          clearTimeout(done);
-          void w.terminate().then(() => resolve());
-        }
-      });
-      w.postMessage(encodeMessage({ t: "stop" }));
-    });
+    await stopWorker(w, encodeMessage({ t: "stop" }), (bytes) => decodeMessage<WorkerMessage>(bytes).t === "stopped");
     await this.applying;
   }
 }

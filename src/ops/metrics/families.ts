@@ -17,6 +17,7 @@ import "../../sequencer/l1DevMetrics.js";
 import "../../p2p/importMetrics.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
 import { registerDerivationMetrics } from "../../derivation/metrics.js";
+import { registerP2PMetrics } from "../../p2p/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";
 import { allocateIngestStats, IngestStats } from "../../flashblocks/ingestStats.js";
 import { registerStorageGauges } from "../../storage/metrics.js";
@@ -39,6 +40,7 @@ export function registerAllMetrics(): void {
   registerChainGauges();
   registerStorageGauges();
   registerDerivationMetrics();
+  registerP2PMetrics();
   // A running flashblocks service has bound its worker's stats already: never replace them.
   if (!isMetricRegistered(INGEST_PROBE)) bindIngestStats(new IngestStats(allocateIngestStats()));
 }

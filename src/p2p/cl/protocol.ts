@@ -1,0 +1,100 @@
+/**
+ * Messages between the P2P worker (`workers/p2p.ts`) and the main thread (`src/p2p/service.ts`):
+ * msgpack bytes of plain values (bytes stay bytes, numbers beyond 2^53 are decimal strings). The
+ * worker reports accepted gossip blocks and asks for payloads it serves; the main thread publishes,
+ * changes the signer, answers payload requests and makes calls (the `opp2p_*` RPC, fetches), each
+ * call answered once by id.
+ */
+import { Packr } from "msgpackr";
+import type { ErrorObject } from "../../util/errors.js";
+import type { BlocksVersion } from "../gossip/topics.js";
+
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+/** The node's settings, the same on both sides of the thread boundary (strings, numbers, bytes). */
+export interface P2PNodeSettings {
+  /** L2 block time in seconds (the scoring slot; op-node's 2 s when absent). */
+  blockTimeS?: number;
+  /** The 32-byte secp256k1 node key. */
+  nodeKey: Uint8Array;
+  /** The 32-byte sequencer key blocks are signed with when published. */
+  sequencerKey?: Uint8Array;
+  /** The 20-byte address gossiped blocks must be signed by (none: every block is ignored, as op-node). */
+  signer?: Uint8Array;
+  listenIp: string;
+  /** 0 = any free port. */
+  tcpPort: number;
+  /** 0 = the TCP port when that was given, else any free port. */
+  udpPort: number;
+  /** IP put in the ENR and announced (default: the listen IP, 127.0.0.1 for 0.0.0.0). */
+  advertiseIp?: string;
+  /** ENR texts (`enr:…`) or enode URLs. */
+  bootnodes: string[];
+  /** Multiaddrs with /p2p/<id>. */
+  staticPeers: string[];
+  noDiscovery: boolean;
+  peersLo: number;
+  peersHi: number;
+  banPeers: boolean;
+  banThreshold: number;
+  banDurationS: number;
+  userAgent: string;
+}
+
+/** What the main thread gives the worker (workerData). */
+export interface P2PWorkerData extends P2PNodeSettings {
+  /** L2 chain id, decimal. */
+  chainId: string;
+  /** OP fork times by fork name, decimal seconds (the gossip validator needs Jovian's). */
+  forkTimes: Record<string, string>;
+  logLevel: string;
+  logFormat: string;
+}
+
+/** The node's own identity and bound ports. */
+export interface SelfWire {
+  peerId: string;
+  /** discv5 node id, 64 hex characters without 0x (as op-node's JSON prints it). */
+  nodeId: string;
+  /** `enr:…`, "" with discovery off. */
+  enr: string;
+  /** Multiaddrs the host listens on, with /p2p/<id>. */
+  addresses: string[];
+  tcpPort: number;
+  /** 0 with discovery off. */
+  udpPort: number;
+}
+
+/** A counter or gauge sample the worker ships to the main thread's registry. */
+export interface StatSample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** Main → worker. */
+export type MainMessage =
+  | { type: "signer"; address: Uint8Array }
+  | { type: "payloadResponse"; id: number; version?: BlocksVersion; payloadBytes?: Uint8Array; result?: number }
+  | { type: "call"; id: number; method: string; params: unknown[] }
+  | { type: "stop" };
+
+/** Worker → main. */
+export type WorkerMessage =
+  | { type: "ready"; self: SelfWire }
+  | { type: "fatal"; message: string; code?: string }
+  | { type: "block"; version: BlocksVersion; payloadBytes: Uint8Array; from: string; receivedAtMs: number }
+  | { type: "payloadRequest"; id: number; number: string }
+  | { type: "reply"; id: number; result?: unknown; error?: ErrorObject }
+  | { type: "stats"; samples: StatSample[] }
+  | { type: "stopped" };
+
+/** Bytes of a message. */
+export function encodeMessage(m: MainMessage | WorkerMessage): Uint8Array {
+  return packr.pack(m);
+}
+
+/** A message from its bytes. */
+export function decodeMessage<T extends MainMessage | WorkerMessage>(b: Uint8Array): T {
+  return packr.unpack(b) as T;
+}

@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    [cli, "node", "--network", join(rollupDir, "genesis.json"), "--rollup.config", join(rollupDir, "rollup.json"), "--datadir", join(dir, "catchup"), "--l1.rpc", e.l1Rpc, ...(e.l1Beacon === undefined ? [] : ["--l1.beacon", e.l1Beacon]), "--l1.block-time", "1",
+    [cli, "node", "--network", join(rollupDir, "genesis.json"), "--rollup.config", join(rollupDir, "rollup.json"), "--datadir", join(dir, "catchup"), "--l1.rpc", e.l1Rpc, ...(e.l1Beacon === undefined ? [] : ["--l1.beacon", e.l1Beacon]), "--l1.block-time", "1", "--p2p.disable", "--p2p.el.disable",
       "--http.port", String(ports.verifierHttp), "--authrpc.port", String(ports.verifierAuth), "--rollup.port", String(ports.verifierRollup), "--metrics", "--metrics.port", String(metricsPort), "--log.level", "warn"],
     { stdio: "ignore" },
   );

@@ -55,6 +55,8 @@ export async function startBasalt(opts: BasaltOptions = {}): Promise<BasaltNode>
     "--flashblocks.addr", LOOPBACK, "--flashblocks.port", String(flashblocks),
     // The consensus-side RPC is not measured; off so a node already on 7545 cannot collide.
     "--no-rollup",
+    // No peer-to-peer networking: the scenario measures the RPC, and 9222/30303 may be taken.
+    "--p2p.disable", "--p2p.el.disable",
     "--log.level", opts.logLevel ?? "warn",
     ...(opts.extraArgs ?? []),
   ];

@@ -56,6 +56,7 @@ export const ROLLUP_PORT_NAMES = [
   "verifierWs",
   "verifierAuth",
   "verifierRollup",
+  "sequencerP2p",
 ] as const;
 /** One port per process endpoint. */
 export type RollupPorts = Record<(typeof ROLLUP_PORT_NAMES)[number], number>;
@@ -78,6 +79,7 @@ export const DEFAULT_ROLLUP_PORTS: RollupPorts = {
   verifierWs: 9546,
   verifierAuth: 9551,
   verifierRollup: 9547,
+  sequencerP2p: 9222,
 };
 
 /** Options of {@link startRollupDevnet}. */
@@ -317,6 +319,8 @@ export async function startRollupDevnet(o: RollupDevnetOptions): Promise<Running
         "--authrpc.port", String(p.sequencerAuth),
         "--rollup.port", String(p.sequencerRollup),
         "--flashblocks.port", String(p.flashblocks),
+        // Its blocks on gossip (signed with the devnet's account 8 key, SystemConfig's unsafeBlockSigner) for P2P followers.
+        "--p2p.listen.ip", "127.0.0.1", "--p2p.listen.tcp", String(p.sequencerP2p), "--p2p.listen.udp", String(p.sequencerP2p),
         ...common,
       ],
       seqLog,
@@ -332,6 +336,8 @@ export async function startRollupDevnet(o: RollupDevnetOptions): Promise<Running
         "--ws", "--ws.port", String(p.verifierWs),
         "--authrpc.port", String(p.verifierAuth),
         "--rollup.port", String(p.verifierRollup),
+        // The verifier derives from L1 alone.
+        "--p2p.disable",
         ...common,
       ],
       verLog,

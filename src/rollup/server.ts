@@ -9,6 +9,7 @@ import type { Chain } from "../blockchain/chain.js";
 import { RpcHttpServer } from "../rpc/server.js";
 import { healthAnswer } from "./health.js";
 import { rollupMethods, type RollupMethodsOptions } from "./methods.js";
+import type { MethodTable } from "../rpc/types.js";
 
 /** Options of {@link startRollupServer}. */
 export interface RollupServerOptions extends RollupMethodsOptions {
@@ -18,6 +19,8 @@ export interface RollupServerOptions extends RollupMethodsOptions {
   /** Listen port (`--rollup.port`; 0 = any free port). */
   port: number;
   logger: Logger;
+  /** More methods on the same port: op-node's `opp2p_*` admin API when P2P runs (left out with `--public`). */
+  extraMethods?: MethodTable;
 }
 
 /** A listening rollup server. */
@@ -42,7 +45,7 @@ export async function startRollupServer(o: RollupServerOptions): Promise<RollupS
   const server = new RpcHttpServer({
     host: o.host,
     port: o.port,
-    methods: rollupMethods(o),
+    methods: { ...rollupMethods(o), ...(o.extraMethods ?? {}) },
     transport: "rollup",
     logger: log,
     // GET /health?max_lag=N: the sync check as an HTTP status for load balancers.

@@ -134,7 +134,7 @@ describe("basalt CLI (e2e)", () => {
     const dir = await freshDatadir();
     const [httpPort, authPort] = await getFreePorts(2);
     const s = spawnBasalt(
-      ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--dev.block-time", "1"],
+      ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--p2p.disable", "--p2p.el.disable", "--dev.block-time", "1"],
       cleanEnv({ BASALT_HTTP_PORT: String(httpPort), BASALT_HTTP_ADDR: LOCALHOST }),
     );
     expect(await waitForChainId(s, httpPort!)).toBe(DEVNET_CHAIN_ID_HEX);
@@ -148,7 +148,7 @@ describe("basalt CLI (e2e)", () => {
     const envFile = path.join(dir, "basalt.env");
     await writeFile(envFile, `# test env file\nBASALT_HTTP_PORT=${httpPort}\nBASALT_HTTP_ADDR="${LOCALHOST}"\n`);
     const s = spawnBasalt(
-      ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--env-file", envFile],
+      ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--p2p.disable", "--p2p.el.disable", "--env-file", envFile],
       cleanEnv(),
     );
     expect(await waitForChainId(s, httpPort!)).toBe(DEVNET_CHAIN_ID_HEX);
@@ -162,7 +162,7 @@ describe("basalt CLI (e2e)", () => {
     const envFile = path.join(dir, "basalt.env");
     await writeFile(envFile, `BASALT_HTTP_PORT=${filePort}\n`);
     const s = spawnBasalt(
-      ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--env-file", envFile],
+      ["node", "--datadir", path.join(dir, "data"), "--authrpc.port", String(authPort), "--p2p.disable", "--p2p.el.disable", "--env-file", envFile],
       cleanEnv({ BASALT_HTTP_PORT: String(envPort) }),
     );
     expect(await waitForChainId(s, envPort!)).toBe(DEVNET_CHAIN_ID_HEX);

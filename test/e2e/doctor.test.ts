@@ -12,7 +12,7 @@ import { parseCli } from "../../src/cli/args.js";
 import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses } from "../helpers/basaltProcess.js";
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 import { pollUntil } from "../helpers/poll.js";
-import { rpcResult } from "../helpers/rpc.js";
+import { rpcCall, rpcResult } from "../helpers/rpc.js";
 
 /** Sepolia's chain id as eth_chainId answers it. */
 const SEPOLIA_CHAIN_ID_HEX = "0xaa36a7";
@@ -273,7 +273,13 @@ describe("basalt doctor", () => {
     const dir = await tempDir();
     const datadir = path.join(dir, "data");
     const ports = await portArgs();
+    // Both P2P layers on free loopback ports, so the P2P checks probe a real running node.
+    const [cl, el] = await getFreePorts(2);
+    const p2p = ["--p2p.listen.ip", "127.0.0.1", "--p2p.listen.tcp", String(cl), "--p2p.listen.udp", String(cl), "--addr", "127.0.0.1", "--port", String(el), "--discovery.addr", "127.0.0.1", "--discovery.port", String(el)];
+    ports.args.push(...p2p);
     const node = await startNode({ datadir, args: [...ports.args, "--dev.block-time", "1"], env: cleanEnv() });
+    // P2P starts after the RPC answers.
+    await pollUntil("the P2P thread", 30_000, async () => ((await rpcCall(node.rollupUrl, "opp2p_self")).result !== undefined ? true : undefined));
     // The lag is measured on the head: wait for a block sealed now (the devnet genesis time is when the datadir was made).
     await pollUntil("devnet block 1", 15_000, async () => (BigInt((await rpcResult(node.url, "eth_blockNumber")) as string) >= 1n ? true : undefined));
     const { code, report } = await doctor(["--datadir", datadir, ...ports.args, "--dev.block-time", "1", "--flashblocks-url", node.flashblocksUrl]);
@@ -294,6 +300,8 @@ describe("basalt doctor", () => {
     const fb = check(report, "flashblocks");
     expect(fb.verdict, fb.detail).toBe("OK");
     expect(fb.detail).toContain("first frame");
+    // Reachable from the node itself: TCP accepts on both layers, discv5 and discv4 answer a PING.
+    for (const id of ["p2p.libp2p", "p2p.discv5", "p2p.rlpx", "p2p.discv4"]) expect(check(report, id).verdict, `${id}: ${check(report, id).detail}`).toBe("OK");
     await node.stop();
   });
 });

@@ -52,7 +52,7 @@ export interface StartNodeOptions {
   /** data directory (already initialised by the caller if required) */
   datadir: string;
   /**
-   * Extra arguments after `node --datadir D`. Without `--port` here, `--p2p.el.disable` is added (no devp2p on 30303).
+   * Extra arguments after `node --datadir D`. Without `--port` here, `--p2p.el.disable` is added (no devp2p on 30303); without `--p2p.listen.tcp`, `--p2p.disable` (no gossip on 9222).
    * `--http.port`, `--authrpc.port`, `--flashblocks.port`, `--rollup.port` and
    * `--authrpc.jwtsecret` are added with free ports / a temp secret file unless present here.
    */
@@ -258,6 +258,8 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
 
   // Nodes started in parallel would all bind the execution-layer network's 30303: it is off unless the test opts in with --port.
   if (argValue(extra, "--port") === undefined && !extra.includes("--p2p.el.disable")) extra.push("--p2p.el.disable");
+  // Likewise the consensus-layer gossip's 9222: off unless the test gives --p2p.listen.tcp.
+  if (argValue(extra, "--p2p.listen.tcp") === undefined && !extra.includes("--p2p.disable")) extra.push("--p2p.disable");
 
   let secretDir: string | undefined;
   let jwtSecretPath: string;

@@ -61,6 +61,8 @@ import { verifyBlobProof } from "../../derivation/kzg.js";
 import { startL1Devnet, type L1Devnet } from "../../sequencer/l1Devnet.js";
 import { l1DevMethods } from "../../rpc/methods/l1Dev.js";
 import { devp2pFromOptions } from "../../p2p/el/fromOptions.js";
+import { p2pMethods } from "../../rollup/p2pMethods.js";
+import { nodeP2P } from "./nodeP2P.js";
 
 function version(): string {
   try {
@@ -185,23 +187,27 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ? undefined
     : { progress: { latest: () => proofs.latestBlock(), writing: () => proofs.writing(), onChange: (l: () => void) => proofs.onLatestChange(l) }, maxBlocksAhead: opts["proofs.max-blocks-ahead"] };
   const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate, trackSafety: derivation === undefined });
-  // Followed blocks drop the transactions they include from the local pool (the devnet sequencer prunes its own).
-  if (follower !== undefined) chain.onHead(() => pool.prune());
-  // --sequencer-http: eth_sendRawTransaction goes to the sequencer first, then into the local pool.
-  const forwarder = opts["sequencer-http"] === undefined ? undefined : new SequencerForwarder(opts["sequencer-http"], { pool, logger: log });
-  backend.forwarder = forwarder;
   // Sequenced locally: the built-in devnet (simulated L1) unless it follows another node, or a custom chain with --sequencer (real L1).
   const sequencing = plan.sequencing;
   const realL1 = plan.l1;
   // A real L1 fixes the block time (rollup.json); the devnet's is --dev.block-time.
   const blockTime = realL1 === undefined ? opts["dev.block-time"] : Number(plan.rollupConfig!.blockTime);
+  // Consensus-layer P2P (OP chains, unless --p2p.disable): a node producing blocks on a clock publishes them on
+  // gossip; any other node (a devnet sealing only on demand included) imports what gossip brings.
+  const producing = sequencing && (realL1 !== undefined || blockTime > 0);
+  const p2p = nodeP2P(opts, chain, { datadir, sequencing: producing, rollupConfig, log });
+  // Followed and gossiped blocks drop the transactions they include from the local pool (the devnet sequencer prunes its own).
+  if (follower !== undefined || p2p?.importer !== undefined) chain.onHead(() => pool.prune());
+  // --sequencer-http: eth_sendRawTransaction goes to the sequencer first, then into the local pool.
+  const forwarder = opts["sequencer-http"] === undefined ? undefined : new SequencerForwarder(opts["sequencer-http"], { pool, logger: log });
+  backend.forwarder = forwarder;
   // Flashblocks (a block time and --flashblocks.interval > 0): blocks are built as flashblocks, streamed over WebSocket.
   const fbPublisher =
     sequencing && blockTime > 0 && opts["flashblocks.interval"] > 0
       ? new FlashblocksPublisher({ host: opts["flashblocks.addr"], port: opts["flashblocks.port"], format: opts["flashblocks.format"], logger: log })
       : undefined;
   const fbOptions = fbPublisher === undefined ? {} : { flashblocks: { intervalMs: opts["flashblocks.interval"], sink: fbPublisher } };
-  const sequencer = sequencing ? new OpDevSequencer(chain, pool, blockTime, log, { ...fbOptions, l1: realL1?.origins }) : undefined;
+  const sequencer = sequencing ? new OpDevSequencer(chain, pool, blockTime, log, { ...fbOptions, l1: realL1?.origins, onSealed: p2p === undefined ? undefined : (b) => p2p.publishBlock(b) }) : undefined;
   // devnet-l1: basalt produces the L1's blocks on a slot clock and serves their blobs over a beacon API (--beacon.*).
   const l1Dev: L1Devnet | undefined =
     follower === undefined && isL1DevChain
@@ -326,6 +332,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
             return origin === undefined ? undefined : l1RefOf(origin);
           },
           derivation: derivation === undefined ? undefined : () => derivation.status(),
+          // op-node's admin API of the P2P layer; --public keeps it off.
+          extraMethods: p2p === undefined || opts.public ? undefined : p2pMethods(p2p.service),
           logger: log,
         })
       : undefined;
@@ -374,6 +382,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       hub?.close();
       await flashblocks?.stop();
       forwarder?.close();
+      await devp2p?.stop();
       await proofs?.stop();
       await l1Dev?.stop();
       await calls.close();
@@ -418,6 +427,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       if (cut > 0) log.warn({ requests: cut, drainMs: SHUTDOWN_DRAIN_MS }, "shutdown: cancelling requests still in flight after the drain");
       // The follower first: it finishes the block it is importing before the chain closes.
       await follower?.stop();
+      await p2p?.stop();
       await derivation?.stop();
       forwarder?.close();
       http.close();
@@ -453,6 +463,17 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await stop();
       throw e;
     }
+  }
+  // P2P last among the listeners: a start refused for any earlier reason never binds 9222.
+  try {
+    await p2p?.start();
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  if (p2p !== undefined) {
+    const self = p2p.self();
+    log.info({ peerId: self.peerId, enr: self.enr, tcp: self.tcpPort, udp: self.udpPort, publishing: producing }, "P2P (unsafe block gossip) started");
   }
   // --batcher: posts the L2 chain to L1 once the RPC and metrics servers run (an L1 of another chain stops the node).
   try {

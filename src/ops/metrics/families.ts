@@ -18,6 +18,7 @@ import "../../p2p/importMetrics.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
 import { registerDerivationMetrics } from "../../derivation/metrics.js";
 import { registerP2PMetrics } from "../../p2p/metrics.js";
+import { registerDevP2PMetrics } from "../../p2p/el/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";
 import { allocateIngestStats, IngestStats } from "../../flashblocks/ingestStats.js";
 import { registerStorageGauges } from "../../storage/metrics.js";
@@ -41,6 +42,7 @@ export function registerAllMetrics(): void {
   registerStorageGauges();
   registerDerivationMetrics();
   registerP2PMetrics();
+  registerDevP2PMetrics();
   // A running flashblocks service has bound its worker's stats already: never replace them.
   if (!isMetricRegistered(INGEST_PROBE)) bindIngestStats(new IngestStats(allocateIngestStats()));
 }

@@ -272,6 +272,9 @@ export class P2PNode {
       case "self": {
         const info = await dumpPeer(this.host.peerId.toString(), this.context());
         info.gossipBlocks = true;
+        // The own peer-store entry may hold no addresses yet (go-libp2p's has them): the listen addresses, as op-node prints.
+        info.addresses = this.host.getMultiaddrs().map((a) => a.toString());
+        if (info.protocols.length === 0) info.protocols = this.host.getProtocols();
         info.ENR = this.discovery?.enrText() ?? "";
         info.chainID = Number(this.chainId);
         return info;

@@ -1,14 +1,12 @@
 /**
  * deploy/grafana/basalt.json: valid JSON with a `${DS_PROMETHEUS}` datasource input, and every
  * metric its panels query exists in the registry once all of basalt's metric families are
- * registered (histogram series by their family name). The P2P families of branches not merged yet
- * are excused while none of them is registered (test/helpers/pendingP2pMetrics.ts).
+ * registered (histogram series by their family name).
  */
 import { readFileSync } from "node:fs";
 import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { registerAllMetrics } from "../../../src/ops/metrics/families.js";
-import { withoutPendingP2p } from "../../helpers/pendingP2pMetrics.js";
 
 interface Panel {
   type: string;
@@ -46,7 +44,7 @@ describe("Grafana dashboard", () => {
     const registered = (n: string): boolean =>
       register.getSingleMetric(n) !== undefined || register.getSingleMetric(n.replace(SERIES_SUFFIX, "")) !== undefined;
     const missing = [...referenced].filter((n) => !registered(n));
-    expect(withoutPendingP2p(missing, registered)).toEqual([]);
+    expect(missing).toEqual([]);
   });
 
   it("has the panels the operations guide names", () => {

@@ -555,6 +555,9 @@ describe("basalt node --ws (startNode)", () => {
       "ws.port": 0,
       "dev.block-time": 1,
       "flashblocks.interval": 0,
+      // No peer-to-peer networks: other tests may hold 9222/30303.
+      "p2p.disable": true,
+      "p2p.el.disable": true,
     } as BasaltOptions;
     const node = await startNode(opts, silent, false);
     let c: Client | undefined;

@@ -29,6 +29,7 @@ const rate = Number(process.argv[3] ?? 20);
 
 interface Node {
   name: string;
+  metrics: string;
   http: string;
   ws: string;
   rollup: string;
@@ -43,7 +44,7 @@ function pct(xs: number[], p: number): number {
 }
 
 async function start(name: string, dir: string, extra: string[]): Promise<Node> {
-  const [http, ws, auth, rollup, fb] = await freePorts(5);
+  const [http, ws, auth, rollup, fb, metrics] = await freePorts(6);
   const args = [
     compiledScript("src", "cli", "main.js"), "node",
     "--datadir", join(dir, name),
@@ -52,12 +53,13 @@ async function start(name: string, dir: string, extra: string[]): Promise<Node> 
     "--authrpc.addr", LOOPBACK, "--authrpc.port", String(auth),
     "--rollup.addr", LOOPBACK, "--rollup.port", String(rollup),
     "--flashblocks.addr", LOOPBACK, "--flashblocks.port", String(fb),
+    "--metrics", "--metrics.addr", LOOPBACK, "--metrics.port", String(metrics),
     "--p2p.el.disable", "--p2p.listen.ip", LOOPBACK,
     "--log.level", "warn",
     ...extra,
   ];
   const child = spawnChild(name, process.execPath, args);
-  const node = { name, http: `http://${LOOPBACK}:${http}`, ws: `ws://${LOOPBACK}:${ws}`, rollup: `http://${LOOPBACK}:${rollup}`, child };
+  const node = { name, metrics: `http://${LOOPBACK}:${metrics}/metrics`, http: `http://${LOOPBACK}:${http}`, ws: `ws://${LOOPBACK}:${ws}`, rollup: `http://${LOOPBACK}:${rollup}`, child };
   await waitForRpc(node.http, 60_000, () => child.assertAlive());
   return node;
 }
@@ -140,6 +142,17 @@ async function main(): Promise<void> {
     console.log(line("follower 1 (direct from sequencer)", l1));
     console.log(line("follower 2 (relayed by follower 1)", l2));
     console.log(line("calibration: 2nd sequencer socket", noise));
+    // Where the slow blocks went: what each follower's importer did, and its gap fetches.
+    for (const f of [f1, f2]) {
+      const text = await (await fetch(f.metrics)).text();
+      const lines = text.split("\n").filter((l) => /^basalt_p2p_(gossip_import_blocks_total|gap_fetch_blocks_total|blocks_first_seen_total)\{/.test(l));
+      console.log(`${f.name}: ${lines.map((l) => l.replace("basalt_p2p_", "")).join("  ")}`);
+    }
+    const slow = [...s.entries()].filter(([h, t]) => t >= begin && (b.get(h) ?? Infinity) - t > 1000).length;
+    if (slow > 0) {
+      const seq2 = [...s.entries()].filter(([, t]) => t >= begin).map(([h, t]) => Math.round((b.get(h) ?? NaN) - t));
+      console.log(`follower 2: ${slow} block(s) over 1 s behind; lag per block in order (ms): ${seq2.join(" ")}`);
+    }
     console.log("lag = follower newHeads stamp − sequencer newHeads stamp in this process (WebSocket delivery on both sides);");
     console.log("calibration = the spread between two subscriptions to the same sequencer event (the measurement's own noise)");
   } finally {

@@ -3,22 +3,13 @@
  * op-node/p2p/peer_params.go `LightPeerScoreParams` and `NewPeerScoreThresholds`, with the slot
  * being the chain's block time (2 s when unknown). Times are milliseconds here (gossipsub-js).
  *
- * Deviation: op-node gives topic parameters to the v1 blocks topic only (its params map names
- * `blocksTopicV1`), so invalid messages on the v2..v4 topics are not scored there. basalt scores
- * every blocks topic with those parameters, since nearly all blocks now travel on v3/v4 and a peer
- * sending invalid blocks there must lose score.
+ * Topic parameters as op-node's current version gives every blocks topic (v1..v4).
  */
 import type { PeerScoreParams, PeerScoreThresholds, TopicScoreParams } from "@chainsafe/libp2p-gossipsub/score";
 import { P2P_SCORE_DEFAULT_SLOT_S } from "../../config/constants.js";
 
 /** op-node's DecayToZero. */
 const DECAY_TO_ZERO = 0.01;
-/** op-node's MeshWeight (mesh delivery and failure penalties). */
-const MESH_WEIGHT = -0.7;
-/** op-node's MaxInMeshScore. */
-const MAX_IN_MESH_SCORE = 10;
-/** op-node's DecayEpoch (epochs). */
-const DECAY_EPOCH = 5;
 
 /** op-node's ScoreDecay: the factor that decays a value to DecayToZero over `durationMs` in `slotMs` steps. */
 export function scoreDecay(durationMs: number, slotMs: number): number {
@@ -26,30 +17,40 @@ export function scoreDecay(durationMs: number, slotMs: number): number {
   return Math.pow(DECAY_TO_ZERO, 1 / times);
 }
 
-/** The topic parameters of a blocks topic (op-node's v1 topic parameters). */
-export function blocksTopicScoreParams(blockTimeS: number | undefined): TopicScoreParams {
-  const slot = (blockTimeS !== undefined && blockTimeS > 0 ? blockTimeS : P2P_SCORE_DEFAULT_SLOT_S) * 1000;
-  const epoch = 6 * slot;
-  const inMeshCap = Math.floor(3_600_000 / slot);
-  const slotsPerEpoch = Math.floor(epoch / slot);
+/**
+ * go-libp2p-pubsub's `ScoreParameterDecay(d)`: the factor that decays a value to DecayToZero over
+ * `d` with the library's default 1 s decay interval (op-node passes that value as is).
+ */
+function scoreParameterDecay(durationMs: number): number {
+  return Math.pow(DECAY_TO_ZERO, 1 / Math.floor(durationMs / 1000));
+}
+
+/**
+ * The topic parameters of each blocks topic (op-node's current `LightPeerScoreParams`, the same for
+ * v1..v4): first deliveries rewarded, invalid messages punished hard (-1000, decaying over an hour),
+ * and no mesh-delivery penalties — a peer downstream of us never delivers first, and penalizing that
+ * pushed relay-only peers out of the mesh and below the gossip threshold (blocks then stopped reaching
+ * them for seconds; an older op-node had those penalties on the v1 topic).
+ */
+export function blocksTopicScoreParams(): TopicScoreParams {
   return {
-    topicWeight: 0.8,
-    timeInMeshWeight: MAX_IN_MESH_SCORE / inMeshCap,
-    timeInMeshQuantum: slot,
-    timeInMeshCap: inMeshCap,
-    firstMessageDeliveriesWeight: 1,
-    firstMessageDeliveriesDecay: scoreDecay(20 * epoch, slot),
-    firstMessageDeliveriesCap: 23,
-    meshMessageDeliveriesWeight: MESH_WEIGHT,
-    meshMessageDeliveriesDecay: scoreDecay(DECAY_EPOCH * epoch, slot),
-    meshMessageDeliveriesCap: slotsPerEpoch * DECAY_EPOCH,
-    meshMessageDeliveriesThreshold: Math.floor((slotsPerEpoch * DECAY_EPOCH) / 10),
-    meshMessageDeliveriesWindow: 2_000,
-    meshMessageDeliveriesActivation: 4 * epoch,
-    meshFailurePenaltyWeight: MESH_WEIGHT,
-    meshFailurePenaltyDecay: scoreDecay(DECAY_EPOCH * epoch, slot),
-    invalidMessageDeliveriesWeight: -140.4475,
-    invalidMessageDeliveriesDecay: scoreDecay(50 * epoch, slot),
+    topicWeight: 0.1,
+    timeInMeshWeight: 0.00027,
+    timeInMeshQuantum: 1_000,
+    timeInMeshCap: 1,
+    firstMessageDeliveriesWeight: 5,
+    firstMessageDeliveriesDecay: scoreParameterDecay(3_600_000),
+    firstMessageDeliveriesCap: 100,
+    meshMessageDeliveriesWeight: 0,
+    meshMessageDeliveriesDecay: 0,
+    meshMessageDeliveriesCap: 0,
+    meshMessageDeliveriesThreshold: 0,
+    meshMessageDeliveriesWindow: 0,
+    meshMessageDeliveriesActivation: 0,
+    meshFailurePenaltyWeight: 0,
+    meshFailurePenaltyDecay: 0,
+    invalidMessageDeliveriesWeight: -1000,
+    invalidMessageDeliveriesDecay: scoreParameterDecay(3_600_000),
   };
 }
 
@@ -57,7 +58,7 @@ export function blocksTopicScoreParams(blockTimeS: number | undefined): TopicSco
 export function peerScoreParams(topics: readonly string[], blockTimeS: number | undefined, appSpecificScore: (peerId: string) => number): PeerScoreParams {
   const slot = (blockTimeS !== undefined && blockTimeS > 0 ? blockTimeS : P2P_SCORE_DEFAULT_SLOT_S) * 1000;
   const epoch = 6 * slot;
-  const topicParams = blocksTopicScoreParams(blockTimeS);
+  const topicParams = blocksTopicScoreParams();
   return {
     topics: Object.fromEntries(topics.map((t) => [t, topicParams])),
     topicScoreCap: 34,

@@ -42,6 +42,7 @@ import { SEQUENCER_KEY, gossipBytesOf, sampleValue, startP2P, testP2POptions } f
 type Hostile = Libp2p<{ pubsub: GossipSub }>;
 
 const OTHER_KEY = new Uint8Array(Buffer.from(devAccounts()[1]!.privateKey.slice(2), "hex"));
+const OTHER_KEY_2 = new Uint8Array(Buffer.from(devAccounts()[2]!.privateKey.slice(2), "hex"));
 
 describe("hostile peers against the P2P worker", () => {
   let dev: DevChain;
@@ -104,7 +105,11 @@ describe("hostile peers against the P2P worker", () => {
     return h as unknown as Hostile;
   }
 
-  /** Sends `messages` from a fresh hostile peer; waits until V counted `reason` `count` more times; checks score, ban and disconnection. */
+  /**
+   * Sends `messages` from a fresh hostile peer; waits until V counted `reason` `count` more times; checks score, ban and
+   * disconnection. Rejecting cases send two distinct offences: one invalid message scores exactly -100 (op-node's
+   * invalid-delivery weight -1000 × topic weight 0.1), the ban needs a score below -100 (op-node's default threshold).
+   */
   async function attack(name: string, reason: string, result: string, messages: Uint8Array[], count = 1): Promise<void> {
     const before = sampleValue(v.stats(), "gossip_messages", { reason, result });
     const h = await hostile();
@@ -125,27 +130,34 @@ describe("hostile peers against the P2P worker", () => {
   it("rejects a block with an invalid signature", async () => {
     // r = s = 0: no key recovers from it.
     const sig = new Uint8Array(65);
-    await attack("invalid signature", "bad_signature", "reject", [encodeBlockMessage(version, sig, payloadBytes)]);
+    const sig2 = new Uint8Array(65);
+    sig2[31] = 1; // r = 1, s = 0: no key recovers from it either
+    await attack("invalid signature", "bad_signature", "reject", [encodeBlockMessage(version, sig, payloadBytes), encodeBlockMessage(version, sig2, payloadBytes)], 2);
   }, 60_000);
 
   it("rejects a block signed by another key", async () => {
-    await attack("wrong signer", "wrong_signer", "reject", [encodeBlockMessage(version, signBlockPayload(OTHER_KEY, chainId, payloadBytes), payloadBytes)]);
+    await attack(
+      "wrong signer",
+      "wrong_signer",
+      "reject",
+      [OTHER_KEY, OTHER_KEY_2].map((k) => encodeBlockMessage(version, signBlockPayload(k, chainId, payloadBytes), payloadBytes)),
+      2,
+    );
   }, 60_000);
 
   it("rejects malformed snappy", async () => {
-    await attack("malformed snappy", "bad_snappy", "reject", [Uint8Array.of(0x50, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x01, 0x02)]);
+    await attack("malformed snappy", "bad_snappy", "reject", [Uint8Array.of(0x50, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x01, 0x02), Uint8Array.of(0x50, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x03, 0x04)], 2);
   }, 60_000);
 
   it("rejects malformed SSZ", async () => {
-    const plain = new Uint8Array(65 + 600).fill(0xab);
-    await attack("malformed SSZ", "malformed", "reject", [compress(plain)]);
+    await attack("malformed SSZ", "malformed", "reject", [compress(new Uint8Array(65 + 600).fill(0xab)), compress(new Uint8Array(65 + 600).fill(0xcd))], 2);
   }, 60_000);
 
   it("rejects a snappy bomb that decompresses past 10 MiB", async () => {
-    await attack("snappy bomb", "too_large", "reject", [compress(new Uint8Array(11 * 1024 * 1024))]);
+    await attack("snappy bomb", "too_large", "reject", [compress(new Uint8Array(11 * 1024 * 1024)), compress(new Uint8Array(11 * 1024 * 1024).fill(1))], 2);
   }, 60_000);
 
-  it("rejects a flood of future-timestamped blocks (counted; the sender is banned after the first)", async () => {
+  it("rejects a flood of future-timestamped blocks (counted; the sender is banned by its second)", async () => {
     const env = decodeSignedBytes(version, payloadBytes);
     const msgs: Uint8Array[] = [];
     for (let i = 0; i < 20; i++) {

@@ -15,6 +15,7 @@ import { fromHex, to0x } from "../util/bytes.js";
 import type { CallArgs, CallChain, CallExecutor, CallTarget } from "./callExecutor.js";
 import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 import type { WitnessRequest } from "./witness/request.js";
+import type { TraceRequest } from "./trace/request.js";
 
 /** The methods the execution pool serves. */
 export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList";
@@ -105,6 +106,11 @@ export interface CallService {
    * debug_executePayload), as JSON text; rejects with the typed error of the failure.
    */
   witness(req: WitnessRequest): Promise<string>;
+  /**
+   * A trace (debug_traceTransaction, debug_traceBlockByNumber/ByHash, debug_traceBlock: `method`
+   * names it for metrics), as JSON text; rejects with the typed error of the failure.
+   */
+  trace(method: string, req: TraceRequest): Promise<string>;
   /** Releases threads and timers. */
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { xxh3 } from "@node-rs/xxhash";
 import { CALL_CACHE_ENTRIES } from "../config/constants.js";
 import type { CallRequest, CallService } from "../execution/callRequest.js";
 import type { WitnessRequest } from "../execution/witness/request.js";
+import type { TraceRequest } from "../execution/trace/request.js";
 import { ExecutionError } from "../execution/errors.js";
 import { counter } from "../util/metrics.js";
 
@@ -50,6 +51,11 @@ export class CallCache implements CallService {
   /** Witnesses are not cached: rare, large, and each one asked for once. */
   witness(req: WitnessRequest): Promise<string> {
     return this.inner.witness(req);
+  }
+
+  /** Traces are not cached: large, and each one asked for once. */
+  trace(method: string, req: TraceRequest): Promise<string> {
+    return this.inner.trace(method, req);
   }
 
   async execute(req: CallRequest): Promise<string> {

@@ -22,6 +22,7 @@ import { blockMethods } from "../../rpc/methods/blocks.js";
 import { callMethods } from "../../rpc/methods/call.js";
 import { debugMethods } from "../../rpc/methods/debug.js";
 import { witnessMethods } from "../../rpc/methods/witness.js";
+import { traceMethods } from "../../rpc/methods/trace.js";
 import { engineMethods } from "../../rpc/methods/engine.js";
 import { feeMethods } from "../../rpc/methods/fees.js";
 import { logMethods } from "../../rpc/methods/logs.js";
@@ -234,6 +235,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...nodeMethods(backend),
     ...debugMethods(backend),
     ...witnessMethods(backend),
+    ...traceMethods(backend),
     // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
     ...httpSubscriptionMethods(),
     // dev_sendDeposit and evm_mine on the simulated L1 only: a real L1's deposits come from its portal, its blocks from the clock.

@@ -182,7 +182,8 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
       value = undefined;
     } else type = "CALL";
     if (m.depth === 0) from = sender;
-    const f: OpenFrame = { depth: m.depth, isStatic: m.isStatic, msg: m, entered: false, type, from, input: m.data, gas: m.gasLimit, value, returnData: new Uint8Array() };
+    // The engine's calldata is a view of the caller's memory, which the call's output overwrites: copy it.
+    const f: OpenFrame = { depth: m.depth, isStatic: m.isStatic, msg: m, entered: false, type, from, input: m.data.slice(), gas: m.gasLimit, value, returnData: new Uint8Array() };
     frames.push(f);
     if (to !== undefined) enter(f, to);
   };
@@ -201,7 +202,7 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
     const reverted = engineError === "revert";
     const error = engineError === undefined ? undefined : gethError(engineError, f.lastOp);
     // geth hands back the callee's output on success and its revert data on revert, nothing on other failures.
-    const output = engineError === undefined || reverted ? ex.returnValue : new Uint8Array();
+    const output = engineError === undefined || reverted ? ex.returnValue.slice() : new Uint8Array();
     // Failures of the frame's own last opcode before it ran: geth logs them on that step.
     if (f.lastOp !== undefined && error !== undefined && STEP_ERRORS.has(engineError!)) tracer.onStepError(f.depth + 1, error);
     tracer.onExit({ depth: f.depth, gasUsed: ex.executionGasUsed, output, error, reverted });

@@ -63,6 +63,13 @@ async function blockRunner(chain: CallChain, block: Block, parent: BlockHeader, 
   };
 }
 
+/** A test for the precompiles of `evm`'s fork (OP precompiles included). */
+export function precompileTest(evm: import("@ethereumjs/evm").EVM): (address: Uint8Array) => boolean {
+  const keys = new Set<string>();
+  for (const k of (evm as unknown as { precompiles: Map<string, unknown> }).precompiles.keys()) keys.add(k.toLowerCase().replace(/^0x/, ""));
+  return (address) => keys.has(Buffer.from(address).toString("hex"));
+}
+
 /** The hash of a block's transaction (its EIP-2718 envelope's keccak). */
 export function txHashOf(tx: OpTransaction): string {
   return bytesToHex(keccak256(envelopeOf(tx)));
@@ -78,6 +85,7 @@ export async function traceBlock(chain: CallChain, block: Block, parent: BlockHe
   const { state } = chain.stateManagerAt(parent);
   const { run, evm } = await blockRunner(chain, block, parent, state);
   const view = stateViewOf(state);
+  const isPrecompile = precompileTest(evm);
   const txs = block.transactions as unknown as OpTransaction[];
   const last = indexes === undefined ? txs.length - 1 : Math.max(-1, ...indexes);
   const out: TxTrace[] = [];
@@ -90,7 +98,22 @@ export async function traceBlock(chain: CallChain, block: Block, parent: BlockHe
     const tracer = createTracer(cfg);
     const from = isDeposit(tx) ? (tx as DepositTransaction).from.bytes : senderOf(tx as TypedTransaction).bytes;
     const to = tx.to?.bytes;
-    tracer.onTxStart({ from, to, value: tx.value, gasLimit: tx.gasLimit, input: tx.data, coinbase: block.header.coinbase.bytes, state: view });
+    const txHash = txHashOf(tx);
+    tracer.onTxStart({
+      from,
+      to,
+      value: tx.value,
+      gasLimit: tx.gasLimit,
+      input: tx.data,
+      coinbase: block.header.coinbase.bytes,
+      nonce: view.account(from)?.nonce ?? 0n,
+      state: view,
+      isPrecompile,
+      blockHash: bytesToHex(block.hash()),
+      blockNumber: block.header.number,
+      txHash,
+      txIndex: i,
+    });
     const { detach, top } = attachTracer(evm, tracer, view, from, Date.now() + cfg.timeoutMs, () => timeoutError(cfg.timeoutMs));
     let gasUsed: bigint;
     try {
@@ -99,7 +122,6 @@ export async function traceBlock(chain: CallChain, block: Block, parent: BlockHe
       detach();
     }
     tracer.onTxEnd({ gasUsed, output: top.output, error: top.error, reverted: top.reverted, state: view });
-    const txHash = txHashOf(tx);
     try {
       out.push({ txHash, result: tracer.result() });
     } catch (e) {

@@ -5,7 +5,7 @@
  * `{gas, failed, returnValue, structLogs}`. Entries are serialized as they come and their bytes
  * counted: past TRACE_STRUCT_LOG_MAX_BYTES the trace fails (the `limit` option bounds it).
  */
-import { bytesToHex } from "@ethereumjs/util";
+import { bigIntToBytes, bytesToHex, setLengthLeft } from "@ethereumjs/util";
 import { TRACE_STRUCT_LOG_MAX_BYTES } from "../../config/constants.js";
 import type { StructLoggerOptions } from "./config.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
@@ -24,14 +24,9 @@ function hexOfWord(v: bigint): string {
   return hex32(bigToBytes(v));
 }
 
+/** A stack word as 32 bytes. */
 function bigToBytes(v: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  let x = v;
-  for (let i = 31; i >= 0 && x > 0n; i--) {
-    out[i] = Number(x & 0xffn);
-    x >>= 8n;
-  }
-  return out;
+  return setLengthLeft(bigIntToBytes(v), 32);
 }
 
 /** An entry being built: everything but the error, which a failing opcode adds afterwards. */

@@ -34,7 +34,16 @@ export interface TxStart {
   input: Uint8Array;
   /** The block's fee recipient. */
   coinbase: Uint8Array;
+  /** The sender's nonce before the transaction (a creation's address). */
+  nonce: bigint;
   state: StateView;
+  /** Whether `address` is a precompile of the block's fork. */
+  isPrecompile(address: Uint8Array): boolean;
+  /** Where the transaction sits (flatCallTracer's fields); a call traced outside a block has index 0 and a zero hash. */
+  blockHash: string;
+  blockNumber: bigint;
+  txHash: string;
+  txIndex: number;
 }
 
 /** A call frame entered. */

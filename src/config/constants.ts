@@ -1209,3 +1209,14 @@ export const P2P_EL_POOL_LOOKUP_TIMEOUT_MS = 5_000;
 export const P2P_EL_WORKER_RESTART_DELAY_MS = 1_000;
 /** Milliseconds between the worker's counter/peer snapshots to the main thread (metrics, admin_peers, net_peerCount). */
 export const P2P_EL_STATUS_INTERVAL_MS = 500;
+
+// ---- eth_simulateV1 (geth internal/ethapi/simulate.go) ------------------------------------
+
+/** Most blocks one eth_simulateV1 request may simulate (geth `maxSimulateBlocks`), gaps included. */
+export const MAX_SIMULATE_BLOCKS = 256;
+/** Most calls in one simulated block (geth `maxSimulateCallsPerBlock`). */
+export const MAX_SIMULATE_CALLS_PER_BLOCK = 5000;
+/** Most calls in one eth_simulateV1 request (geth `maxSimulateTotalCalls`). */
+export const MAX_SIMULATE_TOTAL_CALLS = 10000;
+/** Seconds between simulated blocks whose timestamp is not given (geth `timestampIncrement`). */
+export const SIMULATE_TIMESTAMP_INCREMENT = 12n;

@@ -135,6 +135,8 @@ export const fastEvmTestHooks: {
 
 /** Largest gas value the engine counts exactly (JS numbers are exact below 2^53). */
 const MAX_SAFE_GAS = BigInt(Number.MAX_SAFE_INTEGER);
+/** 2^64 - 1: nonces are uint64. */
+const MAX_UINT64 = (1n << 64n) - 1n;
 /** secp256k1 group order n and n/2 (EIP-2: signatures with s > n/2 are invalid). */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const SECP256K1_N_DIV_2 = SECP256K1_N / 2n;
@@ -300,7 +302,8 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
     // Buy gas, bump the nonce.
     const price = effectiveGasPrice(tx, block.baseFee);
     state.setBalance(sender, sender.balance - tx.gasLimit * price - blobGas * block.blobBaseFee);
-    state.setNonce(sender, sender.nonce + 1n);
+    // A message call skips the nonce checks: a sender at 2^64-1 wraps to 0, as geth's uint64 nonce does.
+    state.setNonce(sender, (sender.nonce + 1n) & MAX_UINT64);
   } catch (e) {
     state.revertTo(startJournal, startLogs, startRefund);
     throw e;

@@ -6,7 +6,7 @@
  * them); moving a precompile or overriding its account changes the active precompile map.
  */
 import { KECCAK256_NULL, KECCAK256_RLP } from "@ethereumjs/util";
-import { fromHex, to0x } from "../../util/bytes.js";
+import { bytesEqual, fromHex, to0x } from "../../util/bytes.js";
 import { keccak256 } from "../../util/keccak.js";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
 import { SimulateError, SimulateErrorCode } from "./errors.js";
@@ -45,6 +45,11 @@ export interface SerializedBlockOverrides {
  * lives at natively (its own address unless it was moved).
  */
 export type ActivePrecompiles = Map<string, string>;
+
+/** geth's `common.Address.Hex()` of 20 bytes. */
+export function checksummedHex(address: Uint8Array): string {
+  return checksummed(to0x(address));
+}
 
 /** geth's `common.Address.Hex()`: the EIP-55 checksummed form, as geth's messages print it. */
 function checksummed(address: string): string {
@@ -116,9 +121,6 @@ function isZeroHex(v: string): boolean {
   return /^0x0*$/.test(v);
 }
 
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
 /** The active precompiles of a fork as an {@link ActivePrecompiles} map (each at its own address). */
 export function nativePrecompiles(addresses: readonly number[]): ActivePrecompiles {

@@ -17,7 +17,6 @@ export function renderSimulation(blocks: SimulatedBlock[], fullTransactions: boo
       const blockHash = toData(block.hash());
       const blockNumber = toQuantity(block.header.number);
       const blockTimestamp = toQuantity(block.header.timestamp);
-      let logIndex = 0;
       out.calls = calls.map((c, i) => {
         const txHash = toData(txHashOf(block.transactions[i]!));
         const call: Record<string, unknown> = {
@@ -31,7 +30,7 @@ export function renderSimulation(blocks: SimulatedBlock[], fullTransactions: boo
             transactionIndex: toQuantity(i),
             blockHash,
             blockTimestamp,
-            logIndex: toQuantity(logIndex++),
+            logIndex: toQuantity(l.index),
             removed: false,
           })),
           gasUsed: toQuantity(c.gasUsed),

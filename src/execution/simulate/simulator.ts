@@ -8,17 +8,20 @@
  * transaction checks (EOA, EIP-7825 cap) skipped, nonces checked and the base fee charged only
  * with `validation`.
  */
-import { createBlock, createBlockHeader, type Block, type BlockHeader } from "@ethereumjs/block";
+import { Block, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { createTx, type TypedTransaction } from "@ethereumjs/tx";
-import { KECCAK256_RLP } from "@ethereumjs/util";
+import { createWithdrawal, KECCAK256_NULL, KECCAK256_RLP } from "@ethereumjs/util";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { RLP } from "@ethereumjs/rlp";
-import { opForkAt } from "../../chain/op/forks.js";
+import { opForkAt, type OpFork } from "../../chain/op/forks.js";
+import { getActivePrecompiles } from "@ethereumjs/evm";
+import { FastEvmUnsupported } from "../evm/errors.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { encodeReceiptFields } from "../../chain/receiptRlp.js";
 import { SIMULATE_TIMESTAMP_INCREMENT } from "../../config/constants.js";
 import { fromHex, to0x } from "../../util/bytes.js";
+import { checksummedHex } from "./overrides.js";
 import { keccak256 } from "../../util/keccak.js";
 import type { CallArgs, CallChain, CallContext } from "../callExecutor.js";
 import { deserializeCallArgs } from "../callRequest.js";
@@ -42,7 +45,8 @@ import { TransferTracer } from "./transfers.js";
 /** A simulated call's outcome (geth `simCallResult`). */
 export interface SimulatedCall {
   returnData: Uint8Array;
-  logs: EvmLog[];
+  /** Logs (with the synthetic transfer logs) and their block-wide index. */
+  logs: (EvmLog & { index: number })[];
   gasUsed: bigint;
   maxUsedGas: bigint;
   status: 0 | 1;
@@ -64,6 +68,8 @@ const CALL_VM_ERROR = -32015;
 const ZERO_ADDRESS = new Uint8Array(20);
 const ZERO_HASH = new Uint8Array(32);
 const GWEI = 1_000_000_000n;
+/** The first nonce @ethereumjs refuses (2^64 - 1). */
+const MAX_TX_NONCE = (1n << 64n) - 1n;
 
 /** The typed error of a call geth refuses to run (`txValidationError`). */
 function txError(e: TxInvalidError): SimulateError {
@@ -159,7 +165,11 @@ function blockTransaction(common: Common, args: CallArgs, nonce: bigint, gas: bi
   else if (args.blobVersionedHashes !== undefined) {
     data = { ...base, ...fees, type: 3, accessList, blobVersionedHashes: args.blobVersionedHashes, maxFeePerBlobGas: args.maxFeePerBlobGas ?? 0n };
   } else data = { ...base, ...fees, type: 2, accessList };
-  const tx = createTx(data as never, { common, freeze: false });
+  // @ethereumjs refuses a nonce of 2^64-1 and, from Osaka, a gas limit above EIP-7825's cap, which
+  // geth's simulated transactions carry (it skips those checks): set them after construction.
+  const tx = createTx({ ...data, nonce: 0n, gasLimit: 0n } as never, { common, freeze: false });
+  Object.defineProperty(tx, "nonce", { value: nonce });
+  Object.defineProperty(tx, "gasLimit", { value: gas });
   if (args.gasPrice !== undefined) {
     // A legacy transaction with a zero signature (V = R = S = 0), as geth leaves it unsigned.
     Object.assign(tx, { v: 0n, r: 0n, s: 0n });
@@ -194,12 +204,13 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
     const bo: SerializedBlockOverrides = plan.input.blockOverrides ?? {};
     const common = chain.commonAt(plan.number, plan.time);
     const opFork = chain.op === undefined ? undefined : opForkAt(chain.op, plan.time);
-    const evm = FastEvm.of(common, opFork);
+    const evm = fastEvmFor(common, opFork, plan.input.calls.length > 0);
     const parentHash = parent.hash();
     const headerData: Record<string, unknown> = {
       parentHash,
       coinbase: bo.feeRecipient !== undefined ? fromHex(bo.feeRecipient) : parent.coinbase.bytes,
-      difficulty: bo.difficulty !== undefined ? BigInt(bo.difficulty) : 0n,
+      // Post-merge blocks have difficulty 0; before, the parent's (geth `makeHeaders`).
+      difficulty: bo.difficulty !== undefined ? BigInt(bo.difficulty) : common.gteHardfork("paris") ? 0n : parent.difficulty,
       number: plan.number,
       gasLimit: bo.gasLimit !== undefined ? BigInt(bo.gasLimit) : parent.gasLimit,
       timestamp: plan.time,
@@ -217,16 +228,20 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
     const prelim = createBlockHeader(headerData as never, { common, skipConsensusFormatValidation: true });
     const blobBaseFee = bo.blobBaseFee !== undefined ? BigInt(bo.blobBaseFee) : prelim.excessBlobGas !== undefined ? prelim.getBlobGasPrice() : 0n;
 
-    const precompiles = nativePrecompiles(evm.precompiles.addresses);
+    const precompiles = nativePrecompiles(evm?.precompiles.addresses ?? referencePrecompiles(common));
     applyStateOverrides(overlay, plan.input.stateOverrides, precompiles);
     if (common.isActivatedEIP(4788)) await applyBeaconRootCall(overlay, plan.time, headerData.parentBeaconBlockRoot as Uint8Array);
     if (common.isActivatedEIP(2935)) await applyHistoryStorageCall(overlay, plan.number, parentHash);
 
     const state = new EvmState(overlay);
     const env: BlockEnv = { ...blockEnvOf(prelim, blockHash), blobBaseFee };
-    const ctx = { ...evm.context(state, env), precompiles: movedPrecompileSet(evm.precompiles, precompiles) };
+    const ctx = evm === undefined ? undefined : { ...evm.context(state, env), precompiles: movedPrecompileSet(evm.precompiles, precompiles) };
     const tracer = new TransferTracer(req.traceTransfers);
     const onTransfer = tracer.hook(state);
+    // geth numbers a block's logs in emission order, counting those a revert dropped.
+    const logIndexes = new WeakMap<EvmLog, number>();
+    let emitted = 0;
+    state.onLog = (log) => logIndexes.set(log, emitted++);
     const txs: TypedTransaction[] = [];
     const senders: Uint8Array[] = [];
     const calls: SimulatedCall[] = [];
@@ -252,6 +267,8 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
       const runEnv = !req.validation && zeroFees ? { ...env, baseFee: 0n, blobBaseFee: (args.maxFeePerBlobGas ?? 0n) === 0n ? 0n : env.blobBaseFee } : env;
       const evmTx = callTransaction({ ...args, nonce }, gas, runEnv.baseFee, common.isActivatedEIP(1559));
       let r: TxResult;
+      if (ctx === undefined) throw new TypeError("simulated call without an engine");
+      preCheck(state, from, { ...args, nonce }, gas, req.validation, runEnv, common.isActivatedEIP(1559));
       try {
         r = runTransaction({ ...ctx, block: runEnv }, evmTx, { call: !req.validation, skipTransactionChecks: true, checkBlockGasLimit: false, onTransfer });
       } catch (e) {
@@ -263,7 +280,14 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
       budget -= r.gasUsed;
       const receiptLogs = tracer.enabled ? r.logs.filter((l) => !tracer.isSynthetic(l)) : r.logs;
       receipts.push(encodeReceiptFields({ type: tx.type, statusOrRoot: r.status === 1 ? Uint8Array.of(1) : new Uint8Array(0), cumulativeGasUsed: gasUsed, bloom: bloomOf(receiptLogs), logs: receiptLogs, extra: [] }));
-      const call: SimulatedCall = { returnData: r.output, logs: r.logs, gasUsed: r.gasUsed, maxUsedGas: r.gasPeak, status: r.status };
+      // geth `ExecutionResult.Return()`: no return data for a failed call (a revert's data is in its error).
+      const call: SimulatedCall = {
+        returnData: r.status === 1 ? r.output : new Uint8Array(0),
+        logs: r.logs.map((l) => ({ ...l, index: logIndexes.get(l) ?? 0 })),
+        gasUsed: r.gasUsed,
+        maxUsedGas: r.gasPeak,
+        status: r.status,
+      };
       if (r.status === 0) {
         if (r.halt === Halt.REVERT) {
           const rev = revertError(r.output);
@@ -279,13 +303,9 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
     }
     state.flush(overlaySink(overlay));
     const withdrawals = bo.withdrawals ?? [];
-    for (const w of withdrawals) {
-      const address = fromHex(w.address);
-      const acc = overlay.getAccountSync(address);
-      const amount = BigInt(w.amount) * GWEI;
-      if (amount === 0n && acc === undefined) continue;
-      overlay.putAccountFieldsSync(address, acc?.nonce ?? 0n, (acc?.balance ?? 0n) + amount, acc?.codeHash ?? keccak256(new Uint8Array()), acc !== undefined && !bytesEq(acc.storageRoot, KECCAK256_RLP));
-    }
+    for (const w of withdrawals) creditBalance(overlay, fromHex(w.address), BigInt(w.amount) * GWEI);
+    // Before the merge the consensus engine pays the block reward to the coinbase (geth ethash `Finalize`; no uncles here).
+    if (!common.gteHardfork("paris")) creditBalance(overlay, headerData.coinbase as Uint8Array, blockReward(common));
     const stateRoot = await overlay.getStateRoot();
     const logsBloom = bloomOf(allLogs);
     headerData.stateRoot = stateRoot;
@@ -299,15 +319,74 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
       headerData.withdrawalsRoot = orderedTrieRoot(withdrawalData.map((w) => RLP.encode([w.index, w.validatorIndex, w.address, w.amount])));
     }
     if (common.isActivatedEIP(7685)) headerData.requestsHash = sha256(new Uint8Array(0));
-    const block = createBlock(
-      { header: headerData as never, transactions: txs, withdrawals: common.isActivatedEIP(4895) ? withdrawalData : undefined },
-      { common, skipConsensusFormatValidation: true },
-    );
+    // The block from its parts (createBlock would rebuild the transactions from their fields, refusing geth's zero signatures and nonces).
+    const header = createBlockHeader(headerData as never, { common, skipConsensusFormatValidation: true });
+    const block = new Block(header, txs, [], common.isActivatedEIP(4895) ? withdrawalData.map(createWithdrawal) : undefined, { common });
     simulatedHashes.set(plan.number, block.hash());
     results.push({ block, calls, senders });
     parent = block.header;
   }
   return results;
+}
+
+/**
+ * The fast engine of a simulated block's fork; undefined for an empty block of a fork it does not
+ * run (pre-London: only the header and the overrides matter then).
+ * @throws SimulateError `INVALID_TX` when such a block has calls.
+ */
+function fastEvmFor(common: Common, opFork: OpFork | undefined, hasCalls: boolean): FastEvm | undefined {
+  try {
+    return FastEvm.of(common, opFork);
+  } catch (e) {
+    if (!(e instanceof FastEvmUnsupported)) throw e;
+    if (hasCalls) throw new SimulateError(SimulateErrorCode.INVALID_TX, `eth_simulateV1 cannot execute calls in a ${common.hardfork()} block on this node: ${e.message}`);
+    return undefined;
+  }
+}
+
+/** The precompile addresses of `common`'s fork as the reference engine lists them. */
+function referencePrecompiles(common: Common): number[] {
+  return [...getActivePrecompiles(common).keys()].map((a) => Number.parseInt(a, 16));
+}
+
+/** The pre-merge block reward of `common`'s fork (ethash: 5, 3 from Byzantium, 2 ETH from Constantinople). */
+function blockReward(common: Common): bigint {
+  if (common.gteHardfork("constantinople")) return 2_000_000_000_000_000_000n;
+  if (common.gteHardfork("byzantium")) return 3_000_000_000_000_000_000n;
+  return 5_000_000_000_000_000_000n;
+}
+
+/**
+ * geth's checks before a simulated call runs, in geth's order (`preCheck`, `buyGas`): the nonce
+ * (with `validation`), the fee caps against the base fee (skipped for a call that pays nothing
+ * without validation: its environment then has base fee 0), the balance for gas × fee cap +
+ * value. Intrinsic gas and the rest are the engine's checks, which come after.
+ * @throws SimulateError with geth's code.
+ */
+function preCheck(state: EvmState, from: Uint8Array, args: CallArgs & { nonce: bigint }, gas: bigint, validate: boolean, env: BlockEnv, london: boolean): void {
+  const acc = state.account(from);
+  const who = checksummedHex(from);
+  if (validate) {
+    if (acc.nonce < args.nonce) throw new SimulateError(SimulateErrorCode.NONCE_TOO_HIGH, `nonce too high: address ${who}, tx: ${args.nonce} state: ${acc.nonce}`);
+    if (acc.nonce > args.nonce) throw new SimulateError(SimulateErrorCode.NONCE_TOO_LOW, `nonce too low: address ${who}, tx: ${args.nonce} state: ${acc.nonce}`);
+    if (acc.nonce >= MAX_TX_NONCE) throw new SimulateError(SimulateErrorCode.INVALID_TX, `nonce has max value: address ${who}, nonce: ${acc.nonce}`);
+  }
+  const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
+  const tip = args.gasPrice ?? args.maxPriorityFeePerGas ?? 0n;
+  if (london) {
+    if (feeCap < tip) throw new SimulateError(SimulateErrorCode.INVALID_FEES, `max priority fee per gas higher than max fee per gas: address ${who}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`);
+    if (feeCap < env.baseFee) throw new SimulateError(SimulateErrorCode.BASE_FEE_TOO_LOW, `max fee per gas less than block base fee: address ${who}, maxFeePerGas: ${feeCap}, baseFee: ${env.baseFee}`);
+  }
+  let want = gas * feeCap + (args.value ?? 0n);
+  if (args.blobVersionedHashes !== undefined) want += BigInt(args.blobVersionedHashes.length) * 131_072n * (args.maxFeePerBlobGas ?? 0n);
+  if (acc.balance < want) throw new SimulateError(SimulateErrorCode.INSUFFICIENT_FUNDS, `insufficient funds for gas * price + value: address ${who} have ${acc.balance} want ${want}`);
+}
+
+/** Adds `amount` to an account's balance in `overlay` outside any transaction (withdrawals, block rewards). */
+function creditBalance(overlay: OverlayStateManager, address: Uint8Array, amount: bigint): void {
+  const acc = overlay.getAccountSync(address);
+  if (amount === 0n && acc === undefined) return;
+  overlay.putAccountFieldsSync(address, acc?.nonce ?? 0n, (acc?.balance ?? 0n) + amount, acc?.codeHash ?? KECCAK256_NULL, acc !== undefined && !bytesEq(acc.storageRoot, KECCAK256_RLP));
 }
 
 function bytesEq(a: Uint8Array, b: Uint8Array): boolean {

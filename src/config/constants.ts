@@ -1230,3 +1230,13 @@ export const TRACE_MAX_QUEUED = 64;
  * `timeout` (default 5 s) ends slow tracers first.
  */
 export const TRACE_TASK_TIMEOUT_MS = 120_000;
+// ---- eth_simulateV1 (geth internal/ethapi/simulate.go) ------------------------------------
+
+/** Most blocks one eth_simulateV1 request may simulate (geth `maxSimulateBlocks`), gaps included. */
+export const MAX_SIMULATE_BLOCKS = 256;
+/** Most calls in one simulated block (geth `maxSimulateCallsPerBlock`). */
+export const MAX_SIMULATE_CALLS_PER_BLOCK = 5000;
+/** Most calls in one eth_simulateV1 request (geth `maxSimulateTotalCalls`). */
+export const MAX_SIMULATE_TOTAL_CALLS = 10000;
+/** Seconds between simulated blocks whose timestamp is not given (geth `timestampIncrement`). */
+export const SIMULATE_TIMESTAMP_INCREMENT = 12n;

@@ -1,6 +1,6 @@
 /**
  * Identical call-family requests answered once (eth_call, eth_estimateGas,
- * eth_createAccessList): a request is keyed by an xxHash3-128 of its method, decoded arguments,
+ * eth_createAccessList): a request is keyed by an xxHash3-128 of its method, decoded arguments, overrides (and simulation),
  * resolved block hash and gas cap. Concurrent identical requests share one execution, and a
  * bounded cache answers repeats of a request at the same block until the head moves (any head
  * change, reorgs included, empties it). Results and deterministic execution errors (reverts,
@@ -63,7 +63,9 @@ export class CallCache implements CallService {
       callCacheRequestsTotal.inc({ outcome: "uncached" });
       return this.inner.execute(req);
     }
-    const key = xxh3.xxh128(`${req.method}\n${req.block.hash}\n${req.gasCap}\n${JSON.stringify(req.args)}`);
+    // Overrides and a simulation are part of the request: two requests differing only there differ.
+    const extra = req.stateOverrides === undefined && req.blockOverrides === undefined && req.simulate === undefined ? "" : `\n${JSON.stringify([req.stateOverrides, req.blockOverrides, req.simulate])}`;
+    const key = xxh3.xxh128(`${req.method}\n${req.block.hash}\n${req.gasCap}\n${JSON.stringify(req.args)}${extra}`);
     const cached = this.answers.get(key);
     if (cached !== undefined) {
       callCacheRequestsTotal.inc({ outcome: "hit" });

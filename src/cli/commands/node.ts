@@ -20,6 +20,7 @@ import type { RpcBackend } from "../../rpc/backend.js";
 import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
 import { blockMethods } from "../../rpc/methods/blocks.js";
 import { callMethods } from "../../rpc/methods/call.js";
+import { simulateMethods } from "../../rpc/methods/simulate.js";
 import { debugMethods } from "../../rpc/methods/debug.js";
 import { witnessMethods } from "../../rpc/methods/witness.js";
 import { traceMethods } from "../../rpc/methods/trace.js";
@@ -228,6 +229,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...blockMethods(backend),
     ...stateMethods(backend),
     ...callMethods(backend),
+    ...simulateMethods(backend),
     ...logMethods(backend),
     ...feeMethods(backend),
     ...txpoolMethods(backend),

@@ -126,7 +126,7 @@ export async function trace(bytes: Uint8Array): Promise<Uint8Array> {
   const req = decodeTraceTask(bytes);
   try {
     chain.refreshHead();
-    return encodeCallReply({ ok: await answerTraceRequest(chain, req) });
+    return encodeCallReply({ ok: await answerTraceRequest(chain, req, { executor, pending }) });
   } catch (e) {
     log.debug({ err: e, kind: req.kind }, "trace failed");
     return encodeCallReply({ err: errorToObject(e) });

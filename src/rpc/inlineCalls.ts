@@ -30,7 +30,7 @@ export class InlineCallService implements CallService {
     return answerWitnessRequest(this.chain, req);
   }
   trace(_method: string, req: TraceRequest): Promise<string> {
-    return answerTraceRequest(this.chain, req);
+    return answerTraceRequest(this.chain, req, { executor: this.executor, pending: this.pendingTarget });
   }
   async close(): Promise<void> {}
 }

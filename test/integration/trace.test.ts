@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { createAddress } from "../../src/chain/json/receipt.js";
+import { CallExecutor } from "../../src/execution/callExecutor.js";
 import { answerTraceRequest, type TraceRequest } from "../../src/execution/trace/request.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
@@ -64,6 +65,7 @@ describe("tracers over devnet blocks", () => {
   let chain: Chain;
   let pool: TxPool;
   let seq: OpDevSequencer;
+  let executor: CallExecutor;
   const nonces = new Map<number, bigint>();
   let callee: string;
   let caller: string;
@@ -90,7 +92,7 @@ describe("tracers over devnet blocks", () => {
     return to0x(tx.hash());
   }
 
-  const trace = (req: TraceRequest): Promise<unknown> => answerTraceRequest(chain, req).then((t) => JSON.parse(t) as unknown);
+  const trace = (req: TraceRequest): Promise<unknown> => answerTraceRequest(chain, req, { executor, pending: () => undefined }).then((t) => JSON.parse(t) as unknown);
   const traceTx = (hash: string, config?: unknown): Promise<Record<string, unknown>> => trace({ kind: "tx", hash, config }) as Promise<Record<string, unknown>>;
 
   beforeAll(async () => {
@@ -99,6 +101,7 @@ describe("tracers over devnet blocks", () => {
     chain = Chain.open(dir, { logger: silent, archive: true });
     pool = new TxPool(chain);
     seq = new OpDevSequencer(chain, pool, 0, silent);
+    executor = new CallExecutor(chain);
     callee = to0x(createAddress(hexToBytes(addr(1) as `0x${string}`), 0n));
     caller = to0x(createAddress(hexToBytes(addr(1) as `0x${string}`), 1n));
     const deployCallee = await send(1, { data: deploy(calleeRuntime()) });
@@ -234,6 +237,36 @@ describe("tracers over devnet blocks", () => {
     expect(deposit.error).toBeUndefined();
     const single = await traceTx(hashes.callOk, { tracer: "callTracer" });
     expect(r[1]!.result).toEqual(single);
+  });
+
+  it("debug_traceCall / debug_traceCallMany: calls at the head's state, overrides, bundles see earlier calls", async () => {
+    const head = { hash: to0x(chain.head.hash()) };
+    const word = (n: number): string => "0x" + n.toString(16).padStart(64, "0");
+    const call = (await trace({ kind: "calls", bundles: [[{ from: addr(5), to: caller, data: word(1), gas: "0x30000" }]], many: false, block: head, gasCap: "50000000", config: { tracer: "callTracer" } })) as Record<string, unknown>;
+    expect(call.from).toBe(addr(5));
+    expect(call.gas).toBe("0x30000");
+    expect((call.calls as Record<string, unknown>[])[0]!.revertReason).toBe("nope");
+    // A state override gives the callee other code: STOP at once.
+    const overridden = (await trace({
+      kind: "calls",
+      bundles: [[{ from: addr(5), to: callee, data: word(1) }]],
+      many: false,
+      block: head,
+      gasCap: "50000000",
+      config: { tracer: "callTracer" },
+      stateOverrides: { [callee]: { code: "0x00" } },
+    })) as Record<string, unknown>;
+    expect(overridden.error).toBeUndefined();
+    const many = (await trace({
+      kind: "calls",
+      bundles: [[{ from: addr(5), to: callee, data: word(9) }], [{ from: addr(5), to: callee, data: word(3) }]],
+      many: true,
+      block: head,
+      gasCap: "50000000",
+      config: { tracer: "prestateTracer" },
+    })) as Record<string, Record<string, unknown>>[][];
+    expect(many).toHaveLength(2);
+    expect(many[1]![0]![callee]!.storage).toEqual({ ["0x" + "0".repeat(64)]: word(9) });
   });
 
   it("bad input: geth's errors", async () => {

@@ -8,7 +8,11 @@
 import type { Block, BlockHeader } from "@ethereumjs/block";
 import { decodeBlockFromRlp } from "../../chain/blockCodec.js";
 import { fromHex } from "../../util/bytes.js";
-import type { CallChain } from "../callExecutor.js";
+import type { CallChain, CallExecutor } from "../callExecutor.js";
+import { deserializeCallArgs, resolveCallTarget, type CallBlockRef, type PendingCallTarget, type SerializedCallArgs } from "../callRequest.js";
+import { overriddenTarget } from "../simulate/callOverrides.js";
+import type { SerializedBlockOverrides, SerializedStateOverrides } from "../simulate/overrides.js";
+import { traceCalls } from "./traceCall.js";
 import { parseTraceConfig } from "./config.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
 import { traceBlock, type TxTrace } from "./replay.js";
@@ -18,11 +22,32 @@ export interface TraceChain extends CallChain {
   getBlockByHash(hash: Uint8Array): Block | undefined;
 }
 
+/** Calls traced at a block (debug_traceCall: one bundle of one call; debug_traceCallMany: bundles). */
+export interface TraceCallsRequest {
+  kind: "calls";
+  bundles: SerializedCallArgs[][];
+  /** debug_traceCallMany: the answer is one list of results per bundle; else the one result. */
+  many: boolean;
+  block: CallBlockRef;
+  /** Gas cap (`--rpc.gascap`), decimal string. */
+  gasCap: string;
+  config: unknown;
+  stateOverrides?: SerializedStateOverrides;
+  blockOverrides?: SerializedBlockOverrides;
+}
+
 /** A trace request; `config` is the request's raw `TraceConfig` (JSON value). */
 export type TraceRequest =
   | { kind: "tx"; hash: string; config: unknown }
   | { kind: "block"; hash: string; config: unknown }
-  | { kind: "rlp"; rlp: string; config: unknown };
+  | { kind: "rlp"; rlp: string; config: unknown }
+  | TraceCallsRequest;
+
+/** What traced calls run with on the executing thread: the call executor and where `pending` is. */
+export interface CallTracing {
+  executor: CallExecutor;
+  pending: PendingCallTarget;
+}
 
 /** The tracer a request names (for metrics): `structLogger` when none. */
 export function tracerNameOf(req: TraceRequest): string {
@@ -56,7 +81,7 @@ function blockTracesJson(traces: TxTrace[]): string {
  * @throws TraceError (unknown transaction or block, genesis, bad config, timeout of a single
  *   transaction's trace), ChainError `STATE_UNAVAILABLE` (pruned parent state)
  */
-export async function answerTraceRequest(chain: TraceChain, req: TraceRequest): Promise<string> {
+export async function answerTraceRequest(chain: TraceChain, req: TraceRequest, calls: CallTracing): Promise<string> {
   const cfg = parseTraceConfig(req.config);
   switch (req.kind) {
     case "tx": {
@@ -72,6 +97,20 @@ export async function answerTraceRequest(chain: TraceChain, req: TraceRequest): 
       const block = chain.getBlockByHash(fromHex(req.hash));
       if (block === undefined) throw new TraceError({ code: TraceErrorCode.BLOCK_NOT_FOUND, block: req.hash }, `block ${req.hash} not found`);
       return blockTracesJson(await traceBlock(chain, block, parentOf(chain, block), cfg));
+    }
+    case "calls": {
+      let target = resolveCallTarget(chain, calls.pending, req.block);
+      if (req.stateOverrides !== undefined || req.blockOverrides !== undefined) target = overriddenTarget(chain, target, req.stateOverrides, req.blockOverrides);
+      const sizes = req.bundles.map((b) => b.length);
+      const flat = await traceCalls(calls.executor, target, req.bundles.flat().map(deserializeCallArgs), cfg, BigInt(req.gasCap));
+      if (!req.many) return flat[0]!;
+      const out: string[] = [];
+      let i = 0;
+      for (const n of sizes) {
+        out.push(`[${flat.slice(i, i + n).join(",")}]`);
+        i += n;
+      }
+      return `[${out.join(",")}]`;
     }
     case "rlp": {
       const block = decodeBlockFromRlp(chain, fromHex(req.rlp));

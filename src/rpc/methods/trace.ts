@@ -1,6 +1,6 @@
 /**
- * geth-style tracing: debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash
- * and debug_traceBlock (RLP), with the struct logger and geth's native tracers
+ * geth-style tracing: debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash,
+ * debug_traceBlock (RLP), debug_traceCall and debug_traceCallMany, with the struct logger and geth's native tracers
  * (src/execution/trace/). The RPC thread checks the parameters and the trace config (a
  * malformed request never reaches a worker) and resolves block numbers and tags to hashes; the
  * execution pool replays the block, never this thread. `--public` keeps debug_* off
@@ -8,7 +8,13 @@
  */
 import { parseTraceConfig } from "../../execution/trace/config.js";
 import { TraceError, TraceErrorCode } from "../../execution/trace/errors.js";
-import type { TraceRequest } from "../../execution/trace/request.js";
+import type { TraceCallsRequest, TraceRequest } from "../../execution/trace/request.js";
+import { serializeCallArgs, type CallBlockRef } from "../../execution/callRequest.js";
+import { parseBlockOverrides, parseStateOverrides } from "../../execution/simulate/request.js";
+import { goField } from "../../execution/trace/config.js";
+import { isPendingParam } from "../blockParam.js";
+import { parseCallArgs } from "../params.js";
+import { pendingFor } from "./pending.js";
 import { createTracer } from "../../execution/trace/tracers.js";
 import { to0x } from "../../util/bytes.js";
 import type { RpcBackend } from "../backend.js";
@@ -33,6 +39,32 @@ function checkConfig(params: unknown[], i: number): unknown {
     throw e;
   }
   return raw ?? null;
+}
+
+/**
+ * The block a traced call runs after (`pending`: the pre-confirmed state when there is one) and
+ * the overrides of its config (geth `TraceCallConfig`: `stateOverrides`, `blockOverrides`).
+ */
+function callContextParams(b: RpcBackend, method: string, params: unknown[], blockIndex: number, configIndex: number): Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap"> {
+  const p = parseBlockParam(params[blockIndex], blockIndex, { allowHash: true, optional: method === "debug_traceCallMany" });
+  const config = checkConfig(params, configIndex);
+  let block: CallBlockRef;
+  if (isPendingParam(p) && pendingFor(b, method) !== undefined) block = { pending: true };
+  else {
+    const blk = resolveBlock(b.chain, p);
+    if (blk === undefined) throw new ServerError(p.kind === "hash" ? `block ${to0x(p.hash)} not found` : `block #${p.kind === "number" ? p.number : 0} not found`);
+    block = { hash: to0x(blk.hash()) };
+  }
+  const out: Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap"> = { block, config, gasCap: b.settings.gasCap.toString() };
+  if (config !== null && typeof config === "object") {
+    const c = config as Record<string, unknown>;
+    if (goField(c, "txIndex") !== undefined && goField(c, "txIndex") !== null) throw new ServerError("txIndex is not supported by this node: trace the call after the whole block");
+    const state = parseStateOverrides(goField(c, "stateOverrides"), `argument ${configIndex}.stateOverrides`);
+    const blockOverrides = parseBlockOverrides(goField(c, "blockOverrides"), `argument ${configIndex}.blockOverrides`);
+    if (state !== undefined) out.stateOverrides = state;
+    if (blockOverrides !== undefined) out.blockOverrides = blockOverrides;
+  }
+  return out;
 }
 
 /** Handlers of the debug_trace* family. */
@@ -60,6 +92,40 @@ export function traceMethods(b: RpcBackend): MethodTable {
       maxParams(params, 2);
       const hash = to0x(parseHash(required(params, 0), 0));
       return run("debug_traceBlockByHash", { kind: "block", hash, config: checkConfig(params, 1) });
+    },
+    /** debug_traceCall(call, block, config): a call traced at a block's state (config: a trace config with `stateOverrides`, `blockOverrides`). */
+    debug_traceCall: (params) => {
+      maxParams(params, 3);
+      const args = serializeCallArgs(parseCallArgs(required(params, 0), 0));
+      const ctx = callContextParams(b, "debug_traceCall", params, 1, 2);
+      return run("debug_traceCall", { kind: "calls", bundles: [[args]], many: false, ...ctx });
+    },
+    /**
+     * debug_traceCallMany(bundles, stateContext, config) (reth, erigon): bundles of calls
+     * (`{transactions: [call…]}`) traced in order at the state after `stateContext.blockNumber`
+     * (default latest), each seeing the earlier ones' effects; one list of results per bundle.
+     */
+    debug_traceCallMany: (params) => {
+      maxParams(params, 3);
+      const raw = required(params, 0);
+      if (!Array.isArray(raw)) throw new InvalidParamsError("invalid argument 0: array of bundles expected");
+      const bundles = raw.map((bundle, i) => {
+        if (bundle === null || typeof bundle !== "object" || !Array.isArray((bundle as Record<string, unknown>).transactions)) {
+          throw new InvalidParamsError(`invalid argument 0: bundle ${i}: {"transactions": [...]} expected`);
+        }
+        const o = bundle as Record<string, unknown>;
+        if (o.blockOverride !== undefined && o.blockOverride !== null) throw new ServerError(`bundle ${i}: blockOverride is not supported by this node`);
+        return (o.transactions as unknown[]).map((t) => serializeCallArgs(parseCallArgs(t, 0)));
+      });
+      const sc = params[1];
+      if (sc !== undefined && sc !== null && (typeof sc !== "object" || Array.isArray(sc))) throw new InvalidParamsError("invalid argument 1: state context object expected");
+      const stateContext = (sc ?? {}) as Record<string, unknown>;
+      const index = stateContext.transactionIndex;
+      if (index !== undefined && index !== null && index !== -1 && index !== "-1") {
+        throw new ServerError("stateContext.transactionIndex is not supported by this node: trace the calls after the whole block (-1)");
+      }
+      const ctx = callContextParams(b, "debug_traceCallMany", [stateContext.blockNumber, params[2]], 0, 1);
+      return run("debug_traceCallMany", { kind: "calls", bundles, many: true, ...ctx });
     },
     /** debug_traceBlock(rlp, config): every transaction of an RLP-encoded block whose parent is stored. */
     debug_traceBlock: (params) => {

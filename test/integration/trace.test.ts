@@ -22,43 +22,12 @@ import { answerTraceRequest, type TraceRequest } from "../../src/execution/trace
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
+import { callerRuntime, calleeRuntime, deploy } from "../helpers/traceContracts.js";
 
 const silent = pino({ level: "silent" });
 const accounts = devAccounts();
 const key = (i: number): Uint8Array => hexToBytes(accounts[i]!.privateKey as `0x${string}`);
 const addr = (i: number): string => accounts[i]!.address.toLowerCase();
-
-/** Hex of a push of `n` (PUSH1..PUSH32 as needed). */
-function push(n: bigint | number, width?: number): string {
-  let h = BigInt(n).toString(16);
-  if (h.length % 2 === 1) h = "0" + h;
-  if (width !== undefined) h = h.padStart(width * 2, "0");
-  return (0x5f + h.length / 2).toString(16) + h;
-}
-
-/** Init code that deploys `runtime` (hex without 0x). */
-function deploy(runtime: string): string {
-  const len = runtime.length / 2;
-  return "0x" + push(len) + push(12) + push(0) + "39" + push(len) + push(0) + "f3" + runtime;
-}
-
-/**
- * The callee: sstore(0, arg); log1(topic 0xaa, no data); arg == 1 → revert Error("nope"),
- * else return the word 7.
- */
-function calleeRuntime(): string {
-  const head = push(0) + "35" + "80" + push(0) + "55" + push(0xaa) + push(0) + push(0) + "a1" + push(1) + "14";
-  const okPart = push(7) + push(0) + "52" + push(0x20) + push(0) + "f3";
-  const dest = head.length / 2 + 3 + okPart.length / 2; // after PUSH1 dest JUMPI and the ok branch
-  const revertPart =
-    "5b" + push(0x08c379a0) + push(0xe0) + "1b" + push(0) + "52" + push(0x20) + push(4) + "52" + push(4) + push(0x24) + "52" + push(0x6e6f7065) + push(0xe0) + "1b" + push(0x44) + "52" + push(100) + push(0) + "fd";
-  return head + push(dest) + "57" + okPart + revertPart;
-}
-
-/** The caller: copies its 32-byte calldata and CALLs `callee` with it, then stops. */
-function callerRuntime(callee: string): string {
-  return push(0x20) + push(0) + push(0) + "37" + push(0x20) + push(0) + push(0x20) + push(0) + push(0) + "73" + callee.slice(2) + "5a" + "f1" + "50" + "00";
-}
 
 describe("tracers over devnet blocks", () => {
   let dir: string;

@@ -232,10 +232,7 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
         cost += want < cap ? want : cap;
       }
     }
-    if (f !== undefined) {
-      f.lastOp = { op, name: s.opcode.name };
-      if (CALL_OPS.has(op) || op === 0xf0 || op === 0xf5) f.returnData = new Uint8Array();
-    }
+    if (f !== undefined) f.lastOp = { op, name: s.opcode.name };
     tracer.onStep({
       pc: s.pc,
       op,
@@ -250,6 +247,8 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
       returnData: f?.returnData ?? new Uint8Array(),
       state,
     });
+    // A call or creation replaces the frame's return data once it returns (nothing when it fails to start).
+    if (f !== undefined && (CALL_OPS.has(op) || op === 0xf0 || op === 0xf5)) f.returnData = new Uint8Array();
     if (op >= 0xa0 && op <= 0xa4 && stack.length >= 2 + (op - 0xa0)) {
       const n = stack.length;
       const offset = Number(stack[n - 1]!);

@@ -35,7 +35,7 @@ import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { createAddress } from "../../src/chain/json/receipt.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { pollUntil } from "../helpers/poll.js";
-import { rpcResult, type Json } from "../helpers/rpc.js";
+import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
 import {
   BARE_REVERT_RUNTIME,
   calleeRuntime,
@@ -227,5 +227,26 @@ describe("tracing: basalt's devnet against anvil", () => {
       const [a, b] = await both(h.hash, { tracer: "4byteTracer" });
       expect(a, h.name).toEqual(b);
     }
+  });
+
+  it("bad input over JSON-RPC: geth's codes and messages", async () => {
+    const err = async (method: string, params: Json[]): Promise<unknown> => (await rpcCall(node!.url, method, params)).error;
+    const tx = hashes.find((h) => h.name === "token transfer")!.hash;
+    expect(await err("debug_traceTransaction", [tx, { tracer: "fooTracer" }])).toMatchObject({ code: -32000, message: expect.stringMatching(/^tracer not found: fooTracer/) });
+    expect(await err("debug_traceTransaction", [tx, { disableStack: "yes" }])).toEqual({
+      code: -32602,
+      message: "invalid argument 1: json: cannot unmarshal string into Go struct field TraceConfig.disableStack of type bool",
+    });
+    expect(await err("debug_traceTransaction", [tx, { tracer: "callTracer", tracerConfig: { withLog: 1 } }])).toEqual({
+      code: -32000,
+      message: "json: cannot unmarshal number 1 into Go struct field callTracerConfig.withLog of type bool",
+    });
+    expect(await err("debug_traceTransaction", [tx, { timeout: "1ns" }])).toEqual({ code: -32000, message: "execution timeout" });
+    expect(await err("debug_traceTransaction", ["0x" + "ab".repeat(32)])).toEqual({ code: -32000, message: "transaction not found" });
+    expect(await err("debug_traceBlockByNumber", ["0x0"])).toEqual({ code: -32000, message: "genesis is not traceable" });
+    expect(await err("debug_traceBlockByNumber", ["0xffffff"])).toEqual({ code: -32000, message: "block #16777215 not found" });
+    expect(await err("debug_traceBlockByHash", ["0x" + "cd".repeat(32)])).toEqual({ code: -32000, message: `block 0x${"cd".repeat(32)} not found` });
+    // The node still answers after the bad requests (the worker survived).
+    expect(((await rpcResult(node!.url, "debug_traceTransaction", [tx, { tracer: "noopTracer" }])) as Obj)).toEqual({});
   });
 });

@@ -83,6 +83,11 @@ export function precompilesRuntime(): string {
   );
 }
 
+/** STATICCALLs `target` without calldata (its calls then run in a static context), then stops. */
+export function staticCallerRuntime(target: string): string {
+  return push(0) + push(0) + push(0) + push(0) + "73" + target.slice(2) + "5a" + "fa" + "50" + "00";
+}
+
 /** tstore(0, 42); sstore(1, tload(0)). */
 export const TRANSIENT_RUNTIME = push(0x2a) + push(0) + "5d" + push(0) + "5c" + push(1) + "55" + "00";
 

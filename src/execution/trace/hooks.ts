@@ -169,15 +169,17 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
     let from = m.caller.bytes;
     let to = m.to?.bytes;
     let value: bigint | undefined = m.value;
+    // The opcode that sent the message, when steps are seen; else the message's shape tells.
+    const issued = parent?.lastOp?.op;
     if (m.to === undefined) type = m.salt !== undefined ? "CREATE2" : "CREATE";
     else if (m.delegatecall) {
       type = "DELEGATECALL";
       from = m.to.bytes;
       to = m._codeAddress?.bytes ?? m.to.bytes;
-    } else if (m._codeAddress !== undefined && !equal(m._codeAddress.bytes, m.to.bytes)) {
+    } else if (issued === 0xf2 || (issued === undefined && m._codeAddress !== undefined && !equal(m._codeAddress.bytes, m.to.bytes))) {
       type = "CALLCODE";
-      to = m._codeAddress.bytes;
-    } else if (m.isStatic && parent !== undefined && !parent.isStatic) {
+      to = m._codeAddress?.bytes ?? m.to.bytes;
+    } else if (issued === 0xfa || (issued === undefined && m.isStatic && parent !== undefined && !parent.isStatic)) {
       type = "STATICCALL";
       value = undefined;
     } else type = "CALL";

@@ -49,7 +49,7 @@ import {
   tokenInit,
   TRANSIENT_RUNTIME,
   word,
-} from "../helpers/traceContracts.js";
+} from "../../bench/workload/traceContracts.js";
 
 const CHAIN_ID = 845337n;
 const common = commonFromGenesis(devnetGenesis(), "devnet");

@@ -22,7 +22,7 @@ import { answerTraceRequest, type TraceRequest } from "../../src/execution/trace
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
-import { callerRuntime, calleeRuntime, deploy } from "../helpers/traceContracts.js";
+import { callerRuntime, calleeRuntime, deploy } from "../../bench/workload/traceContracts.js";
 
 const silent = pino({ level: "silent" });
 const accounts = devAccounts();

@@ -1,5 +1,5 @@
 /**
- * Hand-assembled contracts for tracing tests (no compiler on the machine): each is a short
+ * Hand-assembled contracts for tracing tests and the tracing bench (no compiler on the machine): each is a short
  * straight-line program whose trace is easy to predict — a callee that stores, logs, and returns
  * or reverts with Error("nope"), a caller that forwards its calldata (all gas, or more than is
  * left for the 63/64 rule), a token with a Transfer log, panic/bare/invalid-opcode reverts, a

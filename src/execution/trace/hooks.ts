@@ -143,14 +143,14 @@ export interface TopOutcome {
 /**
  * Attaches `tracer` to `evm` for one transaction sent by `sender`; returns the detach function
  * and the top frame's outcome (filled when the transaction's frame exits).
- * @param deadline epoch ms after which the tracer is stopped with `onTimeout()`'s error
+ * @param deadline `performance.now()` time after which the tracer is stopped with `onTimeout()`'s error
  */
 export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender: Uint8Array, deadline: number, onTimeout: () => Error): { detach(): void; top: TopOutcome } {
   const frames: OpenFrame[] = [];
   const top: TopOutcome = { output: new Uint8Array(), error: undefined, reverted: false, ran: false };
   let stopped = false;
   const checkDeadline = (): void => {
-    if (!stopped && Date.now() > deadline) {
+    if (!stopped && performance.now() >= deadline) {
       stopped = true;
       tracer.stop(onTimeout());
     }

@@ -114,7 +114,7 @@ export async function traceBlock(chain: CallChain, block: Block, parent: BlockHe
       txHash,
       txIndex: i,
     });
-    const { detach, top } = attachTracer(evm, tracer, view, from, Date.now() + cfg.timeoutMs, () => timeoutError(cfg.timeoutMs));
+    const { detach, top } = attachTracer(evm, tracer, view, from, performance.now() + cfg.timeoutMs, () => timeoutError(cfg.timeoutMs));
     let gasUsed: bigint;
     try {
       gasUsed = await run(tx);

@@ -40,7 +40,7 @@ export async function traceCalls(executor: CallExecutor, target: CallTarget, cal
         txHash: ZERO_HASH,
         txIndex: 0,
       });
-      const { detach, top } = attachTracer(vm.evm as never, tracer, view, from, Date.now() + cfg.timeoutMs, () => timeoutError(cfg.timeoutMs));
+      const { detach, top } = attachTracer(vm.evm as never, tracer, view, from, performance.now() + cfg.timeoutMs, () => timeoutError(cfg.timeoutMs));
       return {
         detach,
         done(out) {

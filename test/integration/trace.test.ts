@@ -40,6 +40,8 @@ describe("tracers over devnet blocks", () => {
   let caller: string;
   let hashes: { deployCallee: string; deployCaller: string; callOk: string; callRevert: string; transfer: string };
   let blockHash: string;
+  let underflow: string;
+  let callUnderflow: string;
 
   async function send(from: number, fields: { to?: string; value?: bigint; data?: string; gasLimit?: bigint }): Promise<string> {
     const nonce = nonces.get(from) ?? 0n;
@@ -75,11 +77,14 @@ describe("tracers over devnet blocks", () => {
     caller = to0x(createAddress(hexToBytes(addr(1) as `0x${string}`), 1n));
     const deployCallee = await send(1, { data: deploy(calleeRuntime()) });
     const deployCaller = await send(1, { data: deploy(callerRuntime(callee)) });
+    underflow = to0x(createAddress(hexToBytes(addr(1) as `0x${string}`), 2n));
+    await send(1, { data: deploy("01") }); // ADD on an empty stack
     await seq.sealOne();
     const word = (n: number): string => "0x" + n.toString(16).padStart(64, "0");
     const callOk = await send(2, { to: caller, data: word(5) });
     const callRevert = await send(2, { to: caller, data: word(1) });
     const transfer = await send(3, { to: addr(4), value: 12345n, gasLimit: 21_000n });
+    callUnderflow = await send(6, { to: underflow, gasLimit: 50_000n });
     await seq.sealOne();
     hashes = { deployCallee, deployCaller, callOk, callRevert, transfer };
     blockHash = to0x(chain.head.hash());
@@ -199,7 +204,7 @@ describe("tracers over devnet blocks", () => {
 
   it("block traces: every transaction with its hash, the L1-attributes deposit first", async () => {
     const r = (await trace({ kind: "block", hash: blockHash, config: { tracer: "callTracer" } })) as { txHash: string; result: Record<string, unknown> }[];
-    expect(r.map((t) => t.txHash).slice(1)).toEqual([hashes.callOk, hashes.callRevert, hashes.transfer]);
+    expect(r.map((t) => t.txHash).slice(1, 4)).toEqual([hashes.callOk, hashes.callRevert, hashes.transfer]);
     const deposit = r[0]!.result;
     expect(deposit.from).toBe("0xdeaddeaddeaddeaddeaddeaddeaddeaddead0001");
     expect(deposit.to).toBe("0x4200000000000000000000000000000000000015");
@@ -236,6 +241,14 @@ describe("tracers over devnet blocks", () => {
     })) as Record<string, Record<string, unknown>>[][];
     expect(many).toHaveLength(2);
     expect(many[1]![0]![callee]!.storage).toEqual({ ["0x" + "0".repeat(64)]: word(9) });
+  });
+
+  it("a failing opcode: geth's stack error on the step and the frame, all gas used", async () => {
+    const logs = await traceTx(callUnderflow);
+    expect(logs).toEqual({ gas: 50_000, failed: true, returnValue: "0x", structLogs: [{ pc: 0, op: "ADD", gas: 29_000, gasCost: 3, depth: 1, error: "stack underflow (0 <=> 2)", stack: [] }] });
+    const call = await traceTx(callUnderflow, { tracer: "callTracer" });
+    expect(call.error).toBe("stack underflow (0 <=> 2)");
+    expect(call.gasUsed).toBe("0xc350");
   });
 
   it("bad input: geth's errors", async () => {

@@ -9,6 +9,7 @@
 import type { EVM } from "@ethereumjs/evm";
 import { Address, setLengthLeft, bigIntToBytes, KECCAK256_NULL } from "@ethereumjs/util";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
+import { STACK_GROW, STACK_IN } from "../evm/opcodes.js";
 import type { FrameType, StateView, Tracer } from "./tracer.js";
 
 /** geth's texts for the engine's errors (core/vm/errors.go). */
@@ -39,9 +40,18 @@ export function gethOpName(op: number, engineName: string): string {
   return engineName;
 }
 
-/** geth's error text of an engine error (`invalid opcode: <name>` needs the opcode). */
-export function gethError(engineError: string, lastOp: { op: number; name: string } | undefined): string {
+/** The frame's last opcode as the step saw it. */
+interface LastOp {
+  op: number;
+  name: string;
+  stackLen: number;
+}
+
+/** geth's error text of an engine error (the opcode errors name the opcode and the stack, as geth's do). */
+export function gethError(engineError: string, lastOp: LastOp | undefined): string {
   if (engineError === "invalid opcode") return `invalid opcode: ${lastOp === undefined ? "INVALID" : gethOpName(lastOp.op, lastOp.name)}`;
+  if (engineError === "stack underflow" && lastOp !== undefined) return `stack underflow (${lastOp.stackLen} <=> ${STACK_IN[lastOp.op]})`;
+  if (engineError === "stack overflow" && lastOp !== undefined) return `stack limit reached ${lastOp.stackLen} (${1024 - STACK_GROW[lastOp.op]!})`;
   return GETH_ERRORS[engineError] ?? engineError;
 }
 
@@ -82,7 +92,7 @@ interface OpenFrame {
   gas: bigint;
   value: bigint | undefined;
   returnData: Uint8Array;
-  lastOp?: { op: number; name: string };
+  lastOp?: LastOp;
 }
 
 interface EngineMessage {
@@ -234,7 +244,7 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
         cost += want < cap ? want : cap;
       }
     }
-    if (f !== undefined) f.lastOp = { op, name: s.opcode.name };
+    if (f !== undefined) f.lastOp = { op, name: s.opcode.name, stackLen: stack.length };
     tracer.onStep({
       pc: s.pc,
       op,

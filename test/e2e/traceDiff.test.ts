@@ -252,4 +252,18 @@ describe("tracing: basalt's devnet against anvil", () => {
     // The node still answers after the bad requests (the worker survived).
     expect(((await rpcResult(node!.url, "debug_traceTransaction", [tx, { tracer: "noopTracer" }])) as Obj)).toEqual({});
   });
+
+  it("debug_traceCall and debug_traceCallMany over JSON-RPC (block, txIndex, overrides, bundles)", async () => {
+    const receipt = (await rpcResult(node!.url, "eth_getTransactionReceipt", [hashes.find((h) => h.name === "call → callee returns")!.hash])) as Obj;
+    const callee = (await rpcResult(node!.url, "eth_getTransactionReceipt", [hashes[0]!.hash])) as Obj;
+    const call = { from, to: callee.contractAddress, data: word(1) };
+    const top = (await rpcResult(node!.url, "debug_traceCall", [call, receipt.blockNumber, { tracer: "callTracer", txIndex: receipt.transactionIndex }])) as Obj;
+    expect(top).toMatchObject({ type: "CALL", from, to: callee.contractAddress, error: "execution reverted", revertReason: "nope" });
+    const overridden = (await rpcResult(node!.url, "debug_traceCall", [call, "latest", { tracer: "callTracer", stateOverrides: { [callee.contractAddress as string]: { code: "0x00" } } }])) as Obj;
+    expect(overridden.error).toBeUndefined();
+    const many = (await rpcResult(node!.url, "debug_traceCallMany", [[{ transactions: [call, { ...call, data: word(5) }] }], { blockNumber: "latest", transactionIndex: -1 }, { tracer: "callTracer" }])) as Obj[][];
+    expect(many[0]!.map((t) => t.error ?? null)).toEqual(["execution reverted", null]);
+    const err = (await rpcCall(node!.url, "debug_traceCall", [call, "latest", { txIndex: "zz" }])).error as Obj;
+    expect(err.code).toBe(-32602);
+  });
 });

@@ -251,6 +251,24 @@ describe("tracers over devnet blocks", () => {
     expect(call.gasUsed).toBe("0xc350");
   });
 
+  it("debug_traceCall with txIndex: the block's earlier transactions replayed first", async () => {
+    const slot0 = async (txIndex: number): Promise<unknown> => {
+      const r = (await trace({
+        kind: "calls",
+        bundles: [[{ from: addr(5), to: callee, data: "0x" + "9".padStart(64, "0") }]],
+        many: false,
+        block: { hash: blockHash },
+        gasCap: "50000000",
+        config: { tracer: "prestateTracer" },
+        txIndex,
+      })) as Record<string, Record<string, unknown>>;
+      return (r[callee]!.storage as Record<string, string>)["0x" + "0".repeat(64)];
+    };
+    expect(await slot0(1)).toBe("0x" + "0".repeat(64)); // before callOk
+    expect(await slot0(2)).toBe("0x" + "5".padStart(64, "0")); // after callOk stored 5
+    await expect(slot0(99)).rejects.toThrow("transaction index 99 out of range");
+  });
+
   it("bad input: geth's errors", async () => {
     await expect(traceTx(hashes.callOk, { tracer: "fooTracer" })).rejects.toThrow(/tracer not found/);
     await expect(traceTx(hashes.callOk, { disableStack: "yes" })).rejects.toThrow("json: cannot unmarshal string into Go struct field TraceConfig.disableStack of type bool");

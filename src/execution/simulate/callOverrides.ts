@@ -35,8 +35,8 @@ export function overriddenHeader(chain: CallChain, header: BlockHeader, o: Seria
   return createBlockHeader(h as never, { common, skipConsensusFormatValidation: true });
 }
 
-/** A state reader over an overlay's current contents (the overrides written into it). */
-function overlayReader(overlay: OverlayStateManager): StateReader {
+/** A state reader over an overlay's current contents (the overrides written into it; debug_traceCall's replayed transactions). */
+export function overlayReader(overlay: OverlayStateManager): StateReader {
   return {
     stateRoot: overlay.base.stateRoot,
     account: (a) => overlay.getAccountSync(a),

@@ -70,6 +70,22 @@ export function precompileTest(evm: import("@ethereumjs/evm").EVM): (address: Ui
   return (address) => keys.has(Buffer.from(address).toString("hex"));
 }
 
+/**
+ * The state inside `block` before its transaction `index` (geth `StateAtTransaction`): the
+ * parent's state with the block's system calls and its first `index` transactions applied.
+ * @throws TraceError `TX_NOT_FOUND` when the block has fewer transactions
+ */
+export async function stateBeforeTx(chain: CallChain, block: Block, parent: BlockHeader, index: number): Promise<OverlayStateManager> {
+  const txs = block.transactions as unknown as OpTransaction[];
+  if (!Number.isSafeInteger(index) || index < 0 || index > txs.length) {
+    throw new TraceError({ code: TraceErrorCode.TX_NOT_FOUND, hash: bytesToHex(block.hash()) }, `transaction index ${index} out of range`);
+  }
+  const { state } = chain.stateManagerAt(parent);
+  const { run } = await blockRunner(chain, block, parent, state);
+  for (let i = 0; i < index; i++) await run(txs[i]!);
+  return state;
+}
+
 /** The hash of a block's transaction (its EIP-2718 envelope's keccak). */
 export function txHashOf(tx: OpTransaction): string {
   return bytesToHex(keccak256(envelopeOf(tx)));

@@ -8,14 +8,14 @@
 import type { Block, BlockHeader } from "@ethereumjs/block";
 import { decodeBlockFromRlp } from "../../chain/blockCodec.js";
 import { fromHex } from "../../util/bytes.js";
-import type { CallChain, CallExecutor } from "../callExecutor.js";
+import type { CallChain, CallExecutor, CallTarget } from "../callExecutor.js";
 import { deserializeCallArgs, resolveCallTarget, type CallBlockRef, type PendingCallTarget, type SerializedCallArgs } from "../callRequest.js";
-import { overriddenTarget } from "../simulate/callOverrides.js";
+import { overlayReader, overriddenTarget } from "../simulate/callOverrides.js";
 import type { SerializedBlockOverrides, SerializedStateOverrides } from "../simulate/overrides.js";
 import { traceCalls } from "./traceCall.js";
 import { parseTraceConfig } from "./config.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
-import { traceBlock, type TxTrace } from "./replay.js";
+import { stateBeforeTx, traceBlock, type TxTrace } from "./replay.js";
 
 /** What tracing needs of the chain beyond calls: stored blocks and the transaction index. */
 export interface TraceChain extends CallChain {
@@ -34,6 +34,8 @@ export interface TraceCallsRequest {
   config: unknown;
   stateOverrides?: SerializedStateOverrides;
   blockOverrides?: SerializedBlockOverrides;
+  /** Run before this transaction of the block (geth `txIndex`): its earlier transactions replayed first; the block must be named by hash. */
+  txIndex?: number;
 }
 
 /** A trace request; `config` is the request's raw `TraceConfig` (JSON value). */
@@ -99,7 +101,12 @@ export async function answerTraceRequest(chain: TraceChain, req: TraceRequest, c
       return blockTracesJson(await traceBlock(chain, block, parentOf(chain, block), cfg));
     }
     case "calls": {
-      let target = resolveCallTarget(chain, calls.pending, req.block);
+      let target: CallTarget = resolveCallTarget(chain, calls.pending, req.block);
+      if (req.txIndex !== undefined && !("header" in target)) {
+        const block = chain.getBlockByHash((target as BlockHeader).hash());
+        if (block === undefined) throw new TraceError({ code: TraceErrorCode.BLOCK_NOT_FOUND, block: "" }, "block not found");
+        target = { header: block.header, state: overlayReader(await stateBeforeTx(chain, block, parentOf(chain, block), req.txIndex)) };
+      }
       if (req.stateOverrides !== undefined || req.blockOverrides !== undefined) target = overriddenTarget(chain, target, req.stateOverrides, req.blockOverrides);
       const sizes = req.bundles.map((b) => b.length);
       const flat = await traceCalls(calls.executor, target, req.bundles.flat().map(deserializeCallArgs), cfg, BigInt(req.gasCap));

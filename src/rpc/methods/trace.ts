@@ -45,26 +45,42 @@ function checkConfig(params: unknown[], i: number): unknown {
  * The block a traced call runs after (`pending`: the pre-confirmed state when there is one) and
  * the overrides of its config (geth `TraceCallConfig`: `stateOverrides`, `blockOverrides`).
  */
-function callContextParams(b: RpcBackend, method: string, params: unknown[], blockIndex: number, configIndex: number): Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap"> {
+function callContextParams(
+  b: RpcBackend,
+  method: string,
+  params: unknown[],
+  blockIndex: number,
+  configIndex: number,
+  txIndex: number | undefined,
+): Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap" | "txIndex"> {
   const p = parseBlockParam(params[blockIndex], blockIndex, { allowHash: true, optional: method === "debug_traceCallMany" });
   const config = checkConfig(params, configIndex);
+  const c = config !== null && typeof config === "object" ? (config as Record<string, unknown>) : {};
+  const index = txIndex ?? txIndexOf(goField(c, "txIndex"), `argument ${configIndex}.txIndex`);
   let block: CallBlockRef;
-  if (isPendingParam(p) && pendingFor(b, method) !== undefined) block = { pending: true };
+  // A transaction index names a place inside a stored block: never the pre-confirmed state.
+  if (index === undefined && isPendingParam(p) && pendingFor(b, method) !== undefined) block = { pending: true };
   else {
     const blk = resolveBlock(b.chain, p);
     if (blk === undefined) throw new ServerError(p.kind === "hash" ? `block ${to0x(p.hash)} not found` : `block #${p.kind === "number" ? p.number : 0} not found`);
+    if (index !== undefined && blk.header.number === 0n) throw new ServerError("genesis is not traceable");
     block = { hash: to0x(blk.hash()) };
   }
-  const out: Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap"> = { block, config, gasCap: b.settings.gasCap.toString() };
-  if (config !== null && typeof config === "object") {
-    const c = config as Record<string, unknown>;
-    if (goField(c, "txIndex") !== undefined && goField(c, "txIndex") !== null) throw new ServerError("txIndex is not supported by this node: trace the call after the whole block");
-    const state = parseStateOverrides(goField(c, "stateOverrides"), `argument ${configIndex}.stateOverrides`);
-    const blockOverrides = parseBlockOverrides(goField(c, "blockOverrides"), `argument ${configIndex}.blockOverrides`);
-    if (state !== undefined) out.stateOverrides = state;
-    if (blockOverrides !== undefined) out.blockOverrides = blockOverrides;
-  }
+  const out: Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap" | "txIndex"> = { block, config, gasCap: b.settings.gasCap.toString() };
+  if (index !== undefined) out.txIndex = index;
+  const state = parseStateOverrides(goField(c, "stateOverrides"), `argument ${configIndex}.stateOverrides`);
+  const blockOverrides = parseBlockOverrides(goField(c, "blockOverrides"), `argument ${configIndex}.blockOverrides`);
+  if (state !== undefined) out.stateOverrides = state;
+  if (blockOverrides !== undefined) out.blockOverrides = blockOverrides;
   return out;
+}
+
+/** A transaction index (a number or a hex quantity, as geth's `hexutil.Uint`); undefined when absent. */
+function txIndexOf(v: unknown, where: string): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === "string" && /^0x[0-9a-fA-F]+$/.test(v) ? Number(BigInt(v)) : v;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) throw new InvalidParamsError(`invalid argument: ${where}: transaction index expected`);
+  return n;
 }
 
 /** Handlers of the debug_trace* family. */
@@ -93,17 +109,18 @@ export function traceMethods(b: RpcBackend): MethodTable {
       const hash = to0x(parseHash(required(params, 0), 0));
       return run("debug_traceBlockByHash", { kind: "block", hash, config: checkConfig(params, 1) });
     },
-    /** debug_traceCall(call, block, config): a call traced at a block's state (config: a trace config with `stateOverrides`, `blockOverrides`). */
+    /** debug_traceCall(call, block, config): a call traced at a block's state (config: a trace config with `stateOverrides`, `blockOverrides`, `txIndex`). */
     debug_traceCall: (params) => {
       maxParams(params, 3);
       const args = serializeCallArgs(parseCallArgs(required(params, 0), 0));
-      const ctx = callContextParams(b, "debug_traceCall", params, 1, 2);
+      const ctx = callContextParams(b, "debug_traceCall", params, 1, 2, undefined);
       return run("debug_traceCall", { kind: "calls", bundles: [[args]], many: false, ...ctx });
     },
     /**
      * debug_traceCallMany(bundles, stateContext, config) (reth, erigon): bundles of calls
      * (`{transactions: [call…]}`) traced in order at the state after `stateContext.blockNumber`
-     * (default latest), each seeing the earlier ones' effects; one list of results per bundle.
+     * (default latest; before its transaction `stateContext.transactionIndex` unless -1), each
+     * seeing the earlier ones' effects; one list of results per bundle.
      */
     debug_traceCallMany: (params) => {
       maxParams(params, 3);
@@ -120,11 +137,10 @@ export function traceMethods(b: RpcBackend): MethodTable {
       const sc = params[1];
       if (sc !== undefined && sc !== null && (typeof sc !== "object" || Array.isArray(sc))) throw new InvalidParamsError("invalid argument 1: state context object expected");
       const stateContext = (sc ?? {}) as Record<string, unknown>;
-      const index = stateContext.transactionIndex;
-      if (index !== undefined && index !== null && index !== -1 && index !== "-1") {
-        throw new ServerError("stateContext.transactionIndex is not supported by this node: trace the calls after the whole block (-1)");
-      }
-      const ctx = callContextParams(b, "debug_traceCallMany", [stateContext.blockNumber, params[2]], 0, 1);
+      // reth's `transactionIndex`: -1 (or absent) after the whole block, n before its transaction n.
+      const rawIndex = stateContext.transactionIndex;
+      const index = rawIndex === -1 || rawIndex === "-1" ? undefined : txIndexOf(rawIndex, "argument 1.transactionIndex");
+      const ctx = callContextParams(b, "debug_traceCallMany", [stateContext.blockNumber, params[2]], 0, 1, index);
       return run("debug_traceCallMany", { kind: "calls", bundles, many: true, ...ctx });
     },
     /** debug_traceBlock(rlp, config): every transaction of an RLP-encoded block whose parent is stored. */

@@ -1,7 +1,7 @@
 /**
  * Execution pool worker (piscina): runs eth_call, eth_estimateGas and eth_createAccessList on a
  * read-only view of the chain database, builds execution witnesses (debug_executionWitness,
- * debug_executePayload), and recovers transaction senders for block import.
+ * debug_executePayload), traces transactions (debug_trace*), and recovers transaction senders for block import.
  *
  * Each task re-reads the head pointer first (a fresh LMDB read snapshot), so it sees every
  * block the RPC thread had committed when it resolved the request's block tag. One task runs at
@@ -17,7 +17,8 @@ import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
-import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeSendersTask, decodeWitnessTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeSendersTask, decodeTraceTask, decodeWitnessTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { answerTraceRequest } from "../src/execution/trace/request.js";
 import { answerWitnessRequest } from "../src/blockchain/executionWitness.js";
 import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
 import { pendingCallTargetOf } from "../src/flashblocks/pendingContext.js";
@@ -113,6 +114,21 @@ export async function witness(bytes: Uint8Array): Promise<Uint8Array> {
     return encodeCallReply({ ok: await answerWitnessRequest(chain, req) });
   } catch (e) {
     log.debug({ err: e, kind: req.kind }, "witness failed");
+    return encodeCallReply({ err: errorToObject(e) });
+  }
+}
+
+/**
+ * A trace (debug_traceTransaction, debug_traceBlock*): the block replayed on its parent's state
+ * on the reference engine with tracers attached; the reply carries the result's JSON text.
+ */
+export async function trace(bytes: Uint8Array): Promise<Uint8Array> {
+  const req = decodeTraceTask(bytes);
+  try {
+    chain.refreshHead();
+    return encodeCallReply({ ok: await answerTraceRequest(chain, req, { executor, pending }) });
+  } catch (e) {
+    log.debug({ err: e, kind: req.kind }, "trace failed");
     return encodeCallReply({ err: errorToObject(e) });
   }
 }

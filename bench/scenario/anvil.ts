@@ -62,6 +62,10 @@ export interface AnvilOptions {
   blockTime?: number;
   /** Timestamp of the genesis block (`--timestamp`); default the time anvil starts. */
   genesisTimestamp?: bigint;
+  /** Mine a block per transaction (anvil's automine) instead of `--no-mining`; ignored with `blockTime`. */
+  automine?: boolean;
+  /** More anvil arguments (e.g. `--steps-tracing`, which debug_traceTransaction's struct logs need). */
+  extraArgs?: string[];
 }
 
 /**
@@ -74,11 +78,12 @@ export async function startAnvil(opts: AnvilOptions = {}): Promise<AnvilNode> {
   const args = [
     "--host", LOOPBACK, "--port", String(port),
     "--chain-id", (opts.chainId ?? DEVNET_CHAIN_ID).toString(),
-    ...(opts.blockTime === undefined ? ["--no-mining"] : ["--block-time", String(opts.blockTime)]),
+    ...(opts.blockTime !== undefined ? ["--block-time", String(opts.blockTime)] : opts.automine === true ? [] : ["--no-mining"]),
     ...(opts.genesisTimestamp === undefined ? [] : ["--timestamp", opts.genesisTimestamp.toString()]),
     "--gas-limit", DEVNET_GAS_LIMIT.toString(),
     "--hardfork", ANVIL_HARDFORK,
     "--quiet",
+    ...(opts.extraArgs ?? []),
   ];
   const child = spawnChild("anvil", anvilBinary(), args);
   const url = `http://${LOOPBACK}:${port}`;

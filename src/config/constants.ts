@@ -1209,3 +1209,34 @@ export const P2P_EL_POOL_LOOKUP_TIMEOUT_MS = 5_000;
 export const P2P_EL_WORKER_RESTART_DELAY_MS = 1_000;
 /** Milliseconds between the worker's counter/peer snapshots to the main thread (metrics, admin_peers, net_peerCount). */
 export const P2P_EL_STATUS_INTERVAL_MS = 500;
+
+// ---- tracing (debug_trace*) -------------------------------------------------------------
+/** Per-transaction trace time limit when the request names none: geth's `defaultTraceTimeout` (eth/tracers/api.go, 5 s). */
+export const TRACE_DEFAULT_TIMEOUT_MS = 5_000;
+/**
+ * Cap on the JSON text of one struct-log trace. A 30M-gas loop logs ~10M steps of ~150 bytes
+ * (1.5 GB with stacks), more than an execution worker's heap (EXECUTION_WORKER_HEAP_MB); 128 MiB
+ * of text, held twice while the answer is assembled and sent, stays well inside it. Past it the
+ * trace fails with an error naming the cap and the `limit` option.
+ */
+export const TRACE_STRUCT_LOG_MAX_BYTES = 128 * 1024 * 1024;
+/** Trace tasks running at once on the execution pool, so eth_call keeps the other threads (as witnesses). */
+export const TRACE_MAX_CONCURRENT = 2;
+/** Trace requests allowed to wait for {@link TRACE_MAX_CONCURRENT}; more are refused at once (bounded memory). */
+export const TRACE_MAX_QUEUED = 64;
+/**
+ * Wall-clock limit of one trace task on a worker (a whole block's replay), after which the worker
+ * is terminated: a block of 30M gas replays in seconds on the reference engine; the per-transaction
+ * `timeout` (default 5 s) ends slow tracers first.
+ */
+export const TRACE_TASK_TIMEOUT_MS = 120_000;
+// ---- eth_simulateV1 (geth internal/ethapi/simulate.go) ------------------------------------
+
+/** Most blocks one eth_simulateV1 request may simulate (geth `maxSimulateBlocks`), gaps included. */
+export const MAX_SIMULATE_BLOCKS = 256;
+/** Most calls in one simulated block (geth `maxSimulateCallsPerBlock`). */
+export const MAX_SIMULATE_CALLS_PER_BLOCK = 5000;
+/** Most calls in one eth_simulateV1 request (geth `maxSimulateTotalCalls`). */
+export const MAX_SIMULATE_TOTAL_CALLS = 10000;
+/** Seconds between simulated blocks whose timestamp is not given (geth `timestampIncrement`). */
+export const SIMULATE_TIMESTAMP_INCREMENT = 12n;

@@ -79,6 +79,11 @@ export interface CallArgs {
   chainId?: bigint;
 }
 
+/** What a traced call sees: the VM and state it runs on, its block and gas (see {@link CallExecutor.traceCalls}). */
+export interface CallObserver {
+  start(run: { vm: VM; state: OverlayStateManager; header: BlockHeader; args: CallArgs; gas: bigint }): { detach(): void; done(out: CallOutcome): void };
+}
+
 /** Outcome of one call. */
 export interface CallOutcome {
   returnValue: Uint8Array;
@@ -432,6 +437,29 @@ export class CallExecutor {
       if (out.error === "revert") throw revertError(out.returnValue);
       if (out.error !== undefined) throw new ExecutionError({ code: ExecutionErrorCode.HALTED, reason: out.error }, gethHaltMessage(out.error, out.gasUsed));
       return out.returnValue;
+    });
+  }
+
+  /**
+   * debug_traceCall / debug_traceCallMany: runs `calls` one after the other at `target` on the
+   * reference engine (the fast engine has no step hooks), each seeing the previous ones' effects,
+   * all reverted afterwards; `observe.start` is told before each run and its answer after it.
+   * Invalid calls throw geth's error (as eth_call).
+   */
+  async traceCalls(target: CallTarget, calls: CallArgs[], cap: bigint, observe: CallObserver): Promise<void> {
+    return this.withContext(callContextOf(target), async (ec) => {
+      for (const args of calls) {
+        const gas = this.gasFor(ec, args, cap);
+        const tx = this.buildTx(ec.common, args, gas, ec.header.baseFeePerGas);
+        const end = observe.start({ vm: ec.vm, state: ec.state, header: ec.header, args, gas });
+        let out: CallOutcome;
+        try {
+          out = await this.runOnce(ec.vm, this.blockFor(ec, args), tx, args);
+        } finally {
+          end.detach();
+        }
+        end.done(out);
+      }
     });
   }
 

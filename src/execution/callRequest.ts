@@ -12,12 +12,19 @@
  */
 import { toData, toQuantity } from "../chain/json/quantity.js";
 import { fromHex, to0x } from "../util/bytes.js";
-import type { CallArgs, CallChain, CallExecutor, CallTarget } from "./callExecutor.js";
+import { callContextOf, type CallArgs, type CallChain, type CallExecutor, type CallTarget } from "./callExecutor.js";
 import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 import type { WitnessRequest } from "./witness/request.js";
+import type { TraceRequest } from "./trace/request.js";
+import type { SerializedBlockOverrides, SerializedStateOverrides } from "./simulate/overrides.js";
+import type { SimulateRequest } from "./simulate/request.js";
+import { overriddenTarget } from "./simulate/callOverrides.js";
+import { simulate } from "./simulate/simulator.js";
+import { renderSimulation } from "./simulate/render.js";
+import { MAX_SIMULATE_BLOCKS } from "../config/constants.js";
 
 /** The methods the execution pool serves. */
-export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList";
+export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList" | "eth_simulateV1";
 
 /**
  * Where a request runs: after a block named by hash (resolved from the tag by the RPC thread),
@@ -91,6 +98,12 @@ export interface CallRequest {
   block: CallBlockRef;
   /** Gas cap (`--rpc.gascap`), decimal string. */
   gasCap: string;
+  /** eth_call / eth_estimateGas: state overrides (third parameter). */
+  stateOverrides?: SerializedStateOverrides;
+  /** eth_call / eth_estimateGas: block overrides (fourth parameter). */
+  blockOverrides?: SerializedBlockOverrides;
+  /** eth_simulateV1: the simulation (`args` is then empty). */
+  simulate?: SimulateRequest;
 }
 
 /** Runs call-family requests and execution witnesses, and resolves with the serialized JSON-RPC `result`. */
@@ -105,6 +118,11 @@ export interface CallService {
    * debug_executePayload), as JSON text; rejects with the typed error of the failure.
    */
   witness(req: WitnessRequest): Promise<string>;
+  /**
+   * A trace (debug_traceTransaction, debug_traceBlockByNumber/ByHash, debug_traceBlock: `method`
+   * names it for metrics), as JSON text; rejects with the typed error of the failure.
+   */
+  trace(method: string, req: TraceRequest): Promise<string>;
   /** Releases threads and timers. */
   close(): Promise<void>;
 }
@@ -132,9 +150,15 @@ export function resolveCallTarget(chain: CallChain, pending: PendingCallTarget, 
  */
 export async function executeCallRequest(chain: CallChain, pending: PendingCallTarget, executor: CallExecutor, req: CallRequest): Promise<string> {
   const args = deserializeCallArgs(req.args);
-  const target = resolveCallTarget(chain, pending, req.block);
+  let target = resolveCallTarget(chain, pending, req.block);
   const cap = BigInt(req.gasCap);
+  if (req.stateOverrides !== undefined || req.blockOverrides !== undefined) target = overriddenTarget(chain, target, req.stateOverrides, req.blockOverrides);
   switch (req.method) {
+    case "eth_simulateV1": {
+      if (req.simulate === undefined) throw new TypeError("eth_simulateV1 request without its simulation");
+      const blocks = await simulate(chain, callContextOf(target), req.simulate, { gasCap: cap, maxBlocks: MAX_SIMULATE_BLOCKS });
+      return renderSimulation(blocks, req.simulate.returnFullTransactions);
+    }
     case "eth_call":
       return JSON.stringify(toData(await executor.call(target, args, cap)));
     case "eth_estimateGas":

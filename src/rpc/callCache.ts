@@ -1,6 +1,6 @@
 /**
  * Identical call-family requests answered once (eth_call, eth_estimateGas,
- * eth_createAccessList): a request is keyed by an xxHash3-128 of its method, decoded arguments,
+ * eth_createAccessList): a request is keyed by an xxHash3-128 of its method, decoded arguments, overrides (and simulation),
  * resolved block hash and gas cap. Concurrent identical requests share one execution, and a
  * bounded cache answers repeats of a request at the same block until the head moves (any head
  * change, reorgs included, empties it). Results and deterministic execution errors (reverts,
@@ -11,6 +11,7 @@ import { xxh3 } from "@node-rs/xxhash";
 import { CALL_CACHE_ENTRIES } from "../config/constants.js";
 import type { CallRequest, CallService } from "../execution/callRequest.js";
 import type { WitnessRequest } from "../execution/witness/request.js";
+import type { TraceRequest } from "../execution/trace/request.js";
 import { ExecutionError } from "../execution/errors.js";
 import { counter } from "../util/metrics.js";
 
@@ -52,12 +53,19 @@ export class CallCache implements CallService {
     return this.inner.witness(req);
   }
 
+  /** Traces are not cached: large, and each one asked for once. */
+  trace(method: string, req: TraceRequest): Promise<string> {
+    return this.inner.trace(method, req);
+  }
+
   async execute(req: CallRequest): Promise<string> {
     if ("pending" in req.block) {
       callCacheRequestsTotal.inc({ outcome: "uncached" });
       return this.inner.execute(req);
     }
-    const key = xxh3.xxh128(`${req.method}\n${req.block.hash}\n${req.gasCap}\n${JSON.stringify(req.args)}`);
+    // Overrides and a simulation are part of the request: two requests differing only there differ.
+    const extra = req.stateOverrides === undefined && req.blockOverrides === undefined && req.simulate === undefined ? "" : `\n${JSON.stringify([req.stateOverrides, req.blockOverrides, req.simulate])}`;
+    const key = xxh3.xxh128(`${req.method}\n${req.block.hash}\n${req.gasCap}\n${JSON.stringify(req.args)}${extra}`);
     const cached = this.answers.get(key);
     if (cached !== undefined) {
       callCacheRequestsTotal.inc({ outcome: "hit" });

@@ -7,6 +7,7 @@
 import { ProofsErrorCode } from "../proofs/errors.js";
 import { TrieProofErrorCode } from "../proofs/trieErrors.js";
 import { ExecutionError, ExecutionErrorCode } from "../execution/errors.js";
+import { SimulateErrorCode } from "../execution/simulate/errors.js";
 import { PoolErrorCode } from "../execution/pool/errors.js";
 import { UpstreamRpcError } from "../sync/rpcClient.js";
 import { TxPoolErrorCode } from "../txpool/errors.js";
@@ -107,6 +108,22 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   [ExecutionErrorCode.INVALID_CALL]: RpcCode.Server,
   [ExecutionErrorCode.GAS_ALLOWANCE_EXCEEDED]: RpcCode.Server,
   [ExecutionErrorCode.HEADER_NOT_FOUND]: RpcCode.Server,
+  // eth_simulateV1 and call overrides: geth's codes (internal/ethapi/errors.go; execution-apis -380xx).
+  [SimulateErrorCode.BAD_OVERRIDE]: RpcCode.Server,
+  [SimulateErrorCode.INVALID_PARAMS]: RpcCode.InvalidParams,
+  [SimulateErrorCode.LIMIT_EXCEEDED]: -38026,
+  [SimulateErrorCode.BLOCK_NUMBER_ORDER]: -38020,
+  [SimulateErrorCode.BLOCK_TIMESTAMP_ORDER]: -38021,
+  [SimulateErrorCode.BLOCK_GAS_LIMIT]: -38015,
+  [SimulateErrorCode.NONCE_TOO_LOW]: -38010,
+  [SimulateErrorCode.NONCE_TOO_HIGH]: -38011,
+  [SimulateErrorCode.BASE_FEE_TOO_LOW]: -38012,
+  [SimulateErrorCode.INTRINSIC_GAS]: -38013,
+  [SimulateErrorCode.INSUFFICIENT_FUNDS]: -38014,
+  [SimulateErrorCode.SENDER_NOT_EOA]: -38024,
+  [SimulateErrorCode.INIT_CODE_TOO_LARGE]: -38025,
+  [SimulateErrorCode.INVALID_FEES]: RpcCode.InvalidParams,
+  [SimulateErrorCode.INVALID_TX]: RpcCode.Internal,
   // The execution pool: a full queue is a resource limit; a timeout is geth's `--rpc.evmtimeout` answer.
   [PoolErrorCode.QUEUE_FULL]: RpcCode.LimitExceeded,
   [PoolErrorCode.TIMEOUT]: RpcCode.Server,

@@ -7,6 +7,7 @@ import type { Chain } from "../blockchain/chain.js";
 import { CallExecutor } from "../execution/callExecutor.js";
 import { answerWitnessRequest } from "../blockchain/executionWitness.js";
 import type { WitnessRequest } from "../execution/witness/request.js";
+import { answerTraceRequest, type TraceRequest } from "../execution/trace/request.js";
 import { executeCallRequest, type CallRequest, type CallService, type PendingCallTarget } from "../execution/callRequest.js";
 import { pendingCallTargetOf } from "../flashblocks/pendingContext.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
@@ -27,6 +28,9 @@ export class InlineCallService implements CallService {
   }
   witness(req: WitnessRequest): Promise<string> {
     return answerWitnessRequest(this.chain, req);
+  }
+  trace(_method: string, req: TraceRequest): Promise<string> {
+    return answerTraceRequest(this.chain, req, { executor: this.executor, pending: this.pendingTarget });
   }
   async close(): Promise<void> {}
 }

@@ -72,6 +72,8 @@ export interface SuiteOptions {
   reportDir?: string;
   /** print the table (console.log); default true */
   print?: boolean;
+  /** compare speconly cases exactly too (their recorded answers are geth's) */
+  strict?: boolean;
 }
 
 /** Outcome of one `.io` test. */
@@ -284,7 +286,7 @@ export async function runSuite(dir: string, opts: SuiteOptions = {}): Promise<Su
         });
         continue;
       }
-      results.push(await runIoTest(node.url, test, opts.requestTimeoutMs));
+      results.push(await runIoTest(node.url, opts.strict === true ? { ...test, speconly: false } : test, opts.requestTimeoutMs));
     }
 
     const byMethod = tallyByMethod(results, methods);

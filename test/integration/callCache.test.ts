@@ -20,6 +20,7 @@ import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
 import type { WitnessRequest } from "../../src/execution/witness/request.js";
+import type { TraceRequest } from "../../src/execution/trace/request.js";
 
 const silent = pino({ level: "silent" });
 const a = devAccounts();
@@ -34,6 +35,9 @@ class Counting implements CallService {
   }
   witness(req: WitnessRequest): Promise<string> {
     return this.inner.witness(req);
+  }
+  trace(method: string, req: TraceRequest): Promise<string> {
+    return this.inner.trace(method, req);
   }
   close(): Promise<void> {
     return this.inner.close();

@@ -20,8 +20,10 @@ import type { RpcBackend } from "../../rpc/backend.js";
 import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
 import { blockMethods } from "../../rpc/methods/blocks.js";
 import { callMethods } from "../../rpc/methods/call.js";
+import { simulateMethods } from "../../rpc/methods/simulate.js";
 import { debugMethods } from "../../rpc/methods/debug.js";
 import { witnessMethods } from "../../rpc/methods/witness.js";
+import { traceMethods } from "../../rpc/methods/trace.js";
 import { engineMethods } from "../../rpc/methods/engine.js";
 import { feeMethods } from "../../rpc/methods/fees.js";
 import { logMethods } from "../../rpc/methods/logs.js";
@@ -227,6 +229,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...blockMethods(backend),
     ...stateMethods(backend),
     ...callMethods(backend),
+    ...simulateMethods(backend),
     ...logMethods(backend),
     ...feeMethods(backend),
     ...txpoolMethods(backend),
@@ -234,6 +237,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...nodeMethods(backend),
     ...debugMethods(backend),
     ...witnessMethods(backend),
+    ...traceMethods(backend),
     // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
     ...httpSubscriptionMethods(),
     // dev_sendDeposit and evm_mine on the simulated L1 only: a real L1's deposits come from its portal, its blocks from the clock.

@@ -39,7 +39,7 @@ import {
   memoryCost,
 } from "./gas.js";
 import { STACK_GROW, STACK_IN } from "./opcodes.js";
-import type { PrecompileSet } from "./precompiles/index.js";
+import type { Precompile, PrecompileSet } from "./precompiles/index.js";
 import type { EvmRules } from "./rules.js";
 import { isEmptyCodeHash, ZERO_WORD, type AccountEntry, type EvmState } from "./state.js";
 import * as W from "./u256.js";
@@ -225,6 +225,12 @@ export class Interpreter {
   /** The frame to continue with after the loop returned for a sub-call. */
   private next: Frame | undefined;
   private top: MessageResult | undefined;
+  /**
+   * Called at every value transfer of a frame (the transaction's own value, CALL, CREATE,
+   * SELFDESTRUCT) when set, after the transfer and inside the frame's journal scope (logs it adds
+   * are dropped when the frame reverts): eth_simulateV1's `traceTransfers`.
+   */
+  onTransfer: ((from: Uint8Array, to: Uint8Array, value: bigint) => void) | undefined;
   /** Called before every opcode when set (debugging; tracing RPCs use the reference engine). */
   tracer: ((depth: number, pc: number, op: number, gas: number, stack: Uint32Array, sp: number) => void) | undefined;
   rules!: EvmRules;
@@ -232,6 +238,12 @@ export class Interpreter {
   block!: BlockEnv;
   tx!: TxEnv;
   precompiles!: PrecompileSet;
+
+  /** The precompile at `a`: by address when the set places precompiles anywhere (moved ones), else by number. */
+  private precompileAt(a: Uint8Array): Precompile | undefined {
+    const set = this.precompiles;
+    return set.at !== undefined ? set.at(a) : set.get(precompileIndex(a));
+  }
 
   /** Sets what the next messages run with. */
   configure(rules: EvmRules, state: EvmState, block: BlockEnv, tx: TxEnv, precompiles: PrecompileSet): void {
@@ -282,6 +294,7 @@ export class Interpreter {
       st.setNonce(target, 1n);
       st.subBalance(callerEntry, msg.value);
       st.addBalance(target, msg.value);
+      if (this.onTransfer !== undefined && msg.value !== 0n) this.onTransfer(msg.caller, address, msg.value);
       const a = analyse(msg.data, false);
       const f = new Frame(K_CREATE, undefined, 0, a.code, a.size, a.jumpdests, this.stackFor(0), this.memoryFor(0), msg.gas, target, msg.caller, msg.value, EMPTY, false);
       f.jLen = jLen;
@@ -293,8 +306,9 @@ export class Interpreter {
     if (msg.value !== 0n || target.exists) {
       st.subBalance(callerEntry, msg.value);
       st.addBalance(target, msg.value);
+      if (this.onTransfer !== undefined && msg.value !== 0n) this.onTransfer(msg.caller, msg.to, msg.value);
     } else st.addBalance(target, 0n);
-    const pre = this.precompiles.get(precompileIndex(msg.to));
+    const pre = this.precompileAt(msg.to);
     if (pre !== undefined) {
       const r = pre(msg.data, msg.gas);
       if (!r.ok) {
@@ -1210,6 +1224,7 @@ export class Interpreter {
     const balance = self.balance;
     if (balance !== 0n && (!beneficiary.exists || beneficiary.isEmpty())) gas -= CALL_NEW_ACCOUNT;
     if (gas < 0) return gas;
+    if (this.onTransfer !== undefined && balance !== 0n) this.onTransfer(self.address, beneficiary.address, balance);
     if (this.rules.selfdestructOnlyCreated) {
       st.subBalance(self, balance);
       st.addBalance(beneficiary, balance);
@@ -1291,8 +1306,7 @@ export class Interpreter {
     const jLen = st.journalLength;
     const logsLen = st.logs.length;
     const refund = st.refund;
-    const pIndex = precompileIndex(to);
-    const pre = this.precompiles.get(pIndex);
+    const pre = this.precompileAt(to);
     if (op === 0xf1) {
       if (!target.exists && pre === undefined && value === 0n) {
         // EIP-158: a zero-value call to a missing account does nothing (and creates nothing).
@@ -1303,6 +1317,7 @@ export class Interpreter {
       }
       st.subBalance(self, value);
       st.addBalance(target, value);
+      if (this.onTransfer !== undefined && value !== 0n) this.onTransfer(self.address, target.address, value);
     } else if (op === 0xfa) st.addBalance(target, 0n); // geth touches the STATICCALL target
     const input = inSize === 0 ? EMPTY : f.mem.slice(inOff, inOff + inSize);
     if (pre !== undefined) {
@@ -1396,6 +1411,7 @@ export class Interpreter {
     st.setNonce(target, 1n);
     st.subBalance(self, value);
     st.addBalance(target, value);
+    if (this.onTransfer !== undefined && value !== 0n) this.onTransfer(self.address, address, value);
     if (size === 0) {
       W.setAddress(s, o, address);
       f.sp++;

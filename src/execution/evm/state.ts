@@ -462,7 +462,14 @@ export class EvmState {
 
   addLog(log: EvmLog): void {
     this.logs.push(log);
+    if (this.onLog !== undefined) this.onLog(log);
   }
+
+  /**
+   * Called with every log as it is emitted, including logs a revert later drops
+   * (eth_simulateV1 numbers logs in emission order, as geth's log tracer does).
+   */
+  onLog: ((log: EvmLog) => void) | undefined = undefined;
 
   /** Undoes everything journaled after `journalLength`, and truncates logs and the refund. */
   revertTo(journalLength: number, logsLength: number, refund: number): void {

@@ -71,6 +71,11 @@ export interface EvmTransaction {
 export interface TxRunOptions {
   /** geth's message-call mode (eth_call, eth_estimateGas): nonce and EOA checks skipped. */
   call?: boolean;
+  /**
+   * geth's `SkipTransactionChecks` (eth_simulateV1): no EOA check and no EIP-7825 gas cap, even
+   * when nonces are checked (`call` false).
+   */
+  skipTransactionChecks?: boolean;
   /** Check the gas limit against the block's (default true; calls are capped by the caller). */
   checkBlockGasLimit?: boolean;
   /** Record the accessed addresses and slots (eth_createAccessList). */
@@ -85,6 +90,8 @@ export interface TxRunOptions {
    * caches stay loaded for the next run.
    */
   discard?: boolean;
+  /** Called at every value transfer (see `Interpreter.onTransfer`): eth_simulateV1's `traceTransfers`. */
+  onTransfer?: (from: Uint8Array, to: Uint8Array, value: bigint) => void;
 }
 
 /** The outcome of an executed transaction. */
@@ -96,6 +103,8 @@ export interface TxResult {
   gasUsed: bigint;
   /** The refund applied (capped at a fifth of the gas spent). */
   gasRefund: bigint;
+  /** Gas spent before the refund, at least the EIP-7623 floor (geth `MaxUsedGas`). */
+  gasPeak: bigint;
   output: Uint8Array;
   logs: EvmLog[];
   createdAddress?: Uint8Array;
@@ -126,6 +135,8 @@ export const fastEvmTestHooks: {
 
 /** Largest gas value the engine counts exactly (JS numbers are exact below 2^53). */
 const MAX_SAFE_GAS = BigInt(Number.MAX_SAFE_INTEGER);
+/** 2^64 - 1: nonces are uint64. */
+const MAX_UINT64 = (1n << 64n) - 1n;
 /** secp256k1 group order n and n/2 (EIP-2: signatures with s > n/2 are invalid). */
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const SECP256K1_N_DIV_2 = SECP256K1_N / 2n;
@@ -180,7 +191,7 @@ function validateStatic(ctx: TxContext, tx: EvmTransaction, opts: TxRunOptions):
   if (opts.checkBlockGasLimit !== false && tx.gasLimit > block.gasLimit) {
     invalid(TxInvalidCode.GAS_LIMIT_EXCEEDS_BLOCK, `gas limit reached: tx gas ${tx.gasLimit} above block gas limit ${block.gasLimit}`);
   }
-  if (rules.txGasCap > 0 && tx.gasLimit > BigInt(rules.txGasCap)) invalid(TxInvalidCode.GAS_LIMIT_EXCEEDS_CAP, "exceeds maximum per-transaction gas limit");
+  if (rules.txGasCap > 0 && opts.skipTransactionChecks !== true && tx.gasLimit > BigInt(rules.txGasCap)) invalid(TxInvalidCode.GAS_LIMIT_EXCEEDS_CAP, "exceeds maximum per-transaction gas limit");
   if (tx.to === undefined) {
     if (tx.type === 3 || tx.type === 4) invalid(TxInvalidCode.CREATE_NOT_ALLOWED, `transaction type ${tx.type} cannot create a contract`);
     if (rules.initcodeLimit && tx.data.length > rules.maxInitcodeSize) {
@@ -274,7 +285,7 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
   const sender = state.account(tx.sender);
   try {
     if (opts.call !== true) {
-      if (!isEmptyCodeHash(sender.codeHash) && !(rules.setCode && isDelegation(state.code(sender)))) {
+      if (opts.skipTransactionChecks !== true && !isEmptyCodeHash(sender.codeHash) && !(rules.setCode && isDelegation(state.code(sender)))) {
         invalid(TxInvalidCode.SENDER_NOT_EOA, `sender not an eoa: address ${hex(tx.sender)}`);
       }
       if (sender.nonce >= MAX_NONCE) invalid(TxInvalidCode.NONCE_MAX, `nonce has max value: address ${hex(tx.sender)}, nonce: ${sender.nonce}`);
@@ -291,7 +302,8 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
     // Buy gas, bump the nonce.
     const price = effectiveGasPrice(tx, block.baseFee);
     state.setBalance(sender, sender.balance - tx.gasLimit * price - blobGas * block.blobBaseFee);
-    state.setNonce(sender, sender.nonce + 1n);
+    // A message call skips the nonce checks: a sender at 2^64-1 wraps to 0, as geth's uint64 nonce does.
+    state.setNonce(sender, (sender.nonce + 1n) & MAX_UINT64);
   } catch (e) {
     state.revertTo(startJournal, startLogs, startRefund);
     throw e;
@@ -307,6 +319,7 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
   const gas = Number(tx.gasLimit) - ig.intrinsic;
   interpreter.configure(rules, state, block, { origin: tx.sender, gasPrice: effectiveGasPrice(tx, block.baseFee), blobHashes: tx.blobVersionedHashes }, precompiles);
   let r: MessageResult;
+  interpreter.onTransfer = opts.onTransfer;
   if (tx.to === undefined) {
     const address = createAddress(tx.sender, sender.nonce - 1n);
     r = interpreter.execute({ caller: tx.sender, to: undefined, value: tx.value, data: tx.data, gas, createAddress: address });
@@ -314,6 +327,7 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
     r = interpreter.execute({ caller: tx.sender, to: tx.to, value: tx.value, data: tx.data, gas });
   }
 
+  interpreter.onTransfer = undefined;
   // Refunds (EIP-3529: at most a fifth of the gas spent), the calldata floor (EIP-7623).
   const price = effectiveGasPrice(tx, block.baseFee);
   const spent = Number(tx.gasLimit) - r.gasLeft;
@@ -334,6 +348,7 @@ export function runTransaction(ctx: TxContext, tx: EvmTransaction, opts: TxRunOp
     halt: r.halt,
     gasUsed,
     gasRefund: BigInt(cappedRefund),
+    gasPeak: BigInt(spent < ig.floor ? ig.floor : spent),
     output: r.output,
     logs,
     createdAddress: r.halt <= Halt.RETURN ? r.createdAddress : undefined,

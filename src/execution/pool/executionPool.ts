@@ -29,11 +29,13 @@ import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolBatchRequests, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { PoolError, PoolErrorCode } from "./errors.js";
-import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeSendersTask, encodeWitnessTask, reviveError } from "./protocol.js";
+import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeSendersTask, encodeTraceTask, encodeWitnessTask, reviveError } from "./protocol.js";
+import { tracerNameOf, type TraceRequest } from "../trace/request.js";
+import { traceSeconds } from "../trace/metrics.js";
 import type { WitnessRequest } from "../witness/request.js";
 import { workerUrl } from "../../util/workerUrl.js";
 import type { EvmEngineName } from "../../config/options.js";
-import { EXECUTION_BATCH_MAX, EXECUTION_IN_FLIGHT_PER_WORKER, WITNESS_MAX_CONCURRENT, WITNESS_MAX_QUEUED, WITNESS_TIMEOUT_MS } from "../../config/constants.js";
+import { EXECUTION_BATCH_MAX, EXECUTION_IN_FLIGHT_PER_WORKER, WITNESS_MAX_CONCURRENT, WITNESS_MAX_QUEUED, WITNESS_TIMEOUT_MS, TRACE_MAX_CONCURRENT, TRACE_MAX_QUEUED, TRACE_TASK_TIMEOUT_MS } from "../../config/constants.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {
@@ -380,45 +382,46 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     return keys;
   }
 
-  /** Witness tasks running (at most {@link WITNESS_MAX_CONCURRENT}) and those waiting for a turn. */
-  private witnessesRunning = 0;
-  private readonly witnessTurns: Array<() => void> = [];
+  /** Long tasks (witnesses, traces) running and those waiting for a turn, per kind. */
+  private readonly lanes = new Map<string, { running: number; turns: Array<() => void> }>();
 
   /**
-   * An execution witness (debug_executionWitness, debug_executePayload) on a worker. At most
-   * {@link WITNESS_MAX_CONCURRENT} run at once so calls keep the other threads; a witness running
-   * past {@link WITNESS_TIMEOUT_MS} has its worker terminated (piscina aborts the task).
+   * One long task on a worker (`name` is the worker's export): at most `maxConcurrent` of its
+   * kind run at once so calls keep the other threads, `maxQueued` more wait, others are refused;
+   * one running past `timeoutMs` has its worker terminated (piscina aborts the task). Resolves
+   * with the reply's JSON text.
    */
-  async witness(req: WitnessRequest): Promise<string> {
-    const method = req.kind === "block" ? "debug_executionWitness" : "debug_executePayload";
+  private async runLong(name: string, method: string, task: Uint8Array, limits: { maxConcurrent: number; maxQueued: number; timeoutMs: number; what: string }): Promise<string> {
     const started = performance.now();
     const outcome = (o: PoolOutcome): void => {
       poolTasksTotal.inc({ method, outcome: o });
       poolTaskSeconds.observe({ method }, (performance.now() - started) / 1000);
     };
     if (this.closed) throw new PoolError({ code: PoolErrorCode.CLOSED }, "the execution pool is shut down");
-    if (this.witnessesRunning >= WITNESS_MAX_CONCURRENT) {
-      if (this.witnessTurns.length >= WITNESS_MAX_QUEUED) {
+    let lane = this.lanes.get(name);
+    if (lane === undefined) this.lanes.set(name, (lane = { running: 0, turns: [] }));
+    if (lane.running >= limits.maxConcurrent) {
+      if (lane.turns.length >= limits.maxQueued) {
         outcome("rejected");
         throw new PoolError(
-          { code: PoolErrorCode.QUEUE_FULL, waiting: this.witnessTurns.length, maxQueue: WITNESS_MAX_QUEUED },
-          `server busy: ${this.witnessTurns.length} execution witnesses waiting; retry later`,
+          { code: PoolErrorCode.QUEUE_FULL, waiting: lane.turns.length, maxQueue: limits.maxQueued },
+          `server busy: ${lane.turns.length} ${limits.what} waiting; retry later`,
         );
       }
-      await new Promise<void>((resolve) => this.witnessTurns.push(resolve));
+      await new Promise<void>((resolve) => lane.turns.push(resolve));
     }
-    this.witnessesRunning++;
+    lane.running++;
     let bytes: Uint8Array;
     try {
-      bytes = (await this.piscina.run(encodeWitnessTask(req), { name: "witness", signal: AbortSignal.timeout(WITNESS_TIMEOUT_MS) })) as Uint8Array;
+      bytes = (await this.piscina.run(task, { name, signal: AbortSignal.timeout(limits.timeoutMs) })) as Uint8Array;
     } catch (e) {
       const timedOut = (e as Error).name === "AbortError";
       outcome(timedOut ? "timeout" : "crashed");
-      if (timedOut) throw new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs: WITNESS_TIMEOUT_MS }, "execution aborted (timeout = " + WITNESS_TIMEOUT_MS / 1000 + "s)");
+      if (timedOut) throw new PoolError({ code: PoolErrorCode.TIMEOUT, timeoutMs: limits.timeoutMs }, "execution aborted (timeout = " + limits.timeoutMs / 1000 + "s)");
       throw new PoolError({ code: PoolErrorCode.WORKER_CRASHED, cause: (e as Error).message }, `execution worker failed: ${(e as Error).message}`);
     } finally {
-      this.witnessesRunning--;
-      this.witnessTurns.shift()?.();
+      lane.running--;
+      lane.turns.shift()?.();
     }
     const reply = decodeCallReply(bytes);
     if ("ok" in reply) {
@@ -427,6 +430,40 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     }
     outcome("error");
     throw reviveError(reply.err);
+  }
+
+  /**
+   * An execution witness (debug_executionWitness, debug_executePayload) on a worker. At most
+   * {@link WITNESS_MAX_CONCURRENT} run at once so calls keep the other threads; a witness running
+   * past {@link WITNESS_TIMEOUT_MS} has its worker terminated (piscina aborts the task).
+   */
+  witness(req: WitnessRequest): Promise<string> {
+    const method = req.kind === "block" ? "debug_executionWitness" : "debug_executePayload";
+    return this.runLong("witness", method, encodeWitnessTask(req), {
+      maxConcurrent: WITNESS_MAX_CONCURRENT,
+      maxQueued: WITNESS_MAX_QUEUED,
+      timeoutMs: WITNESS_TIMEOUT_MS,
+      what: "execution witnesses",
+    });
+  }
+
+  /**
+   * A trace (debug_traceTransaction, debug_traceBlock*) on a worker: at most
+   * {@link TRACE_MAX_CONCURRENT} at once, {@link TRACE_TASK_TIMEOUT_MS} each; its time is
+   * observed in `basalt_execution_trace_seconds` by tracer.
+   */
+  async trace(method: string, req: TraceRequest): Promise<string> {
+    const started = performance.now();
+    try {
+      return await this.runLong("trace", method, encodeTraceTask(req), {
+        maxConcurrent: TRACE_MAX_CONCURRENT,
+        maxQueued: TRACE_MAX_QUEUED,
+        timeoutMs: TRACE_TASK_TIMEOUT_MS,
+        what: "traces",
+      });
+    } finally {
+      traceSeconds.observe({ tracer: tracerNameOf(req) }, (performance.now() - started) / 1000);
+    }
   }
 
   async close(): Promise<void> {

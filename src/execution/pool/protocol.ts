@@ -7,6 +7,8 @@
 import { Packr } from "msgpackr";
 import type { CallRequest } from "../callRequest.js";
 import type { WitnessRequest } from "../witness/request.js";
+import type { TraceRequest } from "../trace/request.js";
+import { TraceError } from "../trace/errors.js";
 import { ExecutionError } from "../errors.js";
 import { BasaltError, type ErrorObject } from "../../util/errors.js";
 import { PoolError } from "./errors.js";
@@ -39,6 +41,7 @@ export function reviveError(o: ErrorObject): Error {
   const coded = { code: o.code, message: o.message, meta: o.meta };
   if (ExecutionError.codes.has(o.code)) return ExecutionError.fromObject(coded);
   if (PoolError.codes.has(o.code)) return PoolError.fromObject(coded);
+  if (TraceError.codes.has(o.code)) return TraceError.fromObject(coded);
   return BasaltError.fromObject(coded);
 }
 
@@ -108,4 +111,14 @@ export function encodeWitnessTask(req: WitnessRequest): Uint8Array {
 /** Decodes a witness task (worker side). */
 export function decodeWitnessTask(bytes: Uint8Array): WitnessRequest {
   return packr.unpack(bytes) as WitnessRequest;
+}
+
+/** Encodes a trace task (debug_trace*). */
+export function encodeTraceTask(req: TraceRequest): Uint8Array {
+  return own(packr.pack(req));
+}
+
+/** Decodes a trace task (worker side). */
+export function decodeTraceTask(bytes: Uint8Array): TraceRequest {
+  return packr.unpack(bytes) as TraceRequest;
 }

@@ -7,7 +7,8 @@
  * the pre-confirmed state ({@link pendingCallContext}; the reference node uses the anchor
  * block's context instead, base/base issue #1439); without one, exactly as `latest`.
  */
-import { serializeCallArgs, type CallBlockRef, type CallMethod } from "../../execution/callRequest.js";
+import { serializeCallArgs, type CallBlockRef, type CallMethod, type CallRequest } from "../../execution/callRequest.js";
+import { parseBlockOverrides, parseStateOverrides } from "../../execution/simulate/request.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { maxParams, parseCallArgs, required } from "../params.js";
@@ -28,17 +29,25 @@ export function callMethods(b: RpcBackend): MethodTable {
   const run = async (method: CallMethod, params: unknown[]): Promise<RawJson> => {
     const args = serializeCallArgs(parseCallArgs(required(params, 0), 0));
     const block = blockRef(method, params, 1);
-    return new RawJson(await calls.execute({ method, args, block, gasCap: b.settings.gasCap.toString() }));
+    const req: CallRequest = { method, args, block, gasCap: b.settings.gasCap.toString() };
+    // geth: eth_call and eth_estimateGas take state overrides (third) and block overrides (fourth).
+    if (method === "eth_call" || method === "eth_estimateGas") {
+      const state = parseStateOverrides(params[2], "argument 2");
+      const blockOverrides = parseBlockOverrides(params[3], "argument 3");
+      if (state !== undefined) req.stateOverrides = state;
+      if (blockOverrides !== undefined) req.blockOverrides = blockOverrides;
+    }
+    return new RawJson(await calls.execute(req));
   };
   return {
-    /** eth_call(call, block) */
+    /** eth_call(call, block, stateOverrides, blockOverrides) */
     eth_call: (params) => {
       maxParams(params, 4);
       return run("eth_call", params);
     },
-    /** eth_estimateGas(call, block) */
+    /** eth_estimateGas(call, block, stateOverrides, blockOverrides) */
     eth_estimateGas: (params) => {
-      maxParams(params, 3);
+      maxParams(params, 4);
       return run("eth_estimateGas", params);
     },
     /** eth_createAccessList(call, block) */

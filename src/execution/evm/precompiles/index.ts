@@ -37,6 +37,11 @@ export interface PrecompileSet {
   get(address: number): Precompile | undefined;
   /** sorted addresses, for warming (EIP-2929) */
   readonly addresses: readonly number[];
+  /**
+   * The precompile at a full address, for sets that place precompiles outside 0x01–0xffff
+   * (eth_simulateV1's `movePrecompileToAddress`); when absent, {@link get} by number is used.
+   */
+  at?(address: Uint8Array): Precompile | undefined;
 }
 
 /** Precompile addresses (the 20-byte address as a number). */

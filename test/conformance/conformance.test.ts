@@ -16,11 +16,9 @@ import { formatFailures, runSuite, suiteDir, type SuiteResult } from "./suite.js
 
 /** Methods of the tracing and simulation milestone: not served yet, asserted as method-not-found. */
 const NOT_YET_SERVED: ReadonlySet<string> = new Set([
-  "eth_simulateV1",
   "debug_traceBlockByHash",
   "debug_traceBlockByNumber",
   "debug_traceTransaction",
-  "testing_buildBlockV1",
 ]);
 
 /** JSON-RPC "method not found". */

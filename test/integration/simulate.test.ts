@@ -1,7 +1,7 @@
 /**
  * The simulation family over a real devnet chain (in-process, InlineCallService): eth_call and
- * eth_estimateGas with state overrides (code, storage, balance) and block overrides, and their
- * refusals; eth_simulateV1 — several blocks chained (numbers, timestamps, parent hashes, state
+ * eth_estimateGas with state overrides (code, storage, balance, moved and overridden
+ * precompiles) and block overrides, and their refusals; eth_simulateV1 — several blocks chained (numbers, timestamps, parent hashes, state
  * carried across), traceTransfers' ERC-7528 logs, a moved precompile, validation's nonce check,
  * geth's error codes — and the chain is unchanged afterwards.
  */
@@ -99,6 +99,16 @@ describe("eth_call / eth_estimateGas overrides and eth_simulateV1", () => {
       const refused = await rpcError("eth_estimateGas", [call, "latest"]);
       expect(refused.code).toBe(-32000);
       expect(refused.message).toMatch(/insufficient funds/);
+    });
+
+    it("call a moved precompile at its new address, and an overridden precompile's code instead of it", async () => {
+      const moved = "0x0000000000000000000000000000000000123456";
+      const sha256 = "0x0000000000000000000000000000000000000002";
+      const emptySha = "0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+      expect(await rpc("eth_call", [{ to: moved }, "latest", { [sha256]: { movePrecompileToAddress: moved } }])).toBe(emptySha);
+      expect(await rpc("eth_call", [{ to: sha256 }, "latest", { [sha256]: { movePrecompileToAddress: moved } }])).toBe("0x");
+      expect(await rpc("eth_call", [{ to: sha256 }, "latest"])).toBe(emptySha);
+      expect(await rpc("eth_call", [{ to: sha256 }, "latest", { [sha256]: { code: NUMBER } }])).toBe(WORD(chain.head.header.number));
     });
 
     it("answer geth's errors for conflicting or malformed overrides", async () => {

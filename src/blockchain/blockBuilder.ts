@@ -9,6 +9,8 @@ import { buildBlock } from "@ethereumjs/vm";
 import type { PoolSource } from "../execution/op/opPayload.js";
 import { blockWriteOf, type Chain, type ExecutedBlock } from "./chain.js";
 import type { Log, StoredReceipt } from "../storage/types.js";
+import type { TypedTransaction } from "@ethereumjs/tx";
+import { BasaltError } from "../util/errors.js";
 
 /** Attributes of a block to build (Engine API PayloadAttributes). */
 export interface BuildAttributes {
@@ -21,6 +23,18 @@ export interface BuildAttributes {
   extraData?: Uint8Array;
   /** Build an empty block (no mempool transactions). */
   noTxPool?: boolean;
+  /**
+   * Exactly these transactions, in order, instead of the mempool's (testing_buildBlockV1): one
+   * that cannot be applied fails the build with {@link BlockBuildError}.
+   */
+  transactions?: TypedTransaction[];
+}
+
+/** A transaction given to {@link buildOnHead} could not be applied; the message says why. */
+export class BlockBuildError extends BasaltError {
+  constructor(message: string, index: number) {
+    super("BLOCK_BUILD_TX_REJECTED", message, { index });
+  }
 }
 
 /** Builds and executes a block on the head; does not commit it. */
@@ -51,7 +65,16 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
     blockOpts: { putBlockIntoBlockchain: false, calcDifficultyFromHeader: undefined } as never,
   });
   const senders: Uint8Array[] = [];
-  if (attrs.noTxPool !== true && pool !== undefined) {
+  if (attrs.transactions !== undefined) {
+    for (const [i, tx] of attrs.transactions.entries()) {
+      try {
+        await builder.addTransaction(tx, { skipHardForkValidation: true });
+      } catch (e) {
+        throw new BlockBuildError(gethTxMessage((e as Error).message, tx), i);
+      }
+      senders.push(tx.getSenderAddress().bytes);
+    }
+  } else if (attrs.noTxPool !== true && pool !== undefined) {
     const baseFee = common.isActivatedEIP(1559) ? parent.header.calcNextBaseFee() : 0n;
     for (const p of pool.candidates(baseFee)) {
       try {
@@ -78,4 +101,17 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
     };
   });
   return { block: block as Block, gasUsed: block.header.gasUsed, write: blockWriteOf(block as Block, receipts, senders, state, nodes) };
+}
+
+/**
+ * geth's message for the refusals @ethereumjs states only in its own words (nonce too high/low);
+ * others keep the library's message.
+ */
+function gethTxMessage(message: string, tx: TypedTransaction): string {
+  const m = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message);
+  if (m === null) return message.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
+  const state = BigInt(m[1]!);
+  const given = BigInt(m[2]!);
+  const from = tx.getSenderAddress().toString();
+  return `${given > state ? "nonce too high" : "nonce too low"}: address ${from}, tx: ${given} state: ${state}`;
 }

@@ -1240,3 +1240,12 @@ export const MAX_SIMULATE_CALLS_PER_BLOCK = 5000;
 export const MAX_SIMULATE_TOTAL_CALLS = 10000;
 /** Seconds between simulated blocks whose timestamp is not given (geth `timestampIncrement`). */
 export const SIMULATE_TIMESTAMP_INCREMENT = 12n;
+/**
+ * Gas limit testing_buildBlockV1 steers built blocks toward (geth's miner default `GasCeil`,
+ * miner/miner.go), moving from the parent's by at most parent/1024 - 1 (geth `CalcGasLimit`).
+ */
+export const TESTING_BUILD_GAS_CEIL = 60_000_000n;
+/** EIP-1559's bound divisor of a block's gas-limit change (geth `params.GasLimitBoundDivisor`). */
+export const GAS_LIMIT_BOUND_DIVISOR = 1024n;
+/** Lowest gas limit a block may have (geth `params.MinGasLimit`). */
+export const MIN_GAS_LIMIT = 5000n;

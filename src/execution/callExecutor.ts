@@ -103,6 +103,13 @@ export interface CallContext {
   header: BlockHeader;
   /** The state to execute on; when omitted, the state after `header` (which must then be canonical). */
   state?: StateReader;
+  /**
+   * Active precompiles by address → the address of their implementation, when state overrides
+   * moved or removed some (geth `StateOverride.Apply`); only the fast engine runs such calls.
+   */
+  precompiles?: ReadonlyMap<string, string>;
+  /** The blob base fee when a block override sets it (the header cannot carry it). */
+  blobBaseFee?: bigint;
 }
 
 /** Where a call runs: after a canonical block (its header) or in an explicit {@link CallContext}. */
@@ -193,6 +200,8 @@ interface ExecContext {
   tail: Promise<unknown>;
   /** The fast engine's context (undefined until first use, null when the fork needs the reference engine). */
   fast?: FastCallContext | null;
+  /** The target's precompile moves and blob base fee override, if any ({@link CallContext}). */
+  overrides?: Pick<CallContext, "precompiles" | "blobBaseFee">;
 }
 
 /** Executes calls on top of one block's state. */
@@ -206,14 +215,25 @@ export class CallExecutor {
     readonly engine: EvmEngineName = defaultEvmEngine(),
   ) {}
 
-  /** The fast engine's context of `ec`, or undefined when the reference engine must run it. */
+  /**
+   * The fast engine's context of `ec`, or undefined when the reference engine must run it.
+   * @throws ExecutionError when `ec` moves precompiles or sets a blob base fee, which only the fast engine applies.
+   */
   private fastOf(ec: ExecContext): FastCallContext | undefined {
+    const fast = this.fastContextOf(ec);
+    if (fast === undefined && ec.overrides !== undefined) {
+      throw invalidCall("rejected", "precompile and blob base fee overrides need the fast EVM engine, which does not run this call");
+    }
+    return fast;
+  }
+
+  private fastContextOf(ec: ExecContext): FastCallContext | undefined {
     if (this.engine !== "fast") return undefined;
     if (ec.fast === undefined) {
       try {
         const opFork = this.chain.op === undefined ? undefined : opForkAt(this.chain.op, ec.header.timestamp);
         const bc = this.chain.evmBlockchain(ec.header.parentHash);
-        ec.fast = new FastCallContext(readerSource(ec.state.base), ec.header, ec.common, opFork, (n) => bc.hashSync(n));
+        ec.fast = new FastCallContext(readerSource(ec.state.base), ec.header, ec.common, opFork, (n) => bc.hashSync(n), ec.overrides);
       } catch (e) {
         if (!(e instanceof FastEvmUnsupported)) throw e;
         ec.fast = null;
@@ -325,6 +345,7 @@ export class CallExecutor {
       vm = await this.chain.makeVM(common, state, header.parentHash, header.timestamp);
     }
     const ec: ExecContext = { vm, state, common, header, blocks: new Map(), caps: new Map(), tail: Promise.resolve() };
+    if (ctx.precompiles !== undefined || ctx.blobBaseFee !== undefined) ec.overrides = { precompiles: ctx.precompiles, blobBaseFee: ctx.blobBaseFee };
     if (key !== undefined) this.contexts.set(key, ec);
     else this.explicitContexts.set(ctx.state!, ec);
     return ec;

@@ -11,6 +11,8 @@ import type { OpFork } from "../chain/op/forks.js";
 import { CALL_STATE_ADMISSION_SLOTS, CALL_STATE_MAX_ACCOUNTS, CALL_STATE_MAX_SLOTS } from "../config/constants.js";
 import type { CallArgs } from "./callExecutor.js";
 import { blockEnvOf, FastEvm } from "./evm/engine.js";
+import type { PrecompileSet } from "./evm/precompiles/index.js";
+import { movedPrecompileSet } from "./simulate/precompileSet.js";
 import type { BlockEnv } from "./evm/interpreter.js";
 import { LoadAdmission } from "./evm/loadAdmission.js";
 import { EvmState, type StateSource } from "./evm/state.js";
@@ -96,16 +98,25 @@ export class FastCallContext {
     readonly common: Common,
     opFork: OpFork | undefined,
     private readonly blockHash: (n: bigint) => Uint8Array,
+    overrides: { precompiles?: ReadonlyMap<string, string>; blobBaseFee?: bigint } = {},
   ) {
     this.evm = FastEvm.of(common, opFork);
     this.state = new EvmState(source, true);
+    this.precompiles = overrides.precompiles === undefined ? this.evm.precompiles : movedPrecompileSet(this.evm.precompiles, overrides.precompiles);
+    this.blobBaseFee = overrides.blobBaseFee;
   }
+
+  /** The precompiles calls see: the fork's, or as state overrides moved them. */
+  private readonly precompiles: PrecompileSet;
+  /** A block override's blob base fee (geth applies it to the block context only). */
+  private readonly blobBaseFee: bigint | undefined;
 
   private env(variant: FeeVariant): BlockEnv {
     let e = this.envs.get(variant);
     if (e === undefined) {
       e = blockEnvOf(this.header, this.blockHash, variant !== "base");
       if (variant === "zero") e.blobBaseFee = this.header.excessBlobGas === undefined ? 0n : this.header.getBlobGasPrice();
+      if (this.blobBaseFee !== undefined && variant !== "zero-blob") e.blobBaseFee = this.blobBaseFee;
       this.envs.set(variant, e);
     }
     return e;
@@ -121,7 +132,7 @@ export class FastCallContext {
     const env = this.env(variant);
     const tx = callTransaction(args, gasLimit, this.header.baseFeePerGas, this.common.isActivatedEIP(1559));
     try {
-      return runTransaction(this.evm.context(this.state, env), tx, { call: true, checkBlockGasLimit: false, discard: true, recordAccessList: opts.recordAccessList });
+      return runTransaction({ ...this.evm.context(this.state, env), precompiles: this.precompiles }, tx, { call: true, checkBlockGasLimit: false, discard: true, recordAccessList: opts.recordAccessList });
     } catch (e) {
       this.state.discardTransaction();
       throw e;

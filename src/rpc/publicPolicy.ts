@@ -8,7 +8,7 @@
  *   Base's public endpoints do (reference specification, "Errors": "eth_getBlockReceipts on public
  *   endpoints — HTTP 403 — the method is unavailable on public endpoints; a dedicated or
  *   third-party provider is required").
- * - Namespaces: debug_*, admin_*, engine_*, dev_*, evm_*, miner_*, personal_* and the pool dumps
+ * - Namespaces: debug_*, admin_*, engine_*, dev_*, evm_*, miner_*, personal_*, testing_* and the pool dumps
  *   (txpool_content, txpool_contentFrom, txpool_inspect) answer -32601 with geth's text; see
  *   {@link isServedOnPublicEndpoints}. The authenticated Engine port never gets a policy.
  * - Connection cap: in-flight HTTP requests plus open WebSockets (the uWebSockets.js build in use
@@ -32,10 +32,11 @@ export const PUBLIC_FORBIDDEN_MESSAGE =
 /**
  * Namespaces not served on public endpoints: node internals and tracing (debug, admin), the
  * consensus interface (engine, which has its own authenticated port), and devnet/wallet controls
- * that change the chain or hold keys (dev, evm, miner, personal). geth's public-facing defaults
+ * that change the chain or hold keys (dev, evm, miner, personal), and block building for tests
+ * (testing: each call executes a whole block). geth's public-facing defaults
  * serve none of them either (`--http.api` defaults to eth, net, web3).
  */
-export const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", "evm_", "miner_", "personal_"] as const;
+export const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", "evm_", "miner_", "personal_", "testing_"] as const;
 /**
  * txpool methods not served on public endpoints. Their answers grow with the pool (a one-token
  * request buying a many-megabyte answer, which a per-request limit cannot bound) and list other

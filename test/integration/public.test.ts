@@ -34,6 +34,7 @@ const methods: MethodTable = {
   eth_chainId: () => "0xce619",
   eth_getBlockReceipts: () => [],
   debug_getRawHeader: () => "0xdead",
+  testing_buildBlockV1: () => ({ built: true }),
   txpool_status: () => ({ pending: "0x0", queued: "0x0" }),
   txpool_content: () => ({ pending: {}, queued: {} }),
   hold: () => new Promise<string>((resolve) => releaseHeld.push(() => resolve("released"))),
@@ -213,6 +214,10 @@ describe("public HTTP", () => {
     expect(answers[1]?.error).toEqual({ code: -32601, message: "the method txpool_content does not exist/is not available" });
     expect(answers[2]?.result).toEqual({ pending: "0x0", queued: "0x0" });
     expect(answers[3]?.error?.code).toBe(-32601);
+    // Block building for tests (testing_*) is not served either.
+    clock.advance(60_000);
+    const testing = (await (await post(url, call("testing_buildBlockV1", 5))).json()) as { error?: { code: number; message: string } };
+    expect(testing.error).toEqual({ code: -32601, message: "the method testing_buildBlockV1 does not exist/is not available" });
     // Served without the policy.
     const plain = (await (await post(plainUrl, call("debug_getRawHeader"))).json()) as { result?: unknown };
     expect(plain.result).toBe("0xdead");

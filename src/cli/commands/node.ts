@@ -21,6 +21,7 @@ import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
 import { blockMethods } from "../../rpc/methods/blocks.js";
 import { callMethods } from "../../rpc/methods/call.js";
 import { simulateMethods } from "../../rpc/methods/simulate.js";
+import { testingMethods } from "../../rpc/methods/testing.js";
 import { debugMethods } from "../../rpc/methods/debug.js";
 import { witnessMethods } from "../../rpc/methods/witness.js";
 import { traceMethods } from "../../rpc/methods/trace.js";
@@ -230,6 +231,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...stateMethods(backend),
     ...callMethods(backend),
     ...simulateMethods(backend),
+    ...testingMethods(backend),
     ...logMethods(backend),
     ...feeMethods(backend),
     ...txpoolMethods(backend),

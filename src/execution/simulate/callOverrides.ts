@@ -1,8 +1,9 @@
 /**
  * State and block overrides of eth_call and eth_estimateGas (their third and fourth parameters,
  * as geth takes them): the call then runs in an explicit context — the header with the block
- * overrides applied (geth `BlockOverrides.MakeHeader`), over the target's state with the state
- * overrides written into a private overlay.
+ * overrides applied (geth `BlockOverrides.MakeHeader`; the blob base fee, which a header cannot
+ * carry, beside it), over the target's state with the state overrides written into a private
+ * overlay, and the precompiles as the overrides moved or removed them.
  */
 import { createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import { fromHex } from "../../util/bytes.js";
@@ -47,22 +48,19 @@ export function overlayReader(overlay: OverlayStateManager): StateReader {
 
 /**
  * The context a call with overrides runs in.
- * @throws SimulateError `BAD_OVERRIDE` for overrides geth refuses, and for moving a precompile,
- *   which the call engine here cannot do (eth_simulateV1 can).
+ * @throws SimulateError `BAD_OVERRIDE` for overrides geth refuses.
  */
 export function overriddenTarget(chain: CallChain, target: CallTarget, state: SerializedStateOverrides | undefined, block: SerializedBlockOverrides | undefined): CallContext {
   const ctx = callContextOf(target);
   const header = block === undefined ? ctx.header : overriddenHeader(chain, ctx.header, block);
-  if (state === undefined) return { header, state: ctx.state ?? chain.stateManagerAt(ctx.header).state.base };
+  const blobBaseFee = block?.blobBaseFee === undefined ? {} : { blobBaseFee: BigInt(block.blobBaseFee) };
+  if (state === undefined) return { header, state: ctx.state ?? chain.stateManagerAt(ctx.header).state.base, ...blobBaseFee };
   const overlay =
     ctx.state === undefined ? chain.stateManagerAt(ctx.header).state : new OverlayStateManager(ctx.state, new TrieNodeDb(chain.store), (a) => chain.store.storageSlots(a));
   const common = chain.commonAt(header.number, header.timestamp);
-  const precompiles = nativePrecompiles(FastEvm.of(common, chain.op === undefined ? undefined : opForkAt(chain.op, header.timestamp)).precompiles.addresses);
-  for (const [addr, o] of Object.entries(state)) {
-    if (o.movePrecompileToAddress !== undefined && precompiles.has(addr)) {
-      throw new SimulateError(SimulateErrorCode.BAD_OVERRIDE, "movePrecompileToAddress is only supported by eth_simulateV1 on this node");
-    }
-  }
+  const native = nativePrecompiles(FastEvm.of(common, chain.op === undefined ? undefined : opForkAt(chain.op, header.timestamp)).precompiles.addresses);
+  const precompiles = new Map(native);
   applyStateOverrides(overlay, state, precompiles);
-  return { header, state: overlayReader(overlay) };
+  const changed = precompiles.size !== native.size || [...precompiles].some(([at, from]) => at !== from);
+  return { header, state: overlayReader(overlay), ...blobBaseFee, ...(changed ? { precompiles } : {}) };
 }

@@ -6,14 +6,13 @@
  */
 import type { Precompile, PrecompileSet } from "../evm/precompiles/index.js";
 import { precompileIndex } from "../evm/interpreter.js";
-import type { ActivePrecompiles } from "./overrides.js";
 import { fromHex, to0x } from "../../util/bytes.js";
 
 /**
  * `native` as moved by `active` (address → native address); `native` itself when nothing moved
  * and nothing was removed.
  */
-export function movedPrecompileSet(native: PrecompileSet, active: ActivePrecompiles): PrecompileSet {
+export function movedPrecompileSet(native: PrecompileSet, active: ReadonlyMap<string, string>): PrecompileSet {
   let unchanged = active.size === native.addresses.length;
   if (unchanged) for (const [at, from] of active) if (at !== from) unchanged = false;
   if (unchanged) return native;

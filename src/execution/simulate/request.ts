@@ -4,7 +4,7 @@
  * and geth's request limits (blocks, calls), before any thread hop. Call objects are parsed by
  * the RPC layer's call-object parser (the same as eth_call's) and arrive here serialized.
  */
-import type { SerializedCallArgs } from "../callRequest.js";
+import type { SerializedCallArgs } from "../callArgs.js";
 import { SimulateError, SimulateErrorCode } from "./errors.js";
 import type { SerializedAccountOverride, SerializedBlockOverrides, SerializedStateOverrides } from "./overrides.js";
 import { MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS_PER_BLOCK, MAX_SIMULATE_TOTAL_CALLS } from "../../config/constants.js";

@@ -24,7 +24,7 @@ import { fromHex, to0x } from "../../util/bytes.js";
 import { checksummedHex } from "./overrides.js";
 import { keccak256 } from "../../util/keccak.js";
 import type { CallArgs, CallChain, CallContext } from "../callExecutor.js";
-import { deserializeCallArgs } from "../callRequest.js";
+import { deserializeCallArgs } from "../callArgs.js";
 import { callTransaction } from "../fastCalls.js";
 import { blockEnvOf, FastEvm } from "../evm/engine.js";
 import { TxInvalidCode, TxInvalidError } from "../evm/errors.js";

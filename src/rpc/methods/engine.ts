@@ -4,7 +4,7 @@
  * This is how a consensus client (or the execution-apis suite's headfcu.json) drives the node.
  */
 import { createBlockFromExecutionPayload, genRequestsRoot, type Block } from "@ethereumjs/block";
-import { CLRequest, bigIntToHex, bytesToHex, hexToBytes } from "@ethereumjs/util";
+import { CLRequest, bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
@@ -13,8 +13,7 @@ import type { ExecutedBlock } from "../../blockchain/chain.js";
 import { buildOnHead } from "../../blockchain/blockBuilder.js";
 import { buildOpOnHead } from "../../blockchain/opBuilder.js";
 import { poolSource } from "../../txpool/poolSource.js";
-import type { TxPool } from "../../txpool/txpool.js";
-import { BLOB_TX_TYPE } from "../../chain/blobSidecar.js";
+import { blobsBundleOf, payloadEnvelope } from "./payloadEnvelope.js";
 import { blockFromOpPayload, parseOpPayloadAttributes } from "./engineOp.js";
 import type { RpcBackend } from "../backend.js";
 import { RpcCode, RpcError } from "../errors.js";
@@ -32,22 +31,6 @@ function hashOrNull(v: unknown): Uint8Array | undefined {
   if (typeof v !== "string") return undefined;
   const b = hexToBytes(v as `0x${string}`);
   return b.every((x) => x === 0) ? undefined : b;
-}
-
-/**
- * The blobs bundle of a built payload (engine_getPayloadV3+): the sidecars the pool keeps for the
- * payload's blob transactions (plain Ethereum chains), in block order; empty without blob transactions.
- */
-function blobsBundleOf(block: Block, pool: TxPool): Json {
-  const bundle = { commitments: [] as string[], proofs: [] as string[], blobs: [] as string[] };
-  for (const tx of block.transactions) {
-    const sidecar = tx.type === BLOB_TX_TYPE ? pool.get(tx.hash())?.sidecar : undefined;
-    if (sidecar === undefined) continue;
-    bundle.commitments.push(...sidecar.commitments.map(toData));
-    bundle.proofs.push(...sidecar.proofs.map(toData));
-    bundle.blobs.push(...sidecar.blobs.map(toData));
-  }
-  return bundle;
 }
 
 /** Handlers of the Engine API. `version` is the client version string. */
@@ -163,31 +146,7 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     const pending = payloads.get(id);
     if (pending === undefined) throw new RpcError(RpcCode.UnknownPayload, "Unknown payload");
     const ex = await pending;
-    const ep = ex.block.toExecutionPayload() as unknown as Json;
-    delete ep.requestsHash;
-    delete ep.parentBeaconBlockRoot;
-    // OP Isthmus: the payload carries the L2ToL1MessagePasser storage root (specs isthmus/exec-engine.md).
-    if (chain.op !== undefined && v >= 4 && ex.block.header.withdrawalsRoot !== undefined) ep.withdrawalsRoot = toData(ex.block.header.withdrawalsRoot);
-    if (v === 1) return ep;
-    const fees = ex.write.receipts.reduce(
-      (acc, r, i) => {
-        const gas = r.cumulativeGasUsed - (i === 0 ? 0n : ex.write.receipts[i - 1].cumulativeGasUsed);
-        const tx = ex.block.transactions[i] as unknown as { maxPriorityFeePerGas?: bigint; maxFeePerGas?: bigint; gasPrice?: bigint };
-        const base = ex.block.header.baseFeePerGas ?? 0n;
-        const price = tx.maxFeePerGas !== undefined ? (tx.maxFeePerGas - base < (tx.maxPriorityFeePerGas ?? 0n) ? tx.maxFeePerGas - base : (tx.maxPriorityFeePerGas ?? 0n)) : (tx.gasPrice ?? 0n) - base;
-        return acc + gas * price;
-      },
-      0n,
-    );
-    const out: Json = { executionPayload: ep, blockValue: bigIntToHex(fees) };
-    if (v >= 3) {
-      out.blobsBundle = bundles.get(ex) ?? { commitments: [], proofs: [], blobs: [] };
-      out.shouldOverrideBuilder = false;
-      // OP envelopes return the parent beacon block root (op-geth ExecutionPayloadEnvelope).
-      if (chain.op !== undefined && ex.block.header.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = toData(ex.block.header.parentBeaconBlockRoot);
-    }
-    if (v >= 4) out.executionRequests = [];
-    return out;
+    return payloadEnvelope(ex, v, bundles.get(ex), chain.op !== undefined);
   };
 
   const capabilities = [

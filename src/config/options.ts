@@ -119,6 +119,10 @@ export interface BasaltOptions {
   "http.port": number;
   /** Comma-separated list of origins allowed by CORS ("" = none, "*" = any). */
   "http.corsdomain": string;
+  /** Namespaces served over HTTP (comma-separated; undefined = all). */
+  "http.api": string | undefined;
+  /** Namespaces served over WebSocket (comma-separated; undefined = all). */
+  "ws.api": string | undefined;
   /** Engine API listen address. */
   "authrpc.addr": string;
   /** Engine API listen port. */
@@ -440,6 +444,24 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "rpc",
     commands: ["node"],
     valueName: "<origins>",
+  },
+  "http.api": {
+    name: "http.api",
+    type: "string",
+    description: "Comma-separated namespaces served over HTTP, as geth's and reth's --http.api (eth, net, web3, debug, trace, txpool, admin, testing, dev, …)",
+    defaultDescription: "every namespace (--public still turns debug, trace, admin, … off)",
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<namespaces>",
+  },
+  "ws.api": {
+    name: "ws.api",
+    type: "string",
+    description: "Comma-separated namespaces served over WebSocket (as --http.api)",
+    defaultDescription: "every namespace",
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<namespaces>",
   },
   "rpc.gascap": {
     name: "rpc.gascap",

@@ -33,6 +33,7 @@ import { stateMethods } from "../../rpc/methods/state.js";
 import { txpoolMethods } from "../../rpc/methods/txpool.js";
 import { sendSyncMethods } from "../../rpc/methods/sendSync.js";
 import { PublicPolicy } from "../../rpc/publicPolicy.js";
+import { selectNamespaces } from "../../rpc/namespaces.js";
 import { startMetricsServer, type MetricsServer } from "../../ops/metrics/server.js";
 import { bindChainMetrics } from "../../blockchain/metrics.js";
 import { RpcHttpServer } from "../../rpc/server.js";
@@ -246,6 +247,17 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...(sequencer === undefined || realL1 !== undefined ? {} : devMethods(sequencer)),
     ...(l1Dev === undefined ? {} : l1DevMethods(l1Dev.producer)),
   };
+  // --http.api / --ws.api: the namespaces each transport serves (all by default); a name no method has is refused.
+  let httpMethods: MethodTable;
+  let wsMethods: MethodTable;
+  try {
+    httpMethods = selectNamespaces(publicMethods, opts["http.api"], "http.api");
+    wsMethods = selectNamespaces(publicMethods, opts["ws.api"], "ws.api");
+  } catch (e) {
+    await l1Dev?.stop();
+    await chain.close();
+    throw e;
+  }
   // HTTP and Engine API servers log under the rpc subsystem (the WebSocket server and the hub derive their own).
   const rpcLog = log.child({ subsystem: "rpc" });
   const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), rpcLog) };
@@ -256,7 +268,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const publicPolicy = opts.public
     ? new PublicPolicy({ rate: opts["public.rate"], burst: opts["public.burst"], maxConnections: opts["public.max-connections"] })
     : undefined;
-  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: publicMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: rpcLog, cors, public: publicPolicy });
+  const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: httpMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: rpcLog, cors, public: publicPolicy });
   const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: rpcLog });
   let httpPort: number;
   try {
@@ -304,7 +316,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const ws =
     hub === undefined
       ? undefined
-      : new RpcWsServer({ host: opts["ws.addr"], port: opts["ws.port"], methods: publicMethods, hub, maxMessageBytes: opts["rpc.max-body"], logger: log, public: publicPolicy });
+      : new RpcWsServer({ host: opts["ws.addr"], port: opts["ws.port"], methods: wsMethods, hub, maxMessageBytes: opts["rpc.max-body"], logger: log, public: publicPolicy });
   let wsPort: number | undefined;
   try {
     wsPort = await ws?.listen();

@@ -25,6 +25,18 @@
  * - prestateTracer: geth reports `codeHash` (anvil does not); anvil lists contracts created by
  *   the transaction as empty prestate accounts (geth drops them);
  * - 4byteTracer: anvil counts calls to precompiles (geth skips them).
+ *
+ * Parity-style traces (trace_transaction; trace_replayBlockTransactions with "trace",
+ * "stateDiff" and "vmTrace" — anvil serves no trace_replayTransaction, and with one transaction
+ * per anvil block the replay of the block is the transaction's) are compared whole, except:
+ * - the fields that place a trace in its chain's block (`blockHash`, `blockNumber`,
+ *   `transactionPosition`: basalt's blocks start with the L1-attributes deposit);
+ * - stateDiff: the sender's balance (OP's L1 data and operator fees, different base fees) and
+ *   the fee recipients (basalt: the SequencerFeeVault, BaseFeeVault, L1FeeVault and
+ *   OperatorFeeVault predeploys; anvil: its coinbase);
+ * - anvil's trace_transaction lists calls to precompiles, which reth's parity traces (and anvil's
+ *   own replays) leave out: the two scenarios that call precompiles are compared through the
+ *   replay only.
  */
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { hexToBytes } from "@ethereumjs/util";
@@ -57,6 +69,10 @@ const sender = devAccounts()[1]!;
 const from = sender.address.toLowerCase();
 const key = hexToBytes(sender.privateKey as `0x${string}`);
 const SEQUENCER_FEE_VAULT = "0x4200000000000000000000000000000000000011";
+/** OP's other fee vaults (predeploys): base fee, L1 data fee, operator fee. */
+const BASE_FEE_VAULT = "0x4200000000000000000000000000000000000019";
+const L1_FEE_VAULT = "0x420000000000000000000000000000000000001a";
+const OPERATOR_FEE_VAULT = "0x420000000000000000000000000000000000001b";
 
 /** The signed transactions, in nonce order, with a name for messages. */
 function transactions(): { name: string; raw: string; traced: boolean; gasLimit: bigint }[] {
@@ -229,6 +245,43 @@ describe("tracing: basalt's devnet against anvil", () => {
     for (const h of hashes.filter((x) => x.traced && x.name !== "precompile calls" && x.name !== "calls inside a static call")) {
       const [a, b] = await both(h.hash, { tracer: "4byteTracer" });
       expect(a, h.name).toEqual(b);
+    }
+  });
+
+  /** trace_transaction on both chains, without the fields that place it in a chain's block. */
+  const parityBoth = async (method: string, params: Json[]): Promise<[Json, Json]> => [
+    await rpcResult(node!.url, method, params, { timeoutMs: 30_000 }),
+    await rpcResult(anvil!.url, method, params, { timeoutMs: 30_000 }),
+  ];
+  /** Scenarios whose calls reach precompiles: anvil's trace_transaction lists those calls, reth's parity traces (and anvil's replays) do not. */
+  const PRECOMPILE_CALLERS = ["precompile calls", "calls inside a static call"];
+  const unplaced = (traces: Json): Json => (traces as Obj[]).map(({ blockHash: _h, blockNumber: _n, transactionPosition: _p, ...rest }) => rest);
+
+  it("trace_transaction (parity): equal entries but for the block fields (anvil's listing of precompile calls aside)", async () => {
+    for (const h of hashes.filter((x) => x.traced && !PRECOMPILE_CALLERS.includes(x.name))) {
+      const [a, b] = await parityBoth("trace_transaction", [h.hash]);
+      expect(unplaced(a), h.name).toEqual(unplaced(b));
+    }
+  });
+
+  it("trace_replayBlockTransactions (parity; anvil serves no trace_replayTransaction): trace, stateDiff and vmTrace equal but for the OP fee fields", async () => {
+    const feeAccounts = [SEQUENCER_FEE_VAULT, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT, anvilCoinbase];
+    const stripDiff = (d: Json): Json => {
+      const out: Obj = {};
+      for (const [a, acc] of Object.entries(d as Obj)) {
+        if (feeAccounts.includes(a)) continue;
+        out[a] = a === from ? { ...(acc as Obj), balance: null } : acc;
+      }
+      return out;
+    };
+    const replayOf = async (url: string, hash: string): Promise<Obj> => {
+      const receipt = (await rpcResult(url, "eth_getTransactionReceipt", [hash])) as Obj;
+      const all = (await rpcResult(url, "trace_replayBlockTransactions", [receipt.blockNumber!, ["trace", "stateDiff", "vmTrace"]], { timeoutMs: 30_000 })) as Obj[];
+      const r = all.find((x) => x.transactionHash === hash)!;
+      return { ...r, stateDiff: stripDiff(r.stateDiff!) };
+    };
+    for (const h of hashes.filter((x) => x.traced)) {
+      expect(await replayOf(node!.url, h.hash), h.name).toEqual(await replayOf(anvil!.url, h.hash));
     }
   });
 

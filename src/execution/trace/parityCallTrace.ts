@@ -4,7 +4,8 @@
  * value; create: from, gas, init, value, creationMethod; suicide: address, balance,
  * refundAddress), `result` (call: gasUsed, output; create: address, code, gasUsed; null for a
  * self-destruct or a failure other than a revert), `error` in Parity's words, `subtraces`,
- * `traceAddress` and `type`. Calls to precompiles are left out (reth's parity config); a frame's
+ * `traceAddress` and `type`. Calls to precompiles are left out (reth's parity traces, and anvil's
+ * trace_replay*; anvil's trace_transaction alone lists them); a frame's
  * self-destruct comes right after the frame, numbered after its calls.
  */
 import { bytesToHex } from "@ethereumjs/util";

@@ -36,7 +36,7 @@ export class ParityTracer implements Tracer {
   onTxStart(t: TxStart): void {
     this.ctx = t;
     if (this.types.has("trace")) this.calls = new ParityCallRecorder(t.isPrecompile);
-    if (this.types.has("vmTrace")) this.vm = new ParityVmRecorder(t.state);
+    if (this.types.has("vmTrace")) this.vm = new ParityVmRecorder(t.state, t.isPrecompile);
     this.prestate?.onTxStart(t);
   }
   onEnter(f: FrameEnter): void {

@@ -1,10 +1,12 @@
 /**
  * Parity's `vmTrace` of one transaction (reth `trace_replayTransaction` with "vmTrace"): per
- * frame its `code` and `ops`, each op `{pc, cost, ex: {used, push, mem, store}, sub}` —
- * `used` the gas left after the op, `push` the stack words the op left on top (bottom first;
- * DUPn and SWAPn report the n+1 words they touch), `mem` the memory the op wrote
- * (`{off, data}`), `store` the slot an SSTORE wrote (`{key, val}`), `sub` the trace of the frame a
- * CALL/CREATE-family op entered. The op's outcome is read at the frame's next step.
+ * frame its `code` (a creation's: "0x"; a called account's: its code after the transaction) and `ops`, each op `{pc, op, cost, ex: {used, push, mem,
+ * store}, sub}` as revm-inspectors writes them (checked against anvil, test/e2e/traceDiff.test.ts):
+ * `used` the gas left before the op, `push` the stack words the op left on top (bottom first;
+ * DUPn and SWAPn report the n+1 words they touch; the CALL and CREATE families the word below
+ * their inputs, read before the callee ran), `cost` (a creation's with the gas handed over), `mem` the frame's whole memory before the op
+ * with `off` its size, `store` null (see onStep), `sub` the trace of the
+ * frame a CALL/CREATE-family op entered. The pushed words are read at the frame's next step.
  */
 import { bytesToHex } from "@ethereumjs/util";
 import { STACK_IN } from "../evm/opcodes.js";
@@ -18,8 +20,9 @@ export interface VmTrace {
 
 interface VmOp {
   pc: number;
+  op: string;
   cost: number;
-  ex: { used: number; push: string[]; mem: { off: number; data: string } | null; store: { key: string; val: string } | null } | null;
+  ex: { used: number; push: string[]; mem: { off: number; data: string } | null; store: null } | null;
   sub: VmTrace | null;
 }
 
@@ -28,9 +31,6 @@ interface Pending {
   code: number;
   /** Stack height below the op's inputs. */
   base: number;
-  gasAfter: bigint;
-  /** Memory range the op writes: [offset, size]. */
-  mem: [number, number] | undefined;
 }
 
 interface OpenFrame {
@@ -39,50 +39,32 @@ interface OpenFrame {
   pending: Pending | undefined;
 }
 
-const word = (v: bigint): string => "0x" + v.toString(16);
+/** CALL, CALLCODE, DELEGATECALL, STATICCALL, CREATE, CREATE2. */
+const FRAME_OPS = new Set([0xf1, 0xf2, 0xf4, 0xfa, 0xf0, 0xf5]);
 
-/** The memory range op `code` writes, from its stack before it ran (top last). */
-function memWrite(code: number, st: bigint[]): [number, number] | undefined {
-  const n = st.length;
-  const at = (i: number): number => Number(st[n - 1 - i]!);
-  switch (code) {
-    case 0x52: // MSTORE
-      return n >= 1 ? [at(0), 32] : undefined;
-    case 0x53: // MSTORE8
-      return n >= 1 ? [at(0), 1] : undefined;
-    case 0x37: // CALLDATACOPY
-    case 0x39: // CODECOPY
-    case 0x3e: // RETURNDATACOPY
-    case 0x5e: // MCOPY
-      return n >= 3 ? [at(0), at(2)] : undefined;
-    case 0x3c: // EXTCODECOPY
-      return n >= 4 ? [at(1), at(3)] : undefined;
-    case 0xf1: // CALL
-    case 0xf2: // CALLCODE
-      return n >= 7 ? [at(5), at(6)] : undefined;
-    case 0xf4: // DELEGATECALL
-    case 0xfa: // STATICCALL
-      return n >= 6 ? [at(4), at(5)] : undefined;
-    default:
-      return undefined;
-  }
-}
+const word = (v: bigint): string => "0x" + v.toString(16);
 
 /** Records the VM trace of one transaction. */
 export class ParityVmRecorder {
   private readonly frames: OpenFrame[] = [];
   private root: VmTrace | undefined;
+  /** Called frames: their code is the account's after the transaction (a contract destroyed by it: none). */
+  private readonly called: { trace: VmTrace; address: Uint8Array }[] = [];
 
-  constructor(private readonly state: StateView) {}
+  constructor(
+    private readonly state: StateView,
+    private readonly isPrecompile: (address: Uint8Array) => boolean,
+  ) {}
 
   /** A frame entered: its code is the callee's (the init code for a creation). */
   onEnter(f: FrameEnter): void {
     if (f.type === "SELFDESTRUCT") return;
-    const code = f.type === "CREATE" || f.type === "CREATE2" ? f.input : (this.state.account(f.to)?.code ?? new Uint8Array());
-    const trace: VmTrace = { code: bytesToHex(code), ops: [] };
+    const trace: VmTrace = { code: "0x", ops: [] };
+    if (f.type !== "CREATE" && f.type !== "CREATE2") this.called.push({ trace, address: f.to });
     const parent = this.frames[this.frames.length - 1];
     if (parent === undefined) this.root = trace;
-    else if (parent.pending !== undefined) parent.pending.op.sub = trace;
+    // Calls to precompiles get no sub-trace (reth leaves them out of parity traces).
+    else if (parent.pending !== undefined && (f.type === "CREATE" || f.type === "CREATE2" || !this.isPrecompile(f.to))) parent.pending.op.sub = trace;
     this.frames.push({ depth: f.depth, trace, pending: undefined });
   }
 
@@ -90,37 +72,39 @@ export class ParityVmRecorder {
   onExit(depth: number): void {
     if (this.frames[this.frames.length - 1]?.depth !== depth) return;
     const f = this.frames.pop();
-    if (f?.pending !== undefined) this.finish(f.pending, undefined, undefined, f.pending.gasAfter);
+    if (f?.pending !== undefined) this.finish(f.pending, undefined);
   }
 
   onStep(s: Step): void {
     const f = this.frames[s.depth - 1];
     if (f === undefined) return;
-    if (f.pending !== undefined) this.finish(f.pending, s.stack, s.memory, s.gas);
+    if (f.pending !== undefined) this.finish(f.pending, s.stack);
     const st = s.stack;
-    const op: VmOp = { pc: s.pc, cost: Number(s.gasCost), ex: null, sub: null };
-    let store: { key: string; val: string } | null = null;
-    if (s.op === 0x55 && st.length >= 2) store = { key: word(st[st.length - 1]!), val: word(st[st.length - 2]!) };
-    op.ex = { used: 0, push: [], mem: null, store };
-    f.trace.ops.push(op);
-    const gasAfter = s.gas > s.gasCost ? s.gas - s.gasCost : 0n;
-    f.pending = { op, code: s.op, base: Math.max(0, st.length - STACK_IN[s.op]!), gasAfter, mem: memWrite(s.op, st) };
-  }
-
-  private finish(p: Pending, stack: bigint[] | undefined, memory: Uint8Array | undefined, gasLeft: bigint): void {
-    const ex = p.op.ex!;
-    ex.used = Number(gasLeft);
-    if (stack !== undefined) ex.push = stack.slice(p.base).map(word);
-    if (p.mem !== undefined && memory !== undefined && p.mem[1] > 0) {
-      const [off, size] = p.mem;
-      const data = new Uint8Array(size);
-      if (off < memory.length) data.set(memory.subarray(off, Math.min(off + size, memory.length)));
-      ex.mem = { off, data: bytesToHex(data) };
+    // revm-inspectors records a step's storage change only with its state-diff switch, which reth's parity config leaves off (anvil: always null).
+    const store = null;
+    const mem = { off: s.memory.length, data: bytesToHex(s.memory) };
+    let cost = s.gasCost;
+    if (s.op === 0xf0 || s.op === 0xf5) {
+      // revm counts the gas handed to the new contract in the creation's cost: all but 1/64 of what is left.
+      const left = s.gas - cost;
+      if (left > 0n) cost += left - left / 64n;
     }
+    const base = Math.max(0, st.length - STACK_IN[s.op]!);
+    // A call or creation: revm-inspectors reads one pushed word when the opcode hands over control,
+    // before the callee ran — the word then below the opcode's inputs, if any.
+    const push = FRAME_OPS.has(s.op) && base > 0 ? [word(st[base - 1]!)] : [];
+    const op: VmOp = { pc: s.pc, op: s.opName, cost: Number(cost), ex: { used: Number(s.gas), push, mem, store }, sub: null };
+    f.trace.ops.push(op);
+    f.pending = { op, code: s.op, base };
   }
 
-  /** The transaction's VM trace (an empty one when no frame ran). */
+  private finish(p: Pending, stack: bigint[] | undefined): void {
+    if (stack !== undefined && !FRAME_OPS.has(p.code)) p.op.ex!.push = stack.slice(p.base).map(word);
+  }
+
+  /** The transaction's VM trace (an empty one when no frame ran); read once the transaction has run. */
   trace(): VmTrace {
+    for (const c of this.called) c.trace.code = bytesToHex(this.state.account(c.address)?.code ?? new Uint8Array());
     return this.root ?? { code: "0x", ops: [] };
   }
 }

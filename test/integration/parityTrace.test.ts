@@ -256,7 +256,7 @@ describe("trace_* over devnet blocks", () => {
     const unknown = "0x" + "ab".repeat(32);
     expect(await rpc("trace_transaction", [unknown])).toBeNull();
     expect(await rpc("trace_get", [unknown, ["0x0"]])).toBeNull();
-    expect((await rpcError("trace_replayTransaction", [unknown, ["trace"]])).message).toBe("transaction not found");
+    expect(await rpcError("trace_replayTransaction", [unknown, ["trace"]])).toEqual({ code: -32001, message: "transaction not found" });
     const bad = await rpcError("trace_replayTransaction", [h.callOk, ["trace", "bogus"]]);
     expect(bad.code).toBe(-32602);
     expect(bad.message).toContain("unknown variant `bogus`, expected one of `trace`, `vmTrace`, `stateDiff`");

@@ -18,7 +18,7 @@ import { decodeRawTransaction } from "../../txpool/txpool.js";
 import { to0x } from "../../util/bytes.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock, resolveStateBlock } from "../blockParam.js";
-import { InvalidParamsError, ServerError } from "../errors.js";
+import { InvalidParamsError, RpcCode, RpcError, ServerError } from "../errors.js";
 import { parseAddress, parseData, parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, parseCallArgs, required } from "../params.js";
 import { pendingFor } from "./pending.js";
@@ -186,7 +186,8 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
       const hash = to0x(parseHash(required(params, 0), 0));
       const types = parseTraceTypes(required(params, 1), 1);
       const r = (await run("trace_replayTransaction", { kind: "tx", hash }, types)) as TxResult | null;
-      if (r === null) throw new ServerError("transaction not found");
+      // reth: EthApiError::TransactionNotFound, answered with ResourceNotFound (-32001).
+      if (r === null) throw new RpcError(RpcCode.ResourceNotFound, "transaction not found");
       return replayShape(r);
     },
     /** trace_replayBlockTransactions(block, traceTypes): every transaction of a block replayed, each with its `transactionHash`; null when the block is unknown. */
@@ -212,7 +213,7 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
       const [r] = await runCalls("trace_call", [{ args, types }], block, extra);
       return replayShape(r!);
     },
-    /** trace_callMany([[call, traceTypes], …], block?): calls traced in order at a block's state, each seeing the earlier ones' effects. */
+    /** trace_callMany([[call, traceTypes], …], block?): calls traced in order at a block's state (default pending), each seeing the earlier ones' effects. */
     trace_callMany: async (params) => {
       maxParams(params, 2);
       const raw = required(params, 0);
@@ -221,7 +222,8 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
         if (!Array.isArray(pair) || pair.length !== 2) throw new InvalidParamsError(`invalid argument 0: entry ${i}: [call, traceTypes] expected`);
         return { args: serializeCallArgs(parseCallArgs(pair[0], 0)), types: parseTraceTypes(pair[1], 0) };
       });
-      const rs = await runCalls("trace_callMany", list, blockRef(params[1], 1, "trace_callMany"));
+      // reth: after the pending block when none is named.
+      const rs = await runCalls("trace_callMany", list, blockRef(params[1] ?? "pending", 1, "trace_callMany"));
       return rs.map(replayShape);
     },
     /** trace_rawTransaction(rawTx, traceTypes, block?): a signed transaction traced as a call at a block's state (default latest). */

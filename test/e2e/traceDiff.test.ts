@@ -264,6 +264,17 @@ describe("tracing: basalt's devnet against anvil", () => {
     }
   });
 
+  it("trace_block (parity): each transaction's entries equal but for the block fields (precompile callers aside, as above)", async () => {
+    const blockTraces = async (url: string, hash: string): Promise<Json> => {
+      const receipt = (await rpcResult(url, "eth_getTransactionReceipt", [hash])) as Obj;
+      const all = (await rpcResult(url, "trace_block", [receipt.blockNumber!], { timeoutMs: 30_000 })) as Obj[];
+      return unplaced(all.filter((t) => t.transactionHash === hash));
+    };
+    for (const h of hashes.filter((x) => x.traced && !PRECOMPILE_CALLERS.includes(x.name))) {
+      expect(await blockTraces(node!.url, h.hash), h.name).toEqual(await blockTraces(anvil!.url, h.hash));
+    }
+  });
+
   it("trace_replayBlockTransactions (parity; anvil serves no trace_replayTransaction): trace, stateDiff and vmTrace equal but for the OP fee fields", async () => {
     const feeAccounts = [SEQUENCER_FEE_VAULT, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT, anvilCoinbase];
     const stripDiff = (d: Json): Json => {
@@ -283,6 +294,19 @@ describe("tracing: basalt's devnet against anvil", () => {
     for (const h of hashes.filter((x) => x.traced)) {
       expect(await replayOf(node!.url, h.hash), h.name).toEqual(await replayOf(anvil!.url, h.hash));
     }
+  });
+
+  it("trace_* over JSON-RPC on the pool: calls, bad input with reth's answers", async () => {
+    const callee = (await rpcResult(node!.url, "eth_getTransactionReceipt", [hashes[0]!.hash])) as Obj;
+    const call = { from, to: callee.contractAddress, data: word(5) };
+    const traced = (await rpcResult(node!.url, "trace_call", [call, ["trace", "stateDiff"], "latest"])) as Obj;
+    expect(((traced.trace as Obj[])[0]!.result as Obj).output).toBe(word(7));
+    const many = (await rpcResult(node!.url, "trace_callMany", [[[call, ["trace"]], [{ ...call, data: word(1) }, ["trace"]]], "latest"])) as Obj[];
+    expect(many.map((r) => (r.trace as Obj[])[0]!.error ?? null)).toEqual([null, "Reverted"]);
+    const err = async (method: string, params: Json[]): Promise<unknown> => (await rpcCall(node!.url, method, params)).error;
+    expect(await err("trace_replayTransaction", ["0x" + "ab".repeat(32), ["trace"]])).toEqual({ code: -32001, message: "transaction not found" });
+    expect(await rpcResult(node!.url, "trace_transaction", ["0x" + "ab".repeat(32)])).toBeNull();
+    expect(await err("trace_call", [call, ["trace", "vmtrace"]])).toMatchObject({ code: -32602, message: expect.stringContaining("unknown variant `vmtrace`") });
   });
 
   it("bad input over JSON-RPC: geth's codes and messages", async () => {

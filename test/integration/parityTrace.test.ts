@@ -38,6 +38,7 @@ describe("trace_* over devnet blocks", () => {
   let pool: TxPool;
   let seq: OpDevSequencer;
   let m: MethodTable;
+  let backend: RpcBackend;
   const nonces = new Map<number, bigint>();
   let callee: string;
   let caller: string;
@@ -83,6 +84,7 @@ describe("trace_* over devnet blocks", () => {
       syncing: () => false,
     };
     m = parityTraceMethods(b);
+    backend = b;
     const a1 = hexToBytes(addr(1) as `0x${string}`);
     callee = to0x(createAddress(a1, 0n));
     caller = to0x(createAddress(a1, 1n));
@@ -262,6 +264,10 @@ describe("trace_* over devnet blocks", () => {
     expect(bad.message).toContain("unknown variant `bogus`, expected one of `trace`, `vmTrace`, `stateDiff`");
     expect((await rpcError("trace_call", [{ to: caller }, "trace"])).code).toBe(-32602);
     const wide = await rpcError("trace_filter", [{ fromBlock: "0x0", toBlock: "0x1000" }]);
-    expect(wide.code).toBe(-32602);
+    expect(wide).toEqual({ code: -32602, message: "Block range too large; currently limited to 100 blocks" });
+    // --rpc.max-trace-filter-blocks sets the cap.
+    const narrow = parityTraceMethods({ ...backend, settings: { ...backend.settings, maxTraceFilterBlocks: 1 } });
+    expect(await callTableError(narrow, "trace_filter", [{ fromBlock: "0x0", toBlock: "0x2" }])).toEqual({ code: -32602, message: "Block range too large; currently limited to 1 blocks" });
+    expect(await callTable(narrow, "trace_filter", [{ fromBlock: "0x1", toBlock: "0x2", toAddress: [callee] }])).toHaveLength(3);
   });
 });

@@ -133,8 +133,8 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
     },
     /**
      * trace_filter({fromBlock, toBlock, fromAddress, toAddress, after, count, mode}): the traces
-     * of a block range (at most TRACE_FILTER_MAX_BLOCKS blocks, as reth's
-     * `--rpc.max-trace-filter-blocks`) whose sender or receiver is listed (`mode`: "union", the
+     * of a block range (at most `--rpc.max-trace-filter-blocks` blocks, default
+     * TRACE_FILTER_MAX_BLOCKS, as reth's flag) whose sender or receiver is listed (`mode`: "union", the
      * default, or "intersection"), skipping `after` and keeping `count`.
      */
     trace_filter: async (params) => {
@@ -155,7 +155,8 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
       const from = num("fromBlock", 0n);
       const to = num("toBlock", head);
       if (from > to) throw new InvalidParamsError("invalid params: fromBlock must not be greater than toBlock");
-      if (to - from > BigInt(TRACE_FILTER_MAX_BLOCKS)) throw new InvalidParamsError(`Block range too large; currently limited to ${TRACE_FILTER_MAX_BLOCKS} blocks`);
+      const cap = b.settings.maxTraceFilterBlocks ?? TRACE_FILTER_MAX_BLOCKS;
+      if (to - from > BigInt(cap)) throw new InvalidParamsError(`Block range too large; currently limited to ${cap} blocks`);
       const fromSet = addressSet(o.fromAddress, "fromAddress");
       const toSet = addressSet(o.toAddress, "toAddress");
       const mode = o.mode ?? "union";

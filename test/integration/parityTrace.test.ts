@@ -23,6 +23,10 @@ import type { MethodTable } from "../../src/rpc/types.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
+import { parseTraceConfig } from "../../src/execution/trace/config.js";
+import { parentOf } from "../../src/execution/trace/parent.js";
+import { ParityTracer } from "../../src/execution/trace/parityTracer.js";
+import { traceBlock } from "../../src/execution/trace/replay.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
 import { callerRuntime, calleeRuntime, deploy, factoryRuntime, precompilesRuntime, word } from "../../bench/workload/traceContracts.js";
 
@@ -252,6 +256,17 @@ describe("trace_* over devnet blocks", () => {
     expect(BigInt(to["*"].to) - BigInt(to["*"].from)).toBe(777n);
     const over = (await rpc("trace_call", [{ from: addr(7), to: "0x00000000000000000000000000000000000000c0" }, ["trace"], "latest", { "0x00000000000000000000000000000000000000c0": { code: "0x600160005500" } }])) as Json;
     expect((over.trace as Json[])[0]!.result).toEqual({ gasUsed: expect.any(String), output: "0x" });
+  });
+
+  it("a vmTrace past its size cap fails with a clear error; the other types are unbounded by it", async () => {
+    const block = chain.getBlockByHash(hexToBytes(blockHash as `0x${string}`))!;
+    const loc = chain.store.getTxLocation(hexToBytes(h.callOk as `0x${string}`))!;
+    const run = (types: ("trace" | "vmTrace")[]) => traceBlock(chain, block, parentOf(chain, block), parseTraceConfig(null), new Set([loc.index]), () => new ParityTracer(new Set(types), 2000));
+    const [big] = await run(["vmTrace"]);
+    expect(big!.error).toBe('vmTrace exceeds 2000 bytes (the trace size cap); ask for "trace" or "stateDiff" only');
+    const [small] = await run(["trace"]);
+    expect(small!.error).toBeUndefined();
+    expect((JSON.parse(small!.result!) as Json).trace).toHaveLength(2);
   });
 
   it("bad input: unknown transaction, bad trace types, too wide a filter", async () => {

@@ -11,6 +11,7 @@ import { ParityCallRecorder } from "./parityCallTrace.js";
 import { parityStateDiff, type PrestateDiff } from "./parityStateDiff.js";
 import { ParityVmRecorder } from "./parityVmTrace.js";
 import { PrestateTracer } from "./prestateTracer.js";
+import { TraceError, TraceErrorCode } from "./errors.js";
 import type { FrameEnter, FrameExit, Step, Tracer, TxEnd, TxStart } from "./tracer.js";
 
 /** reth's trace types. */
@@ -29,14 +30,18 @@ export class ParityTracer implements Tracer {
   private output: Uint8Array = new Uint8Array();
   private stopped: Error | undefined;
 
-  constructor(private readonly types: ReadonlySet<ParityTraceType>) {
+  /** @param vmTraceMaxBytes the vmTrace's size cap (default: the struct log's) */
+  constructor(
+    private readonly types: ReadonlySet<ParityTraceType>,
+    private readonly vmTraceMaxBytes?: number,
+  ) {
     if (types.has("stateDiff")) this.prestate = new PrestateTracer({ diffMode: true, disableCode: false, disableStorage: false });
   }
 
   onTxStart(t: TxStart): void {
     this.ctx = t;
     if (this.types.has("trace")) this.calls = new ParityCallRecorder(t.isPrecompile);
-    if (this.types.has("vmTrace")) this.vm = new ParityVmRecorder(t.state, t.isPrecompile);
+    if (this.types.has("vmTrace")) this.vm = new ParityVmRecorder(t.state, t.isPrecompile, this.vmTraceMaxBytes);
     this.prestate?.onTxStart(t);
   }
   onEnter(f: FrameEnter): void {
@@ -66,6 +71,10 @@ export class ParityTracer implements Tracer {
 
   result(): string {
     if (this.stopped !== undefined) throw this.stopped;
+    if (this.vm?.tooLarge === true) {
+      const limitBytes = this.vm.maxBytes;
+      throw new TraceError({ code: TraceErrorCode.TOO_LARGE, limitBytes }, `vmTrace exceeds ${limitBytes} bytes (the trace size cap); ask for "trace" or "stateDiff" only`);
+    }
     const ctx = this.ctx!;
     const stateDiff = this.prestate === undefined ? null : parityStateDiff(JSON.parse(this.prestate.result()) as PrestateDiff);
     return JSON.stringify({

@@ -9,6 +9,7 @@
  * frame a CALL/CREATE-family op entered. The pushed words are read at the frame's next step.
  */
 import { bytesToHex } from "@ethereumjs/util";
+import { TRACE_STRUCT_LOG_MAX_BYTES } from "../../config/constants.js";
 import { STACK_IN } from "../evm/opcodes.js";
 import type { FrameEnter, StateView, Step } from "./tracer.js";
 
@@ -51,9 +52,16 @@ export class ParityVmRecorder {
   /** Called frames: their code is the account's after the transaction (a contract destroyed by it: none). */
   private readonly called: { trace: VmTrace; address: Uint8Array }[] = [];
 
+  /** Bytes of op text recorded so far (memory snapshots dominate). */
+  private bytes = 0;
+  /** Set once the trace passed `maxBytes`: recording stopped, the result is an error. */
+  tooLarge = false;
+
   constructor(
     private readonly state: StateView,
     private readonly isPrecompile: (address: Uint8Array) => boolean,
+    /** The size cap of the recorded ops (the struct log's: the answer's text must fit a worker's heap). */
+    readonly maxBytes = TRACE_STRUCT_LOG_MAX_BYTES,
   ) {}
 
   /** A frame entered: its code is the callee's (the init code for a creation). */
@@ -77,11 +85,16 @@ export class ParityVmRecorder {
 
   onStep(s: Step): void {
     const f = this.frames[s.depth - 1];
-    if (f === undefined) return;
+    if (f === undefined || this.tooLarge) return;
     if (f.pending !== undefined) this.finish(f.pending, s.stack);
     const st = s.stack;
     // revm-inspectors records a step's storage change only with its state-diff switch, which reth's parity config leaves off (anvil: always null).
     const store = null;
+    this.bytes += 2 * s.memory.length + 100;
+    if (this.bytes > this.maxBytes) {
+      this.tooLarge = true;
+      return;
+    }
     const mem = { off: s.memory.length, data: bytesToHex(s.memory) };
     let cost = s.gasCost;
     if (s.op === 0xf0 || s.op === 0xf5) {

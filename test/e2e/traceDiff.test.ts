@@ -234,7 +234,7 @@ describe("tracing: basalt's devnet against anvil", () => {
   it("prestateTracer and its diff mode: equal but for the OP fee fields", async () => {
     const coinbases = [SEQUENCER_FEE_VAULT, anvilCoinbase];
     for (const h of hashes.filter((x) => x.traced)) {
-      for (const cfg of [{ tracer: "prestateTracer" }, { tracer: "prestateTracer", tracerConfig: { diffMode: true } }]) {
+      for (const cfg of [{ tracer: "prestateTracer" }, { tracer: "prestateTracer", tracerConfig: { diffMode: true } }] as Json[]) {
         const [a, b] = await both(h.hash, cfg);
         expect(withoutChainFields(a, coinbases), `${h.name} ${JSON.stringify(cfg)}`).toEqual(withoutChainFields(b, coinbases));
       }

@@ -275,6 +275,19 @@ describe("tracing: basalt's devnet against anvil", () => {
     }
   });
 
+  it("trace_filter (parity): the same entries for a receiver and for a sender, but for the block fields", async () => {
+    const callee = ((await rpcResult(node!.url, "eth_getTransactionReceipt", [hashes[0]!.hash])) as Obj).contractAddress as string;
+    for (const filter of [{ toAddress: [callee] }, { fromAddress: [from], toAddress: [callee], mode: "intersection" }]) {
+      const filtered = async (url: string): Promise<Json> => {
+        const head = Number(BigInt((await rpcResult(url, "eth_blockNumber", [])) as string));
+        return unplaced(await rpcResult(url, "trace_filter", [{ fromBlock: "0x1", toBlock: "0x" + head.toString(16), ...filter }], { timeoutMs: 30_000 }));
+      };
+      const ours = await filtered(node!.url);
+      expect((ours as Obj[]).length, JSON.stringify(filter)).toBeGreaterThan(1);
+      expect(ours, JSON.stringify(filter)).toEqual(await filtered(anvil!.url));
+    }
+  });
+
   it("trace_replayBlockTransactions (parity; anvil serves no trace_replayTransaction): trace, stateDiff and vmTrace equal but for the OP fee fields", async () => {
     const feeAccounts = [SEQUENCER_FEE_VAULT, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT, anvilCoinbase];
     const stripDiff = (d: Json): Json => {

@@ -277,7 +277,7 @@ describe("tracing: basalt's devnet against anvil", () => {
 
   it("trace_filter (parity): the same entries for a receiver and for a sender, but for the block fields", async () => {
     const callee = ((await rpcResult(node!.url, "eth_getTransactionReceipt", [hashes[0]!.hash])) as Obj).contractAddress as string;
-    for (const filter of [{ toAddress: [callee] }, { fromAddress: [from], toAddress: [callee], mode: "intersection" }]) {
+    for (const filter of [{ toAddress: [callee] }, { fromAddress: [from], toAddress: [callee], mode: "intersection" }] as Obj[]) {
       const filtered = async (url: string): Promise<Json> => {
         const head = Number(BigInt((await rpcResult(url, "eth_blockNumber", [])) as string));
         return unplaced(await rpcResult(url, "trace_filter", [{ fromBlock: "0x1", toBlock: "0x" + head.toString(16), ...filter }], { timeoutMs: 30_000 }));

@@ -1249,3 +1249,10 @@ export const TESTING_BUILD_GAS_CEIL = 60_000_000n;
 export const GAS_LIMIT_BOUND_DIVISOR = 1024n;
 /** Lowest gas limit a block may have (geth `params.MinGasLimit`). */
 export const MIN_GAS_LIMIT = 5000n;
+
+// ---- parity-style tracing (trace_*) ----
+/**
+ * Most blocks one trace_filter request may span (reth's `--rpc.max-trace-filter-blocks`
+ * default, DEFAULT_MAX_TRACE_FILTER_BLOCKS = 100): each block is replayed, so the range bounds the work.
+ */
+export const TRACE_FILTER_MAX_BLOCKS = 100;

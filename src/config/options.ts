@@ -58,6 +58,7 @@ import {
   DEFAULT_P2P_EL_PORT,
   P2P_EL_SECRET_FILE,
 } from "./constants.js";
+import { TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
 
 /** The commands that take options. */
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet";
@@ -297,6 +298,9 @@ export interface BasaltOptions {
   nat: string | undefined;
   /** Announce new pool transactions to peers (off by default on OP chains, as op-reth). */
   "txpool.gossip": boolean;
+  // ---- parity-style tracing (trace_*) ----
+  /** Most blocks one trace_filter request may span (reth `--rpc.max-trace-filter-blocks`). */
+  "rpc.max-trace-filter-blocks": number;
 }
 
 /** The dotted name of an option, e.g. `"http.port"`. */
@@ -1248,6 +1252,17 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     default: false,
     group: "devp2p",
     commands: ["node"],
+  },
+  // ---- parity-style tracing (trace_*) ----
+  "rpc.max-trace-filter-blocks": {
+    name: "rpc.max-trace-filter-blocks",
+    type: "number",
+    description: "trace_filter: most blocks one request may span (each is replayed), as reth's flag of the same name",
+    default: TRACE_FILTER_MAX_BLOCKS,
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
+    valueName: "<blocks>",
   },
 };
 

@@ -17,6 +17,8 @@ export interface RpcSettings {
   clientVersion: string;
   /** `--rpc.eth-proof-window`: eth_getProof's maximum distance below the head without the proofs extension (0 = no limit). */
   ethProofWindow?: number;
+  /** `--rpc.max-trace-filter-blocks`: most blocks one trace_filter request may span (default TRACE_FILTER_MAX_BLOCKS). */
+  maxTraceFilterBlocks?: number;
 }
 
 /** The historical proofs extension (`--historical-proofs`), as the RPC methods use it. */

@@ -31,12 +31,13 @@ export const PUBLIC_FORBIDDEN_MESSAGE =
   `the method ${PUBLIC_FORBIDDEN_METHOD} is not available on public endpoints: use a dedicated node or a third-party provider`;
 /**
  * Namespaces not served on public endpoints: node internals and tracing (debug, admin), the
- * consensus interface (engine, which has its own authenticated port), and devnet/wallet controls
+ * consensus interface (engine, which has its own authenticated port), Parity-style tracing (trace:
+ * each call replays blocks), and devnet/wallet controls
  * that change the chain or hold keys (dev, evm, miner, personal), and block building for tests
  * (testing: each call executes a whole block). geth's public-facing defaults
  * serve none of them either (`--http.api` defaults to eth, net, web3).
  */
-export const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", "evm_", "miner_", "personal_", "testing_"] as const;
+export const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", "evm_", "miner_", "personal_", "testing_", "trace_"] as const;
 /**
  * txpool methods not served on public endpoints. Their answers grow with the pool (a one-token
  * request buying a many-megabyte answer, which a per-request limit cannot bound) and list other

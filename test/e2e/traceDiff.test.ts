@@ -25,6 +25,18 @@
  * - prestateTracer: geth reports `codeHash` (anvil does not); anvil lists contracts created by
  *   the transaction as empty prestate accounts (geth drops them);
  * - 4byteTracer: anvil counts calls to precompiles (geth skips them).
+ *
+ * Parity-style traces (trace_transaction; trace_replayBlockTransactions with "trace",
+ * "stateDiff" and "vmTrace" — anvil serves no trace_replayTransaction, and with one transaction
+ * per anvil block the replay of the block is the transaction's) are compared whole, except:
+ * - the fields that place a trace in its chain's block (`blockHash`, `blockNumber`,
+ *   `transactionPosition`: basalt's blocks start with the L1-attributes deposit);
+ * - stateDiff: the sender's balance (OP's L1 data and operator fees, different base fees) and
+ *   the fee recipients (basalt: the SequencerFeeVault, BaseFeeVault, L1FeeVault and
+ *   OperatorFeeVault predeploys; anvil: its coinbase);
+ * - anvil's trace_transaction lists calls to precompiles, which reth's parity traces (and anvil's
+ *   own replays) leave out: the two scenarios that call precompiles are compared through the
+ *   replay only.
  */
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { hexToBytes } from "@ethereumjs/util";
@@ -57,6 +69,10 @@ const sender = devAccounts()[1]!;
 const from = sender.address.toLowerCase();
 const key = hexToBytes(sender.privateKey as `0x${string}`);
 const SEQUENCER_FEE_VAULT = "0x4200000000000000000000000000000000000011";
+/** OP's other fee vaults (predeploys): base fee, L1 data fee, operator fee. */
+const BASE_FEE_VAULT = "0x4200000000000000000000000000000000000019";
+const L1_FEE_VAULT = "0x420000000000000000000000000000000000001a";
+const OPERATOR_FEE_VAULT = "0x420000000000000000000000000000000000001b";
 
 /** The signed transactions, in nonce order, with a name for messages. */
 function transactions(): { name: string; raw: string; traced: boolean; gasLimit: bigint }[] {
@@ -230,6 +246,80 @@ describe("tracing: basalt's devnet against anvil", () => {
       const [a, b] = await both(h.hash, { tracer: "4byteTracer" });
       expect(a, h.name).toEqual(b);
     }
+  });
+
+  /** trace_transaction on both chains, without the fields that place it in a chain's block. */
+  const parityBoth = async (method: string, params: Json[]): Promise<[Json, Json]> => [
+    await rpcResult(node!.url, method, params, { timeoutMs: 30_000 }),
+    await rpcResult(anvil!.url, method, params, { timeoutMs: 30_000 }),
+  ];
+  /** Scenarios whose calls reach precompiles: anvil's trace_transaction lists those calls, reth's parity traces (and anvil's replays) do not. */
+  const PRECOMPILE_CALLERS = ["precompile calls", "calls inside a static call"];
+  const unplaced = (traces: Json): Json => (traces as Obj[]).map(({ blockHash: _h, blockNumber: _n, transactionPosition: _p, ...rest }) => rest);
+
+  it("trace_transaction (parity): equal entries but for the block fields (anvil's listing of precompile calls aside)", async () => {
+    for (const h of hashes.filter((x) => x.traced && !PRECOMPILE_CALLERS.includes(x.name))) {
+      const [a, b] = await parityBoth("trace_transaction", [h.hash]);
+      expect(unplaced(a), h.name).toEqual(unplaced(b));
+    }
+  });
+
+  it("trace_block (parity): each transaction's entries equal but for the block fields (precompile callers aside, as above)", async () => {
+    const blockTraces = async (url: string, hash: string): Promise<Json> => {
+      const receipt = (await rpcResult(url, "eth_getTransactionReceipt", [hash])) as Obj;
+      const all = (await rpcResult(url, "trace_block", [receipt.blockNumber!], { timeoutMs: 30_000 })) as Obj[];
+      return unplaced(all.filter((t) => t.transactionHash === hash));
+    };
+    for (const h of hashes.filter((x) => x.traced && !PRECOMPILE_CALLERS.includes(x.name))) {
+      expect(await blockTraces(node!.url, h.hash), h.name).toEqual(await blockTraces(anvil!.url, h.hash));
+    }
+  });
+
+  it("trace_filter (parity): the same entries for a receiver and for a sender, but for the block fields", async () => {
+    const callee = ((await rpcResult(node!.url, "eth_getTransactionReceipt", [hashes[0]!.hash])) as Obj).contractAddress as string;
+    for (const filter of [{ toAddress: [callee] }, { fromAddress: [from], toAddress: [callee], mode: "intersection" }] as Obj[]) {
+      const filtered = async (url: string): Promise<Json> => {
+        const head = Number(BigInt((await rpcResult(url, "eth_blockNumber", [])) as string));
+        return unplaced(await rpcResult(url, "trace_filter", [{ fromBlock: "0x1", toBlock: "0x" + head.toString(16), ...filter }], { timeoutMs: 30_000 }));
+      };
+      const ours = await filtered(node!.url);
+      expect((ours as Obj[]).length, JSON.stringify(filter)).toBeGreaterThan(1);
+      expect(ours, JSON.stringify(filter)).toEqual(await filtered(anvil!.url));
+    }
+  });
+
+  it("trace_replayBlockTransactions (parity; anvil serves no trace_replayTransaction): trace, stateDiff and vmTrace equal but for the OP fee fields", async () => {
+    const feeAccounts = [SEQUENCER_FEE_VAULT, BASE_FEE_VAULT, L1_FEE_VAULT, OPERATOR_FEE_VAULT, anvilCoinbase];
+    const stripDiff = (d: Json): Json => {
+      const out: Obj = {};
+      for (const [a, acc] of Object.entries(d as Obj)) {
+        if (feeAccounts.includes(a)) continue;
+        out[a] = a === from ? { ...(acc as Obj), balance: null } : acc;
+      }
+      return out;
+    };
+    const replayOf = async (url: string, hash: string): Promise<Obj> => {
+      const receipt = (await rpcResult(url, "eth_getTransactionReceipt", [hash])) as Obj;
+      const all = (await rpcResult(url, "trace_replayBlockTransactions", [receipt.blockNumber!, ["trace", "stateDiff", "vmTrace"]], { timeoutMs: 30_000 })) as Obj[];
+      const r = all.find((x) => x.transactionHash === hash)!;
+      return { ...r, stateDiff: stripDiff(r.stateDiff!) };
+    };
+    for (const h of hashes.filter((x) => x.traced)) {
+      expect(await replayOf(node!.url, h.hash), h.name).toEqual(await replayOf(anvil!.url, h.hash));
+    }
+  });
+
+  it("trace_* over JSON-RPC on the pool: calls, bad input with reth's answers", async () => {
+    const callee = (await rpcResult(node!.url, "eth_getTransactionReceipt", [hashes[0]!.hash])) as Obj;
+    const call = { from, to: callee.contractAddress, data: word(5) };
+    const traced = (await rpcResult(node!.url, "trace_call", [call, ["trace", "stateDiff"], "latest"])) as Obj;
+    expect(((traced.trace as Obj[])[0]!.result as Obj).output).toBe(word(7));
+    const many = (await rpcResult(node!.url, "trace_callMany", [[[call, ["trace"]], [{ ...call, data: word(1) }, ["trace"]]], "latest"])) as Obj[];
+    expect(many.map((r) => (r.trace as Obj[])[0]!.error ?? null)).toEqual([null, "Reverted"]);
+    const err = async (method: string, params: Json[]): Promise<unknown> => (await rpcCall(node!.url, method, params)).error;
+    expect(await err("trace_replayTransaction", ["0x" + "ab".repeat(32), ["trace"]])).toEqual({ code: -32001, message: "transaction not found" });
+    expect(await rpcResult(node!.url, "trace_transaction", ["0x" + "ab".repeat(32)])).toBeNull();
+    expect(await err("trace_call", [call, ["trace", "vmtrace"]])).toMatchObject({ code: -32602, message: expect.stringContaining("unknown variant `vmtrace`") });
   });
 
   it("bad input over JSON-RPC: geth's codes and messages", async () => {

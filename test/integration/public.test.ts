@@ -35,6 +35,7 @@ const methods: MethodTable = {
   eth_getBlockReceipts: () => [],
   debug_getRawHeader: () => "0xdead",
   testing_buildBlockV1: () => ({ built: true }),
+  trace_block: () => [],
   txpool_status: () => ({ pending: "0x0", queued: "0x0" }),
   txpool_content: () => ({ pending: {}, queued: {} }),
   hold: () => new Promise<string>((resolve) => releaseHeld.push(() => resolve("released"))),
@@ -218,6 +219,12 @@ describe("public HTTP", () => {
     clock.advance(60_000);
     const testing = (await (await post(url, call("testing_buildBlockV1", 5))).json()) as { error?: { code: number; message: string } };
     expect(testing.error).toEqual({ code: -32601, message: "the method testing_buildBlockV1 does not exist/is not available" });
+    // Parity-style tracing (trace_*) is not served either: each call replays blocks.
+    clock.advance(60_000);
+    const parity = (await (await post(url, call("trace_block", 6))).json()) as { error?: { code: number; message: string } };
+    expect(parity.error).toEqual({ code: -32601, message: "the method trace_block does not exist/is not available" });
+    const plainTrace = (await (await post(plainUrl, call("trace_block"))).json()) as { result?: unknown };
+    expect(plainTrace.result).toEqual([]);
     // Served without the policy.
     const plain = (await (await post(plainUrl, call("debug_getRawHeader"))).json()) as { result?: unknown };
     expect(plain.result).toBe("0xdead");

@@ -25,6 +25,7 @@ import { testingMethods } from "../../rpc/methods/testing.js";
 import { debugMethods } from "../../rpc/methods/debug.js";
 import { witnessMethods } from "../../rpc/methods/witness.js";
 import { traceMethods } from "../../rpc/methods/trace.js";
+import { parityTraceMethods } from "../../rpc/methods/parityTrace.js";
 import { engineMethods } from "../../rpc/methods/engine.js";
 import { feeMethods } from "../../rpc/methods/fees.js";
 import { logMethods } from "../../rpc/methods/logs.js";
@@ -163,7 +164,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     chain,
     pool,
     calls: callCache,
-    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver, ethProofWindow: opts["rpc.eth-proof-window"] },
+    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver, ethProofWindow: opts["rpc.eth-proof-window"], maxTraceFilterBlocks: opts["rpc.max-trace-filter-blocks"] },
     proofs,
     pending: flashblocks ?? NO_PENDING,
     // Follow mode reports its progress while more than a couple of blocks behind the source.
@@ -241,6 +242,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...debugMethods(backend),
     ...witnessMethods(backend),
     ...traceMethods(backend),
+    ...parityTraceMethods(backend),
     // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
     ...httpSubscriptionMethods(),
     // dev_sendDeposit and evm_mine on the simulated L1 only: a real L1's deposits come from its portal, its blocks from the clock.

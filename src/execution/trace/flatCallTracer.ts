@@ -23,8 +23,8 @@ export function parseFlatCallConfig(c: Record<string, unknown>): FlatCallOptions
   };
 }
 
-/** Parity's texts for geth's errors (geth `parityErrorMapping`). */
-const PARITY_ERRORS: Record<string, string> = {
+/** Parity's texts for geth's errors (geth `parityErrorMapping`; also used by parityCallTrace.ts). */
+export const PARITY_ERRORS: Record<string, string> = {
   "contract creation code storage out of gas": "Out of gas",
   "out of gas": "Out of gas",
   "gas uint64 overflow": "Out of gas",

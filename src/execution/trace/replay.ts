@@ -23,6 +23,7 @@ import type { TraceConfig } from "./config.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
 import { attachTracer, stateViewOf } from "./hooks.js";
 import { createTracer } from "./tracers.js";
+import type { Tracer } from "./tracer.js";
 
 /** One transaction's trace in a block (geth `txTraceResult`): the result's JSON text or the error's message. */
 export interface TxTrace {
@@ -95,9 +96,17 @@ export function txHashOf(tx: OpTransaction): string {
  * Replays `block` on the state after `parent` and traces the transactions at `indexes` (every
  * transaction when undefined) with tracers built from `cfg`; stops after the last one traced.
  * A tracer failure (timeout, size cap) is that transaction's `error`; the replay goes on.
+ * @param make builds each transaction's tracer (default: the tracer `cfg` names)
  * @throws ChainError `STATE_UNAVAILABLE` when the parent's state is pruned
  */
-export async function traceBlock(chain: CallChain, block: Block, parent: BlockHeader, cfg: TraceConfig, indexes?: ReadonlySet<number>): Promise<TxTrace[]> {
+export async function traceBlock(
+  chain: CallChain,
+  block: Block,
+  parent: BlockHeader,
+  cfg: TraceConfig,
+  indexes?: ReadonlySet<number>,
+  make: () => Tracer = () => createTracer(cfg),
+): Promise<TxTrace[]> {
   const { state } = chain.stateManagerAt(parent);
   const { run, evm } = await blockRunner(chain, block, parent, state);
   const view = stateViewOf(state);
@@ -111,7 +120,7 @@ export async function traceBlock(chain: CallChain, block: Block, parent: BlockHe
       await run(tx);
       continue;
     }
-    const tracer = createTracer(cfg);
+    const tracer = make();
     const from = isDeposit(tx) ? (tx as DepositTransaction).from.bytes : senderOf(tx as TypedTransaction).bytes;
     const to = tx.to?.bytes;
     const txHash = txHashOf(tx);

@@ -16,6 +16,8 @@ import { traceCalls } from "./traceCall.js";
 import { parseTraceConfig } from "./config.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
 import { stateBeforeTx, traceBlock, type TxTrace } from "./replay.js";
+import { parentOf } from "./parent.js";
+import { answerParityRequest, type ParityRequest } from "./parityRequest.js";
 
 /** What tracing needs of the chain beyond calls: stored blocks and the transaction index. */
 export interface TraceChain extends CallChain {
@@ -43,7 +45,8 @@ export type TraceRequest =
   | { kind: "tx"; hash: string; config: unknown }
   | { kind: "block"; hash: string; config: unknown }
   | { kind: "rlp"; rlp: string; config: unknown }
-  | TraceCallsRequest;
+  | TraceCallsRequest
+  | ParityRequest;
 
 /** What traced calls run with on the executing thread: the call executor and where `pending` is. */
 export interface CallTracing {
@@ -53,23 +56,10 @@ export interface CallTracing {
 
 /** The tracer a request names (for metrics): `structLogger` when none. */
 export function tracerNameOf(req: TraceRequest): string {
+  if (req.kind === "parity") return "parity";
   const c = req.config as Record<string, unknown> | null | undefined;
   const t = c !== null && typeof c === "object" ? c.tracer : undefined;
   return typeof t === "string" && t !== "" ? t : "structLogger";
-}
-
-function genesisError(): TraceError {
-  return new TraceError({ code: TraceErrorCode.GENESIS }, "genesis is not traceable");
-}
-
-function parentOf(chain: TraceChain, block: Block): BlockHeader {
-  if (block.header.number === 0n) throw genesisError();
-  const parent = chain.getHeaderByHash(block.header.parentHash);
-  if (parent === undefined) {
-    const h = "0x" + Buffer.from(block.header.parentHash).toString("hex");
-    throw new TraceError({ code: TraceErrorCode.BLOCK_NOT_FOUND, block: h }, `parent ${h} not found`);
-  }
-  return parent;
 }
 
 /** geth's JSON of a block's traces (`txTraceResult`: txHash, then result or error). */
@@ -84,6 +74,7 @@ function blockTracesJson(traces: TxTrace[]): string {
  *   transaction's trace), ChainError `STATE_UNAVAILABLE` (pruned parent state)
  */
 export async function answerTraceRequest(chain: TraceChain, req: TraceRequest, calls: CallTracing): Promise<string> {
+  if (req.kind === "parity") return answerParityRequest(chain, req, calls);
   const cfg = parseTraceConfig(req.config);
   switch (req.kind) {
     case "tx": {

@@ -10,19 +10,28 @@ import type { TraceConfig } from "./config.js";
 import { attachTracer, stateViewOf } from "./hooks.js";
 import { precompileTest, timeoutError } from "./replay.js";
 import { createTracer } from "./tracers.js";
+import type { Tracer } from "./tracer.js";
 
 const ZERO_ADDRESS = new Uint8Array(20);
 const ZERO_HASH = "0x" + "00".repeat(32);
 
 /**
  * Traces `calls` in order at `target`; returns each call's result JSON text.
+ * @param make builds the tracer of call `i` (default: the tracer `cfg` names)
  * @throws ExecutionError `INVALID_CALL` for a call that cannot run; TraceError for a timeout or the size cap
  */
-export async function traceCalls(executor: CallExecutor, target: CallTarget, calls: CallArgs[], cfg: TraceConfig, cap: bigint): Promise<string[]> {
+export async function traceCalls(
+  executor: CallExecutor,
+  target: CallTarget,
+  calls: CallArgs[],
+  cfg: TraceConfig,
+  cap: bigint,
+  make: (i: number) => Tracer = () => createTracer(cfg),
+): Promise<string[]> {
   const results: string[] = [];
   await executor.traceCalls(target, calls, cap, {
     start({ vm, state, header, args, gas }) {
-      const tracer = createTracer(cfg);
+      const tracer = make(results.length);
       const view = stateViewOf(state);
       const from = args.from ?? ZERO_ADDRESS;
       tracer.onTxStart({

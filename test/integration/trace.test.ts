@@ -7,6 +7,7 @@
  * flatCallTracer, muxTracer and noopTracer; block traces; the deposit; and geth's errors for
  * bad input (unknown tracer, malformed configs, unknown transaction, genesis, timeout).
  */
+import { ChainError, ChainErrorCode } from "../../src/chain/errors.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -278,5 +279,20 @@ describe("tracers over devnet blocks", () => {
     await expect(trace({ kind: "block", hash: to0x(chain.getBlockByNumber(0n)!.hash()), config: null })).rejects.toThrow("genesis is not traceable");
     await expect(trace({ kind: "block", hash: "0x" + "22".repeat(32), config: null })).rejects.toThrow(`block 0x${"22".repeat(32)} not found`);
     await expect(traceTx(hashes.callOk, { timeout: "1ns" })).rejects.toThrow("execution timeout");
+    // The parent's state pruned (the chain's own refusal, as outside --history.blocks): geth's path-scheme answer.
+    const pruned = new Proxy(chain, {
+      get(target, prop) {
+        if (prop === "stateManagerAt") {
+          return (h: { number: bigint }) => {
+            throw new ChainError(ChainErrorCode.STATE_UNAVAILABLE, `missing trie node: state of block ${h.number} is pruned`, { number: h.number });
+          };
+        }
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    await expect(answerTraceRequest(pruned, { kind: "tx", hash: hashes.callOk, config: undefined }, { executor, pending: () => undefined })).rejects.toThrow(
+      "historical state not available in path scheme yet",
+    );
   });
 });

@@ -20,6 +20,8 @@ export const TraceErrorCode = {
   TIMEOUT: "TRACE_TIMEOUT",
   /** The struct log grew past the byte cap (TRACE_STRUCT_LOG_MAX_BYTES). */
   TOO_LARGE: "TRACE_TOO_LARGE",
+  /** The parent's state is pruned (outside `--history.blocks` without `--archive`). */
+  STATE_UNAVAILABLE: "TRACE_STATE_UNAVAILABLE",
 } as const;
 /** One of the {@link TraceErrorCode} values. */
 export type TraceErrorCode = (typeof TraceErrorCode)[keyof typeof TraceErrorCode];
@@ -32,7 +34,8 @@ export type TraceErrorType =
   | { code: typeof TraceErrorCode.BLOCK_NOT_FOUND; block: string }
   | { code: typeof TraceErrorCode.GENESIS }
   | { code: typeof TraceErrorCode.TIMEOUT; timeoutMs: number }
-  | { code: typeof TraceErrorCode.TOO_LARGE; limitBytes: number };
+  | { code: typeof TraceErrorCode.TOO_LARGE; limitBytes: number }
+  | { code: typeof TraceErrorCode.STATE_UNAVAILABLE; block: string };
 
 /** A trace that could not be produced. */
 export class TraceError extends TypedError<TraceErrorType> {

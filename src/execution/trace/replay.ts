@@ -15,6 +15,8 @@ import { isDeposit, type DepositTransaction } from "../../chain/op/depositTx.js"
 import { senderOf } from "../../chain/sender.js";
 import { envelopeOf } from "../../chain/envelope.js";
 import { keccak256 } from "../../util/keccak.js";
+import { BasaltError } from "../../util/errors.js";
+import { ChainErrorCode } from "../../chain/errors.js";
 import type { CallChain } from "../callExecutor.js";
 import { OpBlockExecutor, type OpTransaction } from "../op/opBlockExecutor.js";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
@@ -76,12 +78,28 @@ export function precompileTest(evm: import("@ethereumjs/evm").EVM): (address: Ui
  * parent's state with the block's system calls and its first `index` transactions applied.
  * @throws TraceError `TX_NOT_FOUND` when the block has fewer transactions
  */
+/**
+ * The state after `parent` to replay on.
+ * @throws TraceError `STATE_UNAVAILABLE` with geth's answer for a pruned state (its default path
+ *   scheme: "historical state not available in path scheme yet") where the chain says the state is gone
+ */
+function parentState(chain: CallChain, parent: BlockHeader): OverlayStateManager {
+  try {
+    return chain.stateManagerAt(parent).state;
+  } catch (e) {
+    if (e instanceof BasaltError && e.code === ChainErrorCode.STATE_UNAVAILABLE) {
+      throw new TraceError({ code: TraceErrorCode.STATE_UNAVAILABLE, block: parent.number.toString() }, "historical state not available in path scheme yet");
+    }
+    throw e;
+  }
+}
+
 export async function stateBeforeTx(chain: CallChain, block: Block, parent: BlockHeader, index: number): Promise<OverlayStateManager> {
   const txs = block.transactions as unknown as OpTransaction[];
   if (!Number.isSafeInteger(index) || index < 0 || index > txs.length) {
     throw new TraceError({ code: TraceErrorCode.TX_NOT_FOUND, hash: bytesToHex(block.hash()) }, `transaction index ${index} out of range`);
   }
-  const { state } = chain.stateManagerAt(parent);
+  const state = parentState(chain, parent);
   const { run } = await blockRunner(chain, block, parent, state);
   for (let i = 0; i < index; i++) await run(txs[i]!);
   return state;
@@ -97,7 +115,7 @@ export function txHashOf(tx: OpTransaction): string {
  * transaction when undefined) with tracers built from `cfg`; stops after the last one traced.
  * A tracer failure (timeout, size cap) is that transaction's `error`; the replay goes on.
  * @param make builds each transaction's tracer (default: the tracer `cfg` names)
- * @throws ChainError `STATE_UNAVAILABLE` when the parent's state is pruned
+ * @throws TraceError `STATE_UNAVAILABLE` when the parent's state is pruned
  */
 export async function traceBlock(
   chain: CallChain,
@@ -107,7 +125,7 @@ export async function traceBlock(
   indexes?: ReadonlySet<number>,
   make: () => Tracer = () => createTracer(cfg),
 ): Promise<TxTrace[]> {
-  const { state } = chain.stateManagerAt(parent);
+  const state = parentState(chain, parent);
   const { run, evm } = await blockRunner(chain, block, parent, state);
   const view = stateViewOf(state);
   const isPrecompile = precompileTest(evm);

@@ -555,6 +555,9 @@ describe("basalt node --ws (startNode)", () => {
       "ws.port": 0,
       "dev.block-time": 1,
       "flashblocks.interval": 0,
+      // Any free port for the rollup RPC: another node may hold 7545.
+      "rollup.addr": "127.0.0.1",
+      "rollup.port": 0,
       // No peer-to-peer networks: other tests may hold 9222/30303.
       "p2p.disable": true,
       "p2p.el.disable": true,

@@ -21,11 +21,18 @@ export const OpFork = {
   jovian: 9,
   /** Base's first own upgrade ("Base V1"): the Osaka EIPs, incl. the 2^24 per-transaction gas cap. */
   azul: 10,
+  /**
+   * Base's second upgrade ("Base V2"): the native, stateful precompiles — ActivationRegistry,
+   * PolicyRegistry, B20Factory and the B-20 tokens — in their V1 behaviour (src/execution/base).
+   */
+  beryl: 11,
+  /** Base's third upgrade ("Base V3"): the B-20 precompiles' V2 behaviour and the state-backed activation admin. */
+  cobalt: 12,
 } as const;
 export type OpFork = (typeof OpFork)[keyof typeof OpFork];
 
 /** Names of the OP forks, indexed by {@link OpFork}. */
-export const OP_FORK_NAMES = ["bedrock", "regolith", "canyon", "delta", "ecotone", "fjord", "granite", "holocene", "isthmus", "jovian", "azul"] as const;
+export const OP_FORK_NAMES = ["bedrock", "regolith", "canyon", "delta", "ecotone", "fjord", "granite", "holocene", "isthmus", "jovian", "azul", "beryl", "cobalt"] as const;
 export type OpForkName = (typeof OP_FORK_NAMES)[number];
 
 /** The genesis `config` key of each timestamp-activated OP fork (op-geth naming). */
@@ -40,6 +47,8 @@ export const OP_FORK_TIME_KEYS: Readonly<Record<Exclude<OpForkName, "bedrock">, 
   isthmus: "isthmusTime",
   jovian: "jovianTime",
   azul: "azulTime",
+  beryl: "berylTime",
+  cobalt: "cobaltTime",
 };
 
 /** EIP-1559 parameters of an OP chain (genesis `config.optimism`). */

@@ -79,12 +79,10 @@ export interface OpNetwork {
   channelTimeoutGranite: bigint;
   /** L1 address batches are sent to. */
   batchInboxAddress: string;
-  /** OP fork activation times (seconds), Regolith through Azul. */
+  /** OP fork activation times (seconds), Regolith through Base's Cobalt. */
   forkTimes: OpChainConfig["forkTimes"];
   /** Base Sepolia only: when the L1-info blob base fee switched to the Pectra update fraction. */
   pectraBlobScheduleTime?: bigint;
-  /** Base's second own upgrade (Base precompiles); not yet modelled by `OpFork`, kept for reference. */
-  berylTime?: bigint;
   /** EIP-1559 parameters of the genesis `config.optimism`. */
   eip1559: OpEip1559Config;
   /** Rollup genesis anchors and system config. */
@@ -157,8 +155,9 @@ const BASE_MAINNET: OpNetwork = {
     isthmus: 1746806401n, // Fri 9 May 2025 16:00:01 UTC
     jovian: 1764691201n, // Tue 2 Dec 2025 16:00:01 UTC
     azul: 1779991200n, // Thu 28 May 2026 18:00:00 UTC (base/base upgrade.rs; Base's spec page has shown other dates)
+    beryl: 1782410400n, // Thu 25 Jun 2026 18:00:00 UTC (base/node v1.1.1, base/base crates/common/chains/src/config.rs)
+    cobalt: 1790791200n, // Wed 30 Sep 2026 18:00:00 UTC (base/base releases/v1.4.1, #5196)
   },
-  berylTime: 1782410400n, // Thu 25 Jun 2026 18:00:00 UTC
   eip1559: { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 },
   genesis: {
     l1: { hash: "0x5c13d307623a926cd31415036c8b7fa14572f9dac64528e857a470511fc30771", number: 17481768n },
@@ -213,9 +212,10 @@ const BASE_SEPOLIA: OpNetwork = {
     isthmus: 1744905600n, // Thu 17 Apr 2025 16:00:00 UTC
     jovian: 1763568001n, // Wed 19 Nov 2025 16:00:01 UTC
     azul: 1776708000n, // Mon 20 Apr 2026 18:00:00 UTC
+    beryl: 1781805600n, // Thu 18 Jun 2026 18:00:00 UTC (base/base #3398, releases/v1.1.0)
+    cobalt: 1790186400n, // Wed 23 Sep 2026 18:00:00 UTC (base/base #5056, releases/v1.4.0)
   },
   pectraBlobScheduleTime: 1742486400n, // Thu 20 Mar 2025 16:00:00 UTC
-  berylTime: 1781805600n, // Thu 18 Jun 2026 18:00:00 UTC
   eip1559: { eip1559Elasticity: 10, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 },
   genesis: {
     l1: { hash: "0xcac9a83291d4dec146d6f7f69ab2304f23f5be87b1789119a0c5b1e4482444ed", number: 4370868n },

@@ -45,6 +45,11 @@ describe("fork id", () => {
     expect(at(1746806401n)).toEqual(["86728b4e", jovian]);
     // op-reth's latest Base mainnet fork id (Jovian, no Base V1 scheduled there): the hash; basalt schedules Azul next.
     expect(at(jovian)).toEqual(["1cfeafc9", OP_NETWORKS["base-mainnet"].forkTimes.azul]);
+    // Base's own upgrades (research note base-upgrades.md §1; Cobalt's is what Base's nodes report in eth_config since 2026-09-30).
+    expect(at(1779991200n)).toEqual(["a26d9e96", 1782410400n]);
+    expect(at(1782410400n)).toEqual(["ea0159eb", 1790791200n]);
+    expect(at(1790791199n)).toEqual(["ea0159eb", 1790791200n]);
+    expect(at(1790791200n)).toEqual(["68647e86", 0n]);
   });
 
   it("Base Sepolia matches op-reth's vectors", () => {
@@ -60,6 +65,9 @@ describe("fork id", () => {
     expect(at(1723478400n)).toEqual(["5edfa3b6", 1732633200n]);
     expect(at(1732633200n)).toEqual(["8b5e7629", 1744905600n]);
     expect(at(1744905600n)).toEqual(["060a4d1d", OP_NETWORKS["base-sepolia"].forkTimes.jovian]);
+    expect(at(1776708000n)).toEqual(["a419b1da", 1781805600n]);
+    expect(at(1781805600n)).toEqual(["7464b53e", 1790186400n]);
+    expect(at(1790186400n)).toEqual(["39ea56b3", 0n]);
   });
 
   describe("validation (EIP-2124 rules)", () => {

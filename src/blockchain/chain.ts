@@ -20,6 +20,7 @@ import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
 import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
+import { withCurrentNetworkConfig } from "../chain/op/networks.js";
 import { blockFromValues } from "../chain/blockCodec.js";
 import { envelopeOf, txHashOf } from "../chain/envelope.js";
 import { commonFromGenesis, opConfigOf } from "../chain/chainSpec.js";
@@ -254,7 +255,9 @@ export class Chain {
       void store.close();
       throw new ChainError(ChainErrorCode.NOT_INITIALIZED, `datadir ${datadir} has no genesis: run \`basalt init\` first`);
     }
-    return new Chain(store, JSON.parse(gj) as GenesisJson, opts);
+    const genesisHash = store.getPointer("genesis");
+    const stored = JSON.parse(gj) as GenesisJson;
+    return new Chain(store, genesisHash === undefined ? stored : withCurrentNetworkConfig(stored, to0x(genesisHash)), opts);
   }
 
   async close(): Promise<void> {

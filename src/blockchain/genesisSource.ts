@@ -12,19 +12,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { GENESIS_DOWNLOAD_TIMEOUT_MS } from "../config/constants.js";
 import { isDevnet, isDevnetL1, type BasaltOptions } from "../config/options.js";
-import { ChainStore } from "../storage/store.js";
+import { ChainStore, MetaKey } from "../storage/store.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { Chain } from "./chain.js";
 import { commonFromGenesis } from "../chain/chainSpec.js";
-import { devnetGenesis } from "../chain/devnet.js";
+import { devnetGenesis, type DevnetForkTimes } from "../chain/devnet.js";
 import { devnetL1Genesis } from "../chain/devnetL1.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { validateGenesis, type GenesisJson } from "../chain/genesis.js";
 import { isOpNetworkName, opNetwork, withNetworkConfig, type OpNetwork } from "../chain/op/networks.js";
+import { OP_FORK_NAMES, opConfigFromGenesisConfig, type OpForkName } from "../chain/op/forks.js";
 
 /** The options that select a genesis. */
-export type GenesisOptions = Pick<BasaltOptions, "network" | "genesis" | "genesis-url">;
+export type GenesisOptions = Pick<BasaltOptions, "network" | "genesis" | "genesis-url"> & Partial<Pick<BasaltOptions, "dev.beryl-time" | "dev.cobalt-time">>;
 
 /** Stable codes of {@link GenesisSourceError}. */
 export type GenesisSourceErrorCode = "GENESIS_UNREADABLE" | "GENESIS_DOWNLOAD_FAILED" | "GENESIS_HASH_MISMATCH";
@@ -148,8 +149,16 @@ export async function resolveGenesis(opts: GenesisOptions, deps: ResolveGenesisD
   }
   const builtin = isDevnet(opts.network) || isDevnetL1(opts.network);
   const file = opts.genesis ?? (builtin ? undefined : opts.network);
-  if (file === undefined) return isDevnetL1(opts.network) ? devnetL1Genesis() : devnetGenesis();
+  if (file === undefined) return isDevnetL1(opts.network) ? devnetL1Genesis() : devnetGenesis(devnetForkTimes(opts));
   return validateGenesis(readGenesisFile(file));
+}
+
+/** The devnet's Base upgrade times given by `--dev.beryl-time` / `--dev.cobalt-time`. */
+export function devnetForkTimes(opts: Pick<GenesisOptions, "dev.beryl-time" | "dev.cobalt-time">): DevnetForkTimes {
+  const t: DevnetForkTimes = {};
+  if (opts["dev.beryl-time"] !== undefined) t.beryl = BigInt(Math.floor(opts["dev.beryl-time"]));
+  if (opts["dev.cobalt-time"] !== undefined) t.cobalt = BigInt(Math.floor(opts["dev.cobalt-time"]));
+  return t;
 }
 
 /** The genesis hash recorded in `datadir` (read-only; safe while a node runs on it), or undefined for a datadir without a chain. */
@@ -188,5 +197,35 @@ export async function initGenesis(
       return { hash: fromHex(stored), created: false };
     }
   }
-  return Chain.init(datadir, await resolveGenesis(opts, deps), initOpts);
+  const genesis = await resolveGenesis(opts, deps);
+  if (isDevnet(opts.network) && (opts["dev.beryl-time"] !== undefined || opts["dev.cobalt-time"] !== undefined)) {
+    await refuseOtherSchedule(datadir, genesis);
+  }
+  return Chain.init(datadir, genesis, initOpts);
+}
+
+/**
+ * Refuses to open a datadir whose chain was created with other OP fork times than `genesis`
+ * has (the devnet's `--dev.*-time` flags fix the schedule when the datadir is created: the
+ * genesis block is the same for every schedule, so only the stored configuration tells them apart).
+ */
+async function refuseOtherSchedule(datadir: string, genesis: GenesisJson): Promise<void> {
+  if (!existsSync(join(datadir, "chain"))) return;
+  const store = ChainStore.open(datadir, { readOnly: true });
+  let storedJson: string | undefined;
+  try {
+    storedJson = store.getMeta<string>(MetaKey.genesisJson);
+  } finally {
+    await store.close();
+  }
+  if (storedJson === undefined) return;
+  const stored = opConfigFromGenesisConfig((JSON.parse(storedJson) as GenesisJson).config as Record<string, unknown>)?.forkTimes ?? {};
+  const wanted = opConfigFromGenesisConfig(genesis.config as Record<string, unknown>)?.forkTimes ?? {};
+  const differs = OP_FORK_NAMES.slice(1).filter((f) => stored[f as Exclude<OpForkName, "bedrock">] !== wanted[f as Exclude<OpForkName, "bedrock">]);
+  if (differs.length === 0) return;
+  const show = (t: Partial<Record<string, bigint>>): string => differs.map((f) => `${f} ${t[f] ?? "never"}`).join(", ");
+  throw new ChainError(
+    ChainErrorCode.SCHEDULE_MISMATCH,
+    `datadir ${datadir} holds a chain created with ${show(stored)}; the options ask for ${show(wanted)}: use another --datadir, or the schedule it was created with`,
+  );
 }

@@ -24,6 +24,7 @@ export const DEVNET_EIP1559_ELASTICITY = 6;
 export const DEVNET_EIP1559_DENOMINATOR = 50;
 /** Devnet EIP-1559 denominator from Canyon (OP/Base 250). */
 export const DEVNET_EIP1559_DENOMINATOR_CANYON = 250;
+import { BasaltError } from "../util/errors.js";
 import type { GenesisAccount, GenesisJson } from "./genesis.js";
 import { encodeJovianExtraData } from "./op/eip1559.js";
 import { opDevnetPredeployAlloc } from "./op/devnetAlloc.js";
@@ -91,9 +92,29 @@ function hex(n: bigint): string {
 }
 
 /**
+ * When Base's own upgrades activate on the devnet (L2 timestamps, seconds): each at genesis
+ * unless given, so the devnet runs what Base mainnet runs; tests and developers set them to
+ * activate an upgrade mid-chain (`--dev.beryl-time`, `--dev.cobalt-time`).
+ */
+export interface DevnetForkTimes {
+  beryl?: bigint;
+  cobalt?: bigint;
+}
+
+/** A devnet fork schedule that cannot be: an upgrade before the one it builds on. */
+export class DevnetForkTimesError extends BasaltError<{ beryl: string; cobalt: string }> {
+  constructor(beryl: bigint, cobalt: bigint) {
+    super("DEVNET_FORK_ORDER", `devnet fork times: Cobalt at ${cobalt} is before Beryl at ${beryl}; expected --dev.cobalt-time at or after --dev.beryl-time`, {
+      beryl: beryl.toString(),
+      cobalt: cobalt.toString(),
+    });
+  }
+}
+
+/**
  * The devnet genesis (op-geth format): an OP Stack chain with chain id `DEVNET_CHAIN_ID`, every
- * OP fork from Regolith through Jovian active at genesis (so no upgrade transactions ever
- * run), Base's EIP-1559 parameters (elasticity 6, denominators 50/250), gas limit
+ * OP fork from Regolith through Base's Azul active at genesis (so no upgrade transactions ever
+ * run), Base's Beryl and Cobalt at genesis or at the times `forks` gives, Base's EIP-1559 parameters (elasticity 6, denominators 50/250), gas limit
  * `DEVNET_GAS_LIMIT`, base fee 1 gwei, and an alloc of the {@link devAccounts}
  * (`DEV_ACCOUNT_BALANCE_WEI` each) plus the OP predeploys (L1Block, GasPriceOracle, fee vaults,
  * L2ToL1MessagePasser, WETH9, create2 deployer, EIP-4788 and EIP-2935 contracts). The genesis
@@ -102,7 +123,10 @@ function hex(n: bigint): string {
  * storage, so the Isthmus `withdrawalsRoot` of genesis is the empty-trie root. Deterministic;
  * returns a fresh object on every call.
  */
-export function devnetGenesis(): GenesisJson {
+export function devnetGenesis(forks: DevnetForkTimes = {}): GenesisJson {
+  const beryl = forks.beryl ?? 0n;
+  const cobalt = forks.cobalt ?? (forks.beryl ?? 0n);
+  if (cobalt < beryl) throw new DevnetForkTimesError(beryl, cobalt);
   const alloc: Record<string, GenesisAccount> = {};
   for (const a of devAccounts()) alloc[a.address.toLowerCase()] = { balance: hex(DEV_ACCOUNT_BALANCE_WEI) };
   for (const [address, acct] of Object.entries(opDevnetPredeployAlloc())) alloc[address.toLowerCase()] = acct;
@@ -119,6 +143,9 @@ export function devnetGenesis(): GenesisJson {
       holoceneTime: 0,
       isthmusTime: 0,
       jovianTime: 0,
+      azulTime: 0,
+      berylTime: Number(beryl),
+      cobaltTime: Number(cobalt),
       optimism: {
         eip1559Elasticity: DEVNET_EIP1559_ELASTICITY,
         eip1559Denominator: DEVNET_EIP1559_DENOMINATOR,

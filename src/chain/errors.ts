@@ -8,6 +8,8 @@ export const ChainErrorCode = {
   STATE_UNAVAILABLE: "CHAIN_STATE_UNAVAILABLE",
   UNKNOWN_BLOCK: "CHAIN_UNKNOWN_BLOCK",
   GENESIS_MISMATCH: "CHAIN_GENESIS_MISMATCH",
+  /** The datadir's chain was created with another fork schedule than the one asked for (same genesis block). */
+  SCHEDULE_MISMATCH: "CHAIN_SCHEDULE_MISMATCH",
   NOT_INITIALIZED: "CHAIN_NOT_INITIALIZED",
 } as const;
 export type ChainErrorCodeT = (typeof ChainErrorCode)[keyof typeof ChainErrorCode];

@@ -154,6 +154,10 @@ export interface BasaltOptions {
   "flashblocks.format": FlashblocksFormat;
   /** Devnet block time in seconds; 0 seals only on demand. On devnet-l1: the slot length (whole seconds). */
   "dev.block-time": number;
+  /** Devnet: L2 timestamp at which Base's Beryl activates (at genesis when absent); fixed when the datadir is created. */
+  "dev.beryl-time": number | undefined;
+  /** Devnet: L2 timestamp at which Base's Cobalt activates (with Beryl when absent); fixed when the datadir is created. */
+  "dev.cobalt-time": number | undefined;
   /** devnet-l1: beacon API listen address. */
   "beacon.addr": string;
   /** devnet-l1: beacon API listen port. */
@@ -937,6 +941,26 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node"],
     fractional: true,
     valueName: "<seconds>",
+  },
+  "dev.beryl-time": {
+    name: "dev.beryl-time",
+    type: "number",
+    description: "Devnet: unix time (seconds) at which Base's Beryl upgrade (the B-20 precompiles, V1) activates; set when the datadir is created",
+    defaultDescription: "at genesis",
+    group: "dev",
+    commands: ["node", "init"],
+    min: 0,
+    valueName: "<unix-seconds>",
+  },
+  "dev.cobalt-time": {
+    name: "dev.cobalt-time",
+    type: "number",
+    description: "Devnet: unix time (seconds) at which Base's Cobalt upgrade (the B-20 precompiles, V2) activates; set when the datadir is created",
+    defaultDescription: "with Beryl",
+    group: "dev",
+    commands: ["node", "init"],
+    min: 0,
+    valueName: "<unix-seconds>",
   },
   "beacon.addr": {
     name: "beacon.addr",

@@ -303,6 +303,25 @@ export function opGenesisConfig(network: OpNetworkName | OpNetwork): GenesisJson
   return config;
 }
 
+/** The built-in network whose genesis block hash is `genesisHash` (0x-hex, any case), or undefined. */
+export function opNetworkByGenesisHash(genesisHash: string): OpNetwork | undefined {
+  const h = genesisHash.toLowerCase();
+  return Object.values(OP_NETWORKS).find((n) => n.genesisHash.toLowerCase() === h);
+}
+
+/**
+ * The genesis a datadir of a built-in network runs with: the stored one with its `config`
+ * replaced by this basalt's {@link opGenesisConfig} — a built-in network's fork schedule comes
+ * from the binary, as reth's and op-geth's built-in chain specs do, so an upgrade scheduled
+ * after the datadir was created (Beryl, Cobalt) applies without re-initialising. Every block
+ * basalt imported was verified against its header's state root, so blocks already imported
+ * under an older schedule stay valid. Other genesis files are returned unchanged.
+ */
+export function withCurrentNetworkConfig(stored: GenesisJson, genesisHash: string): GenesisJson {
+  const n = opNetworkByGenesisHash(genesisHash);
+  return n === undefined ? stored : { ...stored, config: opGenesisConfig(n) };
+}
+
 /** Whether a genesis `config.chainId` value (number or numeric string) equals `expected`. */
 function sameChainId(value: unknown, expected: bigint): boolean {
   if (typeof value !== "number" && typeof value !== "string") return false;

@@ -100,8 +100,9 @@ export interface RunningNode {
 export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwork: boolean): Promise<RunningNode> {
   const datadir = opts.datadir;
   const initialized = existsSync(join(datadir, "chain"));
-  if (!initialized || explicitNetwork) {
-    // First start (or an explicit --network): write/verify the genesis.
+  const devSchedule = opts["dev.beryl-time"] !== undefined || opts["dev.cobalt-time"] !== undefined;
+  if (!initialized || explicitNetwork || devSchedule) {
+    // First start (or an explicit --network, or a devnet fork schedule to check): write/verify the genesis.
     await initGenesis(datadir, opts, { archive: opts.archive });
   }
   setDefaultEvmEngine(opts.evm);

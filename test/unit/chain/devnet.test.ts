@@ -17,6 +17,7 @@ import {
   DEVNET_GENESIS_TIMESTAMP,
   devAccounts,
   devnetGenesis,
+  DevnetForkTimesError,
 } from "../../../src/chain/devnet.js";
 import { validateGenesis } from "../../../src/chain/genesis.js";
 import { decodeOpExtraData } from "../../../src/chain/op/eip1559.js";
@@ -109,29 +110,38 @@ describe("devnetGenesis", () => {
     expect(Object.keys(devnetGenesis().alloc)).toHaveLength(DEV_ACCOUNT_COUNT + predeploys);
   });
 
-  it("is an OP Stack chain (op-geth config) with every OP fork through Jovian at genesis", () => {
+  it("is an OP Stack chain (op-geth config) with every OP fork through Base's Cobalt at genesis", () => {
     const g = validateGenesis(JSON.parse(JSON.stringify(devnetGenesis())));
     expect(g.config.chainId).toBe(Number(DEVNET_CHAIN_ID));
     expect(g.config.chainId).toBe(845337);
     expect(g.config.bedrockBlock).toBe(0);
     const forkTimes = ["regolithTime", "canyonTime", "deltaTime", "ecotoneTime", "fjordTime"];
-    forkTimes.push("graniteTime", "holoceneTime", "isthmusTime", "jovianTime");
+    forkTimes.push("graniteTime", "holoceneTime", "isthmusTime", "jovianTime", "azulTime", "berylTime", "cobaltTime");
     for (const k of forkTimes) {
       expect(g.config[k], k).toBe(0);
     }
-    // Base's own upgrade (Azul) is not part of the devnet.
-    expect(g.config.azulTime).toBeUndefined();
     expect(g.config.optimism).toEqual({ eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 });
     expect([DEVNET_EIP1559_ELASTICITY, DEVNET_EIP1559_DENOMINATOR, DEVNET_EIP1559_DENOMINATOR_CANYON]).toEqual([6, 50, 250]);
 
     const op = opConfigOf(g);
     expect(op).toBeDefined();
-    expect(opForkAt(op!, 0n)).toBe(OpFork.jovian);
-    expect(opForkAt(op!, BigInt(DEVNET_GENESIS_TIMESTAMP))).toBe(OpFork.jovian);
+    expect(opForkAt(op!, 0n)).toBe(OpFork.cobalt);
+    expect(opForkAt(op!, BigInt(DEVNET_GENESIS_TIMESTAMP))).toBe(OpFork.cobalt);
     expect(op!.eip1559Elasticity).toBe(6);
     expect(op!.eip1559DenominatorCanyon).toBe(250);
-    // The Ethereum fork the OP chain executes with: Isthmus = Prague (Osaka only with Azul).
-    expect(commonFromGenesis(g).hardfork()).toBe("prague");
+    // The Ethereum fork the OP chain executes with: Azul = Osaka.
+    expect(commonFromGenesis(g).hardfork()).toBe("osaka");
+  });
+
+  it("activates Beryl and Cobalt at the times given (Cobalt with Beryl by default), never Cobalt first", () => {
+    const later = devnetGenesis({ beryl: 1_900_000_000n });
+    expect([later.config.azulTime, later.config.berylTime, later.config.cobaltTime]).toEqual([0, 1_900_000_000, 1_900_000_000]);
+    const op = opConfigOf(validateGenesis(JSON.parse(JSON.stringify(later))))!;
+    expect(opForkAt(op, 1_899_999_999n)).toBe(OpFork.azul);
+    expect(opForkAt(op, 1_900_000_000n)).toBe(OpFork.cobalt);
+    const both = devnetGenesis({ beryl: 1_900_000_000n, cobalt: 1_900_000_100n });
+    expect(opForkAt(opConfigOf(validateGenesis(JSON.parse(JSON.stringify(both))))!, 1_900_000_050n)).toBe(OpFork.beryl);
+    expect(() => devnetGenesis({ beryl: 1_900_000_100n, cobalt: 1_900_000_000n })).toThrow(DevnetForkTimesError);
   });
 
   it("has the devnet header fields: fixed timestamp, gas limit, 1 gwei base fee, SequencerFeeVault coinbase", () => {

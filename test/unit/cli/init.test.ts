@@ -23,6 +23,7 @@ import { resolveGenesis } from "../../../src/blockchain/genesisSource.js";
 import { OP_NETWORKS } from "../../../src/chain/op/networks.js";
 import type { BasaltOptions } from "../../../src/config/options.js";
 import { isBaseNetwork, isBuiltinNetwork, networkName } from "../../../src/config/options.js";
+import { ChainStore, MetaKey } from "../../../src/storage/store.js";
 import { to0x } from "../../../src/util/bytes.js";
 import { getFreePorts } from "../../helpers/ports.js";
 
@@ -146,6 +147,25 @@ describe("basalt init --network base-sepolia", () => {
       expect(to0x(reopened.genesisHash)).toBe(SEPOLIA_HASH);
     } finally {
       await reopened.close();
+    }
+  });
+
+  it("runs a datadir created before an upgrade was scheduled with this basalt's schedule", async () => {
+    const datadir = path.join(tempDir(), "sepolia-old");
+    await initCommand(initOpts(["--network", "base-sepolia", "--genesis", SEPOLIA_FILE, "--datadir", datadir]), captureLogger().log);
+    // What an older basalt stored: the schedule up to Azul.
+    const store = ChainStore.open(datadir);
+    const stored = JSON.parse(store.getMeta<string>(MetaKey.genesisJson)!) as { config: Record<string, unknown> };
+    delete stored.config.berylTime;
+    delete stored.config.cobaltTime;
+    await store.meta.put(MetaKey.genesisJson, JSON.stringify(stored));
+    await store.close();
+    const chain = Chain.open(datadir, { readOnly: true });
+    try {
+      expect(chain.op?.forkTimes.beryl).toBe(1781805600n);
+      expect(chain.op?.forkTimes.cobalt).toBe(1790186400n);
+    } finally {
+      await chain.close();
     }
   });
 
@@ -274,6 +294,27 @@ describe("devnet and genesis paths are unchanged", () => {
     expect(await resolveGenesis({ network: copy, genesis: undefined, "genesis-url": undefined })).toEqual(g);
     await expect(resolveGenesis({ network: path.join(dir, "absent.json"), genesis: undefined, "genesis-url": undefined })).rejects.toThrow(
       expect.objectContaining({ code: "GENESIS_UNREADABLE" }),
+    );
+  });
+
+  it("fixes the devnet's --dev.beryl-time/--dev.cobalt-time when the datadir is created, and refuses another schedule later", async () => {
+    const datadir = path.join(tempDir(), "dev-forks");
+    const first = captureLogger();
+    await initCommand(initOpts(["--network", "devnet", "--datadir", datadir, "--dev.beryl-time", "1900000000", "--dev.cobalt-time", "1900000100"]), first.log);
+    expect(first.entries.at(-1)).toMatchObject({ created: true });
+    const chain = Chain.open(datadir, { readOnly: true });
+    try {
+      expect([chain.op?.forkTimes.azul, chain.op?.forkTimes.beryl, chain.op?.forkTimes.cobalt]).toEqual([0n, 1_900_000_000n, 1_900_000_100n]);
+    } finally {
+      await chain.close();
+    }
+    // The same schedule again is accepted; another one names both.
+    await initCommand(initOpts(["--network", "devnet", "--datadir", datadir, "--dev.beryl-time", "1900000000", "--dev.cobalt-time", "1900000100"]), captureLogger().log);
+    await expect(initCommand(initOpts(["--network", "devnet", "--datadir", datadir, "--dev.cobalt-time", "1900000200"]), captureLogger().log)).rejects.toThrow(
+      expect.objectContaining({ code: "CHAIN_SCHEDULE_MISMATCH", message: expect.stringContaining("beryl 1900000000, cobalt 1900000100") }),
+    );
+    await expect(initCommand(initOpts(["--network", "devnet", "--datadir", datadir, "--dev.beryl-time", "1900000100", "--dev.cobalt-time", "1900000000"]), captureLogger().log)).rejects.toThrow(
+      expect.objectContaining({ code: "DEVNET_FORK_ORDER" }),
     );
   });
 

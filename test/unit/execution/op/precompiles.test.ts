@@ -42,6 +42,8 @@ const ETH_FORK: Record<OpFork, string> = {
   [OpFork.isthmus]: Hardfork.Prague,
   [OpFork.jovian]: Hardfork.Prague,
   [OpFork.azul]: Hardfork.Osaka,
+  [OpFork.beryl]: Hardfork.Osaka,
+  [OpFork.cobalt]: Hardfork.Osaka,
 };
 
 function commonAt(fork: OpFork): Common {

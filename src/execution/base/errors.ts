@@ -12,7 +12,7 @@
  * | {@link AbiDecodeError} | revert, gas used so far | selector ‖ UTF-8 of alloy-sol-types' decoder message |
  * | {@link StaticCallViolationError} | revert, gas used so far | empty |
  * | {@link PrecompileOutOfGasError} | halt, all gas | empty |
- * | {@link PrecompileFatalError} | halt, all gas | empty (base/base: `PrecompileError::Fatal`) |
+ * | {@link PrecompileFatalError} | not an outcome: the transaction cannot execute (base/base `PrecompileError::Fatal`, an EVM error) | — |
  */
 import { BasaltError } from "../../util/errors.js";
 
@@ -73,7 +73,7 @@ export class PrecompileOutOfGasError extends BasaltError<{ gasLimit: string; nee
   }
 }
 
-/** An internal failure (a slot overflow, a broken invariant): the call halts as base/base's `Fatal`. */
+/** An internal failure (a slot overflow, a broken invariant, a database error): the transaction cannot execute (base/base `Fatal`). */
 export class PrecompileFatalError extends BasaltError<{ reason: string }> {
   constructor(reason: string) {
     super("BASE_PRECOMPILE_FATAL", `Base precompile failed: ${reason}`, { reason });

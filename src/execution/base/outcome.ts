@@ -7,13 +7,17 @@
  *
  * The outcome says nothing about state: the engine that called keeps the precompile's writes,
  * logs and refund on success and undoes them on revert or halt, as for any call frame.
+ *
+ * A fatal failure (base/base `PrecompileError::Fatal`: a broken invariant, a database error) is
+ * no outcome: alloy-evm turns it into an EVM error that aborts the transaction — the block
+ * cannot be built or imported — so {@link PrecompileFatalError} propagates to the engine's
+ * caller, and so does any error that is not one of the precompile's own (a bug).
  */
-import { BasaltError } from "../../util/errors.js";
+import type { BasaltError } from "../../util/errors.js";
 import { encodeCall, selectorOf } from "./abi.js";
 import { BaseCallContext, type BaseCallEnv } from "./context.js";
 import {
   AbiDecodeError,
-  PrecompileFatalError,
   PrecompileOutOfGasError,
   PrecompilePanicError,
   PrecompileRevertError,
@@ -30,7 +34,7 @@ export type BasePrecompileHandler = (ctx: BaseCallContext, input: Uint8Array) =>
 export type BasePrecompileOutcome =
   | { status: "success"; output: Uint8Array; gasUsed: number; refund: number }
   | { status: "revert"; output: Uint8Array; gasUsed: number }
-  | { status: "halt"; reason: "outOfGas" | "fatal"; gasUsed: number; error: BasaltError };
+  | { status: "halt"; reason: "outOfGas"; gasUsed: number; error: BasaltError };
 
 /** `DelegateCallNotAllowed()`: what a DELEGATECALL or CALLCODE into a Base precompile returns. */
 export const DELEGATE_CALL_NOT_ALLOWED = encodeCall(selectorOf("DelegateCallNotAllowed()"), [], []);
@@ -42,8 +46,9 @@ const EMPTY = new Uint8Array(0);
 
 /**
  * Runs `handler` for one call. `direct` is false for DELEGATECALL and CALLCODE (the code's
- * address is not the address called). Errors that are not the precompile's own (a bug) halt
- * the call as base/base's `Fatal` does, carried in the outcome for the caller to log.
+ * address is not the address called).
+ * @throws PrecompileFatalError (or the error itself, for one that is not the precompile's own) —
+ *   the transaction cannot execute.
  */
 export function runBasePrecompile(handler: BasePrecompileHandler, input: Uint8Array, env: BaseCallEnv, host: BaseStateHost, schedule: BaseGasSchedule, direct: boolean): BasePrecompileOutcome {
   if (!direct) return { status: "revert", output: DELEGATE_CALL_NOT_ALLOWED, gasUsed: 0 };
@@ -69,7 +74,6 @@ export function outcomeOf(ctx: BaseCallContext, f: () => Uint8Array): BasePrecom
     }
     if (e instanceof StaticCallViolationError) return { status: "revert", output: EMPTY, gasUsed: ctx.gasUsed };
     if (e instanceof PrecompileOutOfGasError) return { status: "halt", reason: "outOfGas", gasUsed: ctx.env.gasLimit, error: e };
-    const error = e instanceof PrecompileFatalError ? e : new PrecompileFatalError(e instanceof Error ? e.message : String(e));
-    return { status: "halt", reason: "fatal", gasUsed: ctx.env.gasLimit, error };
+    throw e;
   }
 }

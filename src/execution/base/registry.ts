@@ -1,9 +1,11 @@
 /**
- * Which Base native precompiles a block has, by fork (base/base `BasePrecompiles::install`):
- * from Beryl the singletons ActivationRegistry, PolicyRegistry and B20Factory, and every address
- * of the B-20 token form (a dynamic lookup, not listed).
+ * Which Base native precompiles a block has, by fork (base/base `BasePrecompiles::install` and
+ * `BerylLookup`): from Beryl the singletons ActivationRegistry, PolicyRegistry and B20Factory,
+ * and every address of the B-20 token form (a dynamic lookup: the address itself says it is a
+ * precompile). The engines ask {@link BasePrecompiles.handlerAt} for each call target.
  */
 import { OpFork } from "../../chain/op/forks.js";
+import type { BasePrecompileHandler } from "./outcome.js";
 
 /** ActivationRegistry (Beryl): feature switches of the other precompiles. */
 export const ACTIVATION_REGISTRY_ADDRESS = "0x8453000000000000000000000000000000000001";
@@ -11,6 +13,45 @@ export const ACTIVATION_REGISTRY_ADDRESS = "0x8453000000000000000000000000000000
 export const POLICY_REGISTRY_ADDRESS = "0x8453000000000000000000000000000000000002";
 /** B20Factory (Beryl): creates B-20 tokens. */
 export const B20_FACTORY_ADDRESS = "0xb20f000000000000000000000000000000000000";
+
+/** The Base precompiles of one fork, as the engines use them. */
+export interface BasePrecompiles {
+  /** The fork they run at (selects each precompile's version). */
+  readonly fork: OpFork;
+  /** The handler for a call whose code address is `address`, or undefined when it is no Base precompile. */
+  handlerAt(address: Uint8Array): BasePrecompileHandler | undefined;
+  /** Addresses warm from the start of every transaction (EIP-2929), as the EVM's own precompiles. */
+  readonly warmAddresses: readonly Uint8Array[];
+}
+
+/** The handlers of a fork's Base precompiles. */
+export interface BaseHandlers {
+  /** Singletons by address (lower-case 0x-hex). */
+  singletons: ReadonlyMap<string, BasePrecompileHandler>;
+  /** The handler of a dynamic address (a B-20 token), or undefined. */
+  dynamic?: (address: Uint8Array) => BasePrecompileHandler | undefined;
+  /** Whether the singletons are warm from the start of every transaction. */
+  warmSingletons: boolean;
+}
+
+function hex(a: Uint8Array): string {
+  return `0x${Buffer.from(a).toString("hex")}`;
+}
+
+/** {@link BasePrecompiles} over a table of handlers. */
+export function createBasePrecompiles(fork: OpFork, handlers: BaseHandlers): BasePrecompiles {
+  const warm = handlers.warmSingletons ? [...handlers.singletons.keys()].map((a) => Uint8Array.from(Buffer.from(a.slice(2), "hex"))) : [];
+  return {
+    fork,
+    warmAddresses: warm,
+    handlerAt(address: Uint8Array): BasePrecompileHandler | undefined {
+      // Singletons start 0x84 53 or 0xb2 0f, tokens 0xb2 00: other addresses are answered by one byte compare.
+      const b0 = address[0];
+      if (b0 !== 0x84 && b0 !== 0xb2) return undefined;
+      return handlers.singletons.get(hex(address)) ?? handlers.dynamic?.(address);
+    },
+  };
+}
 
 /**
  * The singleton Base precompiles installed at `fork`, as `[name, address]` with base/base's

@@ -40,6 +40,9 @@ import {
 } from "./gas.js";
 import { STACK_GROW, STACK_IN } from "./opcodes.js";
 import type { Precompile, PrecompileSet } from "./precompiles/index.js";
+import { FastBaseHost } from "./precompiles/baseHost.js";
+import { EVM_SCHEDULE } from "../base/gas.js";
+import { runBasePrecompile, type BasePrecompileHandler } from "../base/outcome.js";
 import type { EvmRules } from "./rules.js";
 import { isEmptyCodeHash, ZERO_WORD, type AccountEntry, type EvmState } from "./state.js";
 import * as W from "./u256.js";
@@ -245,6 +248,40 @@ export class Interpreter {
     return set.at !== undefined ? set.at(a) : set.get(precompileIndex(a));
   }
 
+  /** The Base native precompile whose code address is `a`, when the fork has them. */
+  private baseAt(a: Uint8Array): BasePrecompileHandler | undefined {
+    const base = this.precompiles.base;
+    return base === undefined ? undefined : base.handlerAt(a);
+  }
+
+  /**
+   * Runs a Base native precompile for a call (the value already moved): its outcome over this
+   * state, as base/base's stateful precompiles run inside revm's frame. A revert or halt undoes
+   * what it wrote (and the value transfer) back to the call's checkpoint.
+   */
+  private runBase(handler: BasePrecompileHandler, input: Uint8Array, caller: Uint8Array, address: Uint8Array, value: bigint, isStatic: boolean, gas: number, direct: boolean, jLen: number, logsLen: number, refund: number): { ok: boolean; halted: Halt | undefined; gasUsed: number; output: Uint8Array } {
+    const st = this.state;
+    const block = this.block;
+    const env = {
+      caller,
+      address,
+      value,
+      isStatic,
+      gasLimit: gas,
+      origin: this.tx.origin,
+      block: { number: block.number, timestamp: block.timestamp, coinbase: block.coinbase, chainId: this.rules.chainId },
+      fork: this.precompiles.base!.fork,
+    };
+    const out = runBasePrecompile(handler, input, env, new FastBaseHost(st), EVM_SCHEDULE, direct);
+    if (out.status === "success") {
+      st.refund += out.refund;
+      return { ok: true, halted: undefined, gasUsed: out.gasUsed, output: out.output };
+    }
+    st.revertTo(jLen, logsLen, refund);
+    if (out.status === "revert") return { ok: false, halted: undefined, gasUsed: out.gasUsed, output: out.output };
+    return { ok: false, halted: Halt.OUT_OF_GAS, gasUsed: gas, output: EMPTY };
+  }
+
   /** Sets what the next messages run with. */
   configure(rules: EvmRules, state: EvmState, block: BlockEnv, tx: TxEnv, precompiles: PrecompileSet): void {
     this.rules = rules;
@@ -308,6 +345,11 @@ export class Interpreter {
       st.addBalance(target, msg.value);
       if (this.onTransfer !== undefined && msg.value !== 0n) this.onTransfer(msg.caller, msg.to, msg.value);
     } else st.addBalance(target, 0n);
+    const base = this.baseAt(msg.to);
+    if (base !== undefined) {
+      const r = this.runBase(base, msg.data, msg.caller, msg.to, msg.value, false, msg.gas, true, jLen, logsLen, refund);
+      return { halt: r.ok ? Halt.RETURN : (r.halted ?? Halt.REVERT), gasLeft: msg.gas - r.gasUsed, output: r.output };
+    }
     const pre = this.precompileAt(msg.to);
     if (pre !== undefined) {
       const r = pre(msg.data, msg.gas);
@@ -1307,8 +1349,9 @@ export class Interpreter {
     const logsLen = st.logs.length;
     const refund = st.refund;
     const pre = this.precompileAt(to);
+    const base = pre === undefined ? this.baseAt(to) : undefined;
     if (op === 0xf1) {
-      if (!target.exists && pre === undefined && value === 0n) {
+      if (!target.exists && pre === undefined && base === undefined && value === 0n) {
         // EIP-158: a zero-value call to a missing account does nothing (and creates nothing).
         f.returnData = EMPTY;
         W.setSafe(s, o, 1);
@@ -1320,6 +1363,20 @@ export class Interpreter {
       if (this.onTransfer !== undefined && value !== 0n) this.onTransfer(self.address, target.address, value);
     } else if (op === 0xfa) st.addBalance(target, 0n); // geth touches the STATICCALL target
     const input = inSize === 0 ? EMPTY : f.mem.slice(inOff, inOff + inSize);
+    if (base !== undefined) {
+      // The frame the precompile runs as: ADDRESS/CALLER/CALLVALUE of the call kind; DELEGATECALL and CALLCODE are not direct calls.
+      const direct = op === 0xf1 || op === 0xfa;
+      const caller = op === 0xf4 ? f.caller : self.address;
+      const address = direct ? to : self.address;
+      const r = this.runBase(base, input, caller, address, op === 0xf4 ? f.value : value, f.isStatic || op === 0xfa, callGas, direct, jLen, logsLen, refund);
+      f.returnData = r.output;
+      const n = Math.min(outSize, r.output.length);
+      if (n > 0) f.mem.set(r.output.subarray(0, n), outOff);
+      if (r.ok) W.setSafe(s, o, 1);
+      else W.setZero(s, o);
+      f.sp++;
+      return gas + callGas - r.gasUsed;
+    }
     if (pre !== undefined) {
       const r = pre(input, callGas);
       if (!r.ok) {

@@ -393,7 +393,7 @@ const precompileKeyCache = new WeakMap<PrecompileSet, ReadonlySet<string>>();
 function precompileKeys(set: PrecompileSet): ReadonlySet<string> {
   let keys = precompileKeyCache.get(set);
   if (keys === undefined) {
-    keys = new Set(set.addresses.map((a) => addressKey(precompileAddress(a))));
+    keys = new Set([...set.addresses.map((a) => addressKey(precompileAddress(a))), ...(set.base?.warmAddresses ?? []).map(addressKey)]);
     precompileKeyCache.set(set, keys);
   }
   return keys;

@@ -29,6 +29,7 @@ import { failure } from "./result.js";
 import { ripemd160Precompile } from "./ripemd160.js";
 import { sha256Precompile } from "./sha256.js";
 import type { Precompile } from "./types.js";
+import type { BasePrecompiles } from "../../base/registry.js";
 
 export type { Precompile, PrecompileResult } from "./types.js";
 
@@ -42,6 +43,8 @@ export interface PrecompileSet {
    * (eth_simulateV1's `movePrecompileToAddress`); when absent, {@link get} by number is used.
    */
   at?(address: Uint8Array): Precompile | undefined;
+  /** Base's native, stateful precompiles (from Beryl): called with the call's context and the state. */
+  readonly base?: BasePrecompiles;
 }
 
 /** Precompile addresses (the 20-byte address as a number). */

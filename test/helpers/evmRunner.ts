@@ -15,6 +15,9 @@ import { evmTransactionOf } from "../../src/execution/evm/fromEthereumjs.js";
 import { overlaySink } from "../../src/execution/evm/overlaySink.js";
 import { EvmState } from "../../src/execution/evm/state.js";
 import { runTransaction } from "../../src/execution/evm/transaction.js";
+import { withBasePrecompiles } from "../../src/execution/evm/precompiles/index.js";
+import type { BasePrecompiles } from "../../src/execution/base/registry.js";
+import { baseWarmPrecompiles, installBasePrecompiles } from "../../src/execution/op/basePrecompiles.js";
 import { installEvmCaches } from "../../src/execution/evmSpeedups.js";
 import { OverlayStateManager } from "../../src/execution/state/overlayStateManager.js";
 import { EmptyStateReader, type StateReader } from "../../src/execution/state/stateReader.js";
@@ -129,13 +132,19 @@ function logsHash(logs: { address: Uint8Array; topics: Uint8Array[]; data: Uint8
   return JSON.stringify(enc);
 }
 
+/** Options of a run: Base's native precompiles to add to the fork's set. */
+export interface RunOptions {
+  base?: BasePrecompiles;
+}
+
 /** Runs `tx` on the reference engine (@ethereumjs/vm runTx). */
-export async function runReference(pre: ReadonlyMap<string, PreAccount>, env: TestEnv, tx: TypedTransaction): Promise<RunOutcome> {
+export async function runReference(pre: ReadonlyMap<string, PreAccount>, env: TestEnv, tx: TypedTransaction, opts: RunOptions = {}): Promise<RunOutcome> {
   const common = testCommon(env.hardfork);
   const state = await preStateOverlay(pre);
   await installEvmCaches();
   const blockchain = { getBlock: async (n: number) => ({ hash: () => testBlockHash(BigInt(n)) }), shallowCopy: () => blockchain };
-  const vm = await createVM({ common, stateManager: state as never, blockchain: blockchain as never });
+  const vm = await createVM({ common, stateManager: state as never, blockchain: blockchain as never, evmOpts: { customPrecompiles: baseWarmPrecompiles(opts.base) } });
+  if (opts.base !== undefined) installBasePrecompiles(vm.evm as never, opts.base);
   const header = testHeader(env, common);
   try {
     const r = await runTx(vm, { tx, block: createBlock({ header }, { common, skipConsensusFormatValidation: true }) });
@@ -153,14 +162,15 @@ export async function runReference(pre: ReadonlyMap<string, PreAccount>, env: Te
 }
 
 /** Runs `tx` on the fast engine; "unsupported" when it hands the transaction to the reference engine. */
-export async function runFast(pre: ReadonlyMap<string, PreAccount>, env: TestEnv, tx: TypedTransaction): Promise<RunOutcome | "unsupported"> {
+export async function runFast(pre: ReadonlyMap<string, PreAccount>, env: TestEnv, tx: TypedTransaction, opts: RunOptions = {}): Promise<RunOutcome | "unsupported"> {
   const common = testCommon(env.hardfork);
   const state = await preStateOverlay(pre);
   const header = testHeader(env, common);
   const est = new EvmState(state);
   try {
     const evm = FastEvm.of(common);
-    const r = runTransaction(evm.context(est, blockEnvOf(header, testBlockHash)), evmTransactionOf(tx));
+    const ctx = { ...evm.context(est, blockEnvOf(header, testBlockHash)), precompiles: withBasePrecompiles(evm.precompiles, opts.base) };
+    const r = runTransaction(ctx, evmTransactionOf(tx));
     est.flush(overlaySink(state));
     return {
       status: r.status,

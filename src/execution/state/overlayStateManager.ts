@@ -159,6 +159,11 @@ export class OverlayStateManager implements StateManagerInterface {
     return this.readStorage(address, key);
   }
 
+  /** A slot's value at the start of the transaction (EIP-2200's original value; what `originalStorageCache` answers), synchronously. */
+  originalStorageSync(address: Uint8Array, key: Uint8Array): Uint8Array {
+    return this.originals.get(hex(address) + hex(key)) ?? this.readStorage(address, key);
+  }
+
   async getCode(address: Address): Promise<Uint8Array> {
     return this.getCodeSync(address.bytes);
   }

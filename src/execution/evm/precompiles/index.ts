@@ -150,6 +150,27 @@ function buildSet(common: Common, opFork: OpFork | undefined): PrecompileSet {
   return new FrozenPrecompileSet(entries);
 }
 
+/**
+ * `set` with Base's native precompiles added (`base` undefined: `set` itself). The result is
+ * cached per (set, base), so transaction warm-set caching by set identity keeps working.
+ */
+export function withBasePrecompiles(set: PrecompileSet, base: BasePrecompiles | undefined): PrecompileSet {
+  if (base === undefined) return set;
+  let byBase = withBaseCache.get(set);
+  if (byBase === undefined) {
+    byBase = new WeakMap();
+    withBaseCache.set(set, byBase);
+  }
+  let out = byBase.get(base);
+  if (out === undefined) {
+    const at = set.at?.bind(set);
+    out = { get: (n) => set.get(n), addresses: set.addresses, ...(at === undefined ? {} : { at }), base };
+    byBase.set(base, out);
+  }
+  return out;
+}
+const withBaseCache = new WeakMap<PrecompileSet, WeakMap<BasePrecompiles, PrecompileSet>>();
+
 /** Cache key object of a Common without KZG. */
 const NO_KZG = {};
 /** Built sets, by KZG object, then by `hardfork|extra EIPs|OP fork`. */

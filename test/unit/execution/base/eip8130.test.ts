@@ -6,31 +6,18 @@ import { describe, expect, it } from "vitest";
 import { OpFork } from "../../../../src/chain/op/forks.js";
 import { encodeCall, selectorOf } from "../../../../src/execution/base/abi.js";
 import { NONCE_MANAGER_ADDRESS, TX_CONTEXT_ADDRESS } from "../../../../src/execution/base/addresses.js";
-import type { BaseCallEnv } from "../../../../src/execution/base/context.js";
 import { GET_NONCE_SELECTOR, NONCE_MANAGER_ROOT, nonceManagerHandler, nonceSlot, TX_CONTEXT_SLOTS, TxContextSelectors, txContextHandler } from "../../../../src/execution/base/eip8130/index.js";
-import { EVM_SCHEDULE } from "../../../../src/execution/base/gas.js";
-import { runBasePrecompile, type BasePrecompileHandler, type BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
+import type { BasePrecompileHandler, BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
 import { erc7201Root } from "../../../../src/execution/base/slots.js";
 import { MemoryBaseHost } from "../../../helpers/baseMemoryHost.js";
+import { addr, callEnv, hex, runFrame, type CallOpts } from "../../../helpers/basePrecompileCall.js";
 
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString("hex")}`;
-const addr = (byte: number): Uint8Array => new Uint8Array(20).fill(byte);
 const ORIGIN = addr(0x99);
 const CALLER = addr(0x42);
 const word = (a: Uint8Array) => `0x${"00".repeat(12)}${Buffer.from(a).toString("hex")}`;
 
-function call(handler: BasePrecompileHandler, host: MemoryBaseHost, address: Uint8Array, input: Uint8Array, o: { value?: bigint; gasLimit?: number; isStatic?: boolean } = {}): BasePrecompileOutcome {
-  const env: BaseCallEnv = {
-    caller: CALLER,
-    address,
-    value: o.value ?? 0n,
-    isStatic: o.isStatic ?? true,
-    gasLimit: o.gasLimit ?? 100_000,
-    origin: ORIGIN,
-    block: { number: 1n, timestamp: 1n, coinbase: addr(0), chainId: 8453n },
-    fork: OpFork.cobalt,
-  };
-  return runBasePrecompile(handler, input, env, host, EVM_SCHEDULE, true);
+function call(handler: BasePrecompileHandler, host: MemoryBaseHost, address: Uint8Array, input: Uint8Array, o: CallOpts = {}): BasePrecompileOutcome {
+  return runFrame(host, handler, input, callEnv(address, { fork: OpFork.cobalt, isStatic: true, origin: ORIGIN, ...o }, CALLER), o);
 }
 
 describe("TxContext (0x8130…aa02)", () => {

@@ -10,5 +10,7 @@ export default defineConfig({
     pool: "forks",
     // Prints the combined pass-count table of the EEST state tests after a run (test/conformance/eest).
     globalSetup: ["test/conformance/eest/globalSetup.ts"],
+    // FC_SEED / FC_PATH / FC_NUM_RUNS replay a failed property test (test/setup/fastCheck.ts).
+    setupFiles: ["test/setup/fastCheck.ts"],
   },
 });

@@ -50,3 +50,17 @@ export function nativeAddon(): BasaltNativeAddon | undefined {
   }
   return loaded ?? undefined;
 }
+
+/** What the addon built on this machine can do (each capability is optional; callers fall back to JavaScript). */
+export interface NativeCapabilities {
+  /** Keccak-256 (the addon is built and loaded). */
+  keccak256: boolean;
+  /** Sender recovery through the machine's libsecp256k1 (linked when `libsecp256k1-dev` was installed at build time). */
+  secp256k1Recover: boolean;
+}
+
+/** The capabilities of {@link nativeAddon} (all false when it is not built or `BASALT_NATIVE_CRYPTO=0`). */
+export function nativeCapabilities(): NativeCapabilities {
+  const addon = nativeAddon();
+  return { keccak256: addon !== undefined, secp256k1Recover: addon?.secp256k1Recover !== undefined };
+}

@@ -1,6 +1,7 @@
 /**
  * basalt's native addon (native/): its public-key recovery (the machine's libsecp256k1, linked
- * when the addon was built; .ci/run installs Debian's libsecp256k1-dev, so CI requires it) equals
+ * when the addon was built; runs where it is, and where BASALT_REQUIRE_NATIVE names it, as in
+ * CI's second pass after installing Debian's libsecp256k1-dev) equals
  * @noble/curves on random keys and messages (both recovery ids, high and low s), and refuses
  * what @noble refuses: r or s zero or not below the group order, recovery ids outside 0–3,
  * signatures no key produces. Arguments of the wrong type or length throw a TypeError.
@@ -9,7 +10,9 @@ import { randomBytes } from "node:crypto";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { loadNative } from "../../../src/chain/crypto.js";
 import { nativeAddon } from "../../../src/util/nativeAddon.js";
+import { testsNative } from "../../helpers/native.js";
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 const N = secp256k1.Point.CURVE().n;
@@ -32,7 +35,7 @@ const addon = nativeAddon();
 /** Without libsecp256k1 at build time the addon has no recovery and basalt uses the secp256k1 package. */
 const hasRecovery = addon?.secp256k1Recover !== undefined;
 
-describe.runIf(hasRecovery || process.env.CI === "true")("native secp256k1Recover", () => {
+describe.runIf(testsNative("secp256k1Recover"))("native secp256k1Recover", () => {
   it("is built on this machine", () => {
     expect(addon).toBeDefined();
     expect(addon!.secp256k1Recover).toBeTypeOf("function");
@@ -79,5 +82,19 @@ describe.runIf(hasRecovery || process.env.CI === "true")("native secp256k1Recove
     expect(() => addon!.secp256k1Recover!(new Uint8Array(63), 0, msg)).toThrow(TypeError);
     expect(() => addon!.secp256k1Recover!(new Uint8Array(64), 0, new Uint8Array(31))).toThrow(TypeError);
     expect(() => addon!.secp256k1Recover!("x" as unknown as Uint8Array, 0, msg)).toThrow(TypeError);
+  });
+});
+
+describe.runIf(!hasRecovery)("without libsecp256k1 in the addon", () => {
+  it("recovers senders through the secp256k1 package's binding, as @noble does", () => {
+    const native = loadNative();
+    expect(native).toBeDefined();
+    const key = secp256k1.utils.randomSecretKey();
+    const msg = randomBytes(32);
+    const sig = secp256k1.sign(msg, key, { prehash: false, format: "recovered" });
+    const recid = sig[0]!;
+    const rs = sig.subarray(1);
+    const expected = hex(secp256k1.getPublicKey(key, false).subarray(1));
+    expect(hex(native!.ecrecover(msg, BigInt(recid), rs.subarray(0, 32), rs.subarray(32)))).toBe(expected);
   });
 });

@@ -5,14 +5,8 @@
  * precompile). The engines ask {@link BasePrecompiles.handlerAt} for each call target.
  */
 import { OpFork } from "../../chain/op/forks.js";
+import { ACTIVATION_REGISTRY_ADDRESS, B20_FACTORY_ADDRESS, NONCE_MANAGER_ADDRESS, POLICY_REGISTRY_ADDRESS, TX_CONTEXT_ADDRESS } from "./addresses.js";
 import type { BasePrecompileHandler } from "./outcome.js";
-
-/** ActivationRegistry (Beryl): feature switches of the other precompiles. */
-export const ACTIVATION_REGISTRY_ADDRESS = "0x8453000000000000000000000000000000000001";
-/** PolicyRegistry (Beryl): allow/block lists the B-20 tokens consult. */
-export const POLICY_REGISTRY_ADDRESS = "0x8453000000000000000000000000000000000002";
-/** B20Factory (Beryl): creates B-20 tokens. */
-export const B20_FACTORY_ADDRESS = "0xb20f000000000000000000000000000000000000";
 
 /** The Base precompiles of one fork, as the engines use them. */
 export interface BasePrecompiles {
@@ -45,24 +39,27 @@ export function createBasePrecompiles(fork: OpFork, handlers: BaseHandlers): Bas
     fork,
     warmAddresses: warm,
     handlerAt(address: Uint8Array): BasePrecompileHandler | undefined {
-      // Singletons start 0x84 53 or 0xb2 0f, tokens 0xb2 00: other addresses are answered by one byte compare.
+      // Singletons start 0x84 53, 0xb2 0f or 0x81 30, tokens 0xb2 00: other addresses are answered by one byte compare.
       const b0 = address[0];
-      if (b0 !== 0x84 && b0 !== 0xb2) return undefined;
+      if (b0 !== 0x84 && b0 !== 0xb2 && b0 !== 0x81) return undefined;
       return handlers.singletons.get(hex(address)) ?? handlers.dynamic?.(address);
     },
   };
 }
 
 /**
- * The singleton Base precompiles installed at `fork`, as `[name, address]` with base/base's
+ * The singleton Base precompiles installed at `fork`, as `[name, 0x-address]` with base/base's
  * `PrecompileId::Custom` names (what eth_config lists; `PolicyRegistryPrecompile` is the name in
- * the one stored version of `policy/precompile.rs` that has it).
+ * the one stored version of `policy/precompile.rs` that has it): the Beryl three, and from Cobalt
+ * TxContext and NonceManager (`provider.rs` @05358dd1).
  */
 export function basePrecompileNames(fork: OpFork): [string, string][] {
   if (fork < OpFork.beryl) return [];
-  return [
+  const out: [string, Uint8Array][] = [
     ["ActivationRegistry", ACTIVATION_REGISTRY_ADDRESS],
     ["B20Factory", B20_FACTORY_ADDRESS],
     ["PolicyRegistryPrecompile", POLICY_REGISTRY_ADDRESS],
   ];
+  if (fork >= OpFork.cobalt) out.push(["NonceManager", NONCE_MANAGER_ADDRESS], ["TxContext", TX_CONTEXT_ADDRESS]);
+  return out.map(([n, a]) => [n, hex(a)]);
 }

@@ -106,9 +106,9 @@ class EthereumjsBaseHost implements BaseStateHost {
     this.sm = syncState(evm);
   }
 
-  /** Storage accesses are reported to a tracer when one is attached (see `traceBaseStorage`). */
+  /** Storage accesses are reported to a tracer when one is attached (see {@link observeBasePrecompiles}). */
   private observe(address: Uint8Array, key: Uint8Array): void {
-    observers.get(this.evm)?.(address, key);
+    observers.get(this.evm)?.storage(address, key);
   }
 
   sload(address: Uint8Array, slot: bigint): SlotRead {
@@ -156,6 +156,7 @@ class EthereumjsBaseHost implements BaseStateHost {
 
   log(log: BaseLog): void {
     this.logs.push(log);
+    observers.get(this.evm)?.log(log.address, log.topics, log.data);
   }
 
   checkpoint(): number {
@@ -181,15 +182,24 @@ class EthereumjsBaseHost implements BaseStateHost {
   }
 }
 
-/** Tracers listening to the Base precompiles' storage accesses, per EVM (prestateTracer). */
-const observers = new WeakMap<object, (address: Uint8Array, slot: Uint8Array) => void>();
+/** What a tracer learns of the Base precompiles' work, which no opcode step shows. */
+export interface BasePrecompileObserver {
+  /** A storage slot read or written (prestateTracer lists it). */
+  storage(address: Uint8Array, slot: Uint8Array): void;
+  /** A log emitted (callTracer `withLog`, parity traces). */
+  log(address: Uint8Array, topics: Uint8Array[], data: Uint8Array): void;
+}
+
+/** The observer attached to each EVM. */
+const observers = new WeakMap<object, BasePrecompileObserver>();
 
 /**
- * Reports every storage slot a Base precompile reads or writes in `evm` to `onAccess` (the
- * tracers see opcodes only; a precompile's accesses are not opcodes). Returns the detach function.
+ * Reports the storage accesses and logs of every Base precompile call `evm` runs to `observer`
+ * (the tracers see opcode steps; a precompile's accesses and logs are not opcodes). Returns the
+ * detach function.
  */
-export function traceBaseStorage(evm: EVM, onAccess: (address: Uint8Array, slot: Uint8Array) => void): () => void {
-  observers.set(evm, onAccess);
+export function observeBasePrecompiles(evm: EVM, observer: BasePrecompileObserver): () => void {
+  observers.set(evm, observer);
   return () => observers.delete(evm);
 }
 

@@ -11,6 +11,7 @@ import { Address, setLengthLeft, bigIntToBytes, KECCAK256_NULL } from "@ethereum
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
 import { STACK_GROW, STACK_IN } from "../evm/opcodes.js";
 import type { FrameType, StateView, Tracer } from "./tracer.js";
+import { observeBasePrecompiles } from "../op/basePrecompiles.js";
 
 /** geth's texts for the engine's errors (core/vm/errors.go). */
 const GETH_ERRORS: Record<string, string> = {
@@ -304,6 +305,11 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
       return res;
     };
   }
+  // Base's native precompiles read, write and log without opcodes: they report to the tracer directly.
+  const detachBase = observeBasePrecompiles(evm, {
+    storage: (address, slot) => tracer.onPrecompileStorage?.(address, slot),
+    log: (address, topics, data) => tracer.onLog(frames[frames.length - 1]?.depth ?? 0, address, topics, data),
+  });
   const events = evm.events;
   events.on("beforeMessage", beforeMessage as never);
   events.on("afterMessage", afterMessage as never);
@@ -317,6 +323,7 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
       events.off("newContract", newContract as never);
       events.off("step", step as never);
       engine.runInterpreter = runInterpreter;
+      detachBase();
     },
   };
 }

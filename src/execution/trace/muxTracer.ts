@@ -32,6 +32,9 @@ export class MuxTracer implements Tracer {
   onLog(depth: number, address: Uint8Array, topics: Uint8Array[], data: Uint8Array): void {
     for (const x of this.tracers.values()) x.onLog(depth, address, topics, data);
   }
+  onPrecompileStorage(address: Uint8Array, slot: Uint8Array): void {
+    for (const x of this.tracers.values()) x.onPrecompileStorage?.(address, slot);
+  }
   onTxEnd(e: TxEnd): void {
     for (const x of this.tracers.values()) x.onTxEnd(e);
   }

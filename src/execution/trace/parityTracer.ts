@@ -61,6 +61,9 @@ export class ParityTracer implements Tracer {
   }
   onStepError(): void {}
   onLog(): void {}
+  onPrecompileStorage(address: Uint8Array, slot: Uint8Array): void {
+    if (this.stopped === undefined) this.prestate?.onPrecompileStorage(address, slot);
+  }
   onTxEnd(e: TxEnd): void {
     this.output = e.output;
     this.prestate?.onTxEnd(e);

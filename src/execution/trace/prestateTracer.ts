@@ -76,6 +76,12 @@ export class PrestateTracer implements Tracer {
     if (!p.storage.has(k)) p.storage.set(k, { slot, value: this.state!.storage(address, slot) });
   }
 
+  /** A native precompile's storage access: listed as an SLOAD/SSTORE of that slot would be. */
+  onPrecompileStorage(address: Uint8Array, slot: Uint8Array): void {
+    if (this.stopped !== undefined) return;
+    this.lookupStorage(address, slot);
+  }
+
   onTxStart(t: TxStart): void {
     this.state = t.state;
     this.lookup(t.from);

@@ -113,6 +113,8 @@ export interface Tracer {
   /** A step failed before it ran (geth logs the error on the step): out of gas, stack errors. */
   onStepError(depth: number, error: string): void;
   onLog(depth: number, address: Uint8Array, topics: Uint8Array[], data: Uint8Array): void;
+  /** A storage slot read or written by a native precompile (Base's, from Beryl): no opcode step shows it. */
+  onPrecompileStorage?(address: Uint8Array, slot: Uint8Array): void;
   onTxEnd(e: TxEnd): void;
   /** The result as JSON text. */
   result(): string;

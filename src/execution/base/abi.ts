@@ -20,10 +20,14 @@ import { keccak256 } from "../../util/keccak.js";
 /** A decoded (or to-be-encoded) ABI value. */
 export type AbiValue = bigint | boolean | string | Uint8Array | AbiValue[];
 
-/** Data too short for what its types need (alloy: `Error::Overrun`). */
+/**
+ * Data too short for what its types need (alloy: `Error::Overrun`). The message is alloy-sol-types
+ * 1.x's `Display` ("ABI decoding failed: " prefix; base/base pins alloy-sol-types 1.5), which an
+ * `AbiDecodeFailed` revert carries on the wire.
+ */
 export class AbiOverrunError extends Error {
   constructor() {
-    super("buffer overrun while deserializing");
+    super("ABI decoding failed: buffer overrun while deserializing");
     this.name = "AbiOverrunError";
   }
 }

@@ -119,7 +119,8 @@ export class MemoryBaseHost implements BaseStateHost {
  * {@link MemoryBaseHost} with EIP-2929 access tracking, for tests that price under
  * `EVM_SCHEDULE`: a slot or account is cold until first touched in the transaction
  * ({@link MemoryBaseHost.endTransaction} starts a new one); {@link warmAccount} pre-warms an
- * address as the EVM does for the call's target, sender and precompiles.
+ * address as the EVM does for the call's target, sender and precompiles. Warmth is not undone
+ * when a checkpoint reverts (the EVM would undo it with the reverted frame).
  */
 export class AccessTrackingHost extends MemoryBaseHost {
   private warm = new Set<string>();

@@ -38,7 +38,7 @@ import {
   V2_POLICY_SCOPES,
   WAD,
 } from "./constants.js";
-import { AssetError, AssetEvent, B20Error, B20Event, addressWord, wordTopic } from "./codec.js";
+import { AssetError, AssetEvent, B20Error, B20Event, addressWord, wordTopic, type EventSpec } from "./codec.js";
 import { domainSeparator, permitDigest, recoverSigner, type Hasher, type PermitArgs } from "./permit.js";
 import type { PolicyPort } from "./policyPort.js";
 import { CoreSlot, STABLECOIN_CURRENCY_SLOT, TokenStorage, TransferLane } from "./storage.js";
@@ -101,7 +101,7 @@ export class B20Token {
     return this.version === 2;
   }
 
-  private emit(event: { emit: (ctx: BaseCallContext, address: Uint8Array, indexed: readonly Uint8Array[], data: readonly AbiValue[]) => void }, indexed: readonly Uint8Array[], data: readonly AbiValue[] = []): void {
+  private emit(event: EventSpec, indexed: readonly Uint8Array[], data: readonly AbiValue[] = []): void {
     event.emit(this.ctx, this.address, indexed, data);
   }
 

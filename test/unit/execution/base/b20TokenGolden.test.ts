@@ -1,6 +1,11 @@
+/**
+ * Every case of the four B-20 token goldens (../shared/fixtures/base-upgrades: asset and
+ * stablecoin, V1 at Beryl and V2 at Cobalt) over the in-memory host and the free gas schedule of
+ * base/base's `HashMapStorageProvider`; counts per file are printed. Harness: b20GoldenHarness.ts.
+ */
 import { afterAll, describe, expect, it } from "vitest";
 import { b20Id } from "../../../../src/execution/base/b20/constants.js";
-import { HASH_WITH_ZEROS, type Json, TokenGolden, fakePolicyRegistry, loadGolden, newTally, runTokenCase } from "./b20GoldenHarness.js";
+import { type Json, TokenGolden, fakePolicyRegistry, loadGolden, newTally, runTokenCase } from "./b20GoldenHarness.js";
 
 /**
  * Where the Cobalt release differs from the stablecoin V2 golden (@289d9f5a, older than the
@@ -25,7 +30,6 @@ for (const file of ["b20_asset_v1_golden.json", "b20_asset_v2_golden.json", "b20
     afterAll(() => console.log(`${file}: ${JSON.stringify(tally)}`));
     for (const c of golden.cases) {
       it(c.name as string, () => {
-        HASH_WITH_ZEROS.value = process.env.B20_ZEROS !== "0";
         expect(runTokenCase(runner, c, tally, releaseAdaptation(file))).toEqual([]);
       });
     }

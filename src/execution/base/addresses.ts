@@ -28,12 +28,12 @@ export const B20_FACTORY_ADDRESS = addr("b20f00000000000000000000000000000000000
  * EIP-8130 transaction-context precompile (`TxContextStorage::ADDRESS`, `tx_context/storage.rs`
  * @0050129b; PR base/base#3121 "gated behind the Cobalt hardfork"). base/base installs it from
  * Cobalt (`provider.rs` @05358dd1 `install_with_observer`: `upgrade >= Cobalt` → `TxContext::install`);
- * basalt does not implement it — see `docs/base-precompiles-goldens.md` ("TxContext and NonceManager").
+ * logic in `eip8130/`.
  */
 export const TX_CONTEXT_ADDRESS = addr("813000000000000000000000000000000000aa02");
 
 /**
- * EIP-8130 2D nonce manager (`NonceManagerStorage::ADDRESS`, PR base/base#3121), installed from
- * Cobalt like {@link TX_CONTEXT_ADDRESS}; not implemented by basalt (same note).
+ * EIP-8130 2D nonce manager (`NonceManagerStorage::ADDRESS`, `nonce/storage.rs` @0d23e95b, PR
+ * base/base#3121), installed from Cobalt like {@link TX_CONTEXT_ADDRESS}; logic in `eip8130/`.
  */
 export const NONCE_MANAGER_ADDRESS = addr("813000000000000000000000000000000000aa01");

@@ -24,14 +24,13 @@ import {
   type ActivationAdminConfig,
 } from "../../../../src/execution/base/activation/index.js";
 import { ACTIVATION_REGISTRY_ADDRESS } from "../../../../src/execution/base/addresses.js";
-import { BaseCallContext, type BaseCallEnv } from "../../../../src/execution/base/context.js";
+import { BaseCallContext } from "../../../../src/execution/base/context.js";
 import { EVM_SCHEDULE, FREE_STORAGE_SCHEDULE, type BaseGasSchedule } from "../../../../src/execution/base/gas.js";
-import { DELEGATE_CALL_NOT_ALLOWED, outcomeOf, runBasePrecompile, type BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
+import { DELEGATE_CALL_NOT_ALLOWED, outcomeOf, type BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
 import { mappingSlotOfBytes32 } from "../../../../src/execution/base/slots.js";
 import { MemoryBaseHost } from "../../../helpers/baseMemoryHost.js";
+import { addr, callEnv, expectReturn, expectRevertData, hex, runFrame, type CallOpts } from "../../../helpers/basePrecompileCall.js";
 
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString("hex")}`;
-const addr = (byte: number): Uint8Array => new Uint8Array(20).fill(byte);
 const ADMIN = addr(0xcb);
 const NEW_ADMIN = addr(0xcd);
 const OUTSIDER = addr(0x0f);
@@ -47,47 +46,13 @@ const setAdmin = (a: Uint8Array) => call("setAdmin(address)", ["address"], [a]);
 const errorData = (signature: string, types: string[] = [], values: (Uint8Array | bigint)[] = []) => hex(call(signature, types, values));
 const word = (a: Uint8Array) => `0x${"00".repeat(12)}${Buffer.from(a).toString("hex")}`;
 
-interface CallOpts {
-  fork?: OpFork;
-  caller?: Uint8Array;
-  value?: bigint;
-  isStatic?: boolean;
-  gasLimit?: number;
-  schedule?: BaseGasSchedule;
-  direct?: boolean;
-}
-
-function env(o: CallOpts): BaseCallEnv {
-  return {
-    caller: o.caller ?? ADMIN,
-    address: ACTIVATION_REGISTRY_ADDRESS,
-    value: o.value ?? 0n,
-    isStatic: o.isStatic ?? false,
-    gasLimit: o.gasLimit ?? 1_000_000,
-    origin: o.caller ?? ADMIN,
-    block: { number: 1n, timestamp: 1n, coinbase: addr(0), chainId: 8453n },
-    fork: o.fork ?? OpFork.beryl,
-  };
-}
-
-/** Runs one call as a frame: kept on success, undone otherwise. */
+/** One call frame at the registry (static-call and fork defaults as the tests need; free storage unless `o.schedule`). */
 function run(host: MemoryBaseHost, config: ActivationAdminConfig, input: Uint8Array, o: CallOpts = {}): BasePrecompileOutcome {
-  const cp = host.checkpoint();
-  const out = runBasePrecompile(activationRegistryHandler(config), input, env(o), host, o.schedule ?? FREE_STORAGE_SCHEDULE, o.direct ?? true);
-  if (out.status === "success") host.commit(cp);
-  else host.revert(cp);
-  return out;
+  return runFrame(host, activationRegistryHandler(config), input, callEnv(ACTIVATION_REGISTRY_ADDRESS, o, ADMIN), { schedule: FREE_STORAGE_SCHEDULE, ...o });
 }
 
-function expectOk(out: BasePrecompileOutcome, output = "0x"): void {
-  expect(out.status).toBe("success");
-  if (out.status === "success") expect(hex(out.output)).toBe(output);
-}
-
-function expectRevert(out: BasePrecompileOutcome, data: string): void {
-  expect(out.status).toBe("revert");
-  if (out.status === "revert") expect(hex(out.output)).toBe(data);
-}
+const expectOk = (out: BasePrecompileOutcome, output = "0x"): void => void expectReturn(out, output);
+const expectRevert = expectRevertData;
 
 const BERYL = staticActivationAdmin(ADMIN);
 const COBALT = stateBackedActivationAdmin(ADMIN);
@@ -219,7 +184,7 @@ describe("ActivationRegistry at Cobalt (state-backed admin, PR base/base#3489)",
 
 describe("isFeatureActivated / ensureFeatureActivated (the write gate of the registries and the factory)", () => {
   function ctxOver(host: MemoryBaseHost, schedule: BaseGasSchedule): BaseCallContext {
-    return new BaseCallContext(host, env({ schedule }), schedule);
+    return new BaseCallContext(host, callEnv(ACTIVATION_REGISTRY_ADDRESS, {}, ADMIN), schedule);
   }
 
   it("is one metered SLOAD of features[feature]", () => {

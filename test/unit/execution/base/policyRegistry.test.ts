@@ -10,7 +10,7 @@ import { encodeCall, selectorOf, type AbiValue } from "../../../../src/execution
 import { POLICY_REGISTRY_FEATURE } from "../../../../src/execution/base/activation/index.js";
 import { ACTIVATION_REGISTRY_ADDRESS, POLICY_REGISTRY_ADDRESS } from "../../../../src/execution/base/addresses.js";
 import { BaseCallContext, type BaseCallEnv } from "../../../../src/execution/base/context.js";
-import { EVM_SCHEDULE, FREE_STORAGE_SCHEDULE, type BaseGasSchedule } from "../../../../src/execution/base/gas.js";
+import { EVM_SCHEDULE, FREE_STORAGE_SCHEDULE } from "../../../../src/execution/base/gas.js";
 import type { SlotRead, SlotWrite } from "../../../../src/execution/base/host.js";
 import { DELEGATE_CALL_NOT_ALLOWED, outcomeOf, runBasePrecompile, type BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
 import {
@@ -30,9 +30,8 @@ import {
 } from "../../../../src/execution/base/policy/index.js";
 import { mappingSlotOfBytes32 } from "../../../../src/execution/base/slots.js";
 import { MemoryBaseHost } from "../../../helpers/baseMemoryHost.js";
+import { addr, callEnv, expectReturn, expectRevertData, hex, runFrame, type CallOpts } from "../../../helpers/basePrecompileCall.js";
 
-const hex = (b: Uint8Array): string => `0x${Buffer.from(b).toString("hex")}`;
-const addr = (byte: number): Uint8Array => new Uint8Array(20).fill(byte);
 const ADMIN = addr(0xad);
 const ALICE = addr(0xa1);
 const BOB = addr(0xb0);
@@ -77,27 +76,7 @@ class AccessListHost extends MemoryBaseHost {
   }
 }
 
-interface CallOpts {
-  fork?: OpFork;
-  caller?: Uint8Array;
-  value?: bigint;
-  isStatic?: boolean;
-  gasLimit?: number;
-  schedule?: BaseGasSchedule;
-}
-
-function env(o: CallOpts): BaseCallEnv {
-  return {
-    caller: o.caller ?? ADMIN,
-    address: POLICY_REGISTRY_ADDRESS,
-    value: o.value ?? 0n,
-    isStatic: o.isStatic ?? false,
-    gasLimit: o.gasLimit ?? 10_000_000,
-    origin: o.caller ?? ADMIN,
-    block: { number: 1n, timestamp: 1n, coinbase: addr(0), chainId: 8453n },
-    fork: o.fork ?? OpFork.beryl,
-  };
-}
+const env = (o: CallOpts): BaseCallEnv => callEnv(POLICY_REGISTRY_ADDRESS, o, ADMIN);
 
 /** A host whose policy-registry feature is on (written directly, as genesis state would be). */
 function activatedHost(): AccessListHost {
@@ -109,11 +88,7 @@ function activatedHost(): AccessListHost {
 
 /** One call frame (undone unless it succeeds), under `o.schedule` (the EVM's prices by default). */
 function run(host: MemoryBaseHost, input: Uint8Array, o: CallOpts = {}): BasePrecompileOutcome {
-  const cp = host.checkpoint();
-  const out = runBasePrecompile(policyRegistryHandler, input, env(o), host, o.schedule ?? EVM_SCHEDULE, true);
-  if (out.status === "success") host.commit(cp);
-  else host.revert(cp);
-  return out;
+  return runFrame(host, policyRegistryHandler, input, env(o), o);
 }
 
 /** The same call in a new transaction. */
@@ -122,15 +97,8 @@ function runTx(host: MemoryBaseHost, input: Uint8Array, o: CallOpts = {}): BaseP
   return run(host, input, o);
 }
 
-function expectOk(out: BasePrecompileOutcome): Uint8Array {
-  expect(out.status, out.status === "revert" ? hex(out.output) : out.status).toBe("success");
-  return out.status === "success" ? out.output : new Uint8Array();
-}
-
-function expectRevert(out: BasePrecompileOutcome, data: string): void {
-  expect(out.status).toBe("revert");
-  if (out.status === "revert") expect(hex(out.output)).toBe(data);
-}
+const expectOk = (out: BasePrecompileOutcome): Uint8Array => expectReturn(out);
+const expectRevert = expectRevertData;
 
 // EIP-2929/2200/3529 prices used below.
 const COLD_SLOAD = 2100;

@@ -13,14 +13,14 @@ import { ActivationSelectors, B20_ASSET_FEATURE, B20_STABLECOIN_FEATURE, activat
 import { ACTIVATION_REGISTRY_ADDRESS, B20_FACTORY_ADDRESS, POLICY_REGISTRY_ADDRESS } from "../../../../src/execution/base/addresses.js";
 import { B20_MARKER_CODE_HASH, B20PolicyScope, B20Role, B20Variant, b20AddressPreimage, b20TokenAddress, b20TokenHandler, b20VariantOf, hasB20Prefix } from "../../../../src/execution/base/b20/index.js";
 import { CoreSlot } from "../../../../src/execution/base/b20/storage.js";
-import type { BaseCallEnv } from "../../../../src/execution/base/context.js";
 import { b20FactoryHandler } from "../../../../src/execution/base/factory/index.js";
-import { EVM_SCHEDULE, FREE_STORAGE_SCHEDULE, type BaseGasSchedule } from "../../../../src/execution/base/gas.js";
-import { DELEGATE_CALL_NOT_ALLOWED, runBasePrecompile, type BasePrecompileHandler, type BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
+import { FREE_STORAGE_SCHEDULE } from "../../../../src/execution/base/gas.js";
+import { DELEGATE_CALL_NOT_ALLOWED, type BasePrecompileHandler, type BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
 import { makePolicyId, PolicyType, policyRegistryHandler } from "../../../../src/execution/base/policy/index.js";
 import { mappingSlotOfAddress } from "../../../../src/execution/base/slots.js";
 import { keccak256 } from "../../../../src/util/keccak.js";
 import { AccessTrackingHost } from "../../../helpers/baseMemoryHost.js";
+import { callEnv, runFrame, type CallOpts } from "../../../helpers/basePrecompileCall.js";
 
 const a = (byte: number): Uint8Array => new Uint8Array(20).fill(byte);
 const ADMIN = a(0xad);
@@ -35,17 +35,6 @@ const word = (x: bigint): Uint8Array => encodeParams(["uint256"], [x]);
 /** EVM prices the expectations below are written in. */
 const G = { warm: 100, coldSload: 2100, coldAccount: 2600, set: 20_000, reset: 2900, coldSstore: 2100, log: 375, topic: 375, byte: 8, create: 32_000, deposit: 200, keccak: 30, keccakWord: 6 } as const;
 
-interface CallOpts {
-  caller?: Uint8Array;
-  fork?: OpFork;
-  value?: bigint;
-  isStatic?: boolean;
-  gasLimit?: number;
-  direct?: boolean;
-  schedule?: BaseGasSchedule;
-  timestamp?: bigint;
-}
-
 /** An in-memory chain of calls into the Base precompiles, priced like the EVM, each call a journaled frame. */
 class World {
   readonly host = new AccessTrackingHost();
@@ -59,24 +48,9 @@ class World {
   }
 
   call(to: Uint8Array, input: Uint8Array, o: CallOpts = {}): BasePrecompileOutcome {
-    const caller = o.caller ?? ADMIN;
-    const env: BaseCallEnv = {
-      caller,
-      address: to,
-      value: o.value ?? 0n,
-      isStatic: o.isStatic ?? false,
-      gasLimit: o.gasLimit ?? 30_000_000,
-      origin: caller,
-      block: { number: 1n, timestamp: o.timestamp ?? 1000n, coinbase: new Uint8Array(20), chainId: 8453n },
-      fork: o.fork ?? this.fork,
-    };
     // The EVM warms the call's target before running it.
     this.host.warmAccount(to);
-    const cp = this.host.checkpoint();
-    const out = runBasePrecompile(this.handler(to), input, env, this.host, o.schedule ?? EVM_SCHEDULE, o.direct ?? true);
-    if (out.status === "success") this.host.commit(cp);
-    else this.host.revert(cp);
-    return out;
+    return runFrame(this.host, this.handler(to), input, callEnv(to, { fork: this.fork, gasLimit: 30_000_000, ...o }, ADMIN), o);
   }
 
   ok(to: Uint8Array, input: Uint8Array, o: CallOpts = {}): Uint8Array {

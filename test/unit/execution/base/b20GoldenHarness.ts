@@ -8,7 +8,6 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { KECCAK256_NULL } from "@ethereumjs/util";
 import { OpFork, type OpForkName } from "../../../../src/chain/op/forks.js";
 import { BaseCallContext, type BaseCallEnv } from "../../../../src/execution/base/context.js";
 import { FREE_STORAGE_SCHEDULE } from "../../../../src/execution/base/gas.js";
@@ -330,18 +329,10 @@ export class TokenGolden {
   storageHash(): string {
     return storageHash(this.host, [this.token], true);
   }
-
-  /** Whether the token's account has code (the goldens' tokens at 0x2222… never do). */
-  hasCode(): boolean {
-    return hex(this.host.account(this.token).codeHash) !== hex(KECCAK256_NULL);
-  }
 }
 
 /** keccak256("SEIZE_HOLDER_POLICY"): the pre-rename name of the seize-exempt scope (stablecoin goldens @289d9f5a). */
 export const SEIZE_HOLDER_SCOPE = BigInt(hex(keccak256(new TextEncoder().encode("SEIZE_HOLDER_POLICY"))));
-
-/** DEFAULT_ADMIN_ROLE, re-exported for the internal-op cases. */
-export const DEFAULT_ADMIN = B20Role.defaultAdmin;
 
 /** Pass counts of one golden file. */
 export interface Tally {

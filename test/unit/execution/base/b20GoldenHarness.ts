@@ -22,6 +22,8 @@ import { isAuthorized, policyExists, seedExistingPolicy, seedPolicyMember } from
 import { AssetSlot, CoreSlot, STABLECOIN_CURRENCY_SLOT } from "../../../../src/execution/base/b20/storage.js";
 import { B20Token } from "../../../../src/execution/base/b20/token.js";
 import { keccak256 } from "../../../../src/util/keccak.js";
+import { decodeParams } from "../../../../src/execution/base/abi.js";
+import { permitDigest } from "../../../../src/execution/base/b20/permit.js";
 import { MemoryBaseHost } from "../../../helpers/baseMemoryHost.js";
 
 /** The fixture folder (read-only, shared by every worktree). */
@@ -409,6 +411,7 @@ export function runTokenCase(g: TokenGolden, c: Json, tally: Tally, adapt: (c: J
       if (c.expectGasDeducted !== undefined && ctx.gasUsed !== c.expectGasDeducted) failures.push(`gas deducted ${ctx.gasUsed} != ${String(c.expectGasDeducted)}`);
     }
   }
+  if (c.permitSigning !== undefined) failures.push(...checkPermitSigning(g, c));
   for (const entry of (c.state as Json[] | undefined) ?? []) {
     const r = g.checkState(entry);
     if (!r.ok) failures.push(`state: ${r.detail!}`);
@@ -425,6 +428,23 @@ export function runTokenCase(g: TokenGolden, c: Json, tally: Tally, adapt: (c: J
   }
   if (failures.length === 0) tally.casesPassed++;
   return failures;
+}
+
+/**
+ * `permitSigning`: the domain separator and the EIP-712 digest the converter signed must be what
+ * the token derives (its domain at the case's fork, the permit step's arguments at `nonce`).
+ */
+function checkPermitSigning(g: TokenGolden, c: Json): string[] {
+  const signing = c.permitSigning as Json;
+  const step = (c.steps as Json[]).find((s) => typeof s.fn === "string" && (s.fn as string).startsWith("permit("));
+  if (step === undefined) return ["permitSigning without a permit step"];
+  const separator = g.tokenAt(g.token).domainSeparator();
+  const [owner, spender, value, deadline, v, r, sig] = decodeParams(["address", "address", "uint256", "uint256", "uint8", "bytes32", "bytes32"], bytes(step.input as string).subarray(4)) as [Uint8Array, Uint8Array, bigint, bigint, bigint, Uint8Array, Uint8Array];
+  const digest = permitDigest(keccak256, separator, { owner, spender, value, deadline, v, r, s: sig }, BigInt(signing.nonce as string));
+  const out: string[] = [];
+  if (signing.domainSeparator !== undefined && hex(separator) !== (signing.domainSeparator as string).toLowerCase()) out.push(`domain separator ${hex(separator)} != ${signing.domainSeparator as string}`);
+  if (hex(digest) !== (signing.digest as string).toLowerCase()) out.push(`permit digest ${hex(digest)} != ${signing.digest as string}`);
+  return out;
 }
 
 /** `outputDecoded` of `eip712Domain()`: the five asserted fields. */

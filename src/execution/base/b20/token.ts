@@ -13,7 +13,8 @@
  *   policy ids with one load of their shared word; `updatePolicy` checks the scope and the new
  *   policy before reading the old id;
  * - SEIZE (pause bit 3, `SEIZE_ROLE`, the seize-exempt/-receiver scopes, `seizeWithMemo`);
- * - `permit` meters its five hashes and charges 3,000 for the signer recovery;
+ * - asset `permit` meters its five hashes and charges 3,000 for the signer recovery (the
+ *   stablecoin's stays free, as at V1);
  * - assets: the ERC-8056 scheduled UI multiplier (the current multiplier flips to a matured
  *   pending one when read), and `updateMultiplier` clears a pending update and emits the ERC-8056
  *   events after the V1 one.
@@ -412,17 +413,27 @@ export class B20Token {
     return metered ? (data) => this.ctx.keccak256(data) : keccak256;
   }
 
-  /** The EIP-712 domain separator; V2 meters its three hashes (`DOMAIN_SEPARATOR()` and `permit` alike). */
+  /**
+   * Whether `permit` is metered: asset V2 (base/base `b20_asset/logic/v2.rs`: metered signing hash
+   * and recovery, five keccaks in its golden); stablecoin V2 keeps V1's free hashing and recovery
+   * (`b20_stablecoin/logic/v2.rs` @455531f5, and its golden @289d9f5a pins no keccak).
+   */
+  private get meteredPermit(): boolean {
+    return this.v2 && this.variant === B20Variant.asset;
+  }
+
+  /** The EIP-712 domain separator; a metered-permit token meters its three hashes (`DOMAIN_SEPARATOR()` and `permit` alike). */
   domainSeparator(): Uint8Array {
-    return domainSeparator(this.hasher(this.v2), this.st.readBytes(CoreSlot.name), this.ctx.env.block.chainId, this.address);
+    return domainSeparator(this.hasher(this.meteredPermit), this.st.readBytes(CoreSlot.name), this.ctx.env.block.chainId, this.address);
   }
 
   permit(args: PermitArgs): void {
     if (this.ctx.env.block.timestamp > args.deadline) throw B20Error.expiredSignature(args.deadline);
     const separator = this.domainSeparator();
     const nonce = this.st.nonce(args.owner);
-    const digest = permitDigest(this.hasher(this.v2), separator, args, nonce);
-    if (this.v2) this.ctx.deductGas(PERMIT_RECOVERY_GAS);
+    const digest = permitDigest(this.hasher(this.meteredPermit), separator, args, nonce);
+    // ECRECOVER's flat price, charged before `v` is looked at (`PermitArgs::metered_recover_signer`).
+    if (this.meteredPermit) this.ctx.deductGas(PERMIT_RECOVERY_GAS);
     const signer = recoverSigner(digest, args.v, args.r, args.s);
     if (signer === undefined) throw B20Error.invalidSigner(ZERO_ADDRESS, args.owner);
     if (isZero(signer) || !sameAddress(signer, args.owner)) throw B20Error.invalidSigner(signer, args.owner);

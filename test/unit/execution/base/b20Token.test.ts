@@ -189,7 +189,17 @@ describe("B-20 permit metering", () => {
     return call("permit(address,address,uint256,uint256,uint8,bytes32,bytes32)", ["address", "address", "uint256", "uint256", "uint8", "bytes32", "bytes32"], [ALICE, BOB, 5n, (1n << 256n) - 1n, 27n, one, one]);
   };
 
-  it("V1 hashes and recovers for free; V2 meters five keccaks and 3,000 for the recovery", () => {
+  it("a stablecoin's V2 permit stays free, as at V1", () => {
+    const w = new World(OpFork.cobalt);
+    w.activateAll();
+    const out = w.ok(B20_FACTORY_ADDRESS, createCall(B20Variant.stablecoin, stablecoinParams(ADMIN, "USD")));
+    const token = out.subarray(12);
+    const r = w.call(token, permitInput(), { caller: ALICE, schedule: FREE_STORAGE_SCHEDULE });
+    expect(r.status === "revert" && hex(r.output).slice(0, 8)).toBe(hex(selectorOf("InvalidSigner(address,address)")));
+    expect(r.gasUsed).toBe(Math.ceil(permitInput().length / 32) * 6);
+  });
+
+  it("V1 hashes and recovers for free; asset V2 meters five keccaks and 3,000 for the recovery", () => {
     const costs = [OpFork.beryl, OpFork.cobalt].map((fork) => {
       const { w, token } = assetWorld(fork);
       w.ok(token, balanceOf(ALICE));

@@ -114,3 +114,42 @@ export class MemoryBaseHost implements BaseStateHost {
     return this.logs.filter((l) => hex(l.address) === a);
   }
 }
+
+/**
+ * {@link MemoryBaseHost} with EIP-2929 access tracking, for tests that price under
+ * `EVM_SCHEDULE`: a slot or account is cold until first touched in the transaction
+ * ({@link MemoryBaseHost.endTransaction} starts a new one); {@link warmAccount} pre-warms an
+ * address as the EVM does for the call's target, sender and precompiles. Warmth is not undone
+ * when a checkpoint reverts (the EVM would undo it with the reverted frame).
+ */
+export class AccessTrackingHost extends MemoryBaseHost {
+  private warm = new Set<string>();
+
+  private touch(key: string): boolean {
+    const cold = !this.warm.has(key);
+    this.warm.add(key);
+    return cold;
+  }
+
+  /** Marks `address` warm for the rest of the transaction. */
+  warmAccount(address: Uint8Array): void {
+    this.warm.add(hex(address));
+  }
+
+  override endTransaction(): void {
+    super.endTransaction();
+    this.warm = new Set();
+  }
+
+  override sload(address: Uint8Array, slot: bigint): SlotRead {
+    return { ...super.sload(address, slot), cold: this.touch(`${hex(address)}:${slot}`) };
+  }
+
+  override sstore(address: Uint8Array, slot: bigint, value: bigint): SlotWrite {
+    return { ...super.sstore(address, slot, value), cold: this.touch(`${hex(address)}:${slot}`) };
+  }
+
+  override account(address: Uint8Array): AccountRead {
+    return { ...super.account(address), cold: this.touch(hex(address)) };
+  }
+}

@@ -10,7 +10,9 @@
  *
  * Decoding checks what alloy's `type_check` checks: an `address` word's 12 leading bytes are
  * zero, a `uint<N>` fits N bits, an `int<N>` is a sign-extended N-bit value, a `bool` is 0 or 1,
- * a `bytes<N>` word is zero after its N bytes; an `enum` is a `uint8` the caller range-checks
+ * a `bytes<N>` word is zero after its N bytes, a `string` is valid UTF-8; a Solidity `enum` of
+ * N members is written `uint8enum<N>` (e.g. `uint8enum3`): a `uint8` below N, printed as `uint8`
+ * in messages (alloy's `SolEnum` check). A bare `uint8enum` is a `uint8` the caller range-checks
  * (see {@link AbiTypeCheckError}).
  */
 import { keccak256 } from "../../util/keccak.js";
@@ -56,7 +58,7 @@ export function eventTopic(signature: string): Uint8Array {
 /** A parsed ABI type. */
 export type AbiType =
   | { kind: "address" | "bool" | "bytes" | "string" }
-  | { kind: "uint" | "int"; bits: number }
+  | { kind: "uint" | "int"; bits: number; enumCount?: number }
   | { kind: "fixedBytes"; size: number }
   | { kind: "array"; of: AbiType; length: number | undefined }
   | { kind: "tuple"; of: AbiType[] };
@@ -94,6 +96,7 @@ export function parseAbiType(type: string): AbiType {
   else if (/^int\d*$/.test(type)) t = { kind: "int", bits: type === "int" ? 256 : Number(type.slice(3)) };
   else if (/^bytes\d+$/.test(type)) t = { kind: "fixedBytes", size: Number(type.slice(5)) };
   else if (type === "uint8enum") t = { kind: "uint", bits: 8 };
+  else if (/^uint8enum\d+$/.test(type)) t = { kind: "uint", bits: 8, enumCount: Number(type.slice(9)) };
   else throw new Error(`unsupported ABI type ${type}`);
   parsed.set(type, t);
   return t;
@@ -192,7 +195,8 @@ function encodeValue(t: AbiType, v: AbiValue): Uint8Array {
     }
     case "bytes":
     case "string": {
-      const b = t.kind === "string" ? new TextEncoder().encode(v as string) : (v as Uint8Array);
+      // A string may come as its raw bytes (a type-check message re-encodes the data as given).
+      const b = typeof v === "string" ? new TextEncoder().encode(v) : (v as Uint8Array);
       return concat([word(BigInt(b.length)), padRight(b)]);
     }
     case "array": {
@@ -269,7 +273,7 @@ function valid(t: AbiType, data: Uint8Array, at: number): boolean {
     case "uint": {
       const pad = WORD - t.bits / 8;
       for (let i = 0; i < pad; i++) if (data[at + i] !== 0) return false;
-      return true;
+      return t.enumCount === undefined || data[at + WORD - 1]! < t.enumCount;
     }
     case "int": {
       const pad = WORD - (t as { bits: number }).bits / 8;
@@ -285,6 +289,9 @@ function valid(t: AbiType, data: Uint8Array, at: number): boolean {
       return true;
   }
 }
+
+/** Strict UTF-8 (a `string` that is not UTF-8 fails alloy's type check). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Decoding state: whether a type check has already failed (alloy decodes fully, then checks). */
 interface DecodeState {
@@ -318,7 +325,15 @@ function decodeValue(t: AbiType, data: Uint8Array, at: number, st: DecodeState):
       const len = readSize(data, at);
       if (at + WORD + len > data.length) throw new AbiOverrunError();
       const b = data.slice(at + WORD, at + WORD + len);
-      return t.kind === "string" ? new TextDecoder().decode(b) : b;
+      if (t.kind === "bytes") return b;
+      if (st.raw) return b;
+      try {
+        return UTF8.decode(b);
+      } catch {
+        // alloy's `valid_token` for `string`: the bytes must be UTF-8.
+        st.typeCheckFailed = true;
+        return "";
+      }
     }
     case "array": {
       let base = at;

@@ -140,10 +140,12 @@ export class BaseCallContext {
   }
 
   /**
-   * Sets an account's code (a B-20 token's marker): 200 per byte, and when the account is empty
+   * Sets an account's code (a B-20 token's marker): refused in a static call; 200 per byte, and when the account is empty
    * CREATE's 32,000 plus the hash of the code (30 + 6 per word), as base/base's `set_code`.
    */
   setCode(address: Uint8Array, code: Uint8Array): void {
+    // A state change like SSTORE: refused in a static call before anything is charged.
+    if (this.env.isStatic) throw new StaticCallViolationError();
     this.deductGas(this.schedule.codeDepositByte * code.length);
     if (this.host.account(address).empty) {
       this.deductGas(this.schedule.create);

@@ -30,6 +30,7 @@ import { ripemd160Precompile } from "./ripemd160.js";
 import { sha256Precompile } from "./sha256.js";
 import type { Precompile } from "./types.js";
 import type { BasePrecompiles } from "../../base/registry.js";
+import { basePrecompilesFor } from "../../base/chainPrecompiles.js";
 
 export type { Precompile, PrecompileResult } from "./types.js";
 
@@ -178,7 +179,8 @@ const cache = new WeakMap<object, Map<string, PrecompileSet>>();
 
 /**
  * The precompiles of a block whose rules are `common` (already set to the block's hardfork) on
- * an OP chain at `opFork`, or on a plain Ethereum chain when `opFork` is undefined. Cached: the
+ * an OP chain at `opFork` — from Base's Beryl with Base's native precompiles (`base`) — or on a
+ * plain Ethereum chain when `opFork` is undefined. Cached: the
  * same arguments give the same set. Throws {@link OpPrecompileError} when `opFork` caps a
  * precompile `common` does not activate (e.g. Isthmus with a pre-Prague Common), as
  * `opPrecompiles` does.
@@ -191,10 +193,11 @@ export function precompilesFor(common: Common, opFork?: OpFork): PrecompileSet {
     cache.set(kzgKey, byKey);
   }
   const eips = common.eips();
-  const key = `${common.hardfork()}|${eips.length === 0 ? "" : eips.join(",")}|${opFork ?? ""}`;
+  // The chain id keys Base's precompiles (their activation admin is chain configuration).
+  const key = `${common.hardfork()}|${eips.length === 0 ? "" : eips.join(",")}|${opFork ?? ""}|${opFork !== undefined && opFork >= OpFork.beryl ? common.chainId() : ""}`;
   let set = byKey.get(key);
   if (set === undefined) {
-    set = buildSet(common, opFork);
+    set = withBasePrecompiles(buildSet(common, opFork), basePrecompilesFor(opFork, common.chainId()));
     byKey.set(key, set);
   }
   return set;

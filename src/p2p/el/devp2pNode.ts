@@ -6,6 +6,7 @@
  * served range as the head moves (BlockRangeUpdate, at most once per 32 blocks); transactions and
  * pool lookups go to the main thread through the callbacks given to it (see `threadProtocol.ts`).
  */
+import { ENR } from "@chainsafe/enr";
 import { DISCONNECT_REASON } from "@ethereumjs/devp2p";
 import type { Logger } from "pino";
 import { ETH_REQUEST_TIMEOUT_MS, P2P_EL_HANDSHAKE_TIMEOUT_MS, P2P_EL_STATUS_INTERVAL_MS } from "../../config/constants.js";
@@ -124,7 +125,9 @@ export class DevP2PNode implements EthSessionHost {
         protocolId: this.cfg.discv5ProtocolId,
         bootnodes: this.cfg.discv5Bootnodes.flatMap((b) => {
           try {
-            return [parseNodeRecord(b)];
+            const r = parseNodeRecord(b);
+            // An enode URL makes an unsigned record; sequence 0 makes the node send its real record in the handshake.
+            return [r.signature.length === 0 ? new ENR(r.kvs, 0n, r.signature) : r];
           } catch (e) {
             this.log.warn({ err: e, bootnode: b }, "bootnode unusable for discv5 (IPv4 enode URLs and enr: records only); skipped");
             return [];

@@ -1222,7 +1222,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     name: "bootnodes",
     type: "string",
     description: "Comma-separated enode URLs (for discv5 also enr: records) discovery starts from; an enode's ?discport= is its discovery UDP port",
-    defaultDescription: "the network's published bootnodes: Base's execution bootnodes on 9200 (discv5) and 30301 (discv4); none on the devnets",
+    defaultDescription: "the network's published bootnodes: Base's execution bootnodes on 9200 for discv5, the OP Stack's and Base's (30301) for discovery v4; none on the devnets",
     group: "devp2p",
     commands: ["node"],
     valueName: "<enodes>",

@@ -230,6 +230,24 @@ function recordOf(enrText: string): { ip?: string; tcp?: number; udp?: number } 
   }
 }
 
+/**
+ * A running node's discv5 endpoint (under `protocolId` when given): a PING→PONG to its record
+ * `enr`; WARN with `why` (and `fix`) when there is no record to probe, SKIP when the port is
+ * unknown. `flags` name the options to check on a FAIL.
+ */
+async function discv5Endpoint(e: P2PEndpoint, enr: string | undefined, why: string, fix: string, flags: string, ctx: DoctorContext, protocolId?: string): Promise<CheckResult> {
+  const record = enr === undefined ? why : recordOf(enr);
+  if (enr === undefined || typeof record === "string") return result(idOf(e), e.title, "WARN", `cannot probe discv5: ${String(record)}`, fix);
+  const port = e.port !== 0 ? e.port : record.udp;
+  if (port === undefined) return result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the node's ENR has no UDP port`);
+  const host = loopbackFor(e.host);
+  const ping = async (): Promise<{ latencyMs: number; said: string }> => {
+    const pong = await discv5Ping(enr, host, port, ctx.timeoutMs, protocolId);
+    return { latencyMs: pong.latencyMs, said: `a ${protocolId === undefined ? "" : `'${protocolId}' `}discv5 PING (it saw us as ${pong.observed})` };
+  };
+  return udpRoundTrip(e, host, port, { host, port, transport: "udp", enr }, ping, flags);
+}
+
 /** Asks the running node's rollup RPC for `opp2p_self`; a string is the reason it could not. */
 async function selfInfo(o: BasaltOptions, timeoutMs: number): Promise<SelfPeerInfo | string> {
   if (!o.rollup) return "the rollup RPC is off (--no-rollup), so opp2p_self cannot be asked";
@@ -297,22 +315,9 @@ async function clRunning(s: P2PLayerSettings, ctx: DoctorContext): Promise<Check
       out.push(await tcpEndpoint(e, typeof info === "string" ? undefined : tcpPortOf(info.addresses), typeof info === "string" ? info : "no TCP address in opp2p_self", ctx.timeoutMs));
       continue;
     }
-    // discv5: a PING→PONG to the node's own record.
-    if (typeof info === "string" || typeof record === "string") {
-      out.push(result(idOf(e), e.title, "WARN", `cannot probe discv5: ${String(record)}`, "run doctor with the node's own options (env file) and the rollup RPC on"));
-      continue;
-    }
-    const port = e.port !== 0 ? e.port : record.udp;
-    if (port === undefined) {
-      out.push(result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the node's ENR has no UDP port`));
-      continue;
-    }
-    const host = loopbackFor(e.host);
-    const ping = async (): Promise<{ latencyMs: number; said: string }> => {
-      const pong = await discv5Ping(info.ENR, host, port, ctx.timeoutMs);
-      return { latencyMs: pong.latencyMs, said: `a discv5 PING (it saw us as ${pong.observed})` };
-    };
-    out.push(await udpRoundTrip(e, host, port, { host, port, transport: "udp", enr: info.ENR }, ping, "--p2p.listen.udp and --p2p.no-discovery"));
+    const enr = typeof info === "string" || info.ENR === "" ? undefined : info.ENR;
+    const why = typeof info === "string" ? info : String(record);
+    out.push(await discv5Endpoint(e, enr, why, "run doctor with the node's own options (env file) and the rollup RPC on", "--p2p.listen.udp and --p2p.no-discovery", ctx));
   }
   if (typeof info !== "string") {
     if (info.ENR === "") out.push(advertisedVerdict("cl", s.advertiseIp, ctx.options.network, s.advertiseOption, `--${s.advertiseOption}`));
@@ -334,27 +339,13 @@ async function elRunning(s: P2PLayerSettings, ctx: DoctorContext): Promise<Check
       out.push(result(idOf(e), e.title, "WARN", `cannot probe ${e.name === "basev0" ? "discv5" : "discovery v4"}: ${info}`, "run doctor where the admin namespace answers on the HTTP RPC (not with --public)"));
       continue;
     }
-    const host = loopbackFor(e.host);
     if (e.name === "basev0") {
       // discv5 under basev0: a PING→PONG to the node's own record, as the consensus layer's check.
-      const record = info.enr === undefined ? "admin_nodeInfo has no enr (discv5 off in the running node?)" : recordOf(info.enr);
-      if (typeof record === "string" || info.enr === undefined) {
-        out.push(result(idOf(e), e.title, "WARN", `cannot probe discv5: ${String(record)}`, "run doctor with the node's own options (env file)"));
-        continue;
-      }
-      const port = e.port !== 0 ? e.port : record.udp;
-      if (port === undefined) {
-        out.push(result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the node's ENR has no UDP port`));
-        continue;
-      }
-      const enr = info.enr;
-      const ping = async (): Promise<{ latencyMs: number; said: string }> => {
-        const pong = await discv5Ping(enr, host, port, ctx.timeoutMs, BASE_PROTOCOL_ID);
-        return { latencyMs: pong.latencyMs, said: `a '${BASE_PROTOCOL_ID}' discv5 PING (it saw us as ${pong.observed})` };
-      };
-      out.push(await udpRoundTrip(e, host, port, { host, port, transport: "udp", enr }, ping, "--discovery.v5.port and --disable-discovery"));
+      const why = "admin_nodeInfo has no enr (discv5 off in the running node?)";
+      out.push(await discv5Endpoint(e, info.enr, why, "run doctor with the node's own options (env file)", "--discovery.v5.port and --disable-discovery", ctx, BASE_PROTOCOL_ID));
       continue;
     }
+    const host = loopbackFor(e.host);
     const port = e.port !== 0 ? e.port : (info.ports?.discovery ?? info.enode.udpPort);
     const ping = async (): Promise<{ latencyMs: number; said: string }> => {
       const pong = await discv4Ping(info.enode.publicKey, host, port, info.enode.tcpPort, ctx.timeoutMs);

@@ -1,6 +1,7 @@
 /**
- * The devp2p worker: the execution layer's presence on the network (discovery v4 on UDP, RLPx
- * with eth/68 on TCP, `src/p2p/el/devp2pNode.ts`). It opens the chain store read-only and serves
+ * The devp2p worker: the execution layer's presence on the network (discovery on UDP: discv5
+ * under `basev0` on Base's network, discovery v4 on plain Ethereum chains; RLPx with eth/68 and
+ * eth/69 on TCP; `src/p2p/el/devp2pNode.ts`). It opens the chain store read-only and serves
  * peers' block, body and receipt requests from it without the main thread; transactions from
  * peers go up to the main thread's pool, and the pool's lookups for peers' GetPooledTransactions
  * come back down (see `src/p2p/el/threadProtocol.ts`). It reports its peers and counters every
@@ -42,7 +43,7 @@ const node = new DevP2PNode(store, data, log, {
 const status = setInterval(() => {
   try {
     const head = node.head();
-    post({ type: "status", peers: node.peers(), ...node.snapshot(), head: { number: head.number.toString(), hash: head.hash } });
+    post({ type: "status", peers: node.peers(), ...node.snapshot(), head: { number: head.number.toString(), hash: head.hash }, enr: node.enr() });
   } catch (e) {
     log.warn({ err: e }, "devp2p status failed");
   }

@@ -1161,12 +1161,18 @@ export const GOSSIP_BLOCK_MAX_FUTURE_SECONDS = 5n;
 export const GOSSIP_MAX_BLOCKS_PER_HEIGHT = 5;
 /** Heights whose seen block hashes are remembered (op-node's block-height LRU of 1000; base/base `SEEN_HASH_CACHE_SIZE`). */
 export const GOSSIP_SEEN_HEIGHTS = 1_000;
-// ---- execution-layer networking (devp2p: discovery v4 + RLPx eth/68, src/p2p/el) ----------------
+// ---- execution-layer networking (devp2p: discovery v4/v5 + RLPx eth/68–69, src/p2p/el) -----------
 
 /** Default RLPx TCP port (reth/geth `--port`, the specification's port table: 30303 TCP). */
 export const DEFAULT_P2P_EL_PORT = 30_303;
 /** Default discovery v4 UDP port (reth `--discovery.port`: 30303 UDP, same number as RLPx). */
 export const DEFAULT_P2P_EL_DISCOVERY_PORT = 30_303;
+/**
+ * Default discovery v5 UDP port of the execution layer (reth `--discovery.v5.port`,
+ * `DEFAULT_DISCOVERY_V5_PORT`: 9200; base/base node.rs tests expect 9200 with default arguments,
+ * and Base's execution bootnodes listen for `basev0` discv5 on 9200).
+ */
+export const DEFAULT_P2P_EL_DISCV5_PORT = 9_200;
 /** Default listen address of RLPx and discovery (reth `--addr` / `--discovery.addr`: all IPv4 interfaces). */
 export const DEFAULT_P2P_EL_ADDR = "0.0.0.0";
 /** Most outbound RLPx peers (reth `DEFAULT_MAX_COUNT_PEERS_OUTBOUND`, crates/net/network-types/src/peers/config.rs). */

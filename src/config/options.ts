@@ -53,6 +53,7 @@ import {
 import {
   DEFAULT_P2P_EL_ADDR,
   DEFAULT_P2P_EL_DISCOVERY_PORT,
+  DEFAULT_P2P_EL_DISCV5_PORT,
   DEFAULT_P2P_EL_MAX_INBOUND,
   DEFAULT_P2P_EL_MAX_OUTBOUND,
   DEFAULT_P2P_EL_PORT,
@@ -276,7 +277,7 @@ export interface BasaltOptions {
   /** dotenv file of `BASALT_*` variables. */
   "env-file": string | undefined;
   // ---- execution-layer networking (devp2p) ----
-  /** Turn the execution-layer network (RLPx + discovery v4) off. */
+  /** Turn the execution-layer network (RLPx + discovery) off. */
   "p2p.el.disable": boolean;
   /** RLPx TCP listen port. */
   port: number;
@@ -284,11 +285,15 @@ export interface BasaltOptions {
   addr: string;
   /** Discovery v4 UDP port. */
   "discovery.port": number;
-  /** Discovery v4 listen address. */
+  /** Discovery listen address (v4 and v5). */
   "discovery.addr": string;
+  /** Discovery v5 UDP port (`basev0` on OP chains). */
+  "discovery.v5.port": number;
+  /** OP chains: also run discovery v4 (Base's node: off by default). */
+  "rollup.discovery.v4": boolean;
   /** No discovery: only bootnodes' RLPx and trusted peers. */
   "disable-discovery": boolean;
-  /** Comma-separated enode URLs to bootstrap discovery from (default: the network's). */
+  /** Comma-separated enode URLs (or `enr:` records, discv5 only) to bootstrap discovery from (default: the network's). */
   bootnodes: string | undefined;
   /** Comma-separated enode URLs always connected (above the peer limits). */
   "trusted-peers": string | undefined;
@@ -333,7 +338,7 @@ export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
   { group: "storage", title: "Storage" },
   { group: "logging", title: "Logging" },
   { group: "import/export", title: "Import/export" },
-  { group: "devp2p", title: "Execution-layer networking (devp2p: discovery v4 and RLPx eth/68 on 30303)" },
+  { group: "devp2p", title: "Execution-layer networking (devp2p: RLPx eth/68–69 on 30303; discv5 'basev0' on 9200 on Base networks, discovery v4 on 30303 elsewhere)" },
 ];
 
 /**
@@ -1168,7 +1173,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   "p2p.el.disable": {
     name: "p2p.el.disable",
     type: "boolean",
-    description: "Turn the execution-layer network off (no RLPx, no discovery v4)",
+    description: "Turn the execution-layer network off (no RLPx, no discovery)",
     default: false,
     group: "devp2p",
     commands: ["node"],
@@ -1195,7 +1200,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   "discovery.port": {
     name: "discovery.port",
     type: "number",
-    description: "Discovery v4 UDP port (0 = any free port)",
+    description: "Discovery v4 UDP port (0 = any free port); discovery v4 runs on plain Ethereum chains, on OP chains only with --rollup.discovery.v4",
     default: DEFAULT_P2P_EL_DISCOVERY_PORT,
     group: "devp2p",
     commands: ["node"],
@@ -1205,16 +1210,34 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   "discovery.addr": {
     name: "discovery.addr",
     type: "string",
-    description: "Discovery v4 UDP listen address",
+    description: "UDP listen address of discovery (v4 and v5; IPv4)",
     default: DEFAULT_P2P_EL_ADDR,
     group: "devp2p",
     commands: ["node"],
     valueName: "<address>",
   },
+  "discovery.v5.port": {
+    name: "discovery.v5.port",
+    type: "number",
+    description: "Discovery v5 UDP port (0 = any free port); on OP chains it runs under Base's protocol id 'basev0' (reth's flag of the same name)",
+    default: DEFAULT_P2P_EL_DISCV5_PORT,
+    group: "devp2p",
+    commands: ["node"],
+    max: MAX_PORT,
+    valueName: "<port>",
+  },
+  "rollup.discovery.v4": {
+    name: "rollup.discovery.v4",
+    type: "boolean",
+    description: "On OP chains (Base networks, the devnet) also run discovery v4 on --discovery.port, as Base's node's flag of the same name; plain Ethereum chains always run it",
+    default: false,
+    group: "devp2p",
+    commands: ["node"],
+  },
   "disable-discovery": {
     name: "disable-discovery",
     type: "boolean",
-    description: "No discovery v4: connect to trusted peers (and admin_addPeer) only",
+    description: "No discovery (neither v4 nor v5): connect to trusted peers (and admin_addPeer) only",
     default: false,
     group: "devp2p",
     commands: ["node"],
@@ -1222,8 +1245,8 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
   bootnodes: {
     name: "bootnodes",
     type: "string",
-    description: "Comma-separated enode URLs discovery starts from",
-    defaultDescription: "the network's published bootnodes (none on the devnets)",
+    description: "Comma-separated enode URLs (for discv5 also enr: records) discovery starts from; an enode's ?discport= is its discovery UDP port",
+    defaultDescription: "the network's published bootnodes: Base's execution bootnodes on 9200 for discv5, the OP Stack's and Base's (30301) for discovery v4; none on the devnets",
     group: "devp2p",
     commands: ["node"],
     valueName: "<enodes>",

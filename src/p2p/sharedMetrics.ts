@@ -12,8 +12,8 @@ import { counter, gauge } from "../util/metrics.js";
 export interface P2pMetricsSource {
   /** Connected peers by direction ("inbound" / "outbound"). */
   peers(): { inbound: number; outbound: number };
-  /** Nodes in the discovery table, labelled with the discovery protocol. */
-  discovery(): { protocol: string; nodes: number } | undefined;
+  /** Nodes in each discovery table, labelled with the discovery protocol (none, one, or one per protocol the network runs). */
+  discovery(): { protocol: string; nodes: number }[] | { protocol: string; nodes: number } | undefined;
   /** Bytes received and sent so far (all of the network's sockets). */
   bytes(): { in: number; out: number };
 }
@@ -44,13 +44,13 @@ export function registerSharedP2pMetrics(): void {
   });
   gauge({
     name: "basalt_p2p_discovery_nodes",
-    help: "Nodes in the discovery table by discovery protocol (discv4, discv5)",
+    help: "Nodes in the discovery table by discovery protocol (discv4, discv5 of the consensus layer, discv5-basev0 of Base's execution layer)",
     labelNames: ["protocol"],
     collect(this: Gauge) {
       this.reset();
       for (const s of sources.values()) {
         const d = s.discovery();
-        if (d !== undefined) this.set({ protocol: d.protocol }, d.nodes);
+        for (const t of d === undefined ? [] : Array.isArray(d) ? d : [d]) this.set({ protocol: t.protocol }, t.nodes);
       }
     },
   });

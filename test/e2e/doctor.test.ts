@@ -275,7 +275,8 @@ describe("basalt doctor", () => {
     const ports = await portArgs();
     // Both P2P layers on free loopback ports, so the P2P checks probe a real running node.
     const [cl, el] = await getFreePorts(2);
-    const p2p = ["--p2p.listen.ip", "127.0.0.1", "--p2p.listen.tcp", String(cl), "--p2p.listen.udp", String(cl), "--addr", "127.0.0.1", "--port", String(el), "--discovery.addr", "127.0.0.1", "--discovery.port", String(el)];
+    const [v5] = await getFreePorts(1);
+    const p2p = ["--p2p.listen.ip", "127.0.0.1", "--p2p.listen.tcp", String(cl), "--p2p.listen.udp", String(cl), "--addr", "127.0.0.1", "--port", String(el), "--discovery.addr", "127.0.0.1", "--discovery.port", String(el), "--discovery.v5.port", String(v5), "--rollup.discovery.v4"];
     ports.args.push(...p2p);
     const node = await startNode({ datadir, args: [...ports.args, "--dev.block-time", "1"], env: cleanEnv() });
     // P2P starts after the RPC answers.
@@ -300,8 +301,8 @@ describe("basalt doctor", () => {
     const fb = check(report, "flashblocks");
     expect(fb.verdict, fb.detail).toBe("OK");
     expect(fb.detail).toContain("first frame");
-    // Reachable from the node itself: TCP accepts on both layers, discv5 and discv4 answer a PING.
-    for (const id of ["p2p.libp2p", "p2p.discv5", "p2p.rlpx", "p2p.discv4"]) expect(check(report, id).verdict, `${id}: ${check(report, id).detail}`).toBe("OK");
+    // Reachable from the node itself: TCP accepts on both layers, discv5 (consensus and basev0) and discv4 answer a PING.
+    for (const id of ["p2p.libp2p", "p2p.discv5", "p2p.rlpx", "p2p.basev0", "p2p.discv4"]) expect(check(report, id).verdict, `${id}: ${check(report, id).detail}`).toBe("OK");
     await node.stop();
   });
 });

@@ -1,9 +1,10 @@
 /**
  * End-to-end: the `basalt doctor` P2P probes and check against real peers started in the test on
- * 127.0.0.1 — a discv5 node (@chainsafe/discv5), a discovery v4 node (@ethereumjs/devp2p DPT),
- * TCP listeners standing for libp2p and RLPx, and a JSON-RPC server answering as a running basalt
- * (`web3_clientVersion`, `admin_nodeInfo` with the DPT's enode, `opp2p_self` with the discv5
- * record). No basalt process: the check's options are given by name, as the merged option table
+ * 127.0.0.1 — a discv5 node (@chainsafe/discv5), a `basev0` discv5 node (Base's execution
+ * discovery, `p2p/el/discv5Transport.ts`), a discovery v4 node (@ethereumjs/devp2p DPT), TCP
+ * listeners standing for libp2p and RLPx, and a JSON-RPC server answering as a running basalt
+ * (`web3_clientVersion`, `admin_nodeInfo` with the DPT's enode and the basev0 record,
+ * `opp2p_self` with the discv5 record). No basalt process: the check's options are given by name, as the merged option table
  * will give them.
  */
 import "../../src/p2p/polyfills.js";
@@ -21,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCli } from "../../src/cli/args.js";
 import type { BasaltOptions } from "../../src/config/options.js";
 import { checkP2P } from "../../src/ops/doctor/p2p.js";
+import { ProtocolIdTransport, withProtocolId } from "../../src/p2p/el/discv5Transport.js";
 import { discv4Ping, discv5Ping, tcpConnect, tryBindUdp } from "../../src/ops/doctor/p2pProbe.js";
 import type { CheckResult, DoctorContext } from "../../src/ops/doctor/types.js";
 import { LOCALHOST, getFreePorts } from "../helpers/ports.js";
@@ -33,6 +35,11 @@ type Discv5Key = Parameters<typeof Discv5.create>[0]["privateKey"];
 let discv5: Discv5;
 let discv5Port = 0;
 let enrText = "";
+/** Base's execution discovery: discv5 under basev0. */
+let based: Discv5;
+let basedPort = 0;
+let basedEnr = "";
+let undoBased: () => void = () => undefined;
 let dpt: DPT;
 let dptPort = 0;
 let dptKey: Uint8Array;
@@ -80,6 +87,17 @@ beforeAll(async () => {
   discv5.enr.udp = discv5Port;
   enrText = discv5.enr.encodeTxt();
 
+  const baseKey = (await generateKeyPair("secp256k1")) as unknown as Discv5Key;
+  const baseEnr = SignableENR.createFromPrivateKey(baseKey);
+  baseEnr.ip = LOCALHOST;
+  const baseTransport = new ProtocolIdTransport({ bindAddr: bindAddrs.ip4, nodeId: baseEnr.nodeId, protocolId: "basev0", onRefused: () => undefined });
+  based = Discv5.create({ enr: baseEnr, privateKey: baseKey, bindAddrs, transport: baseTransport.asService(), config: { enrUpdate: false } });
+  undoBased = withProtocolId(based, "basev0");
+  await based.start();
+  basedPort = baseTransport.port;
+  based.enr.udp = basedPort;
+  basedEnr = based.enr.encodeTxt();
+
   dptKey = secp256k1.utils.randomSecretKey();
   dpt = new DPT(dptKey, { shouldFindNeighbours: false, refreshInterval: 3_600_000, endpoint: { address: LOCALHOST, udpPort: null, tcpPort: null } });
   await new Promise<void>((resolve) => {
@@ -95,6 +113,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await discv5?.stop();
+  undoBased();
+  await based?.stop();
   dpt?.destroy();
   silentUdp?.close();
   await Promise.all(tcpServers.map((s) => new Promise<void>((r) => s.close(() => r()))));
@@ -112,6 +132,13 @@ describe("P2P probes against real peers", () => {
     expect(pong.observed).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(pong.enrSeq).toBeGreaterThanOrEqual(1n);
     await expect(discv5Ping(enrText, LOCALHOST, silentPort, PROBE_MS)).rejects.toMatchObject({ code: "DOCTOR_PROBE_FAILED" });
+  });
+
+  it("basev0 discv5: PING→PONG under Base's protocol id; a standard PING to it, or a basev0 PING to a standard node, gets none", async () => {
+    const pong = await discv5Ping(basedEnr, LOCALHOST, basedPort, PROBE_MS, "basev0");
+    expect(pong.observed).toMatch(/^127\.0\.0\.1:\d+$/);
+    await expect(discv5Ping(basedEnr, LOCALHOST, basedPort, PROBE_MS)).rejects.toMatchObject({ code: "DOCTOR_PROBE_FAILED" });
+    await expect(discv5Ping(enrText, LOCALHOST, discv5Port, PROBE_MS, "basev0")).rejects.toMatchObject({ code: "DOCTOR_PROBE_FAILED" });
   });
 
   it("discv4: PING→PONG signed by the enode's key; another key is DOCTOR_BAD_ANSWER; a silent port DOCTOR_PROBE_FAILED", async () => {
@@ -165,8 +192,10 @@ describe("checkP2P before the node starts", () => {
       addr: LOCALHOST,
       port: freeTcp,
       "discovery.addr": LOCALHOST,
-      // The devp2p discovery port on the consensus discovery port: a clash.
+      // The devp2p discovery v4 port (on with --rollup.discovery.v4 on the devnet) on the consensus discovery port: a clash.
       "discovery.port": silentPort,
+      "rollup.discovery.v4": true,
+      "discovery.v5.port": 0,
     });
     const r = await checkP2P(ctxOf(o), all);
     const libp2p = byId(r, "p2p.libp2p");
@@ -178,6 +207,7 @@ describe("checkP2P before the node starts", () => {
     expect(discv5r.verdict).toBe("FAIL");
     expect(discv5r.fix).toContain("ss -lunp");
     expect(byId(r, "p2p.rlpx")).toMatchObject({ verdict: "OK", detail: `${LOCALHOST}:${freeTcp}/tcp is free` });
+    expect(byId(r, "p2p.basev0")).toMatchObject({ verdict: "OK", detail: "--discovery.v5.port 0: any free UDP port is taken at start" });
     const discv4 = byId(r, "p2p.discv4");
     expect(discv4.verdict).toBe("FAIL");
     expect(discv4.fix).toBe("give --discovery.port and --p2p.listen.udp different ports");
@@ -215,7 +245,7 @@ describe("checkP2P against a running node", () => {
     const enode = `enode://${Buffer.from(dptPublicKey()).toString("hex")}@127.0.0.1:${rlpxPort}?discport=${dptPort}`;
     const httpPort = await rpcServer({
       web3_clientVersion: "basalt/v0.1.0/linux-x64/node20",
-      admin_nodeInfo: { id: "x", name: "basalt", enode, ip: LOCALHOST, ports: { discovery: dptPort, listener: rlpxPort }, listenAddr: `0.0.0.0:${rlpxPort}` },
+      admin_nodeInfo: { id: "x", name: "basalt", enode, enr: basedEnr, ip: LOCALHOST, ports: { discovery: dptPort, listener: rlpxPort }, listenAddr: `0.0.0.0:${rlpxPort}` },
     });
     const rollupPort = await rpcServer({ opp2p_self: { peerID: discv5.enr.peerId.toString(), ENR: enrText, addresses: [`/ip4/127.0.0.1/tcp/${libp2pPort}`] } });
     return options(["--network", network, "--http.port", String(httpPort), "--rollup.port", String(rollupPort)], {
@@ -228,27 +258,34 @@ describe("checkP2P against a running node", () => {
       port: rlpxPort,
       "discovery.addr": "0.0.0.0",
       "discovery.port": dptPort,
+      "discovery.v5.port": basedPort,
+      "rollup.discovery.v4": true,
       ...p2p,
     });
   }
 
-  it("OK for every socket reachable from the node's machine (TCP connect, discv5 and discv4 PONG)", async () => {
+  it("OK for every socket reachable from the node's machine (TCP connect, discv5, basev0 discv5 and discv4 PONG)", async () => {
     const r = await checkP2P(ctxOf(await runningNode("devnet", {})), all);
-    for (const id of ["p2p.libp2p", "p2p.discv5", "p2p.rlpx", "p2p.discv4"]) expect(byId(r, id).verdict, JSON.stringify(byId(r, id))).toBe("OK");
+    for (const id of ["p2p.libp2p", "p2p.discv5", "p2p.rlpx", "p2p.basev0", "p2p.discv4"]) expect(byId(r, id).verdict, JSON.stringify(byId(r, id))).toBe("OK");
     expect(byId(r, "p2p.discv5").detail).toContain("answered a discv5 PING");
+    expect(byId(r, "p2p.basev0").detail).toContain("answered a 'basev0' discv5 PING");
     expect(byId(r, "p2p.discv4").detail).toContain("answered a discv4 PING from the enode's key");
     expect(byId(r, "p2p.cl.advertise").verdict).toBe("OK");
   });
 
   it("FAILs silent UDP ports with a firewall fix, and WARNs for loopback addresses advertised on Base", async () => {
     const [closedTcp] = (await getFreePorts(1)) as [number];
-    const o = await runningNode("base-mainnet", { "p2p.listen.udp": silentPort, "discovery.port": silentPort, port: closedTcp });
+    const o = await runningNode("base-mainnet", { "p2p.listen.udp": silentPort, "discovery.port": silentPort, "discovery.v5.port": silentPort, port: closedTcp });
     const r = await checkP2P(ctxOf(o), all);
     expect(byId(r, "p2p.libp2p").verdict).toBe("OK");
     const dv5 = byId(r, "p2p.discv5");
     expect(dv5.verdict).toBe("FAIL");
     expect(dv5.detail).toContain(`no discv5 PONG from 127.0.0.1:${silentPort}/udp within ${PROBE_MS} ms`);
     expect(dv5.fix).toContain(`udp dport ${silentPort} accept`);
+    const base = byId(r, "p2p.basev0");
+    expect(base.verdict).toBe("FAIL");
+    expect(base.detail).toContain(`no discv5 PONG from 127.0.0.1:${silentPort}/udp within ${PROBE_MS} ms`);
+    expect(base.fix).toContain("--discovery.v5.port");
     const dv4 = byId(r, "p2p.discv4");
     expect(dv4.verdict).toBe("FAIL");
     expect(dv4.detail).toContain(`no discv4 PONG from 127.0.0.1:${silentPort}/udp within ${PROBE_MS} ms`);

@@ -1,10 +1,12 @@
 /**
  * A devp2p peer for tests, built on @ethereumjs/devp2p's own `Peer` (ECIES handshake, Hello,
- * framing, snappy) with a bare eth/68 capability that records every message: the test writes
- * and reads eth messages itself, so it checks basalt's node against the wire protocol, not
- * against basalt's own encoders.
+ * framing, snappy) with a bare eth capability (eth/68 or eth/69, one version only, so that it is
+ * the negotiated one) that records every message: the test writes and reads eth messages itself,
+ * so it checks basalt's node against the wire protocol, not against basalt's own encoders.
  */
 import { ETH, Peer, type Capabilities, type SendMethod } from "@ethereumjs/devp2p";
+import { RLP } from "@ethereumjs/rlp";
+import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { randomBytes } from "node:crypto";
 import { Socket } from "node:net";
@@ -22,21 +24,29 @@ export interface EthMessage {
   data: Uint8Array;
 }
 
-/** The bare eth/68 capability: records messages, sends what it is given. */
+/** The remote's block requests the peer answers: GetBlockHeaders (0x03), GetBlockBodies (0x05), GetReceipts (0x0f). */
+const BLOCK_REQUESTS = new Set([0x03, 0x05, 0x0f]);
+
+/** The bare eth capability: records messages (or hands block requests to a server), sends what it is given. */
 class RecordingEth extends ProtocolClass {
   readonly inbox: EthMessage[] = [];
   waiters: (() => void)[] = [];
+  server: ((code: number, data: Uint8Array) => void) | undefined;
   constructor(version: number, peer: Peer, send: SendMethod) {
     super(peer, send, "eth", version, {});
     clearTimeout(this._statusTimeoutId);
   }
   _handleMessage(code: number, data: Uint8Array): void {
+    if (this.server !== undefined && BLOCK_REQUESTS.has(code)) return this.server(code, data);
     this.inbox.push({ code, data });
     for (const w of this.waiters.splice(0)) w();
   }
 }
 
-const CAPABILITY: Capabilities = { name: "eth", version: 68, length: 17, constructor: RecordingEth as unknown as Capabilities["constructor"] };
+const uint = (b: Uint8Array): bigint => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b).toString("hex")}`));
+
+/** The capability of eth `version`: eth/68 spans 17 message codes, eth/69 18 (BlockRangeUpdate). */
+const capability = (version: 68 | 69): Capabilities => ({ name: "eth", version, length: version === 69 ? 18 : 17, constructor: RecordingEth as unknown as Capabilities["constructor"] });
 
 /** A connected test peer. */
 export class TestEthPeer {
@@ -51,8 +61,8 @@ export class TestEthPeer {
     socket.once("close", () => (this.closedFlag = true));
   }
 
-  /** Connects to `enode` and completes the RLPx handshake (Hello); rejects after `timeoutMs`. */
-  static async connect(enode: string, timeoutMs = 10_000): Promise<TestEthPeer> {
+  /** Connects to `enode` offering eth `version` only and completes the RLPx handshake (Hello); rejects after `timeoutMs`. */
+  static async connect(enode: string, timeoutMs = 10_000, version: 68 | 69 = 68): Promise<TestEthPeer> {
     const m = /^enode:\/\/([0-9a-f]{128})@([^:]+):(\d+)/.exec(enode);
     if (m === null) throw new Error(`not an enode: ${enode}`);
     const key = Uint8Array.from(randomBytes(32));
@@ -69,7 +79,7 @@ export class TestEthPeer {
       id,
       timeout: timeoutMs,
       clientId: Buffer.from("basalt-test-peer"),
-      capabilities: [CAPABILITY],
+      capabilities: [capability(version)],
       common: undefined as never,
       port: 0,
     });
@@ -91,11 +101,43 @@ export class TestEthPeer {
     this.eth._send(code, snappy.compress(rlp));
   }
 
-  /** The next message with `code` (removed from the inbox); rejects after `timeoutMs`. */
-  async next(code: number, timeoutMs = 10_000): Promise<Uint8Array> {
+  /** The version the remote's Hello offered for eth (all of them). */
+  remoteEthVersions(): number[] {
+    return (this.peer.getHelloMessage()?.capabilities ?? []).filter((c) => c.name === "eth").map((c) => c.version);
+  }
+
+  private nextId = 1_000_000n;
+
+  /** Sends request `code` with `body` under a fresh request id and resolves with the items of the answer (code + 1, same id). */
+  async request(code: number, body: unknown, timeoutMs = 10_000): Promise<unknown[]> {
+    const id = this.nextId++;
+    this.send(code, RLP.encode([bigIntToUnpaddedBytes(id), body] as never));
+    const reply = RLP.decode(await this.next(code + 1, timeoutMs, (data) => uint((RLP.decode(data) as Uint8Array[])[0]!) === id)) as unknown[];
+    return reply[1] as unknown[];
+  }
+
+  /**
+   * Answers the remote's block requests (GetBlockHeaders, GetBlockBodies, GetReceipts) with the
+   * items `answer` gives for the request's code and body (`[request-id, items]` is built here);
+   * `undefined` leaves the request unanswered.
+   */
+  serve(answer: (code: number, body: unknown) => Promise<unknown[] | undefined>): void {
+    this.eth.server = (code, data) => {
+      const [id, body] = RLP.decode(data) as [Uint8Array, unknown];
+      void answer(code, body).then(
+        (items) => {
+          if (items !== undefined && !this.closedFlag) this.send(code + 1, RLP.encode([id, items] as never));
+        },
+        () => undefined,
+      );
+    };
+  }
+
+  /** The next message with `code` (and passing `match`), removed from the inbox; rejects after `timeoutMs`. */
+  async next(code: number, timeoutMs = 10_000, match: (data: Uint8Array) => boolean = () => true): Promise<Uint8Array> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const i = this.eth.inbox.findIndex((msg) => msg.code === code);
+      const i = this.eth.inbox.findIndex((msg) => msg.code === code && match(msg.data));
       if (i >= 0) return this.eth.inbox.splice(i, 1)[0]!.data;
       if (this.closedFlag) throw new Error(`connection closed while waiting for eth message 0x${code.toString(16)}`);
       const left = deadline - Date.now();

@@ -4,21 +4,25 @@
  * - Consensus layer (op-node's flags): libp2p on TCP `--p2p.listen.tcp` (9222) and discv5 on UDP
  *   `--p2p.listen.udp` (0 = the TCP port), bound to `--p2p.listen.ip`; off with `--p2p.disable`
  *   (discv5 alone with `--p2p.no-discovery`).
- * - Execution layer (reth's flags): RLPx on TCP `--port` (30303) at `--addr`, discovery v4 on UDP
- *   `--discovery.port` (30303) at `--discovery.addr`; off with `--p2p.el.disable` (discovery alone
- *   with `--disable-discovery`).
+ * - Execution layer (reth's flags): RLPx on TCP `--port` (30303) at `--addr`; discovery at
+ *   `--discovery.addr`: on OP chains (Base networks, the devnet, `--rollup.config`) discv5 under
+ *   Base's protocol id `basev0` on UDP `--discovery.v5.port` (9200), plus discovery v4 on UDP
+ *   `--discovery.port` (30303) with `--rollup.discovery.v4`; on plain Ethereum chains discovery v4
+ *   only. Off with `--p2p.el.disable` (discovery alone with `--disable-discovery`).
  *
  * With no basalt node running (nothing answers `web3_clientVersion` as basalt on the HTTP port)
  * each port must be free to bind. With a node running, each must be reachable from the node's own
  * machine: a TCP connection to libp2p and RLPx, a discv5 PING→PONG to the record of `opp2p_self`
- * (rollup RPC) and a discv4 PING→PONG to the enode of `admin_nodeInfo` (HTTP RPC). On Base
- * mainnet and Sepolia an advertised address that is loopback or private is a WARN: peers cannot
- * dial back.
+ * (rollup RPC), a `basev0` discv5 PING→PONG to the record (`enr`) of `admin_nodeInfo` and a discv4
+ * PING→PONG to its enode (HTTP RPC). On Base mainnet and Sepolia an advertised address that is
+ * loopback or private is a WARN: peers cannot dial back.
  *
  * The options are read by name: on a build whose option table lacks a layer's options, that
  * layer's check is SKIP "P2P options not available".
  */
-import { OPTIONS, isBaseNetwork, type BasaltOptions } from "../../config/options.js";
+import { DEFAULT_P2P_EL_DISCV5_PORT } from "../../config/constants.js";
+import { OPTIONS, isBaseNetwork, isDevnet, type BasaltOptions } from "../../config/options.js";
+import { BASE_PROTOCOL_ID } from "../../p2p/el/discv5Packet.js";
 import { listenersOf, tryListen, clientVersionAt, isBasalt } from "./ports.js";
 import { failureReason, jsonRpc, localUrl, loopbackFor, ms } from "./probe.js";
 import {
@@ -42,8 +46,8 @@ export type P2PLayer = "cl" | "el";
 /** One socket a layer opens. */
 export interface P2PEndpoint {
   layer: P2PLayer;
-  /** Protocol name used in ids and messages: `libp2p`, `discv5`, `rlpx`, `discv4`. */
-  name: "libp2p" | "discv5" | "rlpx" | "discv4";
+  /** Protocol name used in ids and messages: `libp2p`, `discv5` (consensus), `rlpx`, `discv4`, `basev0` (execution discv5). */
+  name: "libp2p" | "discv5" | "rlpx" | "discv4" | "basev0";
   transport: "tcp" | "udp";
   /** Human label, e.g. `"libp2p (consensus gossip)"`. */
   title: string;
@@ -118,10 +122,27 @@ export function elSettings(o: BasaltOptions, isDeclared: (name: string) => boole
   s.endpoints.push({ layer: "el", name: "rlpx", transport: "tcp", title: "RLPx (execution peers)", host: addr, port: read(o, "port", "number") ?? 0, addrOption: "addr", portOption: "port" });
   if (read(o, "disable-discovery", "boolean") !== true) {
     const host = read(o, "discovery.addr", "string") ?? addr;
-    const port = read(o, "discovery.port", "number") ?? 0;
-    s.endpoints.push({ layer: "el", name: "discv4", transport: "udp", title: "discovery v4 (execution discovery)", host, port, addrOption: "discovery.addr", portOption: "discovery.port" });
+    const op = elRunsBaseDiscovery(o);
+    if (op) {
+      const port = read(o, "discovery.v5.port", "number") ?? DEFAULT_P2P_EL_DISCV5_PORT;
+      s.endpoints.push({ layer: "el", name: "basev0", transport: "udp", title: `discv5 '${BASE_PROTOCOL_ID}' (execution discovery)`, host, port, addrOption: "discovery.addr", portOption: "discovery.v5.port" });
+    }
+    if (!op || read(o, "rollup.discovery.v4", "boolean") === true) {
+      const port = read(o, "discovery.port", "number") ?? 0;
+      s.endpoints.push({ layer: "el", name: "discv4", transport: "udp", title: "discovery v4 (execution discovery)", host, port, addrOption: "discovery.addr", portOption: "discovery.port" });
+    }
   }
   return s;
+}
+
+/**
+ * Whether the node's execution layer runs Base's discovery (discv5 `basev0`, discovery v4 only
+ * with `--rollup.discovery.v4`): on OP chains, which the doctor knows by the network (a Base
+ * network, the devnet) or `--rollup.config` (a custom OP chain's genesis).
+ */
+export function elRunsBaseDiscovery(o: BasaltOptions): boolean {
+  const network = o.network;
+  return isBaseNetwork(network) || isDevnet(network) || (read(o, "rollup.config", "string") ?? "") !== "";
 }
 
 /** The id of an endpoint's result: `p2p.libp2p`, `p2p.discv5`, `p2p.rlpx`, `p2p.discv4`. */
@@ -209,6 +230,24 @@ function recordOf(enrText: string): { ip?: string; tcp?: number; udp?: number } 
   }
 }
 
+/**
+ * A running node's discv5 endpoint (under `protocolId` when given): a PING→PONG to its record
+ * `enr`; WARN with `why` (and `fix`) when there is no record to probe, SKIP when the port is
+ * unknown. `flags` name the options to check on a FAIL.
+ */
+async function discv5Endpoint(e: P2PEndpoint, enr: string | undefined, why: string, fix: string, flags: string, ctx: DoctorContext, protocolId?: string): Promise<CheckResult> {
+  const record = enr === undefined ? why : recordOf(enr);
+  if (enr === undefined || typeof record === "string") return result(idOf(e), e.title, "WARN", `cannot probe discv5: ${String(record)}`, fix);
+  const port = e.port !== 0 ? e.port : record.udp;
+  if (port === undefined) return result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the node's ENR has no UDP port`);
+  const host = loopbackFor(e.host);
+  const ping = async (): Promise<{ latencyMs: number; said: string }> => {
+    const pong = await discv5Ping(enr, host, port, ctx.timeoutMs, protocolId);
+    return { latencyMs: pong.latencyMs, said: `a ${protocolId === undefined ? "" : `'${protocolId}' `}discv5 PING (it saw us as ${pong.observed})` };
+  };
+  return udpRoundTrip(e, host, port, { host, port, transport: "udp", enr }, ping, flags);
+}
+
 /** Asks the running node's rollup RPC for `opp2p_self`; a string is the reason it could not. */
 async function selfInfo(o: BasaltOptions, timeoutMs: number): Promise<SelfPeerInfo | string> {
   if (!o.rollup) return "the rollup RPC is off (--no-rollup), so opp2p_self cannot be asked";
@@ -221,17 +260,17 @@ async function selfInfo(o: BasaltOptions, timeoutMs: number): Promise<SelfPeerIn
   }
 }
 
-/** Asks the running node's HTTP RPC for `admin_nodeInfo`'s enode; a string is the reason it could not. */
-async function nodeEnode(o: BasaltOptions, timeoutMs: number): Promise<{ enode: Enode; ports?: { discovery?: number; listener?: number } } | string> {
+/** Asks the running node's HTTP RPC for `admin_nodeInfo`'s enode (and record); a string is the reason it could not. */
+async function nodeEnode(o: BasaltOptions, timeoutMs: number): Promise<{ enode: Enode; enr?: string; ports?: { discovery?: number; listener?: number } } | string> {
   try {
     const a = await jsonRpc(localUrl(o["http.addr"], o["http.port"]), "admin_nodeInfo", [], timeoutMs);
     if (a.error !== undefined) return `admin_nodeInfo answered error ${a.error.code} ${a.error.message}`;
-    const r = a.result as { enode?: unknown; ports?: { discovery?: unknown; listener?: unknown } } | null;
+    const r = a.result as { enode?: unknown; enr?: unknown; ports?: { discovery?: unknown; listener?: unknown } } | null;
     if (typeof r?.enode !== "string") return `admin_nodeInfo answered ${JSON.stringify(a.result)?.slice(0, 200)}, expected an object with an enode`;
     const ports: { discovery?: number; listener?: number } = {};
     if (typeof r.ports?.discovery === "number") ports.discovery = r.ports.discovery;
     if (typeof r.ports?.listener === "number") ports.listener = r.ports.listener;
-    return { enode: parseEnode(r.enode), ports };
+    return { enode: parseEnode(r.enode), ports, ...(typeof r.enr === "string" ? { enr: r.enr } : {}) };
   } catch (e) {
     return `admin_nodeInfo failed: ${failureReason(e)}`;
   }
@@ -250,7 +289,8 @@ export function advertisedVerdict(layer: P2PLayer, ip: string | undefined, netwo
   const scope = ipScope(ip);
   const data = { ip, scope, network };
   if (scope === "public" || !publicNet) return result(id, title, "OK", `${from} advertises ${ip} (${scope})`, undefined, data);
-  const fix = `set ${flag} to the address peers reach this machine at (behind NAT: the public IP, with ${layer === "cl" ? "9222" : "30303"} TCP+UDP forwarded)`;
+  const ports = layer === "cl" ? "9222 TCP+UDP" : "30303 TCP and the discovery UDP port (9200 for discv5 'basev0', 30303 for discovery v4)";
+  const fix = `set ${flag} to the address peers reach this machine at (behind NAT: the public IP, with ${ports} forwarded)`;
   return result(id, title, "WARN", `${from} advertises ${ip}, a ${scope} address on ${network}: peers cannot dial back`, fix, data);
 }
 
@@ -275,22 +315,9 @@ async function clRunning(s: P2PLayerSettings, ctx: DoctorContext): Promise<Check
       out.push(await tcpEndpoint(e, typeof info === "string" ? undefined : tcpPortOf(info.addresses), typeof info === "string" ? info : "no TCP address in opp2p_self", ctx.timeoutMs));
       continue;
     }
-    // discv5: a PING→PONG to the node's own record.
-    if (typeof info === "string" || typeof record === "string") {
-      out.push(result(idOf(e), e.title, "WARN", `cannot probe discv5: ${String(record)}`, "run doctor with the node's own options (env file) and the rollup RPC on"));
-      continue;
-    }
-    const port = e.port !== 0 ? e.port : record.udp;
-    if (port === undefined) {
-      out.push(result(idOf(e), e.title, "SKIP", `--${e.portOption} 0 and the node's ENR has no UDP port`));
-      continue;
-    }
-    const host = loopbackFor(e.host);
-    const ping = async (): Promise<{ latencyMs: number; said: string }> => {
-      const pong = await discv5Ping(info.ENR, host, port, ctx.timeoutMs);
-      return { latencyMs: pong.latencyMs, said: `a discv5 PING (it saw us as ${pong.observed})` };
-    };
-    out.push(await udpRoundTrip(e, host, port, { host, port, transport: "udp", enr: info.ENR }, ping, "--p2p.listen.udp and --p2p.no-discovery"));
+    const enr = typeof info === "string" || info.ENR === "" ? undefined : info.ENR;
+    const why = typeof info === "string" ? info : String(record);
+    out.push(await discv5Endpoint(e, enr, why, "run doctor with the node's own options (env file) and the rollup RPC on", "--p2p.listen.udp and --p2p.no-discovery", ctx));
   }
   if (typeof info !== "string") {
     if (info.ENR === "") out.push(advertisedVerdict("cl", s.advertiseIp, ctx.options.network, s.advertiseOption, `--${s.advertiseOption}`));
@@ -309,11 +336,17 @@ async function elRunning(s: P2PLayerSettings, ctx: DoctorContext): Promise<Check
       continue;
     }
     if (typeof info === "string") {
-      out.push(result(idOf(e), e.title, "WARN", `cannot probe discovery v4: ${info}`, "run doctor where the admin namespace answers on the HTTP RPC (not with --public)"));
+      out.push(result(idOf(e), e.title, "WARN", `cannot probe ${e.name === "basev0" ? "discv5" : "discovery v4"}: ${info}`, "run doctor where the admin namespace answers on the HTTP RPC (not with --public)"));
       continue;
     }
-    const port = e.port !== 0 ? e.port : (info.ports?.discovery ?? info.enode.udpPort);
+    if (e.name === "basev0") {
+      // discv5 under basev0: a PING→PONG to the node's own record, as the consensus layer's check.
+      const why = "admin_nodeInfo has no enr (discv5 off in the running node?)";
+      out.push(await discv5Endpoint(e, info.enr, why, "run doctor with the node's own options (env file)", "--discovery.v5.port and --disable-discovery", ctx, BASE_PROTOCOL_ID));
+      continue;
+    }
     const host = loopbackFor(e.host);
+    const port = e.port !== 0 ? e.port : (info.ports?.discovery ?? info.enode.udpPort);
     const ping = async (): Promise<{ latencyMs: number; said: string }> => {
       const pong = await discv4Ping(info.enode.publicKey, host, port, info.enode.tcpPort, ctx.timeoutMs);
       return { latencyMs: pong.latencyMs, said: "a discv4 PING from the enode's key" };

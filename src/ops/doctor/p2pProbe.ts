@@ -13,6 +13,7 @@ import { Discv5 } from "@chainsafe/discv5";
 import { ENR, SignableENR } from "@chainsafe/enr";
 import { DPT } from "@ethereumjs/devp2p";
 import { generateKeyPair } from "@libp2p/crypto/keys";
+import { ProtocolIdTransport, withProtocolId } from "../../p2p/el/discv5Transport.js";
 import { multiaddr } from "@multiformats/multiaddr";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { DoctorError } from "./types.js";
@@ -74,10 +75,11 @@ export interface Discv5Pong {
 /**
  * Sends one discv5 PING to the node of record `enrText` at `host:port` (UDP), from a throw-away
  * node on an ephemeral loopback (or `::1`) port, and waits for its PONG. The session handshake
- * runs against the record's public key, so only that node can answer. Rejects on a bad record
- * (`DOCTOR_BAD_ANSWER`) or no PONG within `timeoutMs` (`DOCTOR_PROBE_FAILED`).
+ * runs against the record's public key, so only that node can answer. With `protocolId` (Base's
+ * execution layer: `basev0`) the probe speaks discv5 under that id (`p2p/el/discv5Transport.ts`).
+ * Rejects on a bad record (`DOCTOR_BAD_ANSWER`) or no PONG within `timeoutMs` (`DOCTOR_PROBE_FAILED`).
  */
-export async function discv5Ping(enrText: string, host: string, port: number, timeoutMs: number): Promise<Discv5Pong> {
+export async function discv5Ping(enrText: string, host: string, port: number, timeoutMs: number, protocolId?: string): Promise<Discv5Pong> {
   let target: ENR;
   try {
     target = ENR.decodeTxt(enrText);
@@ -88,10 +90,15 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
   // @libp2p/crypto builds its keys on a newer @libp2p/interface than discv5 names; the key object is the same at run time.
   const key = (await generateKeyPair("secp256k1")) as unknown as Discv5Key;
   const bindAddrs = v6 ? { ip6: multiaddr("/ip6/::1/udp/0") } : { ip4: multiaddr("/ip4/127.0.0.1/udp/0") };
+  if (protocolId !== undefined && v6) throw new DoctorError("DOCTOR_PROBE_FAILED", `a '${protocolId}' discv5 probe runs over IPv4 only; ${host} is IPv6`, { target: host });
+  const enr = SignableENR.createFromPrivateKey(key);
+  const transport =
+    protocolId === undefined ? undefined : new ProtocolIdTransport({ bindAddr: bindAddrs.ip4!, nodeId: enr.nodeId, protocolId, onRefused: () => undefined }).asService();
   const dv5 = Discv5.create({
-    enr: SignableENR.createFromPrivateKey(key),
+    enr,
     privateKey: key,
     bindAddrs,
+    transport,
     // One request, no retry, no background pings or record updates: a probe, not a member of the network. The
     // library's own time limits are longer than the probe's, so silence is always reported as the probe's timeout.
     config: {
@@ -103,6 +110,7 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
     },
   });
   const where = `${v6 ? `[${host}]` : host}:${port}/udp`;
+  const undo = protocolId === undefined ? () => undefined : withProtocolId(dv5, protocolId);
   await dv5.start();
   try {
     const to = atAddress(target, host, port);
@@ -114,6 +122,7 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
     const o = pong.addr;
     return { latencyMs: performance.now() - start, enrSeq: pong.enrSeq, observed: `${o.ip.type === 6 ? `[${ipText(o.ip.octets)}]` : ipText(o.ip.octets)}:${o.port}` };
   } finally {
+    undo();
     await dv5.stop().catch(() => undefined);
   }
 }

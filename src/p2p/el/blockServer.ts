@@ -1,16 +1,18 @@
 /**
- * Answers the eth/68 block requests of peers from the chain store (opened read-only in the
- * devp2p worker): GetBlockHeaders (by hash or number, skip, reverse), GetBlockBodies and
- * GetReceipts, each capped as reth and geth cap them (1024 items, and a soft limit of 2 MiB:
- * the item that crosses it is the last one). Unknown blocks end a header walk and are skipped in
- * body and receipt answers, as geth does.
+ * Answers the eth/68 and eth/69 block requests of peers from the chain store (opened read-only in
+ * the devp2p worker): GetBlockHeaders (by hash or number, skip, reverse), GetBlockBodies and
+ * GetReceipts (receipts in the form of the session's version: with blooms on eth/68, without on
+ * eth/69), each capped as reth and geth cap them (1024 items, and a soft limit of 2 MiB: the item
+ * that crosses it is the last one). Unknown blocks end a header walk and are skipped in body and
+ * receipt answers, as geth does. It also says which blocks it serves (eth/69's range).
  */
 import { RLP } from "@ethereumjs/rlp";
 import { ETH_MAX_BODIES_SERVE, ETH_MAX_HEADERS_SERVE, ETH_MAX_RECEIPTS_SERVE, ETH_SOFT_RESPONSE_BYTES } from "../../config/constants.js";
 import type { ChainStore } from "../../storage/store.js";
 import type { ForkHead } from "./forkId.js";
-import { blockReceiptsItem } from "./receipts.js";
+import { blockReceipts69Item, blockReceiptsItem } from "./receipts.js";
 import { rlpUint } from "./rlpItems.js";
+import { ETH_69, type BlockRange } from "./status.js";
 
 /** A GetBlockHeaders query: origin (hash or number), how many, how many to skip between, direction. */
 export interface HeadersQuery {
@@ -47,6 +49,17 @@ export class BlockServer {
     if (hash === undefined || rlp === undefined) throw new Error("chain store has no head block");
     const { number, timestamp } = headerFields(rlp);
     return { hash, number, timestamp };
+  }
+
+  /**
+   * The blocks served: from the lowest block of the canonical index (the genesis, unless the
+   * store was started from a later block) to the head.
+   */
+  range(): BlockRange {
+    const head = this.head();
+    let earliest = head.number;
+    for (const key of this.store.canonical.getKeys({ limit: 1 })) earliest = BigInt("0x" + Buffer.from(key as Uint8Array).toString("hex"));
+    return { earliest: earliest > head.number ? head.number : earliest, latest: head.number, latestHash: head.hash };
   }
 
   /** Encoded headers answering `q` (each item is header RLP). */
@@ -97,11 +110,12 @@ export class BlockServer {
     return this.collect(hashes, ETH_MAX_BODIES_SERVE, (h) => this.store.getBodyRlp(h));
   }
 
-  /** Receipt lists (network form) of the known blocks among `hashes`. */
-  receipts(hashes: readonly Uint8Array[]): Uint8Array[] {
+  /** Receipt lists of the known blocks among `hashes`, in the network form of eth `version`. */
+  receipts(hashes: readonly Uint8Array[], version: number): Uint8Array[] {
+    const item = version >= ETH_69 ? blockReceipts69Item : blockReceiptsItem;
     return this.collect(hashes, ETH_MAX_RECEIPTS_SERVE, (h) => {
       const r = this.store.getReceipts(h);
-      return r === undefined ? undefined : blockReceiptsItem(r);
+      return r === undefined ? undefined : item(r);
     });
   }
 

@@ -1,8 +1,15 @@
 /**
- * Built-in execution-layer bootnodes of the Base networks: the OP Stack bootnodes op-reth used
- * for Base (reth crates/net/peers/src/bootnodes/optimism.rs `OP_BOOTNODES` /
- * `OP_TESTNET_BOOTNODES` at 15b6e7f, before reth moved the OP stack out; they come from op-geth
- * params/bootnodes.go): OP Labs', Base's and Uniswap Labs' nodes. The devnets have none.
+ * Built-in execution-layer bootnodes of the Base networks, one list per discovery protocol:
+ *
+ * - discv5 under `basev0` (what Base's nodes run since Azul): Base's execution bootnodes on UDP
+ *   9200 (base/base crates/common/chains/src/config.rs `Bootnodes::execution`, the `:9200` entries;
+ *   the same hosts' `:30301` entries are their discv4 endpoints, in the discv4 list below).
+ * - discv4 (off by default on Base networks, `--rollup.discovery.v4`): the OP Stack bootnodes
+ *   op-reth used for Base (reth crates/net/peers/src/bootnodes/optimism.rs `OP_BOOTNODES` /
+ *   `OP_TESTNET_BOOTNODES` at 15b6e7f, from op-geth params/bootnodes.go): OP Labs', Base's and
+ *   Uniswap Labs' nodes.
+ *
+ * The devnets have none.
  */
 
 /** Base mainnet (and other OP mainnet chains). */
@@ -38,9 +45,31 @@ const OP_TESTNET_BOOTNODES: readonly string[] = [
   "enode://c2405194166fe2c0e6c61ee469745fed1a6802f51c8fc39e1c78c21c9a6a15a7c55304f09ee37e430da9a1ce8117ca085263c6b0f474f6946811e398347611ef@3.146.213.65:30303",
 ];
 
-/** The built-in bootnodes of the chain with id `chainId` (Base mainnet 8453, Base Sepolia 84532); none for other chains. */
-export function builtinBootnodes(chainId: bigint): readonly string[] {
+/** Base mainnet's execution bootnodes, `basev0` discv5 on UDP 9200. */
+const BASE_MAINNET_DISCV5_BOOTNODES: readonly string[] = [
+  "enode://87a32fd13bd596b2ffca97020e31aef4ddcc1bbd4b95bb633d16c1329f654f34049ed240a36b449fda5e5225d70fe40bc667f53c304b71f8e68fc9d448690b51@3.231.138.188:9200",
+  "enode://ca21ea8f176adb2e229ce2d700830c844af0ea941a1d8152a9513b966fe525e809c3a6c73a2c18a12b74ed6ec4380edf91662778fe0b79f6a591236e49e176f9@184.72.129.189:9200",
+  "enode://acf4507a211ba7c1e52cdf4eef62cdc3c32e7c9c47998954f7ba024026f9a6b2150cd3f0b734d9c78e507ab70d59ba61dfe5c45e1078c7ad0775fb251d7735a2@3.220.145.177:9200",
+  "enode://8a5a5006159bf079d06a04e5eceab2a1ce6e0f721875b2a9c96905336219dbe14203d38f70f3754686a6324f786c2f9852d8c0dd3adac2d080f4db35efc678c5@3.231.11.52:9200",
+  "enode://cdadbe835308ad3557f9a1de8db411da1a260a98f8421d62da90e71da66e55e98aaa8e90aa7ce01b408a54e4bd2253d701218081ded3dbe5efbbc7b41d7cef79@54.198.153.150:9200",
+];
+
+/** Base Sepolia's execution bootnodes, `basev0` discv5 on UDP 9200. */
+const BASE_SEPOLIA_DISCV5_BOOTNODES: readonly string[] = [
+  "enode://548f715f3fc388a7c917ba644a2f16270f1ede48a5d88a4d14ea287cc916068363f3092e39936f1a3e7885198bef0e5af951f1d7b1041ce8ba4010917777e71f@18.210.176.114:9200",
+  "enode://6f10052847a966a725c9f4adf6716f9141155b99a0fb487fea3f51498f4c2a2cb8d534e680ee678f9447db85b93ff7c74562762c3714783a7233ac448603b25f@107.21.251.55:9200",
+];
+
+/** The built-in discv4 bootnodes of the chain with id `chainId` (Base mainnet 8453, Base Sepolia 84532); none for other chains. */
+export function builtinDiscv4Bootnodes(chainId: bigint): readonly string[] {
   if (chainId === 8453n) return OP_MAINNET_BOOTNODES;
   if (chainId === 84532n) return OP_TESTNET_BOOTNODES;
+  return [];
+}
+
+/** The built-in `basev0` discv5 bootnodes of the chain with id `chainId` (Base mainnet, Base Sepolia); none for other chains. */
+export function builtinDiscv5Bootnodes(chainId: bigint): readonly string[] {
+  if (chainId === 8453n) return BASE_MAINNET_DISCV5_BOOTNODES;
+  if (chainId === 84532n) return BASE_SEPOLIA_DISCV5_BOOTNODES;
   return [];
 }

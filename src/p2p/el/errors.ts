@@ -38,3 +38,14 @@ export class DevP2PStartError extends BasaltError<{ reason: string }> {
     super("P2P_EL_START_FAILED", `execution-layer network cannot start: ${message}`, { reason: message });
   }
 }
+
+/**
+ * A peer answered or announced something false or of the wrong form for the negotiated version:
+ * a block range it cannot serve, a range going backwards, receipts with a bloom on eth/69,
+ * receipts or a body that do not match the header. `reason` names it for the drop counters.
+ */
+export class EthPeerFaultError extends BasaltError<{ reason: string }> {
+  constructor(reason: string, message: string) {
+    super("P2P_PEER_FAULT", message, { reason });
+  }
+}

@@ -1,15 +1,16 @@
 /**
- * eth/68 message codes and the decoding of the messages basalt answers or reads (devp2p
- * caps/eth.md). Every decoder checks the shape it needs and raises {@link EthProtocolError}
- * otherwise; responses are built from already-encoded items.
+ * eth/68 and eth/69 message codes and the decoding of the messages basalt answers or reads
+ * (devp2p caps/eth.md; EIP-7642 for eth/69's BlockRangeUpdate). Every decoder checks the shape it
+ * needs and raises {@link EthProtocolError} otherwise; responses are built from already-encoded items.
  */
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
 import { EthProtocolError } from "./errors.js";
 import type { HeadersQuery } from "./blockServer.js";
 import { rlpListOfEncoded, rlpUint, txRawOfItem } from "./rlpItems.js";
+import type { BlockRange } from "./status.js";
 
-/** eth/68 message codes (relative to the eth capability's offset). */
+/** eth message codes (relative to the eth capability's offset); BlockRangeUpdate is eth/69's. */
 export const EthCode = {
   Status: 0x00,
   NewBlockHashes: 0x01,
@@ -24,12 +25,15 @@ export const EthCode = {
   PooledTransactions: 0x0a,
   GetReceipts: 0x0f,
   Receipts: 0x10,
+  BlockRangeUpdate: 0x11,
 } as const;
 
 /** Message codes the eth/68 capability spans (0x00–0x10). */
 export const ETH_68_LENGTH = 17;
+/** Message codes the eth/69 capability spans (0x00–0x11: BlockRangeUpdate added, EIP-7642). */
+export const ETH_69_LENGTH = 18;
 
-/** The name of a message code (for metrics labels and logs); "unknown" for codes eth/68 does not define. */
+/** The name of a message code (for metrics labels and logs); "unknown" for codes eth/69 does not define. */
 export function ethMessageName(code: number): string {
   for (const [name, c] of Object.entries(EthCode)) if (c === code) return name;
   return "unknown";
@@ -116,12 +120,42 @@ export function decodePooledTransactions(payload: Uint8Array): { id: bigint; raw
   return { id, raw: txList("PooledTransactions", body) };
 }
 
+/** A response `[request-id, [item, …]]` (BlockHeaders, BlockBodies, Receipts) with its items decoded. */
+export function decodeResponse(name: string, payload: Uint8Array): { id: bigint; items: unknown[] } {
+  const { id, body } = requestPair(name, payload);
+  if (!Array.isArray(body)) throw new EthProtocolError(name, "expected [request-id, [item, …]]");
+  return { id, items: body as unknown[] };
+}
+
+/** GetBlockHeaders by hash or number: `[request-id, [origin, amount, skip, reverse]]`. */
+export function encodeGetBlockHeaders(id: bigint, q: HeadersQuery): Uint8Array {
+  const origin = typeof q.origin === "bigint" ? bigIntToUnpaddedBytes(q.origin) : q.origin;
+  return RLP.encode([bigIntToUnpaddedBytes(id), [origin, bigIntToUnpaddedBytes(q.amount), bigIntToUnpaddedBytes(q.skip), bigIntToUnpaddedBytes(q.reverse ? 1n : 0n)]]);
+}
+
+/** BlockRangeUpdate (eth/69): `[earliestBlock, latestBlock, latestBlockHash]`. */
+export function encodeBlockRangeUpdate(r: BlockRange): Uint8Array {
+  return RLP.encode([bigIntToUnpaddedBytes(r.earliest), bigIntToUnpaddedBytes(r.latest), r.latestHash]);
+}
+
+/** Decodes a BlockRangeUpdate (trailing items ignored, as EIP-8 asks); the range itself is checked by the session. */
+export function decodeBlockRangeUpdate(payload: Uint8Array): BlockRange {
+  const name = "BlockRangeUpdate";
+  const v = decode(name, payload);
+  if (!Array.isArray(v) || v.length < 3) throw new EthProtocolError(name, "expected [earliestBlock, latestBlock, latestBlockHash]");
+  const earliest = rlpUint(v[0]);
+  const latest = rlpUint(v[1]);
+  if (earliest === undefined || latest === undefined) throw new EthProtocolError(name, "earliest or latest block is not a 64-bit integer");
+  if (!(v[2] instanceof Uint8Array) || v[2].length !== 32) throw new EthProtocolError(name, "latest block hash is not a 32-byte hash");
+  return { earliest, latest, latestHash: v[2] };
+}
+
 /** `[request-id, [item, …]]` with already-encoded items (a response). */
 export function encodeResponse(id: bigint, items: readonly Uint8Array[]): Uint8Array {
   return rlpListOfEncoded([RLP.encode(bigIntToUnpaddedBytes(id)), rlpListOfEncoded(items)]);
 }
 
-/** `[request-id, [hash, …]]` (GetPooledTransactions). */
+/** `[request-id, [hash, …]]` (GetPooledTransactions, GetBlockBodies, GetReceipts). */
 export function encodeHashesRequest(id: bigint, hashes: readonly Uint8Array[]): Uint8Array {
   return RLP.encode([bigIntToUnpaddedBytes(id), [...hashes]]);
 }

@@ -1,9 +1,14 @@
 /**
  * The execution-layer network of a node from its options (`--port`, `--discovery.*`,
- * `--bootnodes`, `--trusted-peers`, `--max-*-peers`, `--p2p-secret-key`, `--nat`,
- * `--txpool.gossip`, `--p2p.el.disable`), wired to the node's transaction pool: transactions
- * from peers go into the pool, and with gossip on the pool's new transactions are announced and
- * served. Undefined with `--p2p.el.disable`.
+ * `--rollup.discovery.v4`, `--bootnodes`, `--trusted-peers`, `--max-*-peers`,
+ * `--p2p-secret-key`, `--nat`, `--txpool.gossip`, `--p2p.el.disable`), wired to the node's
+ * transaction pool: transactions from peers go into the pool, and with gossip on the pool's new
+ * transactions are announced and served. Undefined with `--p2p.el.disable`.
+ *
+ * Discovery as Base's node runs it (base/base node.rs `BaseDiscoveryConfig`): on OP chains (Base
+ * mainnet and Sepolia, the devnet, custom OP chains) discv5 under protocol id `basev0` on
+ * `--discovery.v5.port`, and discovery v4 only with `--rollup.discovery.v4`; on plain Ethereum
+ * chains discovery v4 only, as before. `--disable-discovery` turns both off.
  */
 import { join } from "node:path";
 import type { Logger } from "pino";
@@ -13,7 +18,9 @@ import { P2P_EL_SECRET_FILE } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import type { TxPool } from "../../txpool/txpool.js";
 import { BasaltError } from "../../util/errors.js";
-import { builtinBootnodes } from "./bootnodes.js";
+import { parseNodeRecord } from "../cl/enrText.js";
+import { builtinDiscv4Bootnodes, builtinDiscv5Bootnodes } from "./bootnodes.js";
+import { BASE_PROTOCOL_ID } from "./discv5Packet.js";
 import { parseEnode } from "./enode.js";
 import { DevP2PService } from "./service.js";
 
@@ -37,6 +44,21 @@ function enodeList(flag: string, value: string | undefined): string[] | undefine
   return list;
 }
 
+/** `--bootnodes`: enode URLs (both discoveries) or `enr:` records (discv5 only), each checked. */
+function bootnodeList(value: string | undefined): { discv4: string[]; discv5: string[] } | undefined {
+  if (value === undefined) return undefined;
+  const list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const b of list) {
+    try {
+      if (b.startsWith("enr:")) parseNodeRecord(b);
+      else parseEnode(b);
+    } catch (err) {
+      throw new BasaltError("CLI_INVALID_VALUE", `--bootnodes: ${(err as Error).message}`);
+    }
+  }
+  return { discv4: list.filter((b) => !b.startsWith("enr:")), discv5: list };
+}
+
 /** The external IP of `--nat extip:<ip>`. */
 function extIp(nat: string | undefined): string | undefined {
   if (nat === undefined) return undefined;
@@ -48,6 +70,9 @@ function extIp(nat: string | undefined): string | undefined {
 /** Builds the service (not started) and connects it to `pool`; undefined with `--p2p.el.disable`. */
 export function devp2pFromOptions(opts: BasaltOptions, chain: Chain, pool: TxPool, clientId: string, log: Logger): DevP2PService | undefined {
   if (opts["p2p.el.disable"]) return undefined;
+  const discovery = !opts["disable-discovery"];
+  const opChain = chain.op !== undefined;
+  const bootnodes = bootnodeList(opts.bootnodes);
   const service = new DevP2PService(
     chain,
     {
@@ -57,10 +82,14 @@ export function devp2pFromOptions(opts: BasaltOptions, chain: Chain, pool: TxPoo
       addr: opts.addr,
       port: opts.port,
       discoveryAddr: opts["discovery.addr"],
+      discv4: discovery && (!opChain || opts["rollup.discovery.v4"]),
       discoveryPort: opts["discovery.port"],
-      discovery: !opts["disable-discovery"],
+      discv5: discovery && opChain,
+      discv5Port: opts["discovery.v5.port"],
+      discv5ProtocolId: BASE_PROTOCOL_ID,
       externalIp: extIp(opts.nat),
-      bootnodes: enodeList("bootnodes", opts.bootnodes) ?? [...builtinBootnodes(chain.chainId)],
+      discv4Bootnodes: bootnodes?.discv4 ?? [...builtinDiscv4Bootnodes(chain.chainId)],
+      discv5Bootnodes: bootnodes?.discv5 ?? [...builtinDiscv5Bootnodes(chain.chainId)],
       trustedPeers: enodeList("trusted-peers", opts["trusted-peers"]) ?? [],
       maxInbound: opts["max-inbound-peers"],
       maxOutbound: opts["max-outbound-peers"],

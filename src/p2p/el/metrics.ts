@@ -1,20 +1,29 @@
 /**
  * Prometheus metrics of the execution-layer network, from the devp2p worker's last status
- * (`service.ts`): peers by direction, discovery table size and bytes go into the families shared
- * with the consensus-layer network (`../sharedMetrics.ts`, protocol "devp2p" / "discv4");
- * `basalt_p2p_devp2p_messages_total{message,direction}` counts eth messages and
- * `basalt_p2p_devp2p_dropped_total{reason}` what was dropped (garbage, oversized frames, refused
- * Status, bad discovery packets, handshake timeouts, peer limits).
+ * (`service.ts`): peers by direction, discovery table sizes and bytes go into the families shared
+ * with the consensus-layer network (`../sharedMetrics.ts`, protocol "devp2p"; discovery protocol
+ * "discv4" and "discv5-basev0", told apart from the consensus layer's standard "discv5");
+ * `basalt_p2p_devp2p_messages_total{message,direction}` counts eth messages,
+ * `basalt_p2p_devp2p_eth_peers{version}` the peers by negotiated eth version (68, 69), and
+ * `basalt_p2p_devp2p_dropped_total{reason}` what was dropped: garbage, oversized frames, refused
+ * Status (`status_<why>`), false ranges (`rangeInvalid`, `rangeBackwards`, `rangeUnservable`,
+ * `rangeHeaderMismatch`, `rangeNoAnswer`), bad bodies and receipts (`bodyMismatch`,
+ * `receiptsWithBloom`, `receiptsRootMismatch`, `receiptsBloomMismatch`), discovery datagrams
+ * (`discv4Invalid`, `discv5WrongProtocol`, `discv5Invalid`), discovered records refused
+ * (`enr_<why>`), handshake timeouts and peer limits.
  */
-import type { Counter } from "prom-client";
-import { counter } from "../../util/metrics.js";
+import type { Counter, Gauge } from "prom-client";
+import { counter, gauge } from "../../util/metrics.js";
 import { setP2pMetricsSource } from "../sharedMetrics.js";
 
 /** What the metrics read from the service. */
 export interface DevP2PMetricsView {
   counters(): Record<string, number>;
   peerDirections(): { inbound: number; outbound: number };
-  discoveryNodes(): number | undefined;
+  /** Nodes in each discovery table that runs, by discovery protocol. */
+  discoveryNodes(): { protocol: string; nodes: number }[];
+  /** Connected peers by negotiated eth version ("68", "69"). */
+  ethVersions(): Record<string, number>;
 }
 
 let view: DevP2PMetricsView | undefined;
@@ -28,10 +37,7 @@ export function bindDevP2PMetrics(v: DevP2PMetricsView | undefined): void {
       ? undefined
       : {
           peers: () => v.peerDirections(),
-          discovery: () => {
-            const n = v.discoveryNodes();
-            return n === undefined ? undefined : { protocol: "discv4", nodes: n };
-          },
+          discovery: () => v.discoveryNodes(),
           bytes: () => ({ in: v.counters()["bytes:in"] ?? 0, out: v.counters()["bytes:out"] ?? 0 }),
         },
   );
@@ -42,7 +48,7 @@ export function bindDevP2PMetrics(v: DevP2PMetricsView | undefined): void {
 export function registerDevP2PMetrics(): void {
   counter({
     name: "basalt_p2p_devp2p_messages_total",
-    help: "eth/68 messages by name and direction (in, out)",
+    help: "eth messages (eth/68 and eth/69) by name and direction (in, out)",
     labelNames: ["message", "direction"],
     collect(this: Counter) {
       this.reset();
@@ -54,13 +60,22 @@ export function registerDevP2PMetrics(): void {
   });
   counter({
     name: "basalt_p2p_devp2p_dropped_total",
-    help: "Connections, messages and discovery packets dropped, by reason (invalid, oversized, handshakeTimeout, tooManyPeers, discv4Invalid, status_<why>)",
+    help: "Connections, messages, discovery datagrams and records dropped, by reason (invalid, oversized, handshakeTimeout, tooManyPeers, status_<why>, range*, receipts*, bodyMismatch, discv4Invalid, discv5WrongProtocol, discv5Invalid, enr_<why>)",
     labelNames: ["reason"],
     collect(this: Counter) {
       this.reset();
       for (const [k, n] of Object.entries(view?.counters() ?? {})) {
         if (k.startsWith("dropped:")) this.inc({ reason: k.slice("dropped:".length) }, n);
       }
+    },
+  });
+  gauge({
+    name: "basalt_p2p_devp2p_eth_peers",
+    help: "Connected execution-layer peers by negotiated eth protocol version (68, 69)",
+    labelNames: ["version"],
+    collect(this: Gauge) {
+      this.reset();
+      for (const [version, n] of Object.entries(view?.ethVersions() ?? {})) this.set({ version }, n);
     },
   });
 }

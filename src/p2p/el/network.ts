@@ -8,6 +8,8 @@ export interface NodeInfoJson {
   id: string;
   name: string;
   enode: string;
+  /** The node's discv5 record (`enr:…`, with its `opel` fork id and `base` entry), when discv5 runs. */
+  enr?: string;
   ip: string;
   ports: { discovery: number; listener: number };
   listenAddr: string;

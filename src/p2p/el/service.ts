@@ -65,6 +65,7 @@ export class DevP2PService implements ElNetwork {
       genesisTime: (genesis?.timestamp ?? 0n).toString(),
       blockForks: blocks.map(String),
       timeForks: times.map(String),
+      depositNonceRoot: { regolith: chain.op?.forkTimes.regolith?.toString() ?? null, canyon: chain.op?.forkTimes.canyon?.toString() ?? null },
     };
     bindDevP2PMetrics({
       counters: () => this.counters(),
@@ -73,7 +74,18 @@ export class DevP2PService implements ElNetwork {
         const inbound = peers.filter((p) => p.inbound).length;
         return { inbound, outbound: peers.length - inbound };
       },
-      discoveryNodes: () => (opts.discovery ? (this.last?.discoveryNodes ?? 0) : undefined),
+      discoveryNodes: () => {
+        const n = this.last?.discoveryNodes ?? {};
+        const out: { protocol: string; nodes: number }[] = [];
+        if (opts.discv4) out.push({ protocol: "discv4", nodes: n.discv4 ?? 0 });
+        if (opts.discv5) out.push({ protocol: `discv5-${opts.discv5ProtocolId}`, nodes: n.discv5 ?? 0 });
+        return out;
+      },
+      ethVersions: () => {
+        const out: Record<string, number> = {};
+        for (const p of this.last?.peers ?? []) out[String(p.version)] = (out[String(p.version)] ?? 0) + 1;
+        return out;
+      },
     });
   }
 
@@ -108,10 +120,12 @@ export class DevP2PService implements ElNetwork {
   nodeInfo(): NodeInfoJson | undefined {
     const l = this.listen;
     if (l === undefined) return undefined;
+    const enr = this.last?.enr ?? l.enr;
     return {
       id: l.id,
       name: this.data.clientId,
       enode: l.enode,
+      ...(enr === undefined ? {} : { enr }),
       ip: l.ip,
       ports: l.ports,
       listenAddr: l.listenAddr,
@@ -183,7 +197,7 @@ export class DevP2PService implements ElNetwork {
           case "ready":
             started = true;
             this.listen = m.listen;
-            this.log.info({ enode: m.listen.enode, tcp: m.listen.ports.listener, udp: m.listen.ports.discovery }, "execution-layer network listening");
+            this.log.info({ enode: m.listen.enode, enr: m.listen.enr, tcp: m.listen.ports.listener, discv4: this.data.discv4 ? m.listen.ports.discovery : undefined, discv5: this.data.discv5 ? m.listen.discv5Port : undefined }, "execution-layer network listening");
             resolve();
             break;
           case "fatal":

@@ -14,12 +14,21 @@ export interface DevP2PSettings {
   clientId: string;
   addr: string;
   port: number;
+  /** UDP listen address of both discovery protocols (`--discovery.addr`). */
   discoveryAddr: string;
+  /** Discovery v4 (`--discovery.port`): on for plain Ethereum chains, on OP chains only with `--rollup.discovery.v4`. */
+  discv4: boolean;
   discoveryPort: number;
-  discovery: boolean;
+  /** Discovery v5 under `discv5ProtocolId` (`--discovery.v5.port`): on OP chains, Base's execution network. */
+  discv5: boolean;
+  discv5Port: number;
+  discv5ProtocolId: string;
   /** Address announced in enode URLs and discovery pings (`--nat extip:`), else the listen address. */
   externalIp: string | undefined;
-  bootnodes: string[];
+  /** Enode URLs discovery v4 starts from. */
+  discv4Bootnodes: string[];
+  /** Enode URLs or `enr:` records discovery v5 starts from. */
+  discv5Bootnodes: string[];
   trustedPeers: string[];
   maxInbound: number;
   maxOutbound: number;
@@ -39,6 +48,8 @@ export interface DevP2PWorkerData extends DevP2PSettings {
   genesisTime: string;
   blockForks: string[];
   timeForks: string[];
+  /** OP chains: Regolith and Canyon times, between which receipts roots leave deposit nonces out (for checking peers' receipts). */
+  depositNonceRoot: { regolith: string | null; canyon: string | null };
 }
 
 /** A connected peer as admin_peers shows it. */
@@ -58,17 +69,22 @@ export interface PeerWire {
 /** Where the node listens, as the worker bound it. */
 export interface ListenWire {
   enode: string;
+  /** The discv5 node record (`enr:…`) when discv5 runs. */
+  enr: string | undefined;
   id: string;
   ip: string;
   listenAddr: string;
+  /** `discovery`: the discv4 UDP port, or the discv5 one when only discv5 runs (0 without discovery). */
   ports: { discovery: number; listener: number };
+  /** The discv5 UDP port (0 when discv5 is off). */
+  discv5Port: number;
 }
 
 /** Worker → main. */
 export type DevP2PWorkerMessage =
   | { type: "ready"; listen: ListenWire }
   | { type: "fatal"; message: string }
-  | { type: "status"; peers: PeerWire[]; counters: Record<string, number>; discoveryNodes: number; listening: boolean; head: { number: string; hash: Uint8Array } }
+  | { type: "status"; peers: PeerWire[]; counters: Record<string, number>; discoveryNodes: { discv4?: number; discv5?: number }; listening: boolean; head: { number: string; hash: Uint8Array }; enr: string | undefined }
   | { type: "txs"; raw: Uint8Array[] }
   | { type: "getTxs"; id: number; hashes: Uint8Array[] }
   | { type: "peerOp"; id: number; ok: boolean; error?: string }

@@ -35,7 +35,8 @@ import {
   RPC_GAS_CAP,
 } from "../../../src/config/constants.js";
 import { OPTION_LIST, envVarName } from "../../../src/config/options.js";
-import { DEFAULT_P2P_EL_DISCOVERY_PORT, DEFAULT_P2P_EL_MAX_INBOUND, DEFAULT_P2P_EL_MAX_OUTBOUND, DEFAULT_P2P_EL_PORT } from "../../../src/config/constants.js";
+import { DEFAULT_P2P_EL_DISCOVERY_PORT,
+  DEFAULT_P2P_EL_DISCV5_PORT, DEFAULT_P2P_EL_MAX_INBOUND, DEFAULT_P2P_EL_MAX_OUTBOUND, DEFAULT_P2P_EL_PORT } from "../../../src/config/constants.js";
 import { TRACE_FILTER_MAX_BLOCKS } from "../../../src/config/constants.js";
 import { BasaltError } from "../../../src/util/errors.js";
 
@@ -208,6 +209,8 @@ describe("defaults", () => {
       addr: "0.0.0.0",
       "discovery.port": DEFAULT_P2P_EL_DISCOVERY_PORT,
       "discovery.addr": "0.0.0.0",
+      "discovery.v5.port": DEFAULT_P2P_EL_DISCV5_PORT,
+      "rollup.discovery.v4": false,
       "disable-discovery": false,
       bootnodes: undefined,
       "trusted-peers": undefined,

@@ -52,6 +52,8 @@ const P2P_OPTIONS = [
   "addr",
   "port",
   "discovery.port",
+  "discovery.v5.port",
+  "rollup.discovery.v4",
   "nat",
   "bootnodes",
 ];
@@ -224,6 +226,8 @@ describe("deploy/env/*.env", () => {
       expect(commented.get(p2pVariable("p2p.listen.tcp"))).toBe("9222");
       expect(commented.get(p2pVariable("port"))).toBe("30303");
       expect(commented.get(p2pVariable("discovery.port"))).toBe("30303");
+      expect(commented.get(p2pVariable("discovery.v5.port"))).toBe("9200");
+      expect(commented.get(p2pVariable("rollup.discovery.v4"))).toBe("false");
       const def = p2pOption("p2p.listen.tcp") as { default?: unknown } | undefined;
       if (def !== undefined) expect(String(def.default)).toBe("9222");
     });
@@ -279,12 +283,13 @@ describe("deploy/k8s/statefulset.yaml", () => {
     expect(pod.terminationGracePeriodSeconds).toBe(Number(unit.get("Service")?.get("TimeoutStopSec")?.[0]));
     const c = pod.containers[0] as Container;
     expect(c.ports.map((p) => p.containerPort)).toEqual(expect.arrayContaining([8545, 8546, DEFAULT_ROLLUP_PORT, DEFAULT_METRICS_PORT]));
-    // P2P: 9222 and 30303, TCP and UDP, on the Kubernetes node's address (host ports), and in the headless Service.
+    // P2P: 9222 and 30303, TCP and UDP, and the execution layer's basev0 discv5 on 9200 UDP, on the Kubernetes node's address (host ports), and in the headless Service.
     const p2p = [
       { name: "libp2p", containerPort: 9222, hostPort: 9222, protocol: "TCP" },
       { name: "discv5", containerPort: 9222, hostPort: 9222, protocol: "UDP" },
       { name: "rlpx", containerPort: 30303, hostPort: 30303, protocol: "TCP" },
       { name: "discv4", containerPort: 30303, hostPort: 30303, protocol: "UDP" },
+      { name: "el-discv5", containerPort: 9200, hostPort: 9200, protocol: "UDP" },
     ];
     expect(c.ports).toEqual(expect.arrayContaining(p2p));
     const headless = docs.find((d) => d.kind === "Service" && (d as { metadata?: { name?: string } }).metadata?.name === "basalt-headless") as unknown as {

@@ -107,8 +107,8 @@ describe("P2P settings from the options", () => {
     expect(clSettings(options({ ...CL_DEFAULTS, "p2p.disable": true }), all)).toMatchObject({ disabledBy: "--p2p.disable", endpoints: [] });
   });
 
-  it("execution layer: RLPx TCP and discovery v4 UDP, --nat extip as the advertised address", () => {
-    const s = elSettings(options({ ...EL_DEFAULTS, "discovery.port": 30301, nat: "extip:198.51.100.2" }), all);
+  it("execution layer of a plain Ethereum chain: RLPx TCP and discovery v4 UDP, --nat extip as the advertised address", () => {
+    const s = elSettings(options({ ...EL_DEFAULTS, "discovery.port": 30301, nat: "extip:198.51.100.2" }, "devnet-l1"), all);
     expect(s?.endpoints.map((e) => [e.name, e.transport, e.port, e.portOption])).toEqual([
       ["rlpx", "tcp", 30303, "port"],
       ["discv4", "udp", 30301, "discovery.port"],
@@ -116,6 +116,20 @@ describe("P2P settings from the options", () => {
     expect(s?.advertiseIp).toBe("198.51.100.2");
     expect(elSettings(options({ ...EL_DEFAULTS, "disable-discovery": true }), all)?.endpoints.map((e) => e.name)).toEqual(["rlpx"]);
     expect(elSettings(options({ ...EL_DEFAULTS, "p2p.el.disable": true }), all)?.disabledBy).toBe("--p2p.el.disable");
+  });
+
+  it("execution layer of an OP chain (Base's network): discv5 'basev0' on --discovery.v5.port, discovery v4 only with --rollup.discovery.v4", () => {
+    for (const network of ["base-mainnet", "devnet"]) {
+      const s = elSettings(options({ ...EL_DEFAULTS, "discovery.v5.port": 9200, "rollup.discovery.v4": false }, network), all);
+      expect(s?.endpoints.map((e) => [e.name, e.transport, e.port, e.portOption])).toEqual([
+        ["rlpx", "tcp", 30303, "port"],
+        ["basev0", "udp", 9200, "discovery.v5.port"],
+      ]);
+    }
+    const both = elSettings(options({ ...EL_DEFAULTS, "discovery.v5.port": 9201, "rollup.discovery.v4": true }, "base-sepolia"), all);
+    expect(both?.endpoints.map((e) => e.name)).toEqual(["rlpx", "basev0", "discv4"]);
+    expect(both?.endpoints[1]?.port).toBe(9201);
+    expect(elSettings(options({ ...EL_DEFAULTS, "disable-discovery": true }, "base-mainnet"), all)?.endpoints.map((e) => e.name)).toEqual(["rlpx"]);
   });
 });
 

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Common } from "@ethereumjs/common";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
+import { devnetGenesis } from "../../src/chain/devnet.js";
 import type { GenesisJson } from "../../src/chain/genesis.js";
 import { opConfigFromGenesisConfig, type OpChainConfig } from "../../src/chain/op/forks.js";
 import { opGenesisConfig } from "../../src/chain/op/networks.js";
@@ -42,4 +43,18 @@ export function allForksCommon(name = "op-test"): Common {
 /** `../shared/fixtures/op/op-fee-vectors.json`, parsed. */
 export function opFeeVectors<T = Record<string, unknown>>(): T {
   return JSON.parse(readFileSync(path.join(REPO_ROOT, "..", "shared", "fixtures", "op", "op-fee-vectors.json"), "utf8")) as T;
+}
+
+/**
+ * The devnet genesis as it was before Base's own upgrades (through Jovian; no Azul, Beryl or
+ * Cobalt): for tests that need a transaction or a call above EIP-7825's 2^24 gas cap, which Azul
+ * brought (a block-filling transaction, a call that runs until a timeout rather than out of gas).
+ */
+export function jovianDevnetGenesis(): GenesisJson {
+  const g = devnetGenesis();
+  const config = g.config as Record<string, unknown>;
+  delete config.azulTime;
+  delete config.berylTime;
+  delete config.cobaltTime;
+  return g;
 }

@@ -52,7 +52,7 @@ describe("local rollup config", () => {
     expect(cfg.seqWindowSize).toBe(DEVNET_ROLLUP_SEQ_WINDOW_SIZE);
     expect(cfg.genesis.l2Time).toBe(ANCHOR.timestamp);
     expect(cfg.genesis.l1).toEqual({ hash: ANCHOR.hash, number: 7n });
-    expect(cfg.forkTimes).toEqual({ regolith: 0n, canyon: 0n, delta: 0n, ecotone: 0n, fjord: 0n, granite: 0n, holocene: 0n, isthmus: 0n, jovian: 0n });
+    expect(cfg.forkTimes).toEqual({ regolith: 0n, canyon: 0n, delta: 0n, ecotone: 0n, fjord: 0n, granite: 0n, holocene: 0n, isthmus: 0n, jovian: 0n, azul: 0n, beryl: 0n, cobalt: 0n });
     expect(cfg.eip1559).toEqual({ eip1559Elasticity: DEVNET_EIP1559_ELASTICITY, eip1559Denominator: 50, eip1559DenominatorCanyon: DEVNET_EIP1559_DENOMINATOR_CANYON });
     const sc = genesisSystemConfig(cfg.genesis.systemConfig);
     expect(to0x(sc.batcherAddress)).toBe(params.batcher);

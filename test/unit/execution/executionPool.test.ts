@@ -16,7 +16,8 @@ import { hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
-import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
+import { devAccounts } from "../../../src/chain/devnet.js";
+import { jovianDevnetGenesis } from "../../helpers/opFixtures.js";
 import type { CallRequest } from "../../../src/execution/callRequest.js";
 import { ExecutionPool, type ExecutionPoolOptions } from "../../../src/execution/pool/executionPool.js";
 import { toJsonRpcError } from "../../../src/rpc/errors.js";
@@ -75,7 +76,7 @@ async function errorOf(p: Promise<unknown>): Promise<{ code: number; message: st
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "basalt-pool-"));
-  await Chain.init(dir, devnetGenesis(), { archive: true });
+  await Chain.init(dir, jovianDevnetGenesis(), { archive: true });
   chain = Chain.open(dir, { logger: silent, archive: true });
   headHash = "0x" + Buffer.from(chain.head.hash()).toString("hex");
 });

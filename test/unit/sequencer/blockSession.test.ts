@@ -20,7 +20,8 @@ import path from "node:path";
 import pino from "pino";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
-import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
+import { devAccounts } from "../../../src/chain/devnet.js";
+import { jovianDevnetGenesis } from "../../helpers/opFixtures.js";
 import { DEPOSIT_TX_TYPE } from "../../../src/chain/op/depositTx.js";
 import { L2_TO_L1_MESSAGE_PASSER_ADDRESS } from "../../../src/chain/op/predeploys.js";
 import { OpBlockExecutor, type OpTransaction } from "../../../src/execution/op/opBlockExecutor.js";
@@ -47,7 +48,7 @@ afterAll(() => {
 async function freshChain(): Promise<Chain> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-blocksession-"));
   dirs.push(dir);
-  await Chain.init(dir, devnetGenesis(), { archive: true });
+  await Chain.init(dir, jovianDevnetGenesis(), { archive: true });
   return Chain.open(dir, { logger: silent });
 }
 

@@ -36,12 +36,15 @@ const BASE_L1_FEE = BigInt(BASE.expected.receipt!.l1Fee!);
 
 /** Base mainnet fork times (superchain-registry base.toml); Azul unscheduled. */
 const BASE_MAINNET = BASE_MAINNET_OP;
-/** Every OP fork through Jovian at 0, Azul at 0 or unscheduled. */
+/** Every OP fork through Jovian at 0, Azul (and Base's later upgrades) at 0 or unscheduled. */
 function allForksAtZero(azul: boolean): OpChainConfig {
   const forkTimes: OpChainConfig["forkTimes"] = { ...BASE_MAINNET.forkTimes };
   for (const k of Object.keys(forkTimes) as (keyof OpChainConfig["forkTimes"])[]) forkTimes[k] = 0n;
-  if (azul) forkTimes.azul = 0n;
-  else delete forkTimes.azul;
+  if (!azul) {
+    delete forkTimes.azul;
+    delete forkTimes.beryl;
+    delete forkTimes.cobalt;
+  }
   return { ...BASE_MAINNET, forkTimes };
 }
 

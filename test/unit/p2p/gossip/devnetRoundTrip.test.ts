@@ -83,6 +83,9 @@ function holoceneGenesis(): GenesisJson {
   const config = g.config as Record<string, unknown>;
   delete config.isthmusTime;
   delete config.jovianTime;
+  delete config.azulTime;
+  delete config.berylTime;
+  delete config.cobaltTime;
   g.extraData = `0x${Buffer.from(encodeHoloceneExtraData(DEVNET_EIP1559_DENOMINATOR_CANYON, DEVNET_EIP1559_ELASTICITY)).toString("hex")}`;
   return g;
 }

@@ -8,9 +8,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
-    // Prints the combined pass-count table of the EEST state tests after a run (test/conformance/eest).
-    globalSetup: ["test/conformance/eest/globalSetup.ts"],
-    // FC_SEED / FC_PATH / FC_NUM_RUNS replay a failed property test (test/setup/fastCheck.ts).
+    // Print the combined pass-count tables of the EEST state tests (test/conformance/eest) and
+    // blockchain tests (test/conformance/eestBlockchain) after a run.
+    globalSetup: ["test/conformance/eest/globalSetup.ts", "test/conformance/eestBlockchain/globalSetup.ts"],
+    // FC_SEED / FC_NUM_RUNS replay a failed property test (test/setup/fastCheck.ts).
     setupFiles: ["test/setup/fastCheck.ts"],
   },
 });

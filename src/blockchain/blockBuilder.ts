@@ -11,6 +11,7 @@ import { blockWriteOf, type Chain, type ExecutedBlock } from "./chain.js";
 import type { Log, StoredReceipt } from "../storage/types.js";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { BasaltError } from "../util/errors.js";
+import { watchRequestSystemCalls } from "../execution/systemCalls.js";
 
 /** Attributes of a block to build (Engine API PayloadAttributes). */
 export interface BuildAttributes {
@@ -58,6 +59,8 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
   if (common.isActivatedEIP(4844)) {
     headerData.excessBlobGas = parent.header.common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : 0n;
   }
+  // A missing or failing EIP-7002 / EIP-7251 request contract makes the block invalid: refuse to build it.
+  const requestCalls = watchRequestSystemCalls(vm);
   const builder = await buildBlock(vm, {
     parentBlock: parent,
     headerData: headerData as never,
@@ -89,6 +92,7 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
     }
   }
   const { block } = await builder.build();
+  await requestCalls.check();
   await state.getStateRoot();
   const receipts: StoredReceipt[] = builder.transactionReceipts.map((r, i) => {
     const rec = r as unknown as { status?: 0 | 1; cumulativeBlockGasUsed: bigint; bitvector: Uint8Array; logs: [Uint8Array, Uint8Array[], Uint8Array][] };

@@ -28,6 +28,7 @@ import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { decodeOpExtraData, opNextBaseFee } from "../chain/op/eip1559.js";
 import { createOpVM } from "../execution/op/opVm.js";
 import { installEvmCaches } from "../execution/evmSpeedups.js";
+import { watchRequestSystemCalls } from "../execution/systemCalls.js";
 import { verifyOpBlock } from "../execution/op/opPayload.js";
 import { defaultEvmEngine, type EvmEngineName } from "../execution/evm/engine.js";
 import { evmFallbacksTotal } from "../execution/evm/metrics.js";
@@ -555,11 +556,15 @@ export class Chain {
     const { state, nodes } = this.stateManagerAt(parent);
     const common = block.common;
     const vm = await this.makeVM(common, state, block.header.parentHash, block.header.timestamp);
+    const requestCalls = watchRequestSystemCalls(vm);
     let result;
     try {
       result = await runBlock(vm, { block, skipHeaderValidation: true, skipHardForkValidation: true });
+      await requestCalls.check();
     } catch (e) {
-      throw new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is invalid: ${(e as Error).message}`, {
+      // A failed request system call is the cause even when runBlock reports its effect (the requests hash).
+      const cause = requestCalls.failure() ?? e;
+      throw new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is invalid: ${(cause as Error).message}`, {
         number: block.header.number,
         hash: to0x(block.hash()),
       });

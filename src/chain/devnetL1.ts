@@ -2,7 +2,7 @@
  * The built-in local L1 (`--network devnet-l1`, the L1 of `basalt devnet rollup`): a plain
  * Ethereum chain (no `optimism` section, so basalt runs it with Ethereum's rules) with a
  * deterministic genesis — every fork through Prague active at genesis, the ten prefunded dev
- * accounts of the L2 devnet ({@link devAccounts}) and the EIP-4788 / EIP-2935 system contracts —
+ * accounts of the L2 devnet ({@link devAccounts}) and the system contracts of Cancun and Prague —
  * so its genesis hash is the same on every machine. Blocks are produced by basalt itself on a
  * slot clock (`sequencer/l1DevProducer.ts`).
  */
@@ -18,6 +18,7 @@ import { devAccounts } from "./devnet.js";
 import type { GenesisAccount, GenesisJson } from "./genesis.js";
 import { EIP2935_RUNTIME_CODE, EIP4788_RUNTIME_CODE } from "./op/bytecode/systemContracts.js";
 import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS } from "./op/predeploys.js";
+import { CONSOLIDATION_REQUEST_CONTRACT, EIP7002_RUNTIME_CODE, EIP7251_RUNTIME_CODE, WITHDRAWAL_REQUEST_CONTRACT } from "./requestContracts.js";
 
 /**
  * Timestamp of the devnet-l1 genesis: 0x67748580 = 1735689600 = 2025-01-01T00:00:00Z. Fixed (not
@@ -42,7 +43,7 @@ const BLOB_SCHEDULE = {
   prague: { target: 6, max: 9, baseFeeUpdateFraction: Number(BLOB_UPDATE_FRACTION_PRAGUE) },
 } as const;
 
-/** Account nonce of a contract deployed by CREATE (EIP-161), as the EIP-4788 / EIP-2935 deployments leave it. */
+/** Account nonce of a contract deployed by CREATE (EIP-161), as the system contracts' deployments leave it. */
 const CREATED_CONTRACT_NONCE = "0x1";
 
 /** Quantity hex of a bigint. */
@@ -55,19 +56,22 @@ function hex(n: bigint): string {
  * Glacier and the merge at block 0, Shanghai, Cancun and Prague at timestamp 0 (no Osaka: blob
  * transactions carry EIP-4844 blob proofs, the "v0" sidecar); Ethereum's blob schedule for
  * Cancun and Prague; gas limit `L1DEV_GAS_LIMIT`; base fee 1 gwei; the {@link devAccounts}
- * with `DEV_ACCOUNT_BALANCE_WEI` each, and the EIP-4788 beacon-roots and EIP-2935 history
- * contracts at their EIP addresses (the system calls of Cancun and Prague write to them).
+ * with `DEV_ACCOUNT_BALANCE_WEI` each, and the EIP-4788 beacon-roots, EIP-2935 history, EIP-7002
+ * withdrawal-request and EIP-7251 consolidation-request contracts at their EIP addresses (the
+ * system calls of Cancun and Prague use them).
  *
- * The EIP-7002 / EIP-7251 request contracts are not deployed: with no validators nothing can
- * queue a withdrawal or consolidation, and basalt's Prague execution (@ethereumjs `accumulateRequests`)
- * reads an absent request contract as no requests, so every block's `requestsHash` is that of
- * an empty request list. Deterministic; returns a fresh object on every call.
+ * The request contracts must be there (as on Ethereum mainnet and in geth's dev genesis): a Prague
+ * block whose EIP-7002 / EIP-7251 contract has no code is invalid. With no validators nothing queues a request,
+ * so their end-of-block calls return empty lists and every block's `requestsHash` is that of an
+ * empty request list. Deterministic; returns a fresh object on every call.
  */
 export function devnetL1Genesis(): GenesisJson {
   const alloc: Record<string, GenesisAccount> = {};
   for (const a of devAccounts()) alloc[a.address.toLowerCase()] = { balance: hex(DEV_ACCOUNT_BALANCE_WEI) };
   alloc[BEACON_ROOTS_ADDRESS.toLowerCase()] = { balance: "0x0", nonce: CREATED_CONTRACT_NONCE, code: EIP4788_RUNTIME_CODE.toLowerCase() };
   alloc[HISTORY_STORAGE_ADDRESS.toLowerCase()] = { balance: "0x0", nonce: CREATED_CONTRACT_NONCE, code: EIP2935_RUNTIME_CODE.toLowerCase() };
+  alloc[WITHDRAWAL_REQUEST_CONTRACT.toLowerCase()] = { balance: "0x0", nonce: CREATED_CONTRACT_NONCE, code: EIP7002_RUNTIME_CODE };
+  alloc[CONSOLIDATION_REQUEST_CONTRACT.toLowerCase()] = { balance: "0x0", nonce: CREATED_CONTRACT_NONCE, code: EIP7251_RUNTIME_CODE };
   const config: GenesisJson["config"] = { chainId: Number(DEVNET_L1_CHAIN_ID) };
   for (const key of ETHEREUM_GENESIS_BLOCK_KEYS) config[key] = 0;
   Object.assign(config, {

@@ -1,4 +1,4 @@
-import { BasaltError } from "../util/errors.js";
+import { BasaltError, TypedError } from "../util/errors.js";
 
 /** Stable codes of block import and chain errors. */
 export const ChainErrorCode = {
@@ -20,3 +20,17 @@ export class ChainError extends BasaltError<{ number?: string; hash?: string }> 
     super(code, message, { number: meta.number?.toString(), hash: meta.hash });
   }
 }
+
+/** Codes and details of {@link ChainConfigError}: the genesis `config` key concerned. */
+export type ChainConfigErrorType =
+  /** A fork key basalt does not know (e.g. `amsterdamTime`, a `blobSchedule` entry for an unknown fork). */
+  | { code: "CHAIN_CONFIG_UNKNOWN_FORK"; key: string }
+  /** A known key with a value basalt cannot use (not a number, forks out of order, a missing blob schedule). */
+  | { code: "CHAIN_CONFIG_INVALID"; key: string };
+
+/**
+ * A genesis `config` basalt cannot run: an unknown fork or a malformed schedule. The message is one
+ * line naming the key, what was wrong and what was expected (`basalt init` / `basalt node` print it
+ * as is).
+ */
+export class ChainConfigError extends TypedError<ChainConfigErrorType> {}

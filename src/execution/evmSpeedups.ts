@@ -1,6 +1,6 @@
 /**
- * Two caches @ethereumjs 10.1.3 lacks, installed once per thread (profile of the kona OP
- * Sepolia blocks: 45 % of execution time was in these two functions):
+ * Speedups of @ethereumjs 10.1.3, installed once per thread. Two caches it lacks (profile of the
+ * kona OP Sepolia blocks: 45 % of execution time was in these two functions):
  *
  * - `Common.isActivatedEIP` scans an array for every opcode executed; it becomes a Set lookup,
  *   rebuilt whenever Common swaps its activated-EIP array (hardfork change).
@@ -9,13 +9,17 @@
  *   cached per code array and opcode table. Code arrays are immutable and state readers hand
  *   out the same array per code hash (see `stateReader.ts`), so hot contracts are analysed once.
  *
- * Both keep @ethereumjs's results exactly (same inputs → same outputs); the execution-apis
- * and kona suites run with them. `BASALT_EVM_CACHES=0` leaves @ethereumjs untouched.
+ * - EIP-1153 transient storage keeps far less per TSTORE (leanTransientStorage.ts): a transaction
+ *   filling it with a million slots spent more than half of its time in garbage collection.
+ *
+ * All keep @ethereumjs's results exactly (same inputs → same outputs); the execution-apis, kona and
+ * EEST suites run with them. `BASALT_EVM_CACHES=0` leaves @ethereumjs untouched.
  */
 import { Common } from "@ethereumjs/common";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { leanTransientStorageMethods } from "./leanTransientStorage.js";
 
 let installed = false;
 
@@ -35,18 +39,25 @@ export async function installEvmCaches(): Promise<void> {
     return (this.__eipSet as Set<number>).has(eip);
   };
 
-  // The interpreter class is internal to @ethereumjs/evm: load the same ESM module instance the
-  // package's index uses (same file URL), next to the resolved package entry.
+  // The interpreter and transient storage classes are internal to @ethereumjs/evm: load the same ESM
+  // module instances the package's index uses (same file URL), next to the resolved package entry.
   const require = createRequire(import.meta.url);
-  const cjsEntry = require.resolve("@ethereumjs/evm");
-  const esmInterpreter = pathToFileURL(path.join(path.dirname(cjsEntry), "..", "esm", "interpreter.js")).href;
-  let mod: { Interpreter?: { prototype: Record<string, unknown> } };
-  try {
-    mod = (await import(esmInterpreter)) as typeof mod;
-  } catch {
-    return; // layout changed: run without the analysis cache
+  const esmDir = path.join(path.dirname(require.resolve("@ethereumjs/evm")), "..", "esm");
+  const load = async <M>(file: string): Promise<M | undefined> => {
+    try {
+      return (await import(pathToFileURL(path.join(esmDir, file)).href)) as M;
+    } catch {
+      return undefined; // layout changed: run without this speedup
+    }
+  };
+
+  const ts = (await load<{ TransientStorage?: { prototype: Record<string, unknown> } }>("transientStorage.js"))?.TransientStorage?.prototype;
+  if (ts !== undefined && ["get", "put", "commit", "checkpoint", "revert", "toJSON", "clear"].every((m) => typeof ts[m] === "function")) {
+    Object.assign(ts, leanTransientStorageMethods);
   }
-  const ip = mod.Interpreter?.prototype as { _getValidJumpDestinations?: (code: Uint8Array) => Analysis } | undefined;
+
+  const mod = await load<{ Interpreter?: { prototype: Record<string, unknown> } }>("interpreter.js");
+  const ip = mod?.Interpreter?.prototype as { _getValidJumpDestinations?: (code: Uint8Array) => Analysis } | undefined;
   const original = ip?._getValidJumpDestinations;
   if (ip === undefined || typeof original !== "function") return;
   const cache = new WeakMap<Uint8Array, { table: unknown; result: Analysis }>();

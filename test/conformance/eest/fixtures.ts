@@ -41,15 +41,18 @@ function mainCheckout(root: string): string {
 }
 
 /**
- * The fixture folder: `../shared/fixtures/eest` relative to the repository root (from a linked
- * git worktree, relative to its main checkout when the worktree has no such sibling).
+ * A shared fixture folder: `../shared/fixtures/<name>` relative to the repository root (from a
+ * linked git worktree, relative to its main checkout when the worktree has no such sibling).
  */
-export const FIXTURES_DIR = ((): string => {
-  const own = path.resolve(REPO_ROOT, "../shared/fixtures/eest");
+export function sharedFixturesDir(name: string): string {
+  const own = path.resolve(REPO_ROOT, "../shared/fixtures", name);
   if (existsSync(own)) return own;
-  const main = path.resolve(mainCheckout(REPO_ROOT), "../shared/fixtures/eest");
+  const main = path.resolve(mainCheckout(REPO_ROOT), "../shared/fixtures", name);
   return existsSync(main) ? main : own;
-})();
+}
+
+/** The fixture folder of the state tests: `../shared/fixtures/eest` (see {@link sharedFixturesDir}). */
+export const FIXTURES_DIR = sharedFixturesDir("eest");
 /** The folder of the state-test JSON files inside {@link FIXTURES_DIR}. */
 export const STATE_TESTS_DIR = path.join(FIXTURES_DIR, "state_tests");
 
@@ -420,32 +423,38 @@ export interface ManifestEntry {
 
 let manifestCache: Map<string, ManifestEntry> | undefined;
 
+/** The rows of a tab-separated manifest (first line: column names), each as the named columns' values. Throws on a missing column. */
+export function manifestRows<C extends string>(file: string, columns: readonly C[]): Array<Record<C, string>> {
+  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.length > 0);
+  const header = (lines.shift() ?? "").split("\t");
+  const index = columns.map((name) => {
+    const i = header.indexOf(name);
+    if (i < 0) throw new Error(`${path.basename(file)} has no ${name} column`);
+    return i;
+  });
+  return lines.map((line) => {
+    const f = line.split("\t");
+    return Object.fromEntries(columns.map((c, i) => [c, f[index[i] as number] ?? ""])) as Record<C, string>;
+  });
+}
+
 /** `MANIFEST.tsv` by file (relative to `state_tests/`). */
 export function manifest(): Map<string, ManifestEntry> {
   if (manifestCache !== undefined) return manifestCache;
-  const lines = readFileSync(path.join(FIXTURES_DIR, "MANIFEST.tsv"), "utf8").split("\n").filter((l) => l.length > 0);
-  const header = (lines.shift() ?? "").split("\t");
-  const col = (name: string): number => {
-    const i = header.indexOf(name);
-    if (i < 0) throw new Error(`MANIFEST.tsv has no ${name} column`);
-    return i;
-  };
-  const [cPath, cBytes, cCases, cForks, cSha] = [col("path"), col("bytes"), col("post_cases"), col("forks"), col("sha256")];
   const out = new Map<string, ManifestEntry>();
-  for (const line of lines) {
-    const f = line.split("\t");
-    const file = (f[cPath] ?? "").replace(/^state_tests\//, "");
-    out.set(file, { file, bytes: Number(f[cBytes]), postCases: Number(f[cCases]), forks: (f[cForks] ?? "").split(","), sha256: f[cSha] ?? "" });
+  for (const r of manifestRows(path.join(FIXTURES_DIR, "MANIFEST.tsv"), ["path", "bytes", "post_cases", "forks", "sha256"])) {
+    const file = r.path.replace(/^state_tests\//, "");
+    out.set(file, { file, bytes: Number(r.bytes), postCases: Number(r.post_cases), forks: r.forks.split(","), sha256: r.sha256 });
   }
   manifestCache = out;
   return out;
 }
 
-/** Every fixture file, relative to `state_tests/`, sorted. Throws when the folder is missing. */
-export function fixtureFiles(): string[] {
+/** Every `.json` file below `root`, relative to it, sorted. Throws when the folder is missing. */
+export function jsonFilesUnder(root: string): string[] {
   const out: string[] = [];
   const walk = (rel: string): void => {
-    const entries = readdirSync(path.join(STATE_TESTS_DIR, rel), { withFileTypes: true });
+    const entries = readdirSync(path.join(root, rel), { withFileTypes: true });
     for (const e of entries) {
       const r = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) walk(r);
@@ -454,6 +463,11 @@ export function fixtureFiles(): string[] {
   };
   walk("");
   return out.sort();
+}
+
+/** Every fixture file, relative to `state_tests/`, sorted. Throws when the folder is missing. */
+export function fixtureFiles(): string[] {
+  return jsonFilesUnder(STATE_TESTS_DIR);
 }
 
 /** Parses the cases of one fixture file (relative to `state_tests/`) that the selection picks. */

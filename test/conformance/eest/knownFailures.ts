@@ -24,8 +24,8 @@ export interface KnownFailure {
   line: number;
 }
 
-/** Splits a table row on unescaped `|` (an escaped `\|` stays in its cell, unescaped). */
-function cells(row: string): string[] {
+/** Splits a markdown table row on unescaped `|` (an escaped `\|` stays in its cell, unescaped). */
+export function tableCells(row: string): string[] {
   const out: string[] = [];
   let cur = "";
   const body = row.trim().replace(/^\|/, "").replace(/\|$/, "");
@@ -57,41 +57,60 @@ export function formatRow(engine: string, caseId: string, reason: string): strin
   return `| ${esc(engine)} | \`${esc(caseId)}\` | ${esc(reason)} |`;
 }
 
+/** A body row of a markdown table: its cells, where it stands (`file:line`) and its 1-based line. */
+export interface TableRow {
+  cells: string[];
+  where: string;
+  line: number;
+}
+
 /**
- * Parses the table of a known-failures markdown text. Throws on a malformed row, a case id
- * that names no fork, or a duplicate (engine, case).
+ * The body rows of the markdown tables in `text` whose header row is exactly `header`, each with
+ * `header.length` cells, and the inline-code cell `codeColumn` unwrapped (the case id). Throws on a
+ * malformed row, naming `file:line`.
  */
-export function parseKnownFailures(text: string, file = KNOWN_FAILURES_FILE): KnownFailure[] {
-  const lines = text.split("\n");
-  const out: KnownFailure[] = [];
-  const seen = new Set<string>();
+export function tableRows(text: string, header: readonly string[], codeColumn: number, file: string): TableRow[] {
+  const out: TableRow[] = [];
   let inTable = false;
-  lines.forEach((raw, i) => {
+  text.split("\n").forEach((raw, i) => {
     const line = raw.trim();
     if (!line.startsWith("|")) {
       inTable = false;
       return;
     }
-    const c = cells(line);
+    const c = tableCells(line);
     if (!inTable) {
-      if (c.length === 3 && c[0] === "engine" && c[1] === "case" && c[2] === "reason") inTable = true;
+      if (c.length === header.length && c.every((x, j) => x === header[j])) inTable = true;
       return;
     }
     if (c.every((x) => /^:?-+:?$/.test(x))) return; // the delimiter row
     const where = `${file}:${i + 1}`;
-    if (c.length !== 3) throw new Error(`${where}: expected 3 cells (engine | case | reason), got ${c.length}`);
-    const [engine, code, reason] = c as [string, string, string];
-    const m = /^`(.+)`$/.exec(code);
+    if (c.length !== header.length) throw new Error(`${where}: expected ${header.length} cells (${header.join(" | ")}), got ${c.length}`);
+    const m = /^`(.+)`$/.exec(c[codeColumn] as string);
     if (m?.[1] === undefined) throw new Error(`${where}: the case id must be inline code (\`...\`)`);
-    const caseId = m[1];
+    c[codeColumn] = m[1];
+    if (c.some((x) => x === "")) throw new Error(`${where}: ${header.join(", ")} must not be empty`);
+    out.push({ cells: c, where, line: i + 1 });
+  });
+  return out;
+}
+
+/**
+ * Parses the table of a known-failures markdown text. Throws on a malformed row, a case id
+ * that names no fork, or a duplicate (engine, case).
+ */
+export function parseKnownFailures(text: string, file = KNOWN_FAILURES_FILE): KnownFailure[] {
+  const out: KnownFailure[] = [];
+  const seen = new Set<string>();
+  for (const { cells, where, line } of tableRows(text, ["engine", "case", "reason"], 1, file)) {
+    const [engine, caseId, reason] = cells as [string, string, string];
     const fork = forkOfId(caseId);
     if (fork === undefined) throw new Error(`${where}: malformed case id ${caseId}`);
-    if (engine === "" || reason === "") throw new Error(`${where}: engine and reason must not be empty`);
     const key = `${engine}\n${caseId}`;
     if (seen.has(key)) throw new Error(`${where}: duplicate entry for ${engine} ${caseId}`);
     seen.add(key);
-    out.push({ engine, caseId, fork, reason, line: i + 1 });
-  });
+    out.push({ engine, caseId, fork, reason, line });
+  }
   return out;
 }
 

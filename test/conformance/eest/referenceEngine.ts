@@ -37,7 +37,7 @@ import type { StateTestEngine, StateTestOutcome } from "./engine.js";
 import { FORKS, toHex, type Fork, type StateTestCase, type StateTestConfig } from "./fixtures.js";
 
 /** geth genesis config keys that activate each fork (at block 0 or time 0), in fork order. */
-const FORK_KEYS: Record<Fork, string[]> = {
+export const FORK_KEYS: Record<Fork, string[]> = {
   Berlin: [
     "homesteadBlock",
     "eip150Block",

@@ -2,6 +2,7 @@
  * Pass counts of the EEST state tests and their table (no vitest imports: globalSetup.ts uses
  * this in vitest's main process).
  */
+import { alignTable, formatShardSlowest, formatShardTimes, seconds, type ShardSummary as Summary } from "../shardSummaries.js";
 import { FORKS, type Fork } from "./fixtures.js";
 
 /** Pass counts of one engine on one fork. */
@@ -42,34 +43,17 @@ export function formatCounts(counts: Count[], title: string): string {
     return cell({ engine: e, fork: "Prague", total: cs.reduce((s, c) => s + c.total, 0), passed: cs.reduce((s, c) => s + c.passed, 0), fellBack: cs.reduce((s, c) => s + c.fellBack, 0) });
   });
   rows.push(["total", ...totals]);
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  const line = (r: string[]): string => r.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join("  ");
-  return [title, ...rows.map(line)].join("\n");
+  return [title, ...alignTable(rows)].join("\n");
 }
-
-/** How many of the slowest cases a summary keeps. */
-export const SLOWEST = 10;
 
 /** What a shard reports for the combined table (written as JSON by run.ts, read by globalSetup.ts). */
-export interface ShardSummary {
-  shard: string;
-  /** Wall-clock milliseconds of the shard. */
-  ms: number;
-  /** CPU milliseconds of the shard (the measure that does not depend on other load). */
-  cpuMs: number;
-  counts: Count[];
-  /** The slowest cases (engine, id, wall-clock ms), slowest first. */
-  slowest: Array<{ engine: string; id: string; ms: number }>;
-}
-
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+export type ShardSummary = Summary<Count>;
 
 /** One shard's table and times. */
 export function formatShard(s: ShardSummary): string {
   const first = s.counts[0]?.engine;
   const cases = s.counts.filter((c) => c.engine === first).reduce((n, c) => n + c.total, 0);
-  const slow = s.slowest.slice(0, 3).map((x) => `  ${seconds(x.ms)} ${x.engine} ${x.id}`);
-  return [formatCounts(s.counts, `EEST ${s.shard}: ${cases} cases, ${seconds(s.ms)} wall, ${seconds(s.cpuMs)} CPU`), "slowest:", ...slow].join("\n");
+  return [formatCounts(s.counts, `EEST ${s.shard}: ${cases} cases, ${seconds(s.ms)} wall, ${seconds(s.cpuMs)} CPU`), ...formatShardSlowest(s)].join("\n");
 }
 
 /** The combined table of every shard that ran, the shards' times and the slowest cases overall. */
@@ -77,12 +61,5 @@ export function formatSummaries(summaries: ShardSummary[]): string {
   const sorted = [...summaries].sort((a, b) => (a.shard < b.shard ? -1 : 1));
   const cpu = sorted.reduce((t, s) => t + s.cpuMs, 0);
   const table = formatCounts(mergeCounts(sorted.map((s) => s.counts)), `EEST v5.4.0 state tests: pass counts of ${sorted.length} shard(s), ${seconds(cpu)} CPU in total`);
-  const times = sorted.map((s) => `  ${s.shard.padEnd(18)} ${seconds(s.ms).padStart(9)} wall ${seconds(s.cpuMs).padStart(9)} CPU`);
-  const slow = sorted
-    .flatMap((s) => s.slowest)
-    .sort((a, b) => b.ms - a.ms)
-    .slice(0, SLOWEST)
-    .map((x) => `  ${seconds(x.ms).padStart(8)} ${x.engine} ${x.id}`);
-  return [table, "shards:", ...times, "slowest cases:", ...slow].join("\n");
+  return [table, ...formatShardTimes(sorted)].join("\n");
 }
-

@@ -18,7 +18,8 @@ import type { StateTestEngine, StateTestOutcome } from "./engine.js";
 import { ENGINES, REFERENCE_ENGINE } from "./engines.js";
 import { FORKS, iterateCases, selects, shard, toHex, type CaseSelection, type Fork, type StateTestCase } from "./fixtures.js";
 import { KNOWN_FAILURES_FILE, formatRow, loadKnownFailures, type KnownFailure } from "./knownFailures.js";
-import { SLOWEST, formatShard, type Count, type ShardSummary } from "./report.js";
+import { formatShard, type Count } from "./report.js";
+import { summarize } from "../shardSummaries.js";
 
 /** A shard of the run: a named selection of cases (one test file each, `<name>.test.ts`). */
 export interface ShardSpec {
@@ -107,14 +108,14 @@ export async function runSelection(name: string, selection: CaseSelection, engin
   return { shard: name, engines: engines.map((e) => e.name), results, counts, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
 }
 
-/** The failing results of `engine` that the known-failures list does not name. */
-export function unlistedFailures(results: readonly CaseResult[], listed: readonly KnownFailure[]): CaseResult[] {
+/** The failing results (of one engine) that the known-failures list does not name. */
+export function unlistedFailures<R extends { id: string; passed: boolean }>(results: readonly R[], listed: readonly { caseId: string }[]): R[] {
   const ids = new Set(listed.map((k) => k.caseId));
   return results.filter((r) => !r.passed && !ids.has(r.id));
 }
 
 /** Listed entries (of one engine, for the cases of this run) whose case passed or did not run, with why. */
-export function staleEntries(results: readonly CaseResult[], listed: readonly KnownFailure[]): Array<{ entry: KnownFailure; why: string }> {
+export function staleEntries<K extends { caseId: string }>(results: readonly { id: string; passed: boolean }[], listed: readonly K[]): Array<{ entry: K; why: string }> {
   const byId = new Map(results.map((r) => [r.id, r]));
   return listed
     .filter((k) => byId.get(k.caseId)?.passed !== false)
@@ -132,13 +133,22 @@ function describeFailure(r: CaseResult): string {
   return `  ${r.engine} ${r.id}\n    ${r.reason ?? "(no reason)"}`;
 }
 
-/** Where shard summaries go for the combined table (set by globalSetup.ts), if anywhere. */
-function summaryDir(): string | undefined {
+/** Where shard summaries go for the combined table (`key`: set by a globalSetup.ts), if anywhere. */
+export function summaryDir(key: "eestSummaryDir" | "eestBlockchainSummaryDir"): string | undefined {
   try {
-    return inject("eestSummaryDir");
+    return inject(key);
   } catch {
     return undefined;
   }
+}
+
+/** Prints a shard's summary and writes it as `<shard>.json` for the combined table, when the global setup asked for it. */
+export function publishSummary(key: "eestSummaryDir" | "eestBlockchainSummaryDir", summary: { shard: string }, text: string): void {
+  console.log(text);
+  const dir = summaryDir(key);
+  if (dir === undefined) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${summary.shard}.json`), JSON.stringify(summary));
 }
 
 /**
@@ -156,23 +166,8 @@ export function describeShard(name: string): void {
     beforeAll(async () => {
       known = loadKnownFailures();
       report = await runSelection(name, spec.selection);
-      const summary: ShardSummary = {
-        shard: name,
-        ms: report.ms,
-        cpuMs: report.cpuMs,
-        counts: report.counts,
-        slowest: [...report.results.values()]
-          .flat()
-          .sort((a, b) => b.ms - a.ms)
-          .slice(0, SLOWEST)
-          .map((r) => ({ engine: r.engine, id: r.id, ms: r.ms })),
-      };
-      console.log(formatShard(summary));
-      const dir = summaryDir();
-      if (dir !== undefined) {
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(summary));
-      }
+      const summary = summarize(name, report, [...report.results.values()].flat());
+      publishSummary("eestSummaryDir", summary, formatShard(summary));
     }, 3 * 60 * 60 * 1000);
 
     const current = (): ShardReport => {

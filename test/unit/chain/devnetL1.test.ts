@@ -13,17 +13,24 @@ import { devAccounts } from "../../../src/chain/devnet.js";
 import { DEVNET_L1_GENESIS_TIMESTAMP, devnetL1Genesis } from "../../../src/chain/devnetL1.js";
 import { allocEntries } from "../../../src/chain/genesis.js";
 import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS } from "../../../src/chain/op/predeploys.js";
+import { CONSOLIDATION_REQUEST_CONTRACT, WITHDRAWAL_REQUEST_CONTRACT } from "../../../src/chain/requestContracts.js";
 import { DEV_ACCOUNT_BALANCE_WEI, DEVNET_L1_CHAIN_ID, L1DEV_GAS_LIMIT } from "../../../src/config/constants.js";
 import { BUILTIN_NETWORKS, defaultDatadir, isBuiltinNetwork } from "../../../src/config/options.js";
 
 /** Pinned: any change to the devnet-l1 genesis (bytes or semantics) changes this hash. */
-const DEVNET_L1_GENESIS_HASH = "0xe89772a1f689b900162dec8fa88f44a68b2cb9d3b2d3b17c52f1c30e2fc2080a";
+const DEVNET_L1_GENESIS_HASH = "0xcf31d13029a99e2024b8fbaec77358c50e0dea96ef04b52fcc7bf159a1ddac8e";
 /** sha256 of the empty string: the requestsHash of a Prague block without requests (EIP-7685). */
 const EMPTY_REQUESTS_HASH = "0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-/** Runtime code hashes given by the EIPs (EIP-4788 beacon roots, EIP-2935 history storage). */
+/**
+ * Runtime code hashes of the system contracts: given by the EIPs for EIP-4788 (beacon roots) and
+ * EIP-2935 (history storage); of Ethereum mainnet's EIP-7002 (withdrawal requests) and EIP-7251
+ * (consolidation requests) code, the bytes geth deploys (`params.WithdrawalQueueCode`, `ConsolidationQueueCode`).
+ */
 const SYSTEM_CODE_HASHES: Record<string, string> = {
   [BEACON_ROOTS_ADDRESS.toLowerCase()]: "0xf57acd40259872606d76197ef052f3d35588dadf919ee1f0e3cb9b62d3f4b02c",
   [HISTORY_STORAGE_ADDRESS.toLowerCase()]: "0x6e49e66782037c0555897870e29fa5e552daf4719552131a0abce779daec0a5d",
+  [WITHDRAWAL_REQUEST_CONTRACT.toLowerCase()]: "0x0345a365d2f4c5975b9f1599abe0a2ee76b7a3a731bc68781bd04c84e4858f50",
+  [CONSOLIDATION_REQUEST_CONTRACT.toLowerCase()]: "0x78c6cb5202685228bbcbfb992b1c4e116c7ec5ef11e25b8e92716cfc628ddd60",
 };
 
 describe("devnet-l1 genesis", () => {
@@ -49,7 +56,7 @@ describe("devnet-l1 genesis", () => {
     expect(common.param("maxBlobGasPerBlock")).toBe(9n * 131_072n);
   });
 
-  it("funds the L2 devnet's ten dev accounts and deploys the EIP-4788 and EIP-2935 contracts", () => {
+  it("funds the L2 devnet's ten dev accounts and deploys the EIP-4788, EIP-2935, EIP-7002 and EIP-7251 contracts", () => {
     const g = devnetL1Genesis();
     expect(BigInt(g.gasLimit)).toBe(L1DEV_GAS_LIMIT);
     const accounts = devAccounts();

@@ -23,6 +23,7 @@ import { ACTIVATION_REGISTRY_ADDRESS, B20_FACTORY_ADDRESS, POLICY_REGISTRY_ADDRE
 import { mappingSlotOfAddress, erc7201Root, fieldSlot, u256Bytes } from "../../src/execution/base/slots.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { pollUntil } from "../helpers/poll.js";
+import { getFreePorts } from "../helpers/ports.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
 
 type Obj = { [k: string]: Json };
@@ -44,7 +45,15 @@ const schedule = ["--dev.beryl-time", BERYL.toString(), "--dev.cobalt-time", COB
 const nonces = new Map<string, bigint>();
 let seq: NodeHandle;
 let fol: NodeHandle;
+let folMetricsPort: number;
 const tempDirs: string[] = [];
+
+/** One sample of a follower metric (0 when absent). */
+async function folMetric(name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${folMetricsPort}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? 0 : Number(line.split(" ")[1]);
+}
 
 /** Signs and sends a call of `from` to `to`; returns its receipt. */
 async function send(from: DevAccount, to: Uint8Array | string, data: Uint8Array, gasLimit = 3_000_000n): Promise<Obj> {
@@ -101,7 +110,12 @@ describe("Beryl then Cobalt, mid-chain on the devnet (e2e)", () => {
     const d2 = await makeTempDir("basalt-e2e-beryl-follower-");
     tempDirs.push(d1, d2);
     seq = await startNode({ datadir: d1, args: ["--network", "devnet", "--dev.block-time", "1", ...schedule] });
-    fol = await startNode({ datadir: d2, args: ["--network", "devnet", ...schedule, "--follow-rpc", seq.url, "--follow.poll-interval", "100"] });
+    [folMetricsPort] = (await getFreePorts(1)) as [number];
+    // The follower also re-executes the sequencer's flashblocks (pre-confirmations of every Beryl/Cobalt transaction).
+    fol = await startNode({
+      datadir: d2,
+      args: ["--network", "devnet", ...schedule, "--follow-rpc", seq.url, "--follow.poll-interval", "100", "--flashblocks-url", seq.flashblocksUrl, "--metrics", "--metrics.port", String(folMetricsPort)],
+    });
   }, 120_000);
 
   it("before Beryl: plain accounts at the precompile addresses, Beryl next in eth_config", async () => {
@@ -146,8 +160,11 @@ describe("Beryl then Cobalt, mid-chain on the devnet (e2e)", () => {
     // Mint (after granting the role) and move with a memo.
     expect((await send(admin, asset, fn("grantRole(bytes32,address)", ["bytes32", "address"], [MINT_ROLE, addr(admin.address)]))).status).toBe("0x1");
     expect((await send(admin, asset, fn("mint(address,uint256)", ["address", "uint256"], [addr(alice.address), 1000n]))).status).toBe("0x1");
-    const moved = await send(alice, asset, fn("transferWithMemo(address,uint256,bytes32)", ["address", "uint256", "bytes32"], [addr(bob.address), 100n, MEMO]));
+    const memoCall = fn("transferWithMemo(address,uint256,bytes32)", ["address", "uint256", "bytes32"], [addr(bob.address), 100n, MEMO]);
+    const estimate = BigInt((await rpcResult(seq.url, "eth_estimateGas", [{ from: alice.address, to: asset, data: hex(memoCall) }])) as string);
+    const moved = await send(alice, asset, memoCall);
     expect(moved.status).toBe("0x1");
+    expect(estimate).toBeGreaterThanOrEqual(BigInt(moved.gasUsed as string));
     const topics0 = (moved.logs as Obj[]).map((l) => (l.topics as string[])[0]);
     expect(topics0).toEqual([hex(eventTopic("Transfer(address,address,uint256)")), hex(eventTopic("Memo(address,bytes32)"))]);
     expect(BigInt((await call(asset, fn("balanceOf(address)", ["address"], [addr(bob.address)]))).result!)).toBe(100n);
@@ -170,6 +187,18 @@ describe("Beryl then Cobalt, mid-chain on the devnet (e2e)", () => {
     const head = (await rpcResult(seq.url, "eth_getBlockByNumber", ["latest", false])) as Obj;
     expect(BigInt(head.timestamp as string), "the Beryl steps must land before Cobalt").toBeLessThan(COBALT);
   }, 150_000);
+
+  it("eth_simulateV1 and debug_executionWitness run the precompiles", async () => {
+    const transfer = fn("transfer(address,uint256)", ["address", "uint256"], [addr(carol.address), 7n]);
+    const sim = (await rpcResult(seq.url, "eth_simulateV1", [{ blockStateCalls: [{ calls: [{ from: alice.address, to: asset, data: hex(transfer) }, { from: alice.address, to: asset, data: hex(fn("transfer(address,uint256)", ["address", "uint256"], [addr(bob.address), 7n])) }] }] }, "latest"])) as Obj[];
+    const calls = sim[0]!.calls as Obj[];
+    expect(calls[0]!.status).toBe("0x0"); // carol is blocked by the receiver policy
+    expect(calls[1]!.status).toBe("0x1");
+    expect(((calls[1]!.logs as Obj[])[0]!.address as string)).toBe(asset);
+    const latest = (await rpcResult(seq.url, "eth_getBlockByNumber", ["latest", false])) as Obj;
+    const witness = (await rpcResult(seq.url, "debug_executionWitness", [latest.number as string])) as Obj;
+    expect(Array.isArray(witness.state)).toBe(true);
+  }, 60_000);
 
   it("traces show the token frame, its logs and its storage; eth_getProof proves a touched balance", async () => {
     const tx = await send(alice, asset, fn("transfer(address,uint256)", ["address", "uint256"], [addr(bob.address), 5n]));
@@ -220,6 +249,10 @@ describe("Beryl then Cobalt, mid-chain on the devnet (e2e)", () => {
       expect((b as Obj).stateRoot).toBe((a as Obj).stateRoot);
     }
     expect(await rpcResult(fol.url, "eth_call", [{ to: asset, data: hex(fn("balanceOf(address)", ["address"], [addr(bob.address)])) }, "latest"])).toBe(hex(u256Bytes(65n)));
+    // Its flashblocks re-execution saw the same transactions and results as the sequencer published.
+    expect(await folMetric("basalt_flashblocks_received_total")).toBeGreaterThan(0);
+    expect(await folMetric("basalt_flashblocks_transactions_executed_total")).toBeGreaterThan(0);
+    expect(await folMetric("basalt_flashblocks_diff_mismatch_total")).toBe(0);
   }, 90_000);
 });
 

@@ -10,15 +10,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { Chain } from "../../blockchain/chain.js";
-import { validateGenesis, type GenesisJson } from "../../chain/genesis.js";
-import { isOpNetworkName, opGenesisConfig, opNetwork } from "../../chain/op/networks.js";
+import type { GenesisJson } from "../../chain/genesis.js";
+import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import { formatActivation, formatProtocolVersion, type UpgradeFinding } from "../../chain/op/upgradeSchedule.js";
 import { genesisHashOf, resolveGenesis } from "../../blockchain/genesisSource.js";
 import { envVarName, isDevnetL1 } from "../../config/options.js";
 import { isWebSocketUrl } from "../../sync/rpcClient.js";
 import { fromHex } from "../../util/bytes.js";
 import { upgradeSignalContract } from "../upgrades/fromOptions.js";
-import { knownUpgradeSchedule, localForkView, readEthConfigFindings, readL1Schedule, type ChainSchedule, type RpcCall } from "../upgrades/sources.js";
+import { knownUpgradeSchedule, localForkView, networkSchedule, readEthConfigFindings, readL1Schedule, type ChainSchedule, type RpcCall } from "../upgrades/sources.js";
 import { failureReason, jsonRpc } from "./probe.js";
 import { DoctorError, result, type CheckResult, type DoctorContext } from "./types.js";
 
@@ -47,11 +47,8 @@ async function scheduleOf(ctx: DoctorContext): Promise<{ schedule: ChainSchedule
   }
   let genesis: GenesisJson;
   let hash: string;
-  if (isOpNetworkName(o.network)) {
-    const n = opNetwork(o.network);
-    genesis = validateGenesis({ config: opGenesisConfig(n), timestamp: `0x${n.genesis.l2Time.toString(16)}`, alloc: {} });
-    hash = n.genesisHash;
-  } else if (isDevnetL1(o.network)) {
+  if (isOpNetworkName(o.network)) return { schedule: networkSchedule(opNetwork(o.network)), kept: [] };
+  if (isDevnetL1(o.network)) {
     return undefined;
   } else {
     // The devnet (with its --dev.*-time schedule) or a genesis file: never a download.

@@ -7,6 +7,10 @@
 import type { Common } from "@ethereumjs/common";
 import type { GenesisJson } from "../../chain/genesis.js";
 import { opConfigFromGenesisConfig } from "../../chain/op/forks.js";
+import { opGenesisConfig, type OpNetwork } from "../../chain/op/networks.js";
+import { commonFromGenesis } from "../../chain/chainSpec.js";
+import { validateGenesis } from "../../chain/genesis.js";
+import { fromHex } from "../../util/bytes.js";
 import {
   compareEthConfig,
   compareL1Schedule,
@@ -78,6 +82,16 @@ export interface ChainSchedule {
   genesis: GenesisJson;
   common: Common;
   genesisHash: Uint8Array;
+}
+
+/**
+ * A built-in network's schedule from basalt's table alone (no datadir, no genesis download): its
+ * genesis `config` and time, without the alloc — fork times and fork ids need nothing else.
+ */
+export function networkSchedule(n: OpNetwork): ChainSchedule {
+  const hex = (v: bigint): string => `0x${v.toString(16)}`;
+  const genesis = validateGenesis({ config: opGenesisConfig(n), timestamp: hex(n.genesis.l2Time), gasLimit: hex(n.genesis.systemConfig.gasLimit), difficulty: "0x0", nonce: "0x0", alloc: {} });
+  return { genesis, common: commonFromGenesis(genesis), genesisHash: fromHex(n.genesisHash) };
 }
 
 /** The part of `chain`'s schedule the L1 signal is compared with; undefined for a chain that is not an OP chain. */

@@ -71,6 +71,12 @@ export interface FollowerOptions {
    * derivation runs: safety then comes from L1, not from the followed RPC.
    */
   trackSafety?: boolean;
+  /**
+   * Awaited once the source passed the start check and before the first block is fetched: the
+   * first read of the source's eth_config by the upgrade watcher, so its findings guard the very
+   * first import.
+   */
+  beforeFollowing?: () => Promise<void>;
 }
 
 /** The followed RPC serves another chain (chain id or genesis differs): following is refused. */
@@ -148,6 +154,7 @@ export class Follower {
   private readonly trackSafety: boolean;
   /** Aborted by {@link stop}: ends a wait for the upgrade guard to change. */
   private readonly stopping = new AbortController();
+  private readonly beforeFollowing: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly chain: Chain,
@@ -161,6 +168,7 @@ export class Follower {
     this.client = isWebSocketUrl(url) ? new WsRpcClient(url, copts) : new HttpRpcClient(url, copts);
     this.gate = opts.proofs === undefined ? undefined : new ProofsGate(opts.proofs, this.log);
     this.trackSafety = opts.trackSafety ?? true;
+    this.beforeFollowing = opts.beforeFollowing;
   }
 
   /** The source endpoint without credentials. */
@@ -193,6 +201,7 @@ export class Follower {
       this.client.close();
       throw e;
     }
+    await this.beforeFollowing?.();
     this.startingBlock = this.chain.head.header.number;
     this.highest = this.startingBlock;
     followHeadBlock.set(Number(this.startingBlock));

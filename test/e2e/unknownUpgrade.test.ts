@@ -45,9 +45,13 @@ function cleanEnv(): Record<string, string> {
 
 const block = async (url: string, tag: string): Promise<Block> => (await rpcResult(url, "eth_getBlockByNumber", [tag, false])) as Block;
 
+/** The node's /metrics text ("" while the metrics server is not listening yet: it starts last). */
 async function scrape(port: number): Promise<string> {
-  const res = await fetch(`http://${LOCALHOST}:${port}/metrics`);
-  return res.text();
+  try {
+    return await (await fetch(`http://${LOCALHOST}:${port}/metrics`)).text();
+  } catch {
+    return "";
+  }
 }
 
 /** The value of the sample of `name` whose labels include every `labels` pair, or undefined. */
@@ -133,7 +137,10 @@ describe("a follower at an upgrade Base's L1 signal schedules and basalt does no
 
     // (1) Known upgrades only: read, nothing reported, the follower follows, doctor OK.
     await waitUntil("a few followed blocks", 20_000, async () => BigInt((await block(fol.url, "latest")).number) >= 3n, 200);
-    let text = await scrape(metricsPort);
+    let text = await pollUntil("the metrics endpoint", 10_000, async () => {
+      const t = await scrape(metricsPort);
+      return t === "" ? undefined : t;
+    });
     expect(sample(text, "basalt_chain_upgrade_source_reads_total", { source: "l1", result: "ok" })).toBeGreaterThanOrEqual(1);
     expect(sample(text, "basalt_chain_upgrade_source_reads_total", { source: "follow-rpc", result: "ok" })).toBeGreaterThanOrEqual(1);
     expect(sample(text, "basalt_chain_unknown_upgrade_activation_seconds")).toBeUndefined();

@@ -194,7 +194,12 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const proofsGate = proofs === undefined
     ? undefined
     : { progress: { latest: () => proofs.latestBlock(), writing: () => proofs.writing(), onChange: (l: () => void) => proofs.onLatestChange(l) }, maxBlocksAhead: opts["proofs.max-blocks-ahead"] };
-  const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate, trackSafety: derivation === undefined });
+  // The followed RPC's eth_config is read once the source proved to serve this chain, before the first block is fetched.
+  const beforeFollowing = (): Promise<void> => upgradeWatch.startFollowRpc();
+  const follower =
+    followUrl === undefined
+      ? undefined
+      : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate, trackSafety: derivation === undefined, beforeFollowing });
   // Upgrades this basalt does not implement: Base's L1 upgrade signal (--l1.rpc) and the followed RPC's eth_config
   // tell the chain's guard, which refuses blocks from their activation on (blockchain/upgradeGuard.ts).
   const upgradeWatch = upgradeWatchFromOptions(opts, chain, follower, log);
@@ -284,7 +289,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     // another chain or a corrupted one refuses the start with its reason.
     await calls.start();
     await proofs?.start();
-    // The sources of scheduled upgrades are read once before any block is derived or followed.
+    // Base's L1 upgrade signal is read once before any block is derived (the followed RPC's eth_config: see beforeFollowing).
     await upgradeWatch.start();
     // Derivation refuses an L1 of another chain, or one without the rollup's anchor, before anything is served.
     await derivation?.start();

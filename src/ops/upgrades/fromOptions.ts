@@ -34,31 +34,45 @@ export function upgradeSignalContract(option: string | undefined, genesisHash: s
 
 /** The watchers of one node run. */
 export class UpgradeWatch {
-  private started = false;
+  private readonly started = new Set<UpgradeSourceName>();
 
   constructor(
     private readonly chain: Pick<Chain, "upgrades">,
-    private readonly watchers: readonly UpgradeSourceWatcher[],
-    /** The sources watched. */
-    readonly sources: readonly UpgradeSourceName[],
+    private readonly watchers: ReadonlyMap<UpgradeSourceName, UpgradeSourceWatcher>,
     private readonly clients: readonly JsonRpcClient[],
   ) {}
 
+  /** The sources watched. */
+  get sources(): UpgradeSourceName[] {
+    return [...this.watchers.keys()];
+  }
+
   /**
-   * Drops findings of sources not watched now (kept from an earlier run), starts every watcher and
-   * resolves once each has made its first read (bounded by the request time limits).
+   * Drops findings of sources not watched now (kept from an earlier run), starts the watcher of
+   * `source` (default: every source but the followed RPC, which starts once follow mode has
+   * checked that it serves this chain: {@link startFollowRpc}) and resolves once each has made its
+   * first read (bounded by the request time limits).
    */
   async start(): Promise<void> {
-    this.started = true;
     this.chain.upgrades.retainSources(this.sources);
-    await Promise.all(this.watchers.map((w) => w.start()));
+    await Promise.all(this.sources.filter((s) => s !== "follow-rpc").map((s) => this.startOne(s)));
+  }
+
+  /** Starts the followed RPC's eth_config watcher (once the follower accepted the source); resolves after its first read. */
+  startFollowRpc(): Promise<void> {
+    return this.startOne("follow-rpc");
+  }
+
+  private async startOne(source: UpgradeSourceName): Promise<void> {
+    const w = this.watchers.get(source);
+    if (w === undefined || this.started.has(source)) return;
+    this.started.add(source);
+    await w.start();
   }
 
   /** Stops every watcher and closes their own connections. Idempotent. */
   async stop(): Promise<void> {
-    if (!this.started) return;
-    this.started = false;
-    await Promise.all(this.watchers.map((w) => w.stop()));
+    await Promise.all([...this.watchers.values()].map((w) => w.stop()));
     for (const c of this.clients) c.close();
   }
 }
@@ -69,23 +83,18 @@ export class UpgradeWatch {
  * read it from.
  */
 export function upgradeWatchFromOptions(opts: UpgradeWatchOptions, chain: Chain, follower: { source: JsonRpcClient } | undefined, log: Logger): UpgradeWatch {
-  const watchers: UpgradeSourceWatcher[] = [];
-  const sources: UpgradeSourceName[] = [];
+  const watchers = new Map<UpgradeSourceName, UpgradeSourceWatcher>();
   const clients: JsonRpcClient[] = [];
   const contract = chain.op === undefined ? undefined : upgradeSignalContract(opts["upgrade-signal.contract"], to0x(chain.genesisHash));
   const l1Rpc = opts["l1.rpc"];
   if (contract !== undefined && l1Rpc !== undefined) {
     const client = new HttpRpcClient(l1Rpc, { timeoutMs: UPGRADE_SIGNAL_REQUEST_TIMEOUT_MS, logger: log });
     clients.push(client);
-    watchers.push(l1SignalWatcher(chain, { client, contract, tag: opts["upgrade-signal.l1-block-tag"], logger: log }));
-    sources.push("l1");
+    watchers.set("l1", l1SignalWatcher(chain, { client, contract, tag: opts["upgrade-signal.l1-block-tag"], logger: log }));
   } else if (opts["upgrade-signal.contract"] !== undefined && opts["upgrade-signal.contract"] !== "none") {
     const why = chain.op === undefined ? "this chain is not an OP Stack chain" : "there is no --l1.rpc to read it from";
     log.warn({ contract: opts["upgrade-signal.contract"] }, `--upgrade-signal.contract is not read: ${why}`);
   }
-  if (follower !== undefined) {
-    watchers.push(followRpcWatcher(chain, follower.source, log));
-    sources.push("follow-rpc");
-  }
-  return new UpgradeWatch(chain, watchers, sources, clients);
+  if (follower !== undefined) watchers.set("follow-rpc", followRpcWatcher(chain, follower.source, log));
+  return new UpgradeWatch(chain, watchers, clients);
 }

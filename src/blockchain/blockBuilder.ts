@@ -38,10 +38,14 @@ export class BlockBuildError extends BasaltError {
   }
 }
 
-/** Builds and executes a block on the head; does not commit it. */
+/**
+ * Builds and executes a block on the head; does not commit it.
+ * @throws UnknownUpgradeError when `attrs.timestamp` is at or after an upgrade basalt does not implement ({@link Chain.upgrades}).
+ */
 export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, attrs: BuildAttributes): Promise<ExecutedBlock> {
   const parent = chain.head;
   const number = parent.header.number + 1n;
+  chain.upgrades.check(attrs.timestamp, { number, action: "build" });
   const common = chain.commonAt(number, attrs.timestamp);
   const { state, nodes } = chain.stateManagerAt(parent.header);
   const vm = await chain.makeVM(common, state, parent.hash());

@@ -35,6 +35,7 @@ import { evmFallbacksTotal } from "../execution/evm/metrics.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "../chain/genesis.js";
 import type { Log, StoredReceipt } from "../storage/types.js";
+import { UnknownUpgradeGuard } from "./upgradeGuard.js";
 
 /** Options of an opened chain. */
 export interface ChainOptions {
@@ -150,6 +151,11 @@ export class Chain {
   private warnedMismatch = false;
   /** Blocks executed on top of the current head but not yet canonical (Engine API), {@link EXECUTED_BLOCKS_KEPT} at most. */
   private readonly executed = new LruMap<string, ExecutedBlock>(EXECUTED_BLOCKS_KEPT);
+  /**
+   * Upgrades the network schedules that basalt cannot run past: every import ({@link executeBlock})
+   * and every block builder asks it first (blockchain/upgradeGuard.ts). Kept in the datadir.
+   */
+  readonly upgrades: UnknownUpgradeGuard;
 
   private constructor(store: ChainStore, genesis: GenesisJson, opts: ChainOptions) {
     this.store = store;
@@ -164,6 +170,11 @@ export class Chain {
     this.historyBlocks = opts.historyBlocks ?? DEFAULT_STATE_HISTORY_BLOCKS;
     this.evmEngine = opts.evmEngine ?? defaultEvmEngine();
     this.log = opts.logger?.child({ subsystem: "chain" });
+    // Read-only openers (worker threads, basalt doctor) never import or build: they see what is kept, write nothing and log nothing of it.
+    const load = (): string | undefined => store.getMeta<string>(MetaKey.unknownUpgrades);
+    this.upgrades = new UnknownUpgradeGuard(
+      opts.readOnly === true ? { store: { load, save: () => undefined } } : { logger: opts.logger, store: { load, save: (json) => store.putMetaSync(MetaKey.unknownUpgrades, json) } },
+    );
     const head = store.getPointer("head") ?? gh;
     const hb = this.getBlockByHash(head);
     if (hb === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `head block ${to0x(head)} missing from the store`);
@@ -541,9 +552,12 @@ export class Chain {
 
   /**
    * Executes `block` on its parent's state and verifies every header root (state,
-   * receipts, transactions, uncles, withdrawals, requests, bloom, gas used).
+   * receipts, transactions, uncles, withdrawals, requests, bloom, gas used). Every import goes
+   * through here: a block at or after an upgrade basalt does not implement is refused first.
+   * @throws UnknownUpgradeError for such a block ({@link upgrades}).
    */
   async executeBlock(block: Block): Promise<ExecutedBlock> {
+    this.upgrades.check(block.header.timestamp, { number: block.header.number, action: "import" });
     const parent = this.getHeaderByHash(block.header.parentHash);
     if (parent === undefined) {
       throw new ChainError(ChainErrorCode.UNKNOWN_PARENT, `block ${block.header.number}: unknown parent ${to0x(block.header.parentHash)}`, {

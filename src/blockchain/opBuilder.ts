@@ -17,11 +17,13 @@ export async function buildOpOnHead(chain: Chain, pool: PoolSource | undefined, 
 /**
  * Builds and executes an OP block on `parent` (any stored block whose state is kept: derivation
  * builds on the safe head, below the unsafe head); does not commit it.
+ * @throws UnknownUpgradeError when `attrs.timestamp` is at or after an upgrade basalt does not implement ({@link Chain.upgrades}).
  */
 export async function buildOpOnParent(chain: Chain, parent: Block, pool: PoolSource | undefined, attrs: OpPayloadAttributes): Promise<ExecutedBlock> {
   const op = chain.op;
   if (op === undefined) throw new ChainError(ChainErrorCode.INVALID_BLOCK, "OP payload attributes on a chain that is not an OP Stack chain");
   const number = parent.header.number + 1n;
+  chain.upgrades.check(attrs.timestamp, { number, action: "build" });
   const common = chain.commonAt(number, attrs.timestamp);
   const { state, nodes } = chain.stateManagerAt(parent.header);
   const vm = await chain.makeVM(common, state, parent.hash(), attrs.timestamp);

@@ -34,3 +34,30 @@ export type ChainConfigErrorType =
  * as is).
  */
 export class ChainConfigError extends TypedError<ChainConfigErrorType> {}
+
+/** What {@link UnknownUpgradeError} names: the refused block and the upgrade it would run under. */
+export interface UnknownUpgradeMeta extends Record<string, unknown> {
+  /** The refused block's number and timestamp (decimal). */
+  number: string;
+  timestamp: string;
+  /** "import" (a block from elsewhere) or "build" (a block made here). */
+  action: "import" | "build";
+  upgrade: string;
+  /** The upgrade's activation time (L2 timestamp, decimal). */
+  activation: string;
+  /** Who scheduled it: "l1" (Base's upgrade-signal contract) or "follow-rpc" (the followed node's eth_config). */
+  source: string;
+  kind: "unknown" | "conflict";
+}
+
+/**
+ * A block at or after the activation of an upgrade basalt does not implement (or schedules at
+ * another time than the network does) was refused: executing it would silently diverge from the
+ * network. Code `CHAIN_UNKNOWN_UPGRADE`; the node stays up and serves what it has.
+ */
+export class UnknownUpgradeError extends BasaltError<UnknownUpgradeMeta> {
+  static readonly CODE = "CHAIN_UNKNOWN_UPGRADE";
+  constructor(message: string, meta: UnknownUpgradeMeta) {
+    super(UnknownUpgradeError.CODE, message, meta);
+  }
+}

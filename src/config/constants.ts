@@ -1262,3 +1262,29 @@ export const MIN_GAS_LIMIT = 5000n;
  * default, DEFAULT_MAX_TRACE_FILTER_BLOCKS = 100): each block is replayed, so the range bounds the work.
  */
 export const TRACE_FILTER_MAX_BLOCKS = 100;
+
+// ---- upgrades basalt does not know (src/ops/upgrades, blockchain/upgradeGuard.ts) ----
+/**
+ * L1 upgrade signal: milliseconds between reads of Base's `ProtocolVersions` schedule, by the L1
+ * block tag read at. As base/base (#4244, `UpgradeSignalBlockTag::poll_interval`): how often the
+ * tag moves — `finalized` every ~2 epochs (15 min), `safe` every epoch (6 min 24 s), `latest`
+ * every slot (12 s). Upgrades are scheduled days ahead, so even the slowest learns of one long
+ * before it activates; the first read is at start.
+ */
+export const UPGRADE_SIGNAL_POLL_MS: Readonly<Record<"finalized" | "safe" | "latest", number>> = {
+  finalized: 15 * 60_000,
+  safe: 384_000,
+  latest: 12_000,
+};
+/** L1 upgrade signal: first retry delay after a failed read (base/base `READ_BACKOFF`, 2 s), doubling up to the poll interval. */
+export const UPGRADE_SIGNAL_BACKOFF_INITIAL_MS = 2_000;
+/** L1 upgrade signal: time one JSON-RPC request may take (base/base `UpgradeSignalDefaults::REQUEST_TIMEOUT`, 15 s). */
+export const UPGRADE_SIGNAL_REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * Follow mode: milliseconds between reads of the trusted RPC's eth_config. One small request a
+ * minute: the source announces an upgrade as soon as its operator installs a release that
+ * schedules it (days ahead), and a minute is a small part of any notice period.
+ */
+export const FOLLOW_ETH_CONFIG_POLL_MS = 60_000;
+/** Follow mode: first retry delay after a failed eth_config read, doubling up to {@link FOLLOW_ETH_CONFIG_POLL_MS}. */
+export const FOLLOW_ETH_CONFIG_BACKOFF_INITIAL_MS = 2_000;

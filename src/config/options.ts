@@ -88,6 +88,14 @@ export const EVM_ENGINES = ["fast", "reference"] as const;
 export type EvmEngineName = (typeof EVM_ENGINES)[number];
 /** A frame format of `--flashblocks.format`. */
 export type FlashblocksFormat = (typeof FLASHBLOCKS_FORMATS)[number];
+/**
+ * L1 block tags Base's upgrade signal may be read at (`--upgrade-signal.l1-block-tag`, as
+ * base/base's flag of that name): the tag also sets how often it is read (constants.ts
+ * `UPGRADE_SIGNAL_POLL_MS`).
+ */
+export const UPGRADE_SIGNAL_BLOCK_TAGS = ["finalized", "safe", "latest"] as const;
+/** A value of `--upgrade-signal.l1-block-tag`. */
+export type UpgradeSignalBlockTag = (typeof UPGRADE_SIGNAL_BLOCK_TAGS)[number];
 /** Where the batcher posts (`--batcher.data`): EIP-4844 blobs, or calldata. */
 export const BATCHER_DATA_CHOICES = ["blobs", "calldata"] as const;
 /** A value of `--batcher.data`. */
@@ -207,6 +215,10 @@ export interface BasaltOptions {
   "l1.beacon": string | undefined;
   /** op-node rollup.json of a custom OP chain (built-in networks have theirs). */
   "rollup.config": string | undefined;
+  /** Base's L1 upgrade-signal contract (`none` = do not read it); default: the Base network's. */
+  "upgrade-signal.contract": string | undefined;
+  /** The L1 block tag the upgrade signal is read at (and with it, how often). */
+  "upgrade-signal.l1-block-tag": UpgradeSignalBlockTag;
   /** Seconds between L1 blocks (derivation's L1 polling). */
   "l1.block-time": number;
   /** Sequence blocks: undefined (not given) = on for the built-in devnet only; on a custom chain it needs `--rollup.config` and `--l1.rpc`. */
@@ -604,7 +616,7 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
       "Trusted L2 JSON-RPC to follow: every block is fetched, executed and checked against its hash and state root; " +
       "http(s):// is polled, ws(s):// is also subscribed to newHeads. Turns local block production off",
     group: "sync",
-    commands: ["node"],
+    commands: ["node", "doctor"],
     valueName: "<url>",
   },
   "follow.poll-interval": {
@@ -786,6 +798,27 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node", "doctor"],
     env: "BASALT_ROLLUP_CONFIG",
     valueName: "<file>",
+  },
+  "upgrade-signal.contract": {
+    name: "upgrade-signal.contract",
+    type: "string",
+    description:
+      "Base's L1 upgrade-signal contract (ProtocolVersions getSchedule()), read with --l1.rpc: an upgrade it schedules that this basalt " +
+      "does not implement is reported and the node stops at its activation; none = do not read it",
+    defaultDescription: "the Base network's (other chains: none)",
+    group: "operations",
+    commands: ["node", "doctor"],
+    valueName: "<address|none>",
+  },
+  "upgrade-signal.l1-block-tag": {
+    name: "upgrade-signal.l1-block-tag",
+    type: "string",
+    description: "L1 block tag the upgrade signal is read at; also how often: finalized every 15 min, safe every 6.4 min, latest every 12 s",
+    default: "finalized",
+    group: "operations",
+    commands: ["node", "doctor"],
+    choices: UPGRADE_SIGNAL_BLOCK_TAGS,
+    valueName: "<tag>",
   },
   "l1.block-time": {
     name: "l1.block-time",

@@ -10,6 +10,8 @@
  *   unsafe blocks after the safe head, if any, are reorganized away.
  * - A payload that cannot be built (a batch transaction that does not apply) is replaced by a
  *   deposits-only block of the same attributes (holocene/derivation.md "Engine Queue").
+ * - Attributes at or after an upgrade basalt does not implement (`Chain.upgrades`) are refused
+ *   before anything else with `UnknownUpgradeError`: derivation stops there (`service.ts`).
  * Runs on the thread that owns the chain (the main thread).
  */
 import type { Logger } from "pino";
@@ -17,6 +19,7 @@ import { equalsBytes } from "@ethereumjs/util";
 import type { Chain } from "../blockchain/chain.js";
 import { buildOpOnParent } from "../blockchain/opBuilder.js";
 import { DEPOSIT_TX_TYPE } from "../chain/op/depositTx.js";
+import { UnknownUpgradeError } from "../chain/errors.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import { to0x } from "../util/bytes.js";
 import { attributesMatchBlock } from "./consolidate.js";
@@ -39,7 +42,10 @@ export function safeHeadOf(chain: Chain): { hash: Uint8Array; number: bigint } {
   return { hash: b.hash(), number: b.header.number };
 }
 
-/** Applies derived attributes on `parentHash`, which must be the safe head (see the module comment). */
+/**
+ * Applies derived attributes on `parentHash`, which must be the safe head (see the module comment).
+ * @throws UnknownUpgradeError when the attributes' timestamp is at or after an upgrade basalt does not implement.
+ */
 export async function applyDerivedAttributes(chain: Chain, attrs: OpPayloadAttributes, parentHash: Uint8Array, log?: Logger): Promise<Applied> {
   const op = chain.op!;
   const safe = safeHeadOf(chain);
@@ -47,6 +53,7 @@ export async function applyDerivedAttributes(chain: Chain, attrs: OpPayloadAttri
   const parent = chain.getBlockByHash(parentHash);
   if (parent === undefined) return { result: "reset" };
   const number = parent.header.number + 1n;
+  chain.upgrades.check(attrs.timestamp, { number, action: "build" });
   const unsafe = chain.getBlockByNumber(number);
   let mismatch: string | undefined;
   if (unsafe !== undefined) {
@@ -64,6 +71,7 @@ export async function applyDerivedAttributes(chain: Chain, attrs: OpPayloadAttri
   try {
     built = await buildOpOnParent(chain, parent, undefined, attrs);
   } catch (e) {
+    if (e instanceof UnknownUpgradeError) throw e;
     log?.warn({ number: number.toString(), err: e }, "derived payload is invalid: building the deposits-only block instead (Holocene)");
     const deposits = attrs.transactions.filter((t) => t[0] === DEPOSIT_TX_TYPE);
     built = await buildOpOnParent(chain, parent, undefined, { ...attrs, transactions: deposits });

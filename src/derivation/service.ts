@@ -4,6 +4,12 @@
  * moves the safe head back when the worker says the L1 reorganized under it, moves `finalized` with
  * L1 finality, and keeps the worker's last status for `optimism_syncStatus` and the metrics.
  * The worker is restarted after a crash (it resumes from the safe head, as at start).
+ *
+ * Derived attributes at or after an upgrade basalt does not implement (`Chain.upgrades`) are not
+ * answered until the guard's findings change (or the node stops): the worker waits for that
+ * answer, so derivation stops at that block instead of resetting and deriving it again in a loop;
+ * `optimism_syncStatus` and the metrics report the stall. Once the findings change, derivation
+ * resets from the safe head.
  */
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
@@ -12,6 +18,7 @@ import { rollupConfigJson, type RollupConfig } from "../chain/op/rollupConfig.js
 import { DERIVATION_WORKER_RESTART_DELAY_MS } from "../config/constants.js";
 import type { LogFormat, LogLevel } from "../config/options.js";
 import { BasaltError } from "../util/errors.js";
+import { UnknownUpgradeError } from "../chain/errors.js";
 import { to0x } from "../util/bytes.js";
 import { workerUrl } from "../util/workerUrl.js";
 import { stopWorker } from "../util/workerStop.js";
@@ -56,6 +63,10 @@ export class DerivationService {
   /** Attributes are applied one at a time, in order. */
   private applying: Promise<void> = Promise.resolve();
   private restartTimer: NodeJS.Timeout | undefined;
+  /** Why derivation is halted at an unknown upgrade (undefined while it is not). */
+  private halted: string | undefined;
+  /** Aborted by {@link stop}: ends a halt. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly chain: Chain,
@@ -76,6 +87,7 @@ export class DerivationService {
     if (w.safeL1 !== undefined) s.safeL1 = l1RefFromWire(w.safeL1);
     if (w.finalizedL1 !== undefined) s.finalizedL1 = l1RefFromWire(w.finalizedL1);
     if (w.stalled !== undefined) s.stalled = w.stalled;
+    if (this.halted !== undefined) s.stalled = this.halted;
     return s;
   }
 
@@ -165,6 +177,15 @@ export class DerivationService {
       if (applied.safeHash !== undefined) reply.safeHash = applied.safeHash;
       this.send(reply);
     } catch (e) {
+      if (e instanceof UnknownUpgradeError) {
+        // Halted (the guard logged why): the worker waits for this answer until the findings change.
+        this.halted = e.message;
+        await this.chain.upgrades.changed(this.stopping.signal);
+        this.halted = undefined;
+        if (this.stopped) return;
+        this.send({ t: "applied", id: m.id, result: "reset" });
+        return;
+      }
       // The chain refused the block (it cannot be built on the safe head): start over from the safe head.
       this.log.error({ err: e, parent: to0x(m.parentHash) }, "derived block could not be applied; derivation resets");
       this.send({ t: "applied", id: m.id, result: "reset" });
@@ -189,6 +210,7 @@ export class DerivationService {
   /** Stops the worker (it finishes its current step). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
     const w = this.worker;
     if (w === undefined) return;

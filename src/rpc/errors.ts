@@ -12,6 +12,7 @@ import { PoolErrorCode } from "../execution/pool/errors.js";
 import { UpstreamRpcError } from "../sync/rpcClient.js";
 import { TxPoolErrorCode } from "../txpool/errors.js";
 import { BasaltError } from "../util/errors.js";
+import { UnknownUpgradeError } from "../chain/errors.js";
 
 /** Standard JSON-RPC 2.0 / EIP-1474 codes used by basalt. */
 export const RpcCode = {
@@ -132,6 +133,8 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   // Historical proofs: Base's node answers a block outside the window, and every store fault, with -32603.
   ...Object.fromEntries(Object.values(ProofsErrorCode).map((code) => [code, RpcCode.Internal])),
   ...Object.fromEntries(Object.values(TrieProofErrorCode).map((code) => [code, RpcCode.Internal])),
+  // A block at or after an upgrade basalt does not implement (Engine API payloads and builds): the Engine API's "unsupported fork".
+  [UnknownUpgradeError.CODE]: RpcCode.UnsupportedFork,
   // The transaction pool: geth answers every refusal of eth_sendRawTransaction with -32000 and its message.
   ...Object.fromEntries(Object.values(TxPoolErrorCode).map((code) => [code, RpcCode.Server])),
 };

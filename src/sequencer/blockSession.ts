@@ -241,6 +241,8 @@ export class BlockSession {
    */
   async begin(): Promise<void> {
     if (this.closed || this.vm !== undefined) throw new BlockSessionError(BlockSessionErrorCode.CLOSED, this.number, "begin() called twice");
+    // A block at or after an upgrade basalt does not implement is never built (blockchain/upgradeGuard.ts).
+    this.chain.upgrades.check(this.attrs.timestamp, { number: this.number, action: "build" });
     this.vm = await this.chain.makeVM(this.common, this.state, this.parentHash, this.attrs.timestamp);
     const envBlock = createBlock({ header: this.template }, { common: this.common, skipConsensusFormatValidation: true });
     const ex = new OpBlockExecutor(this.vm, envBlock, this.op, this.parent.timestamp);

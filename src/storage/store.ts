@@ -42,6 +42,8 @@ export const MetaKey = {
   /** Lowest block whose state history is still kept (pruning horizon). */
   historyFloor: "historyFloor",
   archive: "archive",
+  /** JSON of the upgrades the node's sources schedule that basalt cannot run past (blockchain/upgradeGuard.ts). */
+  unknownUpgrades: "unknownUpgrades",
 } as const;
 
 /** A change to one account made by a block: the value before and after (undefined = absent). */

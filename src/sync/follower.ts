@@ -14,6 +14,11 @@
  * transactions, receipts and logs leave every canonical index) and imports the rest. The source's
  * `safe` and `finalized` blocks become the local pointers once those blocks are local.
  *
+ * At an upgrade basalt does not implement (`Chain.upgrades`: Base's L1 upgrade signal, the source's
+ * own eth_config) the import of the first block at or after its activation is refused: the
+ * follower then stops there — no retries, no further requests for blocks — until the guard's
+ * findings change (a source stops scheduling it) or the node stops; the guard logs the one error line.
+ *
  * With `--historical-proofs` a {@link ProofsGate} caps the import at `--proofs.max-blocks-ahead`
  * blocks above the proofs store's latest block: a round stops at the cap, and the follower sleeps
  * until the store moves (woken at once by its change, else at the next poll). Reorgs and the
@@ -23,7 +28,7 @@ import type { Block } from "@ethereumjs/block";
 import { equalsBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
-import { ChainError, ChainErrorCode } from "../chain/errors.js";
+import { ChainError, ChainErrorCode, UnknownUpgradeError } from "../chain/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { BlockFromRpcError, blockFromRpc } from "./blockFromRpc.js";
@@ -66,6 +71,12 @@ export interface FollowerOptions {
    * derivation runs: safety then comes from L1, not from the followed RPC.
    */
   trackSafety?: boolean;
+  /**
+   * Awaited once the source passed the start check and before the first block is fetched: the
+   * first read of the source's eth_config by the upgrade watcher, so its findings guard the very
+   * first import.
+   */
+  beforeFollowing?: () => Promise<void>;
 }
 
 /** The followed RPC serves another chain (chain id or genesis differs): following is refused. */
@@ -105,6 +116,7 @@ function reasonOf(e: unknown): FollowErrorReason {
     return "network";
   }
   if (e instanceof BlockFromRpcError) return "invalid_block";
+  if (e instanceof UnknownUpgradeError) return "unknown_upgrade";
   if (e instanceof ChainError) return e.code === ChainErrorCode.INVALID_BLOCK || e.code === ChainErrorCode.INVALID_HEADER ? "execution" : "inconsistent";
   if (e instanceof FollowInconsistentError) return "inconsistent";
   return "internal";
@@ -140,6 +152,9 @@ export class Follower {
   private offGate: (() => void) | undefined;
   /** Whether the source's safe/finalized become local ({@link FollowerOptions.trackSafety}). */
   private readonly trackSafety: boolean;
+  /** Aborted by {@link stop}: ends a wait for the upgrade guard to change. */
+  private readonly stopping = new AbortController();
+  private readonly beforeFollowing: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly chain: Chain,
@@ -153,11 +168,17 @@ export class Follower {
     this.client = isWebSocketUrl(url) ? new WsRpcClient(url, copts) : new HttpRpcClient(url, copts);
     this.gate = opts.proofs === undefined ? undefined : new ProofsGate(opts.proofs, this.log);
     this.trackSafety = opts.trackSafety ?? true;
+    this.beforeFollowing = opts.beforeFollowing;
   }
 
   /** The source endpoint without credentials. */
   get endpoint(): string {
     return this.client.endpoint;
+  }
+
+  /** The connection to the source (for other readers of the same trusted RPC, e.g. its eth_config). */
+  get source(): JsonRpcClient {
+    return this.client;
   }
 
   /**
@@ -180,6 +201,7 @@ export class Follower {
       this.client.close();
       throw e;
     }
+    await this.beforeFollowing?.();
     this.startingBlock = this.chain.head.header.number;
     this.highest = this.startingBlock;
     followHeadBlock.set(Number(this.startingBlock));
@@ -191,6 +213,7 @@ export class Follower {
   /** Stops the loop (after the block being imported, if any) and closes the connection. Idempotent. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     this.offGate?.();
     this.endSleep?.();
     this.client.close();
@@ -261,6 +284,12 @@ export class Follower {
         this.backoff = FOLLOW_BACKOFF_INITIAL_MS;
       } catch (e) {
         if (this.stopped) break;
+        if (e instanceof UnknownUpgradeError) {
+          // Halted at an upgrade basalt does not implement (the guard logged it): no retries until its findings change.
+          followErrorsTotal.inc({ reason: "unknown_upgrade" });
+          await this.chain.upgrades.changed(this.stopping.signal);
+          continue;
+        }
         this.recordError(e);
         delay = this.nextBackoff();
         wakeable = false;

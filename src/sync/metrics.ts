@@ -20,6 +20,8 @@ export type FollowErrorReason =
   | "execution"
   /** The source's answers do not fit together (missing block, hash changed under us). */
   | "inconsistent"
+  /** The next block is at or after an upgrade basalt does not implement: following stops there. */
+  | "unknown_upgrade"
   /** Anything else (a bug). */
   | "internal";
 

@@ -44,8 +44,15 @@ export interface OpL1Addresses {
   systemConfigProxy: string;
   l1StandardBridgeProxy: string;
   disputeGameFactoryProxy: string;
+  /** The OP Stack's ProtocolVersions (`required()`/`recommended()`): the rollup config's `protocol_versions_address`. */
   protocolVersions: string;
   superchainConfig: string;
+  /**
+   * Base's own `ProtocolVersions` upgrade schedule (`getSchedule()`, `minimumProtocolVersion()`; a
+   * different contract from {@link protocolVersions}): the L1 upgrade signal base-consensus reads
+   * by default on this network (base/base #5201, backported to releases/v1.4.1 as #5202).
+   */
+  upgradeSignal: string;
 }
 
 /** Role addresses of an OP chain. */
@@ -179,6 +186,8 @@ const BASE_MAINNET: OpNetwork = {
     disputeGameFactoryProxy: "0x43edB88C4B80fDD2AdFF2412A7BebF9dF42cB40e",
     protocolVersions: "0x8062AbC286f5e7D9428a0Ccb9AbD71e50d93b935",
     superchainConfig: "0x95703e0982140D16f8ebA6d158FccEde42f04a4C",
+    // base/contract-deployments 2026-09-21-deploy-protocol-versions (mainnet addresses.json); base/base #5201.
+    upgradeSignal: "0x7480Afc8D99a5c645c247dB5A1e4a4f440e6e095",
   },
   roles: {
     proxyAdminOwner: "0x7bB41C3008B3f03FE483B28b8DB90e19Cf07595c",
@@ -237,6 +246,8 @@ const BASE_SEPOLIA: OpNetwork = {
     disputeGameFactoryProxy: "0xd6E6dBf4F7EA0ac412fD8b65ED297e64BB7a06E1",
     protocolVersions: "0x79ADD5713B383DAa0a138d3C4780C7A1804a8090",
     superchainConfig: "0xC2Be75506d5724086DEB7245bd260Cc9753911Be",
+    // base/base #5201 (Sepolia's registry, initialized by base/contract-deployments 2026-09-14-cobalt-upgrade).
+    upgradeSignal: "0x15B721B12CF3b0C4400c8a2935A0Ae391c2eF65b",
   },
   roles: {
     proxyAdminOwner: "0x0fe884546476dDd290eC46318785046ef68a0BA9",

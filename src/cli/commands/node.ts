@@ -45,6 +45,8 @@ import { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
 import { devMethods } from "../../rpc/methods/dev.js";
 import { TxPool } from "../../txpool/txpool.js";
 import { Follower } from "../../sync/follower.js";
+import { upgradeWatchFromOptions } from "../../ops/upgrades/fromOptions.js";
+import { bindUpgradeGuardMetrics } from "../../blockchain/upgradeGuard.js";
 import { SequencerForwarder } from "../../sync/sequencerForward.js";
 import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
@@ -192,7 +194,15 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const proofsGate = proofs === undefined
     ? undefined
     : { progress: { latest: () => proofs.latestBlock(), writing: () => proofs.writing(), onChange: (l: () => void) => proofs.onLatestChange(l) }, maxBlocksAhead: opts["proofs.max-blocks-ahead"] };
-  const follower = followUrl === undefined ? undefined : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate, trackSafety: derivation === undefined });
+  // The followed RPC's eth_config is read once the source proved to serve this chain, before the first block is fetched.
+  const beforeFollowing = (): Promise<void> => upgradeWatch.startFollowRpc();
+  const follower =
+    followUrl === undefined
+      ? undefined
+      : new Follower(chain, followUrl, { pollIntervalMs: opts["follow.poll-interval"], logger: log, proofs: proofsGate, trackSafety: derivation === undefined, beforeFollowing });
+  // Upgrades this basalt does not implement: Base's L1 upgrade signal (--l1.rpc) and the followed RPC's eth_config
+  // tell the chain's guard, which refuses blocks from their activation on (blockchain/upgradeGuard.ts).
+  const upgradeWatch = upgradeWatchFromOptions(opts, chain, follower, log);
   // Sequenced locally: the built-in devnet (simulated L1) unless it follows another node, or a custom chain with --sequencer (real L1).
   const sequencing = plan.sequencing;
   const realL1 = plan.l1;
@@ -279,6 +289,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     // another chain or a corrupted one refuses the start with its reason.
     await calls.start();
     await proofs?.start();
+    // Base's L1 upgrade signal is read once before any block is derived (the followed RPC's eth_config: see beforeFollowing).
+    await upgradeWatch.start();
     // Derivation refuses an L1 of another chain, or one without the rollup's anchor, before anything is served.
     await derivation?.start();
     // Imported blocks (follow mode, engine_newPayload) have their senders recovered on the pool too.
@@ -286,6 +298,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     httpPort = await http.listen();
   } catch (e) {
     await derivation?.stop();
+    await upgradeWatch.stop();
     await proofs?.stop();
     await l1Dev?.stop();
     await calls.close();
@@ -297,6 +310,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     authPort = await auth.listen();
   } catch (e) {
     http.close();
+    await upgradeWatch.stop();
     await proofs?.stop();
     await l1Dev?.stop();
     await calls.close();
@@ -308,6 +322,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   } catch (e) {
     http.close();
     auth.close();
+    await upgradeWatch.stop();
     await proofs?.stop();
     await l1Dev?.stop();
     await calls.close();
@@ -328,6 +343,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     auth.close();
     fbPublisher?.close();
     hub?.close();
+    await upgradeWatch.stop();
     await proofs?.stop();
     await l1Dev?.stop();
     await calls.close();
@@ -364,6 +380,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ws?.close();
     fbPublisher?.close();
     hub?.close();
+    await upgradeWatch.stop();
     await proofs?.stop();
     await l1Dev?.stop();
     await calls.close();
@@ -381,6 +398,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     fbPublisher?.close();
     hub?.close();
     await devp2p?.stop();
+    await upgradeWatch.stop();
     await proofs?.stop();
     await l1Dev?.stop();
     await calls.close();
@@ -404,6 +422,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await flashblocks?.stop();
       forwarder?.close();
       await devp2p?.stop();
+      await upgradeWatch.stop();
       await proofs?.stop();
       await l1Dev?.stop();
       await calls.close();
@@ -446,6 +465,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       auth.stopAccepting();
       const cut = (await Promise.all([http.drain(SHUTDOWN_DRAIN_MS), auth.drain(SHUTDOWN_DRAIN_MS)])).reduce((a, b) => a + b, 0);
       if (cut > 0) log.warn({ requests: cut, drainMs: SHUTDOWN_DRAIN_MS }, "shutdown: cancelling requests still in flight after the drain");
+      // The upgrade watchers before the follower, whose connection one of them shares.
+      await upgradeWatch.stop();
       // The follower first: it finishes the block it is importing before the chain closes.
       await follower?.stop();
       await p2p?.stop();
@@ -465,7 +486,10 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await flashblocks?.stop();
       await proofs?.stop();
       await metrics?.close();
-      if (metrics !== undefined) bindChainMetrics(undefined);
+      if (metrics !== undefined) {
+        bindChainMetrics(undefined);
+        bindUpgradeGuardMetrics(undefined);
+      }
       await devp2p?.stop();
       chain.useSenderRecovery(undefined);
       // Calls still running after the drain are cancelled: the pool's close would wait for them (its workers only read the store).
@@ -479,6 +503,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   if (opts.metrics) {
     try {
       bindChainMetrics(chain, datadir);
+      bindUpgradeGuardMetrics(chain.upgrades);
       metrics = await startMetricsServer({ host: opts["metrics.addr"], port: opts["metrics.port"], logger: log });
     } catch (e) {
       await stop();

@@ -11,6 +11,7 @@ import { checkP2P } from "./p2p.js";
 import { checkPorts } from "./ports.js";
 import { checkHistoricalProofs } from "./proofs.js";
 import { checkSyncLag } from "./syncLag.js";
+import { checkUpgrades } from "./upgrades.js";
 import { VERDICTS, result, type CheckResult, type DoctorContext, type Verdict } from "./types.js";
 
 /** One check: what it returns (one result, or one per item such as a port). */
@@ -28,6 +29,7 @@ export const CHECKS: readonly { id: string; title: string; run: Check }[] = [
   { id: "l1.beacon", title: "L1 beacon", run: checkL1Beacon },
   { id: "flashblocks", title: "Flashblocks stream", run: checkFlashblocks },
   { id: "sync", title: "Sync lag", run: checkSyncLag },
+  { id: "upgrades", title: "Scheduled upgrades", run: checkUpgrades },
   { id: "proofs", title: "Historical proofs", run: checkHistoricalProofs },
 ];
 

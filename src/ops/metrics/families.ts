@@ -15,7 +15,9 @@ import "../../sequencer/metrics.js";
 import "../../batcher/metrics.js";
 import "../../sequencer/l1DevMetrics.js";
 import "../../p2p/importMetrics.js";
+import "../upgrades/watcher.js";
 import { registerChainGauges } from "../../blockchain/metrics.js";
+import { registerUpgradeGuardMetrics } from "../../blockchain/upgradeGuard.js";
 import { registerDerivationMetrics } from "../../derivation/metrics.js";
 import { registerP2PMetrics } from "../../p2p/metrics.js";
 import { registerDevP2PMetrics } from "../../p2p/el/metrics.js";
@@ -39,6 +41,7 @@ const INGEST_PROBE = "basalt_flashblocks_received_total";
 export function registerAllMetrics(): void {
   if (!isMetricRegistered(PROCESS_METRICS_PROBE)) collectDefaultMetrics({ prefix: PROCESS_METRICS_PREFIX });
   registerChainGauges();
+  registerUpgradeGuardMetrics();
   registerStorageGauges();
   registerDerivationMetrics();
   registerP2PMetrics();

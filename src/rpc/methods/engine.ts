@@ -2,6 +2,9 @@
  * Engine API (authenticated port): engine_exchangeCapabilities, engine_getClientVersionV1,
  * engine_forkchoiceUpdatedV1..V3, engine_newPayloadV1..V4, engine_getPayloadV1..V4.
  * This is how a consensus client (or the execution-apis suite's headfcu.json) drives the node.
+ * A payload, or payload attributes, at or after an upgrade basalt does not implement
+ * (`Chain.upgrades`) is answered with -38005 "unsupported fork" — never INVALID, which would make
+ * the consensus client reject a valid block.
  */
 import { createBlockFromExecutionPayload, genRequestsRoot, type Block } from "@ethereumjs/block";
 import { CLRequest, bytesToHex, hexToBytes } from "@ethereumjs/util";
@@ -18,6 +21,7 @@ import { blockFromOpPayload, parseOpPayloadAttributes } from "./engineOp.js";
 import type { RpcBackend } from "../backend.js";
 import { RpcCode, RpcError } from "../errors.js";
 import { toData } from "../../chain/json/quantity.js";
+import { UnknownUpgradeError } from "../../chain/errors.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 
@@ -68,6 +72,8 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
       }
       const timestamp = BigInt(attrs.timestamp as string);
       if (timestamp <= chain.head.header.timestamp) throw new RpcError(RpcCode.InvalidPayloadAttributes, "invalid timestamp: not after the head's");
+      // Refused before a payload id is handed out: -38005 (rpc/errors.ts).
+      chain.upgrades.check(timestamp, { number: chain.head.header.number + 1n, action: "build" });
       payloadId = "0x" + randomBytes(8).toString("hex");
       const build =
         chain.op !== undefined
@@ -136,6 +142,8 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     try {
       await chain.insertBlock(block);
     } catch (e) {
+      // Not invalid: this basalt cannot execute it (-38005, rpc/errors.ts).
+      if (e instanceof UnknownUpgradeError) throw e;
       return status("INVALID", parentHash, (e as Error).message);
     }
     return status("VALID", block.hash());

@@ -179,6 +179,7 @@ describe("defaults", () => {
       sequencer: undefined,
       "sequencer.l1-confs": 0,
       "l1.block-time": DEFAULT_L1_BLOCK_TIME_S,
+      "upgrade-signal.l1-block-tag": "finalized",
       "flashblocks-url": undefined,
       "flashblocks.interval": DEFAULT_FLASHBLOCKS_INTERVAL_MS,
       "flashblocks.addr": "127.0.0.1",

@@ -20,7 +20,8 @@ import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
 import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
-import { withCurrentNetworkConfig } from "../chain/op/networks.js";
+import { opNetworkByGenesisHash, withCurrentNetworkConfig } from "../chain/op/networks.js";
+import { announcedFindings } from "../chain/op/upgradeSchedule.js";
 import { blockFromValues } from "../chain/blockCodec.js";
 import { envelopeOf, txHashOf } from "../chain/envelope.js";
 import { commonFromGenesis, opConfigOf } from "../chain/chainSpec.js";
@@ -175,6 +176,9 @@ export class Chain {
     this.upgrades = new UnknownUpgradeGuard(
       opts.readOnly === true ? { store: { load, save: () => undefined } } : { logger: opts.logger, store: { load, save: (json) => store.putMetaSync(MetaKey.unknownUpgrades, json) } },
     );
+    // Upgrades Base announced for a built-in network that this basalt does not implement (Denim): refused from their time on.
+    const network = opNetworkByGenesisHash(to0x(gh));
+    if (network !== undefined && opts.readOnly !== true) this.upgrades.report("announced", announcedFindings(network.announcedUpgrades));
     const head = store.getPointer("head") ?? gh;
     const hb = this.getBlockByHash(head);
     if (hb === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_BLOCK, `head block ${to0x(head)} missing from the store`);

@@ -48,7 +48,7 @@ interface StoredFinding {
 
 const key = (f: UpgradeFinding): string => `${f.source}|${f.kind}|${f.upgrade}|${f.activation}`;
 
-const sourceLabel = (s: UpgradeSourceName): string => (s === "l1" ? "Base's L1 upgrade signal" : "the followed RPC's eth_config");
+const sourceLabel = (s: UpgradeSourceName): string => (s === "l1" ? "Base's L1 upgrade signal" : s === "follow-rpc" ? "the followed RPC's eth_config" : "basalt's table of Base's announced upgrades");
 
 /** Blocks refused, by what was being done. */
 const refusedBlocksTotal = counter<"action">({
@@ -150,7 +150,8 @@ export class UnknownUpgradeGuard {
    */
   retainSources(active: readonly UpgradeSourceName[]): void {
     for (const s of UPGRADE_SOURCES) {
-      if (active.includes(s) || !this.bySource.has(s)) continue;
+      // basalt's own table of announced upgrades is no configured source: it is re-read at every open.
+      if (s === "announced" || active.includes(s) || !this.bySource.has(s)) continue;
       for (const f of this.bySource.get(s)!) {
         this.log?.warn(
           { source: s, upgrade: f.upgrade, activation: f.activation.toString() },

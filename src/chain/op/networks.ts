@@ -14,6 +14,7 @@
 import { BasaltError } from "../../util/errors.js";
 import { GenesisError, validateGenesis, type GenesisJson } from "../genesis.js";
 import { OP_FORK_TIME_KEYS, type OpChainConfig, type OpEip1559Config, type OpForkName } from "./forks.js";
+import type { AnnouncedUpgrade } from "./upgradeSchedule.js";
 import { ETHEREUM_GENESIS_BLOCK_KEYS } from "../chainSpec.js";
 import { OP_NETWORK_NAMES, isOpNetworkName, type OpNetworkName } from "../../config/networks.js";
 
@@ -90,6 +91,12 @@ export interface OpNetwork {
   forkTimes: OpChainConfig["forkTimes"];
   /** Base Sepolia only: when the L1-info blob base fee switched to the Pectra update fraction. */
   pectraBlobScheduleTime?: bigint;
+  /**
+   * Upgrades Base announced for this network that basalt does not implement: the node refuses
+   * blocks from their activation on even when no L1 signal or followed node tells it
+   * (blockchain/upgradeGuard.ts, source `announced`).
+   */
+  announcedUpgrades: readonly AnnouncedUpgrade[];
   /** EIP-1559 parameters of the genesis `config.optimism`. */
   eip1559: OpEip1559Config;
   /** Rollup genesis anchors and system config. */
@@ -165,6 +172,11 @@ const BASE_MAINNET: OpNetwork = {
     beryl: 1782410400n, // Thu 25 Jun 2026 18:00:00 UTC (base/node v1.1.1, base/base crates/common/chains/src/config.rs)
     cobalt: 1790791200n, // Wed 30 Sep 2026 18:00:00 UTC (base/base releases/v1.4.1, #5196)
   },
+  announcedUpgrades: [
+    // Thu 5 Nov 2026 18:00:00 UTC: docs.base.org upgrades/denim/overview ("activated … on Base Mainnet on November 5, 2026
+    // at 18:00 UTC", nodes need base/base v1.5.1), Chainstack's changelog of 2026-11-06; not in base/base code the index holds.
+    { upgrade: "denim", activation: 1793901600n, evidence: "docs.base.org Denim overview, base/base v1.5.1" },
+  ],
   eip1559: { eip1559Elasticity: 6, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 },
   genesis: {
     l1: { hash: "0x5c13d307623a926cd31415036c8b7fa14572f9dac64528e857a470511fc30771", number: 17481768n },
@@ -224,6 +236,10 @@ const BASE_SEPOLIA: OpNetwork = {
     beryl: 1781805600n, // Thu 18 Jun 2026 18:00:00 UTC (base/base #3398, releases/v1.1.0)
     cobalt: 1790186400n, // Wed 23 Sep 2026 18:00:00 UTC (base/base #5056, releases/v1.4.0)
   },
+  announcedUpgrades: [
+    // Wed 21 Oct 2026 18:00:00 UTC: docs.base.org upgrades/denim/overview ("Denim activated on Base Sepolia on October 21, 2026 at 18:00 UTC").
+    { upgrade: "denim", activation: 1792605600n, evidence: "docs.base.org Denim overview" },
+  ],
   pectraBlobScheduleTime: 1742486400n, // Thu 20 Mar 2025 16:00:00 UTC
   eip1559: { eip1559Elasticity: 10, eip1559Denominator: 50, eip1559DenominatorCanyon: 250 },
   genesis: {

@@ -25,11 +25,35 @@ import { BasaltError } from "../../util/errors.js";
 import { keccak256 } from "../../util/keccak.js";
 import type { OpChainConfig, OpForkName } from "./forks.js";
 
-/** Where a finding came from: Base's L1 upgrade-signal contract, or the followed RPC's eth_config. */
-export type UpgradeSourceName = "l1" | "follow-rpc";
+/**
+ * Where a finding came from: Base's L1 upgrade-signal contract, the followed RPC's eth_config, or
+ * basalt's own network table of upgrades Base announced that basalt does not implement
+ * (`announced`: it holds with no source configured — a node driven by P2P or the Engine API only).
+ */
+export type UpgradeSourceName = "l1" | "follow-rpc" | "announced";
 
 /** The sources, for iteration and metric labels. */
-export const UPGRADE_SOURCES: readonly UpgradeSourceName[] = ["l1", "follow-rpc"];
+export const UPGRADE_SOURCES: readonly UpgradeSourceName[] = ["l1", "follow-rpc", "announced"];
+
+/** An upgrade Base announced for a network, which basalt does not implement, with the evidence for its time. */
+export interface AnnouncedUpgrade {
+  upgrade: string;
+  /** L2 activation timestamp (seconds). */
+  activation: bigint;
+  /** Where the time was read. */
+  evidence: string;
+}
+
+/** The findings of a network's announced upgrades (source `announced`, kind unknown). */
+export function announcedFindings(announced: readonly AnnouncedUpgrade[]): UpgradeFinding[] {
+  return announced.map((a) => ({
+    source: "announced",
+    upgrade: a.upgrade,
+    activation: a.activation,
+    kind: "unknown",
+    detail: `Base announced ${a.upgrade} at ${a.activation} (${a.evidence}); this basalt does not implement it`,
+  }));
+}
 
 /** An upgrade basalt cannot run past: one it does not implement, or one scheduled at another time than basalt's. */
 export interface UpgradeFinding {

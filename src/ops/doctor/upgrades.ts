@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { Chain } from "../../blockchain/chain.js";
 import type { GenesisJson } from "../../chain/genesis.js";
-import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
-import { formatActivation, formatProtocolVersion, type UpgradeFinding } from "../../chain/op/upgradeSchedule.js";
+import { isOpNetworkName, opNetwork, opNetworkByGenesisHash } from "../../chain/op/networks.js";
+import { announcedFindings, formatActivation, formatProtocolVersion, type UpgradeFinding } from "../../chain/op/upgradeSchedule.js";
 import { genesisHashOf, resolveGenesis } from "../../blockchain/genesisSource.js";
 import { envVarName, isDevnetL1 } from "../../config/options.js";
 import { isWebSocketUrl } from "../../sync/rpcClient.js";
@@ -40,14 +40,16 @@ async function scheduleOf(ctx: DoctorContext): Promise<{ schedule: ChainSchedule
   if (existsSync(join(o.datadir, "chain"))) {
     const chain = Chain.open(o.datadir, { readOnly: true });
     try {
-      return { schedule: { genesis: chain.genesis, common: chain.common, genesisHash: chain.genesisHash }, kept: chain.upgrades.findings() };
+      const network = opNetworkByGenesisHash(`0x${Buffer.from(chain.genesisHash).toString("hex")}`);
+      const kept = [...chain.upgrades.findings().filter((f) => f.source !== "announced"), ...announcedFindings(network?.announcedUpgrades ?? [])];
+      return { schedule: { genesis: chain.genesis, common: chain.common, genesisHash: chain.genesisHash }, kept };
     } finally {
       await chain.close();
     }
   }
   let genesis: GenesisJson;
   let hash: string;
-  if (isOpNetworkName(o.network)) return { schedule: networkSchedule(opNetwork(o.network)), kept: [] };
+  if (isOpNetworkName(o.network)) return { schedule: networkSchedule(opNetwork(o.network)), kept: announcedFindings(opNetwork(o.network).announcedUpgrades) };
   if (isDevnetL1(o.network)) {
     return undefined;
   } else {
@@ -58,8 +60,10 @@ async function scheduleOf(ctx: DoctorContext): Promise<{ schedule: ChainSchedule
   return { schedule: { genesis, common: commonFromGenesis(genesis), genesisHash: fromHex(hash) }, kept: [] };
 }
 
+const SOURCE_NAMES: Record<UpgradeFinding["source"], string> = { l1: "L1 upgrade signal", "follow-rpc": "--follow-rpc eth_config", announced: "announced by Base" };
+
 const describe = (f: UpgradeFinding): string =>
-  `${f.upgrade} at ${formatActivation(f.activation)} (${f.source === "l1" ? "L1 upgrade signal" : "--follow-rpc eth_config"}${f.kind === "conflict" ? ", differs from basalt's table" : ""})`;
+  `${f.upgrade} at ${formatActivation(f.activation)} (${SOURCE_NAMES[f.source]}${f.kind === "conflict" ? ", differs from basalt's table" : ""})`;
 
 /** Check "upgrades": FAIL for an upgrade a source schedules that basalt cannot run, OK when the sources agree with basalt. */
 export async function checkUpgrades(ctx: DoctorContext): Promise<CheckResult> {

@@ -200,3 +200,26 @@ describe("the unknown-upgrade guard", () => {
     }
   });
 });
+
+describe("upgrades Base announced that basalt does not implement", () => {
+  it("a Base mainnet datadir knows Denim at 1793901600 with no source configured, and refuses blocks from then on", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-guard-mainnet-"));
+    dirs.push(dir);
+    const { readFileSync } = await import("node:fs");
+    const { withNetworkConfig } = await import("../../../src/chain/op/networks.js");
+    const file = path.join(path.dirname(new URL(import.meta.url).pathname), "../../../../shared/fixtures/op/base-genesis/base-mainnet-genesis.json");
+    await Chain.init(dir, withNetworkConfig("base-mainnet", JSON.parse(readFileSync(file, "utf8"))));
+    const chain = Chain.open(dir, { logger: pino({ level: "silent" }) });
+    try {
+      const announced = chain.upgrades.findings().filter((f) => f.source === "announced");
+      expect(announced.map((f) => [f.upgrade, f.activation])).toEqual([["denim", 1793901600n]]);
+      expect(() => chain.upgrades.check(1793901599n, { number: 1n, action: "import" })).not.toThrow();
+      expect(() => chain.upgrades.check(1793901600n, { number: 1n, action: "import" })).toThrow(UnknownUpgradeError);
+      // Not a configured source, so a run's source list never drops it.
+      chain.upgrades.retainSources([]);
+      expect(chain.upgrades.findings().some((f) => f.source === "announced")).toBe(true);
+    } finally {
+      await chain.close();
+    }
+  }, 120_000);
+});

@@ -221,10 +221,14 @@ describe("basalt doctor: scheduled upgrades", () => {
     const r = await checkUpgrades(ctxOf(["--network", "base-mainnet", "--datadir", empty, "--l1.rpc", registry.url]));
     expect(r.verdict).toBe("FAIL");
     expect(r.detail).toBe("this basalt cannot run denim at 2026-11-05 18:00:00 UTC (1793901600) (L1 upgrade signal)");
+    // Without Denim on L1, basalt's own table of what Base announced still names it (Denim is live on mainnet).
     registry.setSchedule(mainnet);
-    expect((await checkUpgrades(ctxOf(["--network", "base-mainnet", "--datadir", empty, "--l1.rpc", registry.url]))).verdict).toBe("OK");
-    // --upgrade-signal.contract none: nothing is read.
-    expect((await checkUpgrades(ctxOf(["--network", "base-mainnet", "--datadir", empty, "--l1.rpc", registry.url, "--upgrade-signal.contract", "none"]))).verdict).toBe("SKIP");
+    const announced = await checkUpgrades(ctxOf(["--network", "base-mainnet", "--datadir", empty, "--l1.rpc", registry.url]));
+    expect(announced.verdict).toBe("FAIL");
+    expect(announced.detail).toBe("this basalt cannot run denim at 2026-11-05 18:00:00 UTC (1793901600) (announced by Base)");
+    // --upgrade-signal.contract none: nothing is read, the announced upgrade is still reported.
+    const none = await checkUpgrades(ctxOf(["--network", "base-mainnet", "--datadir", empty, "--l1.rpc", registry.url, "--upgrade-signal.contract", "none"]));
+    expect([none.verdict, none.detail]).toEqual(["FAIL", announced.detail]);
   });
 
   it("reports what a node on the datadir learnt before, without any source", async () => {

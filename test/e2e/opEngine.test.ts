@@ -69,6 +69,8 @@ describe("OP Engine API (e2e)", () => {
     expect(fcu.payloadId).toMatch(/^0x[0-9a-f]{16}$/);
     envelope = (await engine(a, "engine_getPayloadV4", [fcu.payloadId])) as Obj;
     built = envelope.executionPayload as Obj;
+    // Since Base's Azul, base-consensus asks engine_getPayloadV5: the same OP V4 envelope (the devnet runs Azul and later).
+    expect(await engine(a, "engine_getPayloadV5", [fcu.payloadId])).toEqual(envelope);
     expect(built.blockNumber).toBe(`0x${(BigInt(head.number as string) + 1n).toString(16)}`);
     expect((built.transactions as string[]).length).toBe(2);
     expect((built.transactions as string[])[0]!.startsWith("0x7e")).toBe(true);

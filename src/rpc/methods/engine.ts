@@ -1,6 +1,7 @@
 /**
  * Engine API (authenticated port): engine_exchangeCapabilities, engine_getClientVersionV1,
- * engine_forkchoiceUpdatedV1..V3, engine_newPayloadV1..V4, engine_getPayloadV1..V4.
+ * engine_forkchoiceUpdatedV1..V3, engine_newPayloadV1..V4, engine_getPayloadV1..V5 (V5: Osaka and
+ * Base's Azul on — the OP V4 envelope, which base-consensus asks for since Azul).
  * This is how a consensus client (or the execution-apis suite's headfcu.json) drives the node.
  * A payload, or payload attributes, at or after an upgrade basalt does not implement
  * (`Chain.upgrades`) is answered with -38005 "unsupported fork" — never INVALID, which would make
@@ -154,7 +155,14 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     const pending = payloads.get(id);
     if (pending === undefined) throw new RpcError(RpcCode.UnknownPayload, "Unknown payload");
     const ex = await pending;
-    return payloadEnvelope(ex, v, bundles.get(ex), chain.op !== undefined);
+    // V5 is Osaka's (on OP chains: Base's Azul on); an earlier payload is another version's (execution-apis: -38005).
+    if (v === 5 && !ex.block.common.gteHardfork("osaka")) throw new RpcError(RpcCode.UnsupportedFork, "Unsupported fork");
+    const bundle = bundles.get(ex);
+    // Osaka's V5 bundle carries cell proofs (EIP-7594), which basalt's L1 builder does not make: no blob payloads over V5.
+    if (v === 5 && chain.op === undefined && bundle !== undefined && ((bundle as { blobs?: unknown[] }).blobs?.length ?? 0) > 0) {
+      throw new RpcError(RpcCode.UnsupportedFork, "Unsupported fork: blob payloads with EIP-7594 cell proofs are not built");
+    }
+    return payloadEnvelope(ex, v, bundle, chain.op !== undefined);
   };
 
   const capabilities = [
@@ -171,6 +179,7 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     "engine_getPayloadV2",
     "engine_getPayloadV3",
     "engine_getPayloadV4",
+    "engine_getPayloadV5",
   ];
   return {
     engine_exchangeCapabilities: () => capabilities,
@@ -186,5 +195,7 @@ export function engineMethods(b: RpcBackend, version: string, log?: Logger): Met
     engine_getPayloadV2: (p) => getPayload(p, 2),
     engine_getPayloadV3: (p) => getPayload(p, 3),
     engine_getPayloadV4: (p) => getPayload(p, 4),
+    /** engine_getPayloadV5: the V4 envelope for an Osaka payload (OP chains: Azul and later, as base-reth serves base-consensus). */
+    engine_getPayloadV5: (p) => getPayload(p, 5),
   };
 }

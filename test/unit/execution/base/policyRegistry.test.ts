@@ -11,7 +11,6 @@ import { POLICY_REGISTRY_FEATURE } from "../../../../src/execution/base/activati
 import { ACTIVATION_REGISTRY_ADDRESS, POLICY_REGISTRY_ADDRESS } from "../../../../src/execution/base/addresses.js";
 import { BaseCallContext, type BaseCallEnv } from "../../../../src/execution/base/context.js";
 import { EVM_SCHEDULE, FREE_STORAGE_SCHEDULE } from "../../../../src/execution/base/gas.js";
-import type { SlotRead, SlotWrite } from "../../../../src/execution/base/host.js";
 import { DELEGATE_CALL_NOT_ALLOWED, outcomeOf, runBasePrecompile, type BasePrecompileOutcome } from "../../../../src/execution/base/outcome.js";
 import {
   ALWAYS_ALLOW_ID,
@@ -29,7 +28,7 @@ import {
   seedPolicyMember,
 } from "../../../../src/execution/base/policy/index.js";
 import { mappingSlotOfBytes32 } from "../../../../src/execution/base/slots.js";
-import { MemoryBaseHost } from "../../../helpers/baseMemoryHost.js";
+import { AccessTrackingHost, MemoryBaseHost } from "../../../helpers/baseMemoryHost.js";
 import { addr, callEnv, expectReturn, expectRevertData, hex, runFrame, type CallOpts } from "../../../helpers/basePrecompileCall.js";
 
 const ADMIN = addr(0xad);
@@ -53,26 +52,11 @@ const BLOCKLIST_3 = makePolicyId(PolicyType.BLOCKLIST, 3n);
  * The in-memory host with EIP-2929 access tracking: a slot or account is cold until first
  * touched in the transaction ({@link endTransaction} starts a new one).
  */
-class AccessListHost extends MemoryBaseHost {
-  private warm = new Set<string>();
-
-  private touch(key: string): boolean {
-    const cold = !this.warm.has(key);
-    this.warm.add(key);
-    return cold;
-  }
-
+class AccessListHost extends AccessTrackingHost {
+  // The registry is the call's target: warm from the call's start, as the EVM warms a call target.
   override endTransaction(): void {
     super.endTransaction();
-    this.warm = new Set();
-  }
-
-  override sload(address: Uint8Array, slot: bigint): SlotRead {
-    return { ...super.sload(address, slot), cold: this.touch(`${hex(address)}:${slot}`) };
-  }
-
-  override sstore(address: Uint8Array, slot: bigint, value: bigint): SlotWrite {
-    return { ...super.sstore(address, slot, value), cold: this.touch(`${hex(address)}:${slot}`) };
+    this.warmAccount(POLICY_REGISTRY_ADDRESS);
   }
 }
 

@@ -54,6 +54,8 @@ export class EthSession extends ProtocolClass {
   /** eth/69: the range last announced to the peer (Status or BlockRangeUpdate). */
   announcedRange: BlockRange | undefined;
   private closed = false;
+  /** Our Status is out (it must precede every other message of ours, e.g. the range check's requests). */
+  private statusSent = false;
 
   constructor(
     /** The negotiated eth version. */
@@ -79,7 +81,8 @@ export class EthSession extends ProtocolClass {
   }
 
   private sendStatus(): void {
-    if (this.closed) return;
+    if (this.closed || this.statusSent) return;
+    this.statusSent = true;
     const head = this.host.head();
     const base = { version: this.version, networkId: this.host.local.networkId, genesis: this.host.local.genesis, forkId: this.host.local.forks.forkId(head) };
     if (this.version >= ETH_69) {
@@ -125,6 +128,9 @@ export class EthSession extends ProtocolClass {
         this.remoteStatus = status;
         this.remoteRange = status.range;
         clearTimeout(this._statusTimeoutId);
+        // The peer's Status can arrive before our own went out (it is sent on the next tick): send ours
+        // first, or the requests onReady makes (the eth/69 range check) would reach the peer before it.
+        this.sendStatus();
         this.host.onReady(this);
         return;
       }

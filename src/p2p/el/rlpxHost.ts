@@ -204,8 +204,16 @@ export class RlpxHost {
       conn.trusted ||= this.opts.trusted.has(hexId(id));
       if (Buffer.from(id).equals(Buffer.from(this.opts.id))) return this.close(conn, DISCONNECT_REASON.SAME_IDENTITY);
       const h = hexId(id);
-      const dup = [...this.conns].some((c) => c !== conn && c.id !== undefined && hexId(c.id) === h && c.peer.getHelloMessage() !== null);
-      if (dup) return this.close(conn, DISCONNECT_REASON.ALREADY_CONNECTED);
+      const dup = [...this.conns].find((c) => c !== conn && c.id !== undefined && hexId(c.id) === h && c.peer.getHelloMessage() !== null);
+      if (dup !== undefined) {
+        // Two nodes that dialled each other at once hold two connections, each side seeing them
+        // complete in its own order: both sides must keep the same one, or each closes the other's
+        // and neither survives (until the next round of dials races again). Kept: the connection
+        // dialled by the node with the lower id, as both ends can tell.
+        if (this.preferred(conn) && !this.preferred(dup)) {
+          this.close(dup, DISCONNECT_REASON.ALREADY_CONNECTED);
+        } else return this.close(conn, DISCONNECT_REASON.ALREADY_CONNECTED);
+      }
       if (inbound && !conn.trusted && this.ready().filter((c) => c.inbound).length >= this.opts.maxInbound) {
         this.opts.counters.inc("dropped:tooManyPeers");
         return this.close(conn, DISCONNECT_REASON.TOO_MANY_PEERS);
@@ -218,6 +226,10 @@ export class RlpxHost {
       this.conns.delete(conn);
       if (conn.session !== undefined) this.onRemoved?.(conn);
     });
+  }
+
+  private preferred(conn: Connection): boolean {
+    return keepsConnection(this.opts.id, conn.id!, conn.inbound);
   }
 
   /** Called when a connection with a ready session closes. */
@@ -287,4 +299,15 @@ export class RlpxHost {
     if (server === undefined) return;
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/**
+ * Of two connections between the same two nodes (they dialled each other at once), whether the one
+ * `local` sees with `remote`, inbound or not, is the one to keep: the one the lower node id dialled.
+ * Both ends decide alike, so exactly one connection survives.
+ */
+export function keepsConnection(local: Uint8Array, remote: Uint8Array, inbound: boolean): boolean {
+  const l = hexId(local);
+  const r = hexId(remote);
+  return inbound ? r < l : l < r;
 }

@@ -10,9 +10,11 @@
  *   drain (SHUTDOWN_DRAIN_MS) is cut off cleanly, the process exits 0, and the datadir reopens;
  *   a second signal exits at once with code 1.
  */
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SHUTDOWN_DRAIN_MS } from "../../src/config/constants.js";
+import { jovianDevnetGenesis } from "../helpers/opFixtures.js";
 import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { postRaw, rpcResult } from "../helpers/rpc.js";
 import { importCrashLoop, nodeCrashLoop } from "../faults/crashLoop.js";
@@ -64,7 +66,10 @@ describe("crash safety and graceful shutdown (e2e)", () => {
 
   it("drains in-flight requests on SIGTERM, exits 0, and reopens", async () => {
     const datadir = await tempDir("basalt-shutdown-");
-    const args = ["--dev.block-time", "1", "--rpc.threads", "2", "--rpc.gascap", String(LONG_CALL_GAS), "--rpc.evmtimeout", "600000", "--log.level", "warn"];
+    // The devnet before Base's Azul: a call may run past EIP-7825's 2^24 gas (the long call must outlive the drain).
+    const genesis = path.join(await tempDir("basalt-shutdown-genesis-"), "devnet-jovian.json");
+    writeFileSync(genesis, JSON.stringify(jovianDevnetGenesis()));
+    const args = ["--dev.block-time", "1", "--rpc.threads", "2", "--rpc.gascap", String(LONG_CALL_GAS), "--rpc.evmtimeout", "600000", "--log.level", "warn", "--network", genesis];
     const node: NodeHandle = await startNode({ datadir, args });
     await rpcResult(node.url, "eth_blockNumber");
     const long = postRaw(node.url, loopCall(LONG_CALL_GAS), { timeoutMs: 60_000 }).then(

@@ -11,6 +11,12 @@
  * depth, each as its 16 child references. A leaf's depth is one below the deeper of its common
  * prefixes with its two neighbours; a branch closes when a key leaves its subtree. Node RLP is
  * written by hand into preallocated buffers (no per-leaf allocation but the hash).
+ *
+ * Speed (bench/trieBuilder.ts, 1 M random sorted leaves, November 2026, a loaded 2-core Xeon):
+ * 430–460 k leaves/s with the native keccak, three quarters of it hashing (1.36 hashes per leaf
+ * at ~1.4 µs each, most of it the addon's per-call result allocation; an in-place variant
+ * measured 760–820 k leaves/s); 65–85 k leaves/s with `BASALT_NATIVE_CRYPTO=0`. Without hashing
+ * the builder runs at ~2.8 M leaves/s.
  */
 import { KECCAK256_RLP } from "@ethereumjs/util";
 import { to0x } from "../../util/bytes.js";

@@ -47,7 +47,7 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
   const number = parent.header.number + 1n;
   chain.upgrades.check(attrs.timestamp, { number, action: "build" });
   const common = chain.commonAt(number, attrs.timestamp);
-  const { state, nodes } = chain.stateManagerAt(parent.header);
+  const { state } = chain.stateManagerAt(parent.header);
   const vm = await chain.makeVM(common, state, parent.hash());
   const headerData: Record<string, unknown> = {
     number,
@@ -108,7 +108,7 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
       bloom: rec.bitvector,
     };
   });
-  return { block: block as Block, gasUsed: block.header.gasUsed, write: blockWriteOf(block as Block, receipts, senders, state, nodes) };
+  return { block: block as Block, gasUsed: block.header.gasUsed, write: blockWriteOf(block as Block, receipts, senders, state) };
 }
 
 /**

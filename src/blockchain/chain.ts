@@ -12,11 +12,22 @@ import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { SenderRecovery } from "../execution/senderRecovery.js";
 import type { Logger } from "pino";
-import { BLOCK_CACHE_BLOCKS, HEADER_CACHE_HEADERS, DEFAULT_STATE_HISTORY_BLOCKS, EXECUTED_BLOCKS_KEPT, HISTORY_PRUNE_INTERVAL_BLOCKS } from "../config/constants.js";
+import {
+  BLOCK_CACHE_BLOCKS,
+  HEADER_CACHE_HEADERS,
+  DEFAULT_STATE_HISTORY_BLOCKS,
+  EXECUTED_BLOCKS_KEPT,
+  HISTORY_PRUNE_INTERVAL_BLOCKS,
+  REVERTED_STATES_KEPT,
+} from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
-import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
 import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
+import { StoreTrieSource } from "../storage/stateTrieSource.js";
+import { revertState, revertedSource, type RevertedState } from "../storage/stateRevert.js";
+import { StateTries, emptyStateTries, type StateTrieSource } from "../storage/trie/stateTries.js";
+import type { TrieSource } from "../storage/trie/source.js";
+import { hashAddress } from "../execution/state/stateReader.js";
 import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
@@ -102,9 +113,9 @@ export function encodeBody(block: Block): Uint8Array {
 
 /**
  * The store write of an executed block: its data, receipts and senders, and the state
- * changes, new code and trie nodes the execution left in `state` / `nodes`.
+ * changes, new code and trie changes the execution left in `state` (its state root computed).
  */
-export function blockWriteOf(block: Block, receipts: StoredReceipt[], senders: Uint8Array[], state: OverlayStateManager, nodes: TrieNodeDb): BlockWrite {
+export function blockWriteOf(block: Block, receipts: StoredReceipt[], senders: Uint8Array[], state: OverlayStateManager): BlockWrite {
   const changes = state.changes();
   return {
     hash: block.hash(),
@@ -118,7 +129,9 @@ export function blockWriteOf(block: Block, receipts: StoredReceipt[], senders: U
     accountChanges: changes.accounts,
     storageChanges: changes.storage,
     code: state.writtenCode(),
-    trieNodes: nodes.takePending(),
+    parentStateRoot: state.base.stateRoot,
+    stateRoot: block.header.stateRoot,
+    tries: state.tries,
   };
 }
 
@@ -233,8 +246,7 @@ export class Chain {
 
   /** Computes the genesis block and its state write set. */
   static async buildGenesis(g: GenesisJson, common: Common): Promise<{ block: Block; write: BlockWrite }> {
-    const nodes = new TrieNodeDb(undefined);
-    const state = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), nodes);
+    const state = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), emptyStateTries());
     for (const { address, account, code, storage } of allocEntries(g)) {
       await state.putAccount(address, account);
       if (code !== undefined) await state.putCode(address, code);
@@ -257,7 +269,9 @@ export class Chain {
         accountChanges: changes.accounts,
         storageChanges: changes.storage,
         code: state.writtenCode(),
-        trieNodes: nodes.takePending(),
+        parentStateRoot: KECCAK256_RLP,
+        stateRoot: root,
+        tries: state.tries,
       },
     };
   }
@@ -458,12 +472,93 @@ export class Chain {
     return new HistoricalStateReader(this.store, header.number, header.stateRoot);
   }
 
-  /** A fresh overlay state manager on the state after `header`. */
-  stateManagerAt(header: BlockHeader): { state: OverlayStateManager; nodes: TrieNodeDb } {
-    const nodes = new TrieNodeDb(this.store);
+  /**
+   * A fresh overlay state manager on the state after canonical block `header`: the flat state
+   * (latest or historical), and its tries — the store's for the head; for an older block the
+   * store's with the later blocks reverted, computed on the first trie read (a call never reads
+   * the tries; a state root, a proof or a witness does).
+   */
+  stateManagerAt(header: BlockHeader): { state: OverlayStateManager } {
     const reader = this.stateAt(header);
-    const state = new OverlayStateManager(reader, nodes, (addr) => this.store.storageSlots(addr));
-    return { state, nodes };
+    if (equalsBytes(header.hash(), this.headRef.hash)) return { state: this.overlayOn(reader) };
+    const source = this.lazyHistoricalTries(header);
+    const tries = new StateTries(source.tries);
+    const state = new OverlayStateManager(reader, tries, (hashedAddress) => source.storageSlots(hashedAddress));
+    return { state };
+  }
+
+  /**
+   * An overlay over an explicit state (a pending state, overridden state) whose tries are read
+   * from the latest state's: state roots over it are the latest tries with its changes applied.
+   */
+  overlayOn(reader: StateReader): OverlayStateManager {
+    return new OverlayStateManager(reader, new StateTries(new StoreTrieSource(this.store)), (h) => this.store.storageSlots(h));
+  }
+
+  /**
+   * The tries of the state after canonical block `header` (see {@link revertedTries}), as a source
+   * reverted on first use, and that state's storage slots of an account.
+   */
+  private lazyHistoricalTries(header: BlockHeader): {
+    tries: StateTrieSource;
+    storageSlots(hashedAddress: Uint8Array): Iterable<{ hashedSlot: Uint8Array; value: Uint8Array }>;
+  } {
+    let reverted: RevertedState | undefined;
+    let source: StateTrieSource | undefined;
+    const get = (): StateTrieSource => (source ??= revertedSource((reverted = this.revertedTries(header))));
+    const account: TrieSource = { node: (path, hash, hint) => get().account.node(path, hash, hint) };
+    const store = this.store;
+    const block = header.number;
+    return {
+      tries: { account, storage: (h) => ({ node: (path, hash, hint) => get().storage(h).node(path, hash, hint) }) },
+      *storageSlots(hashedAddress) {
+        // The slots the account has now, and those changed since `block`, at their values then.
+        get();
+        const seen = new Set<string>();
+        const changed = reverted!.slotsOf(hashedAddress);
+        for (const { hashedSlot } of store.storageSlots(hashedAddress)) seen.add(hashedSlot.toString("hex"));
+        for (const s of changed) seen.add(Buffer.from(s).toString("hex"));
+        for (const k of seen) {
+          const hashedSlot = Buffer.from(k, "hex");
+          const value = store.getHistoricalStorage(hashedAddress, hashedSlot, block);
+          if (value !== undefined && value.length > 0) yield { hashedSlot, value };
+        }
+      },
+    };
+  }
+
+  /** Reverted tries kept (by head and target), {@link REVERTED_STATES_KEPT} at most. */
+  private readonly reverted = new LruMap<string, RevertedState>(REVERTED_STATES_KEPT);
+
+  /**
+   * The tries of the state after canonical block `header`: the store's latest with every later
+   * block's changes reverted in memory, checked against the header's state root.
+   * @throws StorageError `STORAGE_HISTORY_PRUNED` below the kept history.
+   */
+  revertedTries(header: BlockHeader): RevertedState {
+    const head = this.headRef;
+    const key = toHex(head.hash) + toHex(header.hash());
+    const hit = this.reverted.get(key);
+    if (hit !== undefined) return hit;
+    const r = revertState(this.store, { number: head.header.number, stateRoot: head.header.stateRoot }, { number: header.number, stateRoot: header.stateRoot });
+    this.reverted.set(key, r);
+    return r;
+  }
+
+  /**
+   * The tries of the state after canonical block `header`: the store's for the head, reverted
+   * ones for an older block ({@link revertedTries}).
+   * @throws ChainError `STATE_UNAVAILABLE` for a non-canonical or pruned block.
+   */
+  trieSourceAt(header: BlockHeader): StateTrieSource {
+    this.stateAt(header);
+    if (equalsBytes(header.hash(), this.headRef.hash)) return new StoreTrieSource(this.store);
+    return revertedSource(this.revertedTries(header));
+  }
+
+  /** keccak256 of an address (the state's key), cached per thread. */
+  hashedAddress(address: Uint8Array): Uint8Array {
+    return hashAddress(address);
   }
 
   /** The BLOCKHASH view for a block whose parent is `parentHash`. */
@@ -571,7 +666,7 @@ export class Chain {
     this.validateHeader(block.header, parent);
     await this.senderRecovery?.ensure(block);
     if (this.op !== undefined) return this.executeOpBlock(block, parent, this.op);
-    const { state, nodes } = this.stateManagerAt(parent);
+    const { state } = this.stateManagerAt(parent);
     const common = block.common;
     const vm = await this.makeVM(common, state, block.header.parentHash, block.header.timestamp);
     const requestCalls = watchRequestSystemCalls(vm);
@@ -592,7 +687,6 @@ export class Chain {
       toStoredReceipts(block, result.receipts),
       block.transactions.map((tx) => tx.getSenderAddress().bytes),
       state,
-      nodes,
     );
     return { block, write, gasUsed: result.gasUsed };
   }
@@ -607,10 +701,10 @@ export class Chain {
    */
   private async executeOpBlock(block: Block, parent: BlockHeader, op: OpChainConfig): Promise<ExecutedBlock> {
     const run = async (engine: EvmEngineName): Promise<ExecutedBlock & { fallbacks: number }> => {
-      const { state, nodes } = this.stateManagerAt(parent);
+      const { state } = this.stateManagerAt(parent);
       const vm = await this.makeVM(block.common, state, block.header.parentHash, block.header.timestamp);
       const totals = await verifyOpBlock(vm, block, op, parent, { engine });
-      return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state, nodes), fallbacks: totals.fallbacks };
+      return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state), fallbacks: totals.fallbacks };
     };
     const invalid = (e: unknown): ChainError =>
       new ChainError(ChainErrorCode.INVALID_BLOCK, `block ${block.header.number} is invalid: ${(e as Error).message}`, {
@@ -736,12 +830,16 @@ export class Chain {
       while (this.headBlock.header.number > ancestor.header.number) {
         const old = this.headBlock;
         const parent = this.getBlockByHash(old.header.parentHash) as Block;
-        this.store.unwindHead(old.header.number, old.transactions.map((t) => t.hash()), parent.hash());
+        // The parent's tries: this block's changes reverted, checked against the parent's state root.
+        const revert = revertState(this.store, { number: old.header.number, stateRoot: old.header.stateRoot }, { number: parent.header.number, stateRoot: parent.header.stateRoot });
+        this.store.unwindHead(old.header.number, old.transactions.map((t) => t.hash()), parent.hash(), revert);
         reorged.push(old);
         this.headBlock = parent;
       }
       for (const b of branch) {
-        const cached = equalsBytes(b.header.parentHash, this.headBlock.hash()) ? this.executed.get(toHex(b.hash())) : undefined;
+        // An execution kept from newPayload applies when it ran on the state the store now holds (its parent's).
+        const kept = this.executed.get(toHex(b.hash()));
+        const cached = kept !== undefined && equalsBytes(kept.write.parentStateRoot, this.headBlock.header.stateRoot) && equalsBytes(b.header.parentHash, this.headBlock.hash()) ? kept : undefined;
         const ex = cached ?? (await this.executeBlock(b));
         ex.write.canonical = true;
         this.store.commitBlock(ex.write, { head: b.hash() });

@@ -16,8 +16,9 @@ import { buildOpPayload, verifyOpBlock, type OpPayloadAttributes } from "../exec
 import { createOpVM } from "../execution/op/opVm.js";
 import { installEvmCaches } from "../execution/evmSpeedups.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
-import { TrieNodeDb } from "../execution/state/trieNodeDb.js";
-import { WitnessMissingError, WitnessStateReader } from "../execution/state/witnessState.js";
+import { WitnessMissingError } from "../execution/state/witnessState.js";
+import { StateTries } from "../storage/trie/stateTries.js";
+import { StateTrieError } from "../storage/trie/errors.js";
 import { WitnessRecorder } from "../execution/witness/recorder.js";
 import { deserializePayloadAttributes, type WitnessRequest } from "../execution/witness/request.js";
 import { executionWitnessJson, type ExecutionWitness } from "../execution/witness/types.js";
@@ -26,11 +27,10 @@ import type { Chain } from "./chain.js";
 
 /** A recorder and a VM on `parent`'s state whose every read is recorded. */
 async function recordingVm(chain: Chain, parent: BlockHeader, common: Common, timestamp: bigint): Promise<{ vm: VM; recorder: WitnessRecorder }> {
-  const recorder = new WitnessRecorder(chain.store);
+  const recorder = new WitnessRecorder({ tries: chain.trieSourceAt(parent), getCode: (h) => chain.store.getCode(h) });
   recorder.includeRoot(parent.stateRoot);
-  const reader = recorder.reader(new WitnessStateReader(recorder, parent.stateRoot));
-  // No thread cache: every node read must reach the recorder.
-  const state = new OverlayStateManager(reader, new TrieNodeDb(recorder, { cache: false }));
+  const reader = recorder.reader(parent.stateRoot);
+  const state = new OverlayStateManager(reader, new StateTries(recorder.tries));
   const hashes = recorder.blockHashes(chain.evmBlockchain(parent.hash()));
   if (chain.op !== undefined) return { vm: await createOpVM(common, state, hashes, opForkAt(chain.op, timestamp)), recorder };
   await installEvmCaches();
@@ -39,6 +39,9 @@ async function recordingVm(chain: Chain, parent: BlockHeader, common: Common, ti
 
 /** A trie node or bytecode the chain store lacks: the parent's state is not walkable. */
 function unavailable(parent: BlockHeader, e: unknown): unknown {
+  if (e instanceof StateTrieError) {
+    return new ChainError(ChainErrorCode.STATE_UNAVAILABLE, `state of block ${parent.number} is incomplete in the store: ${e.message}`, { number: parent.number });
+  }
   if (!(e instanceof WitnessMissingError)) return e;
   return new ChainError(ChainErrorCode.STATE_UNAVAILABLE, `state of block ${parent.number} is incomplete in the store: ${e.message.replace("execution witness is missing", "no")}`, {
     number: parent.number,

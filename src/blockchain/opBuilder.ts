@@ -25,8 +25,8 @@ export async function buildOpOnParent(chain: Chain, parent: Block, pool: PoolSou
   const number = parent.header.number + 1n;
   chain.upgrades.check(attrs.timestamp, { number, action: "build" });
   const common = chain.commonAt(number, attrs.timestamp);
-  const { state, nodes } = chain.stateManagerAt(parent.header);
+  const { state } = chain.stateManagerAt(parent.header);
   const vm = await chain.makeVM(common, state, parent.hash(), attrs.timestamp);
   const { block, totals } = await buildOpPayload(vm, common, op, parent.header, attrs, pool);
-  return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state, nodes) };
+  return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, state) };
 }

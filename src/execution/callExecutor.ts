@@ -25,7 +25,6 @@ import { revertError } from "./revert.js";
 import { capByAllowance, searchGas, type GasRunResult } from "./estimateGas.js";
 import { OverlayStateManager } from "./state/overlayStateManager.js";
 import type { StateReader } from "./state/stateReader.js";
-import { TrieNodeDb } from "./state/trieNodeDb.js";
 import type { ChainStore } from "../storage/store.js";
 import { LruMap } from "../util/lru.js";
 import { toHex } from "../util/bytes.js";
@@ -52,6 +51,8 @@ export interface CallChain {
   commonAt(number: bigint, timestamp: bigint): Common;
   /** A fresh overlay state manager on the state after canonical block `header`. */
   stateManagerAt(header: BlockHeader): { state: OverlayStateManager };
+  /** An overlay over an explicit state (pending, overridden), its tries read from the latest state's. */
+  overlayOn(reader: StateReader): OverlayStateManager;
   /** A VM over `state` for executing on top of `parentHash`. */
   makeVM(common: Common, state: OverlayStateManager, parentHash: Uint8Array, timestamp?: bigint): Promise<VM>;
   /** A stored header by hash. */
@@ -340,8 +341,7 @@ export class CallExecutor {
       state = this.chain.stateManagerAt(header).state;
       vm = await this.chain.makeVM(common, state, header.parentHash);
     } else {
-      const store = this.chain.store;
-      state = new OverlayStateManager(ctx.state, new TrieNodeDb(store), (a) => store.storageSlots(a));
+      state = this.chain.overlayOn(ctx.state);
       vm = await this.chain.makeVM(common, state, header.parentHash, header.timestamp);
     }
     const ec: ExecContext = { vm, state, common, header, blocks: new Map(), caps: new Map(), tail: Promise.resolve() };

@@ -405,8 +405,10 @@ export class PendingBuilder {
       anchor: { number: Number(this.anchor.number), hash: toData(this.anchor.hash) },
       blocks,
       state: {
-        accounts: changes.accounts.map((a) => [a.address, a.after ?? null]),
-        storage: changes.storage.map((s) => [s.address, s.slot, s.after]),
+        accounts: changes.accounts.map((a) => [a.address!, a.after ?? null]),
+        // A wiped account's earlier slots (known by hash only) are covered by `cleared`.
+        storage: changes.storage.filter((s) => s.slot !== undefined).map((s) => [s.address!, s.slot!, s.after]),
+        cleared: changes.cleared,
         code,
       },
       flashblock: { block: Number(fb.metadata.blockNumber), index: fb.index },

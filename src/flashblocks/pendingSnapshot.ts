@@ -16,7 +16,7 @@ import { Packr } from "msgpackr";
 import type { RpcLog } from "../chain/json/receipt.js";
 
 /** Layout version of {@link PendingSnapshot}; readers ignore snapshots of another version. */
-export const PENDING_SNAPSHOT_VERSION = 2;
+export const PENDING_SNAPSHOT_VERSION = 3;
 
 /** One pre-confirmed transaction, with everything the RPC answers about it pre-rendered. */
 export interface PendingTx {
@@ -61,10 +61,12 @@ export interface PendingBlockView {
 
 /** The pending state changes, absolute, relative to the anchor (the canonical parent of the earliest pending block). */
 export interface PendingStateDiff {
-  /** Address (20 bytes) → account RLP after the pending transactions, or null when deleted. */
+  /** Address (20 bytes) → slim account RLP (storage/accountCodec.ts) after the pending transactions, or null when deleted. */
   accounts: [Uint8Array, Uint8Array | null][];
   /** (address, slot, value): value with leading zeros stripped, empty = zero. */
   storage: [Uint8Array, Uint8Array, Uint8Array][];
+  /** Addresses whose storage the pending transactions wiped (destroyed and re-created): slots not in `storage` read zero. */
+  cleared: Uint8Array[];
   /** Code hash → code written by the pending transactions. */
   code: [Uint8Array, Uint8Array][];
 }

@@ -5,8 +5,8 @@
  * the canonical anchor's state so balances, nonces, code, storage and calls see the
  * pre-confirmed transactions.
  */
-import { Account, createAccountFromRLP } from "@ethereumjs/util";
-import type { StateReader } from "../execution/state/stateReader.js";
+import type { Account } from "@ethereumjs/util";
+import { accountFromSlim, type StateReader } from "../execution/state/stateReader.js";
 import type { PendingSnapshot, PendingStateDiff } from "./pendingSnapshot.js";
 
 /** The pending state as the RPC methods consume it. */
@@ -43,6 +43,8 @@ export const NO_PENDING: PendingSource = {
   onSnapshot: () => () => undefined,
 };
 
+const EMPTY = new Uint8Array(0);
+
 function key(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 }
@@ -52,8 +54,10 @@ export class PendingStateIndex {
   readonly accounts = new Map<string, Uint8Array | null>();
   readonly storage = new Map<string, Map<string, Uint8Array>>();
   readonly code = new Map<string, Uint8Array>();
+  readonly cleared = new Set<string>();
 
   constructor(diff: PendingStateDiff) {
+    for (const a of diff.cleared) this.cleared.add(key(a));
     for (const [a, rlp] of diff.accounts) this.accounts.set(key(a), rlp);
     for (const [a, slot, value] of diff.storage) {
       const k = key(a);
@@ -81,13 +85,15 @@ export class PendingStateReader implements StateReader {
     const k = key(address);
     if (this.index.accounts.has(k)) {
       const rlp = this.index.accounts.get(k);
-      return rlp === null || rlp === undefined ? undefined : createAccountFromRLP(rlp);
+      return rlp === null || rlp === undefined ? undefined : accountFromSlim(rlp);
     }
     return this.base.account(address);
   }
   storage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    const v = this.index.storage.get(key(address))?.get(key(slot));
-    return v ?? this.base.storage(address, slot);
+    const k = key(address);
+    const v = this.index.storage.get(k)?.get(key(slot));
+    if (v !== undefined) return v;
+    return this.index.cleared.has(k) ? EMPTY : this.base.storage(address, slot);
   }
   code(codeHash: Uint8Array): Uint8Array | undefined {
     return this.index.code.get(key(codeHash)) ?? this.base.code(codeHash);

@@ -18,8 +18,8 @@
  *
  * Cost per flashblock is that of its own transactions: the transactions and receipts tries grow
  * (`GrowingBlockTries`), and the state root behind the withdrawals root is incremental (the seal
- * reuses it). The trie nodes of the intermediate state roots that the final state does not
- * reference are dropped at the seal, so the block stores what a one-shot build would.
+ * reuses it). The tries are keyed by path, so each intermediate state root overwrites the nodes
+ * of the one before: the block stores what a one-shot build would.
  */
 import { createBlock, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
@@ -35,20 +35,14 @@ import { OpExecutionError, OpExecutionErrorCode } from "../execution/op/errors.j
 import { OpBlockExecutor, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import { decodeOpTransaction, opHeaderTemplate, type OpPayloadAttributes, type PoolSource } from "../execution/op/opPayload.js";
 import type { OverlayStateManager } from "../execution/state/overlayStateManager.js";
-import type { TrieNodeDb } from "../execution/state/trieNodeDb.js";
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockBase, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { assemblePartialBlock, GrowingBlockTries, headerTemplateFromBase } from "../flashblocks/partialBlock.js";
-import { toHex } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 
 /** Bytes of an engine PayloadId. */
 const PAYLOAD_ID_BYTES = 8;
 /** Bytes of a hash / root. */
 const HASH_BYTES = 32;
-/** Items of a branch node (16 children and a value). */
-const BRANCH_NODE_ITEMS = 17;
-/** Index of `storageRoot` in an account's RLP list `[nonce, balance, storageRoot, codeHash]`. */
-const ACCOUNT_STORAGE_ROOT_INDEX = 2;
 /** Smallest gas a transaction can use: below this left in the block, no candidate can fit (as `buildOpPayload`). */
 const MIN_TX_GAS = 21_000n;
 
@@ -108,45 +102,6 @@ export function flashblockBaseOf(template: Record<string, unknown>): FlashblockB
   };
 }
 
-/**
- * Drops the trie nodes written for intermediate state roots (one per flashblock, for the
- * withdrawals root) that the final state does not reference, so a block built in N flashblocks
- * stores the nodes of one state root, not N. Keeps the pending nodes reachable from `stateRoot`,
- * descending only into pending nodes (a stored node's subtree is stored already) and from account
- * leaves into their storage tries. On any decoding surprise every node is kept.
- */
-function pruneIntermediateNodes(nodes: TrieNodeDb, stateRoot: Uint8Array): void {
-  const pending = nodes.pending;
-  const keep = new Map<string, Uint8Array>();
-  const visited = new Set<string>();
-  const visitNode = (node: unknown[], accounts: boolean): void => {
-    if (node.length === BRANCH_NODE_ITEMS) {
-      for (let i = 0; i < BRANCH_NODE_ITEMS - 1; i++) visitRef(node[i], accounts);
-      return;
-    }
-    const path = node[0] as Uint8Array;
-    // Hex-prefix encoding: a first nibble of 2 or 3 marks a leaf, 0 or 1 an extension.
-    if (path[0]! >> 4 < 2) visitRef(node[1], accounts);
-    else if (accounts) visitRef((RLP.decode(node[1] as Uint8Array) as Uint8Array[])[ACCOUNT_STORAGE_ROOT_INDEX], false);
-  };
-  const visitRef = (ref: unknown, accounts: boolean): void => {
-    if (Array.isArray(ref)) return visitNode(ref, accounts); // a node short enough to be inlined
-    const hash = ref as Uint8Array;
-    if (hash.length !== HASH_BYTES) return;
-    const key = toHex(hash);
-    const raw = pending.get(key);
-    if (raw === undefined || visited.has(`${accounts}${key}`)) return;
-    visited.add(`${accounts}${key}`);
-    keep.set(key, raw);
-    visitNode(RLP.decode(raw) as unknown[], accounts);
-  };
-  try {
-    visitRef(stateRoot, true);
-  } catch {
-    return;
-  }
-  nodes.pending = keep;
-}
 
 /**
  * One OP block under construction on the chain head. Use: `begin()` (forced transactions),
@@ -168,7 +123,6 @@ export class BlockSession {
   private readonly op: OpChainConfig;
   private readonly common: Common;
   private readonly state: OverlayStateManager;
-  private readonly nodes: TrieNodeDb;
   private vm: VM | undefined;
   private ex: OpBlockExecutor | undefined;
   /** Transactions and receipts tries grown frame by frame: a flashblock costs its own transactions, not the block's. */
@@ -199,9 +153,7 @@ export class BlockSession {
     this.base = flashblockBaseOf(this.template);
     this.payloadId = sessionPayloadId(this.parentHash, attrs.timestamp);
     this.prevId = opts.prevFlashblockId;
-    const { state, nodes } = chain.stateManagerAt(this.parent);
-    this.state = state;
-    this.nodes = nodes;
+    this.state = chain.stateManagerAt(this.parent).state;
   }
 
   /** Index of the next flashblock {@link flashblock} returns. */
@@ -368,8 +320,6 @@ export class BlockSession {
       withdrawalsRoot: totals.withdrawalsRoot,
       transactionsRoot: tries.transactionsRoot,
     });
-    // The flashblocks' intermediate state roots (withdrawals roots) left nodes the final state does not use.
-    pruneIntermediateNodes(this.nodes, totals.stateRoot);
-    return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, this.state, this.nodes) };
+    return { block, gasUsed: totals.gasUsed, write: blockWriteOf(block, totals.receipts, totals.senders, this.state) };
   }
 }

@@ -7,6 +7,16 @@ export const StorageErrorCode = {
   MISSING_DATA: "STORAGE_MISSING_DATA",
   STATE_UNAVAILABLE: "STORAGE_STATE_UNAVAILABLE",
   WRITE_FAILED: "STORAGE_WRITE_FAILED",
+  /** The datadir holds an older state layout: `basalt db migrate` converts it. */
+  LAYOUT_OUTDATED: "STORAGE_LAYOUT_OUTDATED",
+  /** The datadir holds a state layout this basalt does not know (a newer one). */
+  LAYOUT_UNKNOWN: "STORAGE_LAYOUT_UNKNOWN",
+  /** A block's state changes were computed on another state than the store holds. */
+  STATE_MISMATCH: "STORAGE_STATE_MISMATCH",
+  /** A reorg or historical view reaches below the kept state history. */
+  HISTORY_PRUNED: "STORAGE_HISTORY_PRUNED",
+  /** Reverting a block's changes did not give its parent's state root: the store is corrupt. */
+  REVERT_MISMATCH: "STORAGE_REVERT_MISMATCH",
 } as const;
 
 /** An error of the chain store. */

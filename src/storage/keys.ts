@@ -15,28 +15,31 @@ export function readNumber(b: Uint8Array, offset = 0): bigint {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).readBigUInt64BE(offset);
 }
 
-/** address(20) ++ block(8): account history entry. */
-export function accountHistoryKey(address: Uint8Array, block: bigint): Buffer {
-  const b = Buffer.allocUnsafe(28);
-  b.set(address, 0);
-  b.writeBigUInt64BE(block, 20);
+/** Bytes of a hashed key: keccak256 of an address or of a storage slot. */
+export const HASHED_KEY_BYTES = 32;
+
+/** hashedAddress(32) ++ block(8): account history entry. */
+export function accountHistoryKey(hashedAddress: Uint8Array, block: bigint): Buffer {
+  const b = Buffer.allocUnsafe(HASHED_KEY_BYTES + 8);
+  b.set(hashedAddress, 0);
+  b.writeBigUInt64BE(block, HASHED_KEY_BYTES);
   return b;
 }
 
-/** address(20) ++ slot(32): flat storage entry. */
-export function storageKey(address: Uint8Array, slot: Uint8Array): Buffer {
-  const b = Buffer.allocUnsafe(52);
-  b.set(address, 0);
-  b.set(slot, 20);
+/** hashedAddress(32) ++ hashedSlot(32): flat storage entry. */
+export function storageKey(hashedAddress: Uint8Array, hashedSlot: Uint8Array): Buffer {
+  const b = Buffer.allocUnsafe(2 * HASHED_KEY_BYTES);
+  b.set(hashedAddress, 0);
+  b.set(hashedSlot, HASHED_KEY_BYTES);
   return b;
 }
 
-/** address(20) ++ slot(32) ++ block(8): storage history entry. */
-export function storageHistoryKey(address: Uint8Array, slot: Uint8Array, block: bigint): Buffer {
-  const b = Buffer.allocUnsafe(60);
-  b.set(address, 0);
-  b.set(slot, 20);
-  b.writeBigUInt64BE(block, 52);
+/** hashedAddress(32) ++ hashedSlot(32) ++ block(8): storage history entry. */
+export function storageHistoryKey(hashedAddress: Uint8Array, hashedSlot: Uint8Array, block: bigint): Buffer {
+  const b = Buffer.allocUnsafe(2 * HASHED_KEY_BYTES + 8);
+  b.set(hashedAddress, 0);
+  b.set(hashedSlot, HASHED_KEY_BYTES);
+  b.writeBigUInt64BE(block, 2 * HASHED_KEY_BYTES);
   return b;
 }
 

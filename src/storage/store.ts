@@ -1,24 +1,32 @@
 /**
- * The chain store: one LMDB environment holding blocks, receipts, indexes, flat state,
- * trie nodes and state history. Every block commits in one LMDB write transaction, so a
- * crash never leaves half a block. Worker threads open the same environment read-only and
- * read it concurrently (LMDB readers never block the writer).
+ * The chain store: one LMDB environment holding blocks, receipts, indexes, the state (flat and
+ * its tries) and state history. Every block commits in one LMDB write transaction, so a crash
+ * never leaves half a block. Worker threads open the same environment read-only and read it
+ * concurrently (LMDB readers never block the writer).
  *
- * Layout (sub-database: key → value):
+ * Layout (sub-database: key → value). State keys are **hashed**: keccak256 of the address
+ * ("hashedAddress") and of the slot ("hashedSlot"), the trie's own keys, so the flat state is the
+ * tries' leaves in trie order (and what snapshots and state sync deliver):
  * - `headers`:   blockHash → header RLP
  * - `bodies`:    blockHash → body RLP ([txs, uncles, withdrawals?])
  * - `senders`:   blockHash → concatenated 20-byte senders of the block's transactions
  * - `receipts`:  blockHash → msgpack [[type, status|root, cumulativeGas, logs]...]
  * - `canonical`: number(8) → blockHash (canonical chain only)
  * - `txIndex`:   txHash → blockHash(32) ++ index(4) (canonical chain only)
- * - `meta`:      string → value (head/safe/finalized hashes, genesis hash, chain config)
- * - `accounts`:  address → account RLP [nonce, balance, storageRoot, codeHash] (latest state)
- * - `storage`:   address ++ slot → value, leading zeros stripped (latest state; zero = absent)
+ * - `meta`:      string → value (head/safe/finalized hashes, genesis, chain config, layout version, state root)
+ * - `hashedAccounts`: hashedAddress → slim account RLP (accountCodec.ts) (latest state)
+ * - `hashedStorage`:  hashedAddress ++ hashedSlot → value, leading zeros stripped (latest state; zero = absent)
  * - `code`:      codeHash → bytecode
- * - `trie`:      nodeHash → trie node RLP (account and storage tries; nodes are never deleted)
- * - `accountHistory`: address ++ block(8) → account RLP before that block ("" = absent)
- * - `storageHistory`: address ++ slot ++ block(8) → value before that block
- * - `changeSets`: block(8) ++ 'a'|'s' ++ address[++slot] → "" (what a block changed; for unwinding and pruning)
+ * - `accountTrie`: path key → node record (trie/path.ts, trie/record.ts): the latest account trie's
+ *   branches and extensions by path, overwritten in place; leaves are the flat entries
+ * - `storageTrie`: hashedAddress ++ path key → node record: every account's storage trie, likewise
+ * - `accountHistory`: hashedAddress ++ block(8) → slim account RLP before that block ("" = absent)
+ * - `storageHistory`: hashedAddress ++ hashedSlot ++ block(8) → value before that block
+ * - `changeSets`: block(8) ++ 'a'|'s' ++ hashedAddress[++hashedSlot] → "" (what a block changed;
+ *   for unwinding, historical views and pruning)
+ * History is kept for `--history.blocks` blocks (every block with `--archive`); the tries hold
+ * the latest state only: an older state's tries are the latest ones with that state's changes
+ * reverted in memory (storage/stateRevert.ts), checked against its header's state root.
  */
 import { open, type Database, type RootDatabase } from "lmdb";
 import { Packr } from "msgpackr";
@@ -26,11 +34,24 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Log, StoredReceipt } from "./types.js";
 import { LMDB_MAP_SIZE } from "../config/constants.js";
-import { accountHistoryKey, changeSetKey, numberKey, prefixEnd, storageHistoryKey, storageKey } from "./keys.js";
+import { accountHistoryKey, changeSetKey, HASHED_KEY_BYTES, numberKey, prefixEnd, storageHistoryKey, storageKey } from "./keys.js";
+import { StorageError, StorageErrorCode } from "./errors.js";
+import { branchRecord, extensionRecord } from "./trie/record.js";
+import { pathKey, subtreeRange } from "./trie/path.js";
+import { pathOfString, type TrieOverlay } from "./trie/source.js";
+import type { StateTries } from "./trie/stateTries.js";
+import { trieWritesTotal } from "./stateMetrics.js";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
 type Bin = Database<Buffer, Buffer>;
+
+/**
+ * Version of the state layout this code reads and writes (meta `stateLayout`): 2 = hashed flat
+ * state and path-keyed tries. A datadir written before (no version: plain-keyed flat state and a
+ * hash-keyed `trie` table) is refused at open with the migration command named.
+ */
+export const STATE_LAYOUT_VERSION = 2;
 
 /** Names of the meta keys. */
 export const MetaKey = {
@@ -44,19 +65,28 @@ export const MetaKey = {
   archive: "archive",
   /** JSON of the upgrades the node's sources schedule that basalt cannot run past (blockchain/upgradeGuard.ts). */
   unknownUpgrades: "unknownUpgrades",
+  /** {@link STATE_LAYOUT_VERSION} of the datadir. */
+  stateLayout: "stateLayout",
+  /** The state root the flat state and tries hold (the head's): a commit must build on it. */
+  stateRoot: "stateRoot",
 } as const;
 
-/** A change to one account made by a block: the value before and after (undefined = absent). */
+/** A change to one account made by a block: the value before and after as slim RLP (undefined = absent). */
 export interface AccountChange {
-  address: Uint8Array;
+  hashedAddress: Uint8Array;
+  /** The address, when the change came from an execution (absent in a revert). */
+  address?: Uint8Array;
   before: Uint8Array | undefined;
   after: Uint8Array | undefined;
 }
 
 /** A change to one storage slot made by a block (values with leading zeros stripped; empty = zero). */
 export interface StorageChange {
-  address: Uint8Array;
-  slot: Uint8Array;
+  hashedAddress: Uint8Array;
+  hashedSlot: Uint8Array;
+  /** The address and slot, when known (a wiped account's old slots are known by hash only). */
+  address?: Uint8Array;
+  slot?: Uint8Array;
   before: Uint8Array;
   after: Uint8Array;
 }
@@ -70,12 +100,17 @@ export interface BlockWrite {
   senders: Uint8Array[];
   receipts: StoredReceipt[];
   txHashes: Uint8Array[];
-  /** When true the block becomes the canonical head: indexes and flat state are written. */
+  /** When true the block becomes the canonical head: indexes, flat state, history and tries are written. */
   canonical: boolean;
   accountChanges: AccountChange[];
   storageChanges: StorageChange[];
   code: Map<string, Uint8Array>;
-  trieNodes: Map<string, Uint8Array>;
+  /** The state root the block's changes apply to (its parent's). */
+  parentStateRoot: Uint8Array;
+  /** The block's state root. */
+  stateRoot: Uint8Array;
+  /** The block's trie changes over its parent's tries. */
+  tries: StateTries;
 }
 
 function buf(u: Uint8Array): Buffer {
@@ -85,6 +120,20 @@ function buf(u: Uint8Array): Buffer {
 function hexKey(h: string): Buffer {
   return Buffer.from(h.startsWith("0x") ? h.slice(2) : h, "hex");
 }
+
+function equal(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function hex0x(b: Uint8Array | undefined): string {
+  return b === undefined ? "(none)" : "0x" + Buffer.from(b).toString("hex");
+}
+
+/** Names of the sub-databases of a datadir written before the hashed layout (version 1). */
+const LEGACY_STATE_DBS = ["accounts", "storage", "trie"] as const;
 
 /**
  * Handle on a basalt datadir's chain database. Open it once per thread.
@@ -98,10 +147,11 @@ export class ChainStore {
   readonly canonical: Bin;
   readonly txIndex: Bin;
   readonly meta: Database<unknown, string>;
-  readonly accounts: Bin;
-  readonly storage: Bin;
+  readonly hashedAccounts: Bin;
+  readonly hashedStorage: Bin;
   readonly code: Bin;
-  readonly trie: Bin;
+  readonly accountTrie: Bin;
+  readonly storageTrie: Bin;
   readonly accountHistory: Bin;
   readonly storageHistory: Bin;
   readonly changeSets: Bin;
@@ -110,20 +160,51 @@ export class ChainStore {
     this.root = open({ path, maxDbs: 32, mapSize: LMDB_MAP_SIZE, readOnly, compression: false, noMemInit: true });
     const bin = (name: string): Bin =>
       this.root.openDB({ name, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin;
+    this.meta = this.root.openDB({ name: "meta", encoding: "msgpack", keyEncoding: "ordered-binary" }) as Database<unknown, string>;
+    this.checkLayout(readOnly);
     this.headers = bin("headers");
     this.bodies = bin("bodies");
     this.senders = bin("senders");
     this.receipts = bin("receipts");
     this.canonical = bin("canonical");
     this.txIndex = bin("txIndex");
-    this.meta = this.root.openDB({ name: "meta", encoding: "msgpack", keyEncoding: "ordered-binary" }) as Database<unknown, string>;
-    this.accounts = bin("accounts");
-    this.storage = bin("storage");
+    this.hashedAccounts = bin("hashedAccounts");
+    this.hashedStorage = bin("hashedStorage");
     this.code = bin("code");
-    this.trie = bin("trie");
+    this.accountTrie = bin("accountTrie");
+    this.storageTrie = bin("storageTrie");
     this.accountHistory = bin("accountHistory");
     this.storageHistory = bin("storageHistory");
     this.changeSets = bin("changeSets");
+  }
+
+  /**
+   * Refuses a datadir of another state layout (never misread one): an initialized datadir
+   * without the current {@link STATE_LAYOUT_VERSION} is the plain-keyed layout, which `basalt db
+   * migrate` converts. A new (empty) environment is stamped with the current version.
+   */
+  private checkLayout(readOnly: boolean): void {
+    const version = this.meta.get(MetaKey.stateLayout) as number | undefined;
+    if (version === STATE_LAYOUT_VERSION) return;
+    const initialized = this.meta.get(MetaKey.genesis) !== undefined;
+    if (version === undefined && !initialized) {
+      if (!readOnly) this.meta.putSync(MetaKey.stateLayout, STATE_LAYOUT_VERSION);
+      return;
+    }
+    const datadir = join(this.path, "..");
+    void this.root.close();
+    if (version === undefined) {
+      throw new StorageError(
+        StorageErrorCode.LAYOUT_OUTDATED,
+        `datadir ${datadir} holds the state in the plain-keyed layout of basalt before 0.9 (state layout 1); this basalt reads layout ${STATE_LAYOUT_VERSION}: convert it in place with \`basalt db migrate --datadir ${datadir}\``,
+        { datadir, found: 1, expected: STATE_LAYOUT_VERSION },
+      );
+    }
+    throw new StorageError(StorageErrorCode.LAYOUT_UNKNOWN, `datadir ${datadir} has state layout ${String(version)}, this basalt reads layout ${STATE_LAYOUT_VERSION}: use the basalt that wrote it`, {
+      datadir,
+      found: version,
+      expected: STATE_LAYOUT_VERSION,
+    });
   }
 
   /** Opens (creating if needed) the store of a datadir. */
@@ -131,6 +212,20 @@ export class ChainStore {
     const path = join(datadir, "chain");
     if (opts.readOnly !== true) mkdirSync(path, { recursive: true });
     return new ChainStore(path, opts.readOnly === true);
+  }
+
+  /**
+   * Opens the environment of a datadir without checking its state layout (the migration, which
+   * converts an older one); the caller reads {@link MetaKey.stateLayout} itself.
+   */
+  static openForMigration(datadir: string): { root: RootDatabase; meta: Database<unknown, string>; legacy: Record<(typeof LEGACY_STATE_DBS)[number], Bin> } {
+    const root = open({ path: join(datadir, "chain"), maxDbs: 32, mapSize: LMDB_MAP_SIZE, compression: false, noMemInit: true });
+    const meta = root.openDB({ name: "meta", encoding: "msgpack", keyEncoding: "ordered-binary" }) as Database<unknown, string>;
+    const legacy = Object.fromEntries(LEGACY_STATE_DBS.map((n) => [n, root.openDB({ name: n, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin])) as Record<
+      (typeof LEGACY_STATE_DBS)[number],
+      Bin
+    >;
+    return { root, meta, legacy };
   }
 
   /** Closes the environment (flushes pending writes). */
@@ -182,70 +277,104 @@ export class ChainStore {
     const v = this.meta.get(key) as Uint8Array | undefined;
     return v === undefined ? undefined : new Uint8Array(v);
   }
+  /** The state root the flat state and tries hold (undefined before genesis). */
+  getStateRoot(): Uint8Array | undefined {
+    const v = this.meta.get(MetaKey.stateRoot) as Uint8Array | undefined;
+    return v === undefined ? undefined : new Uint8Array(v);
+  }
 
   // ---- state --------------------------------------------------------------------------
 
-  getAccountRlp(address: Uint8Array): Buffer | undefined {
-    return this.accounts.get(buf(address));
+  /** Slim RLP of the account with this hashed address in the latest state. */
+  getAccount(hashedAddress: Uint8Array): Buffer | undefined {
+    return this.hashedAccounts.get(buf(hashedAddress));
   }
-  getStorageValue(address: Uint8Array, slot: Uint8Array): Buffer | undefined {
-    return this.storage.get(storageKey(address, slot));
+  /** A slot's value (leading zeros stripped) in the latest state, by hashed address and slot. */
+  getStorage(hashedAddress: Uint8Array, hashedSlot: Uint8Array): Buffer | undefined {
+    return this.hashedStorage.get(storageKey(hashedAddress, hashedSlot));
   }
   getCode(codeHash: Uint8Array): Buffer | undefined {
     return this.code.get(buf(codeHash));
   }
-  getTrieNode(hash: Uint8Array): Buffer | undefined {
-    return this.trie.get(buf(hash));
-  }
-  /** All flat storage slots of an account (for storage clearing and dumps). */
-  *storageSlots(address: Uint8Array): Generator<{ slot: Buffer; value: Buffer }> {
-    for (const { key, value } of this.storage.getRange({ start: buf(address), end: prefixEnd(address) })) {
-      yield { slot: key.subarray(20), value };
+  /** All flat storage slots of an account, by hashed slot, in trie order (storage clears and dumps). */
+  *storageSlots(hashedAddress: Uint8Array): Generator<{ hashedSlot: Buffer; value: Buffer }> {
+    for (const { key, value } of this.hashedStorage.getRange({ start: buf(hashedAddress), end: prefixEnd(hashedAddress) })) {
+      yield { hashedSlot: key.subarray(HASHED_KEY_BYTES), value };
     }
   }
 
   /**
-   * Account RLP as of the end of block `block` (undefined = absent), from the history index:
-   * the first change of this account after `block` recorded the value before it.
+   * Slim account RLP as of the end of block `block` (undefined = absent), from the history
+   * index: the first change of this account after `block` recorded the value before it.
    * The caller checks that history reaches `block` (Chain.oldestStateBlock).
    */
-  getHistoricalAccountRlp(address: Uint8Array, block: bigint): Buffer | undefined {
-    for (const { key, value } of this.accountHistory.getRange({
-      start: accountHistoryKey(address, block + 1n),
-      end: prefixEnd(address),
+  getHistoricalAccount(hashedAddress: Uint8Array, block: bigint): Buffer | undefined {
+    for (const { value } of this.accountHistory.getRange({
+      start: accountHistoryKey(hashedAddress, block + 1n),
+      end: prefixEnd(hashedAddress),
       limit: 1,
     })) {
-      void key;
       return value.length === 0 ? undefined : value;
     }
-    return this.getAccountRlp(address);
+    return this.getAccount(hashedAddress);
   }
 
   /** Storage value as of the end of block `block` (empty buffer = zero). */
-  getHistoricalStorage(address: Uint8Array, slot: Uint8Array, block: bigint): Buffer | undefined {
-    const prefix = storageKey(address, slot);
+  getHistoricalStorage(hashedAddress: Uint8Array, hashedSlot: Uint8Array, block: bigint): Buffer | undefined {
+    const prefix = storageKey(hashedAddress, hashedSlot);
     for (const { value } of this.storageHistory.getRange({
-      start: storageHistoryKey(address, slot, block + 1n),
+      start: storageHistoryKey(hashedAddress, hashedSlot, block + 1n),
       end: prefixEnd(prefix),
       limit: 1,
     })) {
       return value;
     }
-    return this.getStorageValue(address, slot);
+    return this.getStorage(hashedAddress, hashedSlot);
+  }
+
+  /** What canonical block `block` changed, from its change set: hashed addresses, and hashed (address, slot) pairs. */
+  changeSetOf(block: bigint): { accounts: Buffer[]; slots: [Buffer, Buffer][] } {
+    const accounts: Buffer[] = [];
+    const slots: [Buffer, Buffer][] = [];
+    const start = numberKey(block);
+    for (const key of this.changeSets.getKeys({ start, end: prefixEnd(start) })) {
+      const rest = key.subarray(9);
+      if (key[8] === 0x61) accounts.push(Buffer.from(rest));
+      else slots.push([Buffer.from(rest.subarray(0, HASHED_KEY_BYTES)), Buffer.from(rest.subarray(HASHED_KEY_BYTES))]);
+    }
+    return { accounts, slots };
   }
 
   // ---- writes -------------------------------------------------------------------------
 
-  /** Commits one block (and, when canonical, its state changes and indexes) atomically. */
+  /**
+   * Commits one block (and, when canonical, its state changes and indexes) atomically. A
+   * canonical block must build on the state the store holds (its parent's state root).
+   * @throws StorageError `STORAGE_STATE_MISMATCH` when it does not (nothing is written).
+   */
   commitBlock(w: BlockWrite, pointers?: { head?: Uint8Array; safe?: Uint8Array; finalized?: Uint8Array }): void {
     this.root.transactionSync(() => {
+      if (w.canonical) this.checkParentState(w);
       this.writeBlockData(w);
       if (w.canonical) this.applyCanonical(w);
       if (pointers !== undefined) this.writePointers(pointers);
     });
   }
 
-  /** Writes headers, bodies, senders, receipts, code and trie nodes (no canonical effects). */
+  private checkParentState(w: BlockWrite): void {
+    const held = this.getStateRoot();
+    // Genesis: an empty store holds no state yet.
+    if (held === undefined && w.number === 0n) return;
+    if (!equal(held, w.parentStateRoot)) {
+      throw new StorageError(
+        StorageErrorCode.STATE_MISMATCH,
+        `block ${w.number} was executed on state ${hex0x(w.parentStateRoot)}, but the store holds state ${hex0x(held)}: it must be executed again on the current head`,
+        { number: w.number.toString() },
+      );
+    }
+  }
+
+  /** Writes headers, bodies, senders, receipts and code (no canonical effects). */
   private writeBlockData(w: BlockWrite): void {
     const h = buf(w.hash);
     this.headers.put(h, buf(w.headerRlp));
@@ -253,10 +382,9 @@ export class ChainStore {
     this.senders.put(h, Buffer.concat(w.senders.map(buf)));
     this.receipts.put(h, encodeReceipts(w.receipts));
     for (const [k, v] of w.code) this.code.put(hexKey(k), buf(v));
-    for (const [k, v] of w.trieNodes) this.trie.put(hexKey(k), buf(v));
   }
 
-  /** Makes a stored block canonical: number index, tx index, flat state, history. */
+  /** Makes a stored block canonical: number index, tx index, flat state, history, tries. */
   private applyCanonical(w: BlockWrite): void {
     const h = buf(w.hash);
     this.canonical.put(numberKey(w.number), h);
@@ -267,20 +395,54 @@ export class ChainStore {
       this.txIndex.put(buf(txh), loc);
     });
     const empty = Buffer.alloc(0);
+    const tagA = Buffer.from("a");
+    const tagS = Buffer.from("s");
     for (const c of w.accountChanges) {
-      const a = buf(c.address);
-      this.accountHistory.put(accountHistoryKey(c.address, w.number), c.before === undefined ? empty : buf(c.before));
-      this.changeSets.put(changeSetKey(w.number, Buffer.concat([Buffer.from("a"), a])), empty);
-      if (c.after === undefined) this.accounts.remove(a);
-      else this.accounts.put(a, buf(c.after));
+      const a = buf(c.hashedAddress);
+      this.accountHistory.put(accountHistoryKey(c.hashedAddress, w.number), c.before === undefined ? empty : buf(c.before));
+      this.changeSets.put(changeSetKey(w.number, Buffer.concat([tagA, a])), empty);
+      if (c.after === undefined) this.hashedAccounts.remove(a);
+      else this.hashedAccounts.put(a, buf(c.after));
     }
     for (const c of w.storageChanges) {
-      const k = storageKey(c.address, c.slot);
-      this.storageHistory.put(storageHistoryKey(c.address, c.slot, w.number), buf(c.before));
-      this.changeSets.put(changeSetKey(w.number, Buffer.concat([Buffer.from("s"), k])), empty);
-      if (c.after.length === 0) this.storage.remove(k);
-      else this.storage.put(k, buf(c.after));
+      const k = storageKey(c.hashedAddress, c.hashedSlot);
+      this.storageHistory.put(storageHistoryKey(c.hashedAddress, c.hashedSlot, w.number), buf(c.before));
+      this.changeSets.put(changeSetKey(w.number, Buffer.concat([tagS, k])), empty);
+      if (c.after.length === 0) this.hashedStorage.remove(k);
+      else this.hashedStorage.put(k, buf(c.after));
     }
+    this.writeTries(w.tries);
+    this.meta.put(MetaKey.stateRoot, buf(w.stateRoot));
+  }
+
+  /** Writes a state's trie changes: stored nodes put at their paths, vacated ones removed, wiped storage tries dropped. */
+  private writeTries(tries: StateTries): void {
+    this.writeOverlay(this.accountTrie, tries.account, undefined);
+    for (const [hashed, overlay] of tries.storage) this.writeOverlay(this.storageTrie, overlay, Buffer.from(hashed, "hex"));
+  }
+
+  private writeOverlay(db: Bin, overlay: TrieOverlay, prefix: Buffer | undefined): void {
+    let puts = 0;
+    let deletes = 0;
+    if (overlay.wiped && prefix !== undefined) {
+      const all = subtreeRange([], prefix);
+      const keys = [...db.getKeys({ start: all.start, end: all.end })].map((k) => Buffer.from(k));
+      for (const key of keys) db.remove(key);
+      deletes += keys.length;
+    }
+    for (const [p, e] of overlay.entries) {
+      const key = pathKey(pathOfString(p), prefix);
+      if (e !== null && e.rlp !== undefined) {
+        // Nodes written by an update carry their kind; a record needs it.
+        db.put(key, e.kind === "extension" ? extensionRecord(e.rlp) : branchRecord(e.storedMask, e.rlp));
+        puts++;
+      } else if (overlay.baseStored.has(p)) {
+        db.remove(key);
+        deletes++;
+      }
+    }
+    if (puts > 0) trieWritesTotal.inc({ op: "put" }, puts);
+    if (deletes > 0) trieWritesTotal.inc({ op: "delete" }, deletes);
   }
 
   /** Writes forkchoice pointers. */
@@ -296,33 +458,34 @@ export class ChainStore {
   }
 
   /**
-   * Removes the canonical block `number` (the current head) from the canonical chain:
-   * restores the flat state from its change set, drops its indexes and history entries.
-   * Block data (header, body, receipts) stays, so the block can be re-applied later.
+   * Removes the canonical block `number` (the current head) from the canonical chain: restores
+   * the flat state from its history, writes the tries of the parent's state (`revert`, computed
+   * by storage/stateRevert.ts and checked against the parent's state root), drops the block's
+   * indexes and history entries. Block data (header, body, receipts) stays, so the block can be
+   * re-applied later.
    */
-  unwindHead(number: bigint, txHashes: Uint8Array[], newHead: Uint8Array): void {
+  unwindHead(number: bigint, txHashes: Uint8Array[], newHead: Uint8Array, revert: { tries: StateTries; stateRoot: Uint8Array }): void {
     this.root.transactionSync(() => {
       const start = numberKey(number);
-      for (const { key } of this.changeSets.getRange({ start, end: prefixEnd(start) })) {
-        const kind = String.fromCharCode(key[8]);
-        const rest = key.subarray(9);
-        if (kind === "a") {
+      for (const key of this.changeSets.getKeys({ start, end: prefixEnd(start) })) {
+        const rest = Buffer.from(key.subarray(9));
+        if (key[8] === 0x61) {
           const hk = accountHistoryKey(rest, number);
           const before = this.accountHistory.get(hk);
-          if (before === undefined || before.length === 0) this.accounts.remove(Buffer.from(rest));
-          else this.accounts.put(Buffer.from(rest), before);
+          if (before === undefined || before.length === 0) this.hashedAccounts.remove(rest);
+          else this.hashedAccounts.put(rest, before);
           this.accountHistory.remove(hk);
         } else {
-          const addr = rest.subarray(0, 20);
-          const slot = rest.subarray(20, 52);
-          const hk = storageHistoryKey(addr, slot, number);
+          const hk = storageHistoryKey(rest.subarray(0, HASHED_KEY_BYTES), rest.subarray(HASHED_KEY_BYTES), number);
           const before = this.storageHistory.get(hk);
-          if (before === undefined || before.length === 0) this.storage.remove(Buffer.from(rest));
-          else this.storage.put(Buffer.from(rest), before);
+          if (before === undefined || before.length === 0) this.hashedStorage.remove(rest);
+          else this.hashedStorage.put(rest, before);
           this.storageHistory.remove(hk);
         }
         this.changeSets.remove(Buffer.from(key));
       }
+      this.writeTries(revert.tries);
+      this.meta.put(MetaKey.stateRoot, buf(revert.stateRoot));
       this.canonical.remove(start);
       for (const t of txHashes) this.txIndex.remove(buf(t));
       this.meta.put(MetaKey.head, buf(newHead));
@@ -339,15 +502,20 @@ export class ChainStore {
     this.root.transactionSync(() => {
       for (let n = current; n < floor; n++) {
         const start = numberKey(n);
-        for (const { key } of this.changeSets.getRange({ start, end: prefixEnd(start) })) {
+        for (const key of this.changeSets.getKeys({ start, end: prefixEnd(start) })) {
           const rest = key.subarray(9);
           if (key[8] === 0x61) this.accountHistory.remove(accountHistoryKey(rest, n));
-          else this.storageHistory.remove(storageHistoryKey(rest.subarray(0, 20), rest.subarray(20, 52), n));
+          else this.storageHistory.remove(storageHistoryKey(rest.subarray(0, HASHED_KEY_BYTES), rest.subarray(HASHED_KEY_BYTES), n));
           this.changeSets.remove(Buffer.from(key));
         }
       }
       this.meta.put(MetaKey.historyFloor, floor.toString());
     });
+  }
+
+  /** The lowest block whose state history is kept (0 for an archive node, which keeps all). */
+  historyFloor(): bigint {
+    return BigInt((this.getMeta<number | string>(MetaKey.historyFloor) ?? 0).toString());
   }
 }
 

@@ -21,7 +21,8 @@ import { baseWarmPrecompiles, installBasePrecompiles } from "../../src/execution
 import { installEvmCaches } from "../../src/execution/evmSpeedups.js";
 import { OverlayStateManager } from "../../src/execution/state/overlayStateManager.js";
 import { EmptyStateReader, type StateReader } from "../../src/execution/state/stateReader.js";
-import { TrieNodeDb } from "../../src/execution/state/trieNodeDb.js";
+import { emptyStateTries } from "../../src/storage/trie/stateTries.js";
+import { accountFromSlim } from "../../src/execution/state/stateReader.js";
 import { keccak256 } from "../../src/util/keccak.js";
 
 /** An account of a pre-state. */
@@ -98,8 +99,8 @@ export function testHeader(env: TestEnv, common: Common): BlockHeader {
  * an in-memory reader over the same trie nodes (so storage roots and collision checks are real).
  */
 export async function preStateOverlay(pre: ReadonlyMap<string, PreAccount>): Promise<OverlayStateManager> {
-  const nodes = new TrieNodeDb(undefined);
-  const build = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), nodes);
+  const tries = emptyStateTries();
+  const build = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), tries);
   for (const [addr, a] of pre) {
     const address = createAddressFromString(addr);
     await build.putAccount(address, new Account(a.nonce ?? 0n, a.balance ?? 0n));
@@ -109,9 +110,14 @@ export async function preStateOverlay(pre: ReadonlyMap<string, PreAccount>): Pro
   const root = await build.getStateRoot();
   const changes = build.changes();
   const accounts = new Map<string, Account>();
-  for (const a of changes.accounts) if (a.after !== undefined) accounts.set(bytesToHex(a.address), createAccountFromRLP(a.after));
+  for (const a of changes.accounts) if (a.after !== undefined) accounts.set(bytesToHex(a.address!), accountFromSlim(a.after)!);
   const storage = new Map<string, Uint8Array>();
-  for (const s of changes.storage) storage.set(bytesToHex(s.address) + bytesToHex(s.slot), s.after);
+  const byHash = new Map<string, { hashedSlot: Uint8Array; value: Uint8Array }[]>();
+  for (const s of changes.storage) {
+    storage.set(bytesToHex(s.address!) + bytesToHex(s.slot!), s.after);
+    const k = bytesToHex(s.hashedAddress);
+    byHash.set(k, [...(byHash.get(k) ?? []), { hashedSlot: s.hashedSlot, value: s.after }]);
+  }
   const codes = build.writtenCode();
   const reader: StateReader = {
     stateRoot: root,
@@ -119,12 +125,7 @@ export async function preStateOverlay(pre: ReadonlyMap<string, PreAccount>): Pro
     storage: (a, s) => storage.get(bytesToHex(a) + bytesToHex(s)) ?? new Uint8Array(0),
     code: (h) => codes.get(Buffer.from(h).toString("hex")),
   };
-  return new OverlayStateManager(reader, nodes, (addr) => {
-    const prefix = bytesToHex(addr);
-    const out: { slot: Uint8Array; value: Uint8Array }[] = [];
-    for (const [k, v] of storage) if (k.startsWith(prefix)) out.push({ slot: Buffer.from(k.slice(prefix.length + 2), "hex"), value: v });
-    return out;
-  });
+  return new OverlayStateManager(reader, tries, (hashedAddress) => byHash.get(bytesToHex(hashedAddress)) ?? []);
 }
 
 function logsHash(logs: { address: Uint8Array; topics: Uint8Array[]; data: Uint8Array }[]): string {

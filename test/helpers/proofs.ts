@@ -1,45 +1,46 @@
 /**
  * Helpers of the historical-proofs tests:
  * - reference proofs: what the main store's `eth_getProof` path computes for a canonical block
- *   (@ethereumjs/mpt's `createMerkleProof` over the LMDB trie nodes), with values read by walking
- *   the block's tries (no history index: any stored block, archive or not), as hex strings in the
- *   EIP-1186 answer's form;
+ *   (walked down the block's tries; an older block's are the latest with the later blocks
+ *   reverted, so within the kept state history), with values read from the walk (no history
+ *   index), as hex strings in the EIP-1186 answer's form;
  * - {@link ProofsTraffic}: mixed traffic on a devnet node, one block at a time;
  * - {@link writeProofsMeta}: raw `meta` records written into a closed store (to corrupt it).
  */
-import { createMerkleProof, MerklePatriciaTrie } from "@ethereumjs/mpt";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { RLP } from "@ethereumjs/rlp";
-import { bytesToHex, createAccountFromRLP, createAddressFromString, createContractAddress, hexToBytes, KECCAK256_NULL, KECCAK256_RLP, ValueEncoding } from "@ethereumjs/util";
+import { bytesToHex, createAccountFromRLP, createAddressFromString, createContractAddress, hexToBytes, KECCAK256_NULL, KECCAK256_RLP } from "@ethereumjs/util";
 import { balanceSlot, tokenInitCode, transferCalldata } from "../../bench/workload/contracts.js";
 import type { Chain } from "../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
-import { TrieNodeDb } from "../../src/execution/state/trieNodeDb.js";
-import { trieGet } from "../../src/execution/state/witnessState.js";
+import { walkKey } from "../../src/storage/trie/walk.js";
 import { AtomicBatch, rocksOpen } from "../../src/proofs/rocks.js";
 import { PROOFS_COLUMN_FAMILIES } from "../../src/proofs/store.js";
 import { keccak256 } from "../../src/util/keccak.js";
 import { rpcResult } from "./rpc.js";
 
-/** The main store's proof of `address` and `slots` at canonical block `number`. */
+/**
+ * The main store's proof of `address` and `slots` at canonical block `number`: walked down the
+ * block's tries (the store's path-keyed tries, with the later blocks reverted for an older block),
+ * values read from the leaves walked (not the history index).
+ */
 export async function mainStoreProof(chain: Chain, number: bigint, address: Uint8Array, slots: Uint8Array[]) {
   const header = chain.getHeaderByHash(chain.getCanonicalHash(number)!)!;
-  const nodes = new TrieNodeDb(chain.store);
-  const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, useKeyHashingFunction: keccak256, root });
-  const accRlp = trieGet(chain.store, header.stateRoot, keccak256(address));
-  const acc = accRlp === undefined ? undefined : createAccountFromRLP(accRlp);
-  const accountProof = await createMerkleProof(trie(header.stateRoot), address);
+  const tries = chain.trieSourceAt(header);
+  const hashed = keccak256(address);
+  const account = walkKey(tries.account, header.stateRoot, hashed);
+  const acc = account.value === undefined ? undefined : createAccountFromRLP(account.value);
   const storageRoot = acc?.storageRoot ?? KECCAK256_RLP;
   const storageProof = [];
   for (const slot of slots) {
-    const leaf = trieGet(chain.store, storageRoot, keccak256(slot));
-    const v = leaf === undefined ? new Uint8Array(0) : (RLP.decode(leaf) as Uint8Array);
-    storageProof.push({ value: "0x" + (v.length === 0 ? 0n : BigInt(bytesToHex(v))).toString(16), proof: (await createMerkleProof(trie(storageRoot), slot)).map(bytesToHex) });
+    const walk = walkKey(tries.storage(hashed), storageRoot, keccak256(slot));
+    const v = walk.value === undefined ? new Uint8Array(0) : (RLP.decode(walk.value) as Uint8Array);
+    storageProof.push({ value: "0x" + (v.length === 0 ? 0n : BigInt(bytesToHex(v))).toString(16), proof: walk.proof.map(bytesToHex) });
   }
   return {
     stateRoot: header.stateRoot,
-    accountProof: accountProof.map(bytesToHex),
+    accountProof: account.proof.map(bytesToHex),
     balance: "0x" + (acc?.balance ?? 0n).toString(16),
     codeHash: bytesToHex(acc?.codeHash ?? KECCAK256_NULL),
     nonce: "0x" + (acc?.nonce ?? 0n).toString(16),

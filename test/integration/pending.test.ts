@@ -191,11 +191,11 @@ function stateDiff(writes: BlockWrite[]): PendingSnapshot["state"] {
   const storage = new Map<string, [Uint8Array, Uint8Array, Uint8Array]>();
   const code = new Map<string, [Uint8Array, Uint8Array]>();
   for (const w of writes) {
-    for (const c of w.accountChanges) accounts.set(to0x(c.address), [c.address, c.after ?? null]);
-    for (const c of w.storageChanges) storage.set(to0x(c.address) + to0x(c.slot), [c.address, c.slot, c.after]);
+    for (const c of w.accountChanges) accounts.set(to0x(c.address!), [c.address!, c.after ?? null]);
+    for (const c of w.storageChanges) if (c.slot !== undefined) storage.set(to0x(c.address!) + to0x(c.slot), [c.address!, c.slot, c.after]);
     for (const [h, c] of w.code) code.set(h, [hexToBytes(("0x" + h.replace(/^0x/, "")) as `0x${string}`), c]);
   }
-  return { accounts: [...accounts.values()], storage: [...storage.values()], code: [...code.values()] };
+  return { accounts: [...accounts.values()], storage: [...storage.values()], code: [...code.values()], cleared: [] };
 }
 
 /** A snapshot of pending blocks `views` over anchor `anchor`, through the worker's codec. */

@@ -215,7 +215,7 @@ function snapshot(txs: PendingTx[], newTxCount: number, blockJsonFull?: string):
         newTxCount,
       },
     ],
-    state: { accounts: [], storage: [], code: [] },
+    state: { accounts: [], storage: [], code: [], cleared: [] },
     flashblock: { block: 5, index: 1 },
     receivedAt: 0,
     executedAt: 0,

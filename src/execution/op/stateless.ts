@@ -7,15 +7,15 @@ import type { Block, BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { opForkAt, type OpChainConfig } from "../../chain/op/forks.js";
 import { OverlayStateManager } from "../state/overlayStateManager.js";
-import { TrieNodeDb } from "../state/trieNodeDb.js";
-import { WitnessStateReader, witnessBlockHashes, type WitnessStore } from "../state/witnessState.js";
+import { StateTries } from "../../storage/trie/stateTries.js";
+import { WitnessStateReader, witnessBlockHashes, witnessTrieSource, type WitnessStore } from "../state/witnessState.js";
 import { buildOpPayload, verifyOpBlock, type BuiltOpBlock, type OpPayloadAttributes } from "./opPayload.js";
 import type { OpBlockTotals } from "./opBlockExecutor.js";
 import { createOpVM } from "./opVm.js";
 
 /** A VM over `parent`'s state read from `witness` alone, for a block at `timestamp`. */
 function statelessVm(witness: WitnessStore, parent: BlockHeader, op: OpChainConfig, common: Common, timestamp: bigint) {
-  const state = new OverlayStateManager(new WitnessStateReader(witness, parent.stateRoot), new TrieNodeDb(witness, { cache: false }));
+  const state = new OverlayStateManager(new WitnessStateReader(witness, parent.stateRoot), new StateTries(witnessTrieSource(witness)));
   return createOpVM(common, state, witnessBlockHashes(witness, parent.hash()), opForkAt(op, timestamp));
 }
 

@@ -10,7 +10,6 @@ import { fromHex } from "../../util/bytes.js";
 import { callContextOf, type CallChain, type CallContext, type CallTarget } from "../callExecutor.js";
 import { OverlayStateManager } from "../state/overlayStateManager.js";
 import type { StateReader } from "../state/stateReader.js";
-import { TrieNodeDb } from "../state/trieNodeDb.js";
 import { FastEvm } from "../evm/engine.js";
 import { opForkAt } from "../../chain/op/forks.js";
 import { SimulateError, SimulateErrorCode } from "./errors.js";
@@ -56,7 +55,7 @@ export function overriddenTarget(chain: CallChain, target: CallTarget, state: Se
   const blobBaseFee = block?.blobBaseFee === undefined ? {} : { blobBaseFee: BigInt(block.blobBaseFee) };
   if (state === undefined) return { header, state: ctx.state ?? chain.stateManagerAt(ctx.header).state.base, ...blobBaseFee };
   const overlay =
-    ctx.state === undefined ? chain.stateManagerAt(ctx.header).state : new OverlayStateManager(ctx.state, new TrieNodeDb(chain.store), (a) => chain.store.storageSlots(a));
+    ctx.state === undefined ? chain.stateManagerAt(ctx.header).state : chain.overlayOn(ctx.state);
   const common = chain.commonAt(header.number, header.timestamp);
   const native = nativePrecompiles(FastEvm.of(common, chain.op === undefined ? undefined : opForkAt(chain.op, header.timestamp)).precompiles.addresses);
   const precompiles = new Map(native);

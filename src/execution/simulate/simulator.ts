@@ -34,7 +34,6 @@ import { EvmState, type EvmLog } from "../evm/state.js";
 import { runTransaction, type TxResult } from "../evm/transaction.js";
 import { revertError } from "../revert.js";
 import { OverlayStateManager } from "../state/overlayStateManager.js";
-import { TrieNodeDb } from "../state/trieNodeDb.js";
 import { applyBeaconRootCall, applyHistoryStorageCall } from "../systemCalls.js";
 import { SimulateError, SimulateErrorCode } from "./errors.js";
 import { applyStateOverrides, nativePrecompiles, type SerializedBlockOverrides } from "./overrides.js";
@@ -193,7 +192,7 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
   const baseHeader = base.header;
   const planned = planBlocks(baseHeader, req.blocks, opts.maxBlocks);
   const overlay =
-    base.state === undefined ? chain.stateManagerAt(baseHeader).state : new OverlayStateManager(base.state, new TrieNodeDb(chain.store), (a) => chain.store.storageSlots(a));
+    base.state === undefined ? chain.stateManagerAt(baseHeader).state : chain.overlayOn(base.state);
   const results: SimulatedBlock[] = [];
   const simulatedHashes = new Map<bigint, Uint8Array>();
   const canonical = chain.evmBlockchain(baseHeader.hash());

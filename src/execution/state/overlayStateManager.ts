@@ -7,7 +7,7 @@
  * block changed, which the store commits as flat state, history and change sets.
  */
 import { RLP } from "@ethereumjs/rlp";
-import type { AccountFields, StateManagerInterface, StorageDump } from "@ethereumjs/common";
+import type { AccountFields, StateManagerInterface } from "@ethereumjs/common";
 import {
   Account,
   Address,
@@ -17,9 +17,10 @@ import {
 } from "@ethereumjs/util";
 import { keccak256 } from "../../util/keccak.js";
 import type { AccountChange, StorageChange } from "../../storage/store.js";
-import type { StateReader } from "./stateReader.js";
-import type { TrieNodeDb } from "./trieNodeDb.js";
-import { updateTrie, type TrieChange } from "./trieUpdate.js";
+import type { StateTries } from "../../storage/trie/stateTries.js";
+import { updateTrie, type TrieChange } from "../../storage/trie/update.js";
+import { hashAddress, type StateReader } from "./stateReader.js";
+import { slimAccountRlp } from "./accountRlp.js";
 
 const EMPTY = new Uint8Array(0);
 /**
@@ -49,8 +50,8 @@ function copyAccount(a: Account): Account {
   return new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
 }
 
-/** Hook to list the base state's storage slots of an account (needed to record clears). */
-export type StorageEnumerator = (address: Uint8Array) => Iterable<{ slot: Uint8Array; value: Uint8Array }>;
+/** Hook to list the base state's storage slots of an account, by hashed address and hashed slot (needed to record clears). */
+export type StorageEnumerator = (hashedAddress: Uint8Array) => Iterable<{ hashedSlot: Uint8Array; value: Uint8Array }>;
 
 /** The StateManager implementation over flat state. */
 export class OverlayStateManager implements StateManagerInterface {
@@ -87,9 +88,13 @@ export class OverlayStateManager implements StateManagerInterface {
   readonly originalStorageCache: { get(address: Address, key: Uint8Array): Promise<Uint8Array>; clear(): void };
   private originals = new Map<string, Uint8Array>();
 
+  /** keccak256 of the slots written (hex slot → hashed slot): the storage tries' keys. */
+  private slotHashes = new Map<string, Uint8Array>();
+
   constructor(
     readonly base: StateReader,
-    private readonly nodes: TrieNodeDb,
+    /** The tries the state roots are computed over (and written into): the block's trie diff. */
+    readonly tries: StateTries,
     private readonly enumerateBaseStorage?: StorageEnumerator,
   ) {
     this.root = base.stateRoot;
@@ -350,6 +355,7 @@ export class OverlayStateManager implements StateManagerInterface {
     const accountChanges: TrieChange[] = [];
     for (const a of this.dirtyAccounts) {
       const addr = unhex(a);
+      const hashed = hashAddress(addr);
       const isCleared = this.cleared.has(a);
       const slots = this.dirtySlots.get(a);
       let sroot: Uint8Array | undefined = this.storageRoots.get(a);
@@ -357,21 +363,22 @@ export class OverlayStateManager implements StateManagerInterface {
       if (isCleared && !this.clearedAtLastRoot.has(a)) {
         sroot = KECCAK256_RLP;
         toApply = this.storageMap.get(a)?.keys() ?? [];
+        this.tries.wipeStorage(hashed);
         this.clearedAtLastRoot.add(a);
       } else if (!isCleared && this.clearedAtLastRoot.has(a)) {
-        // A clear was reverted: rebuild from the base root.
+        // A clear was reverted: rebuild from the base root, over the base trie again.
         sroot = this.baseAccount(a, addr)?.storageRoot ?? KECCAK256_RLP;
         toApply = this.storageMap.get(a)?.keys() ?? [];
+        this.tries.resetStorage(hashed);
         this.clearedAtLastRoot.delete(a);
       }
       sroot ??= this.baseAccount(a, addr)?.storageRoot ?? KECCAK256_RLP;
       const slotChanges: TrieChange[] = [];
       for (const s of toApply) {
-        const slot = unhex(s);
-        const v = this.readStorage(addr, slot);
-        slotChanges.push({ key: keccak256(slot), value: v.length === 0 ? undefined : RLP.encode(v) });
+        const v = this.readStorage(addr, unhex(s));
+        slotChanges.push({ key: this.hashSlot(s), value: v.length === 0 ? undefined : RLP.encode(v) });
       }
-      if (slotChanges.length > 0) sroot = updateTrie(this.nodes, sroot, slotChanges);
+      if (slotChanges.length > 0) sroot = updateTrie(this.tries.storageOf(hashed), sroot, slotChanges);
       this.storageRoots.set(a, sroot);
       this.unsettled.add(a);
       const acc = this.currentAccount(a, addr);
@@ -381,12 +388,19 @@ export class OverlayStateManager implements StateManagerInterface {
         c.storageRoot = sroot;
         value = c.serialize();
       }
-      accountChanges.push({ key: keccak256(addr), value });
+      accountChanges.push({ key: hashed, value });
     }
     this.dirtyAccounts.clear();
     this.dirtySlots.clear();
-    this.root = updateTrie(this.nodes, this.root, accountChanges);
+    this.root = updateTrie(this.tries.account, this.root, accountChanges);
     return this.root;
+  }
+
+  /** keccak256 of a slot (hex), remembered for the block. */
+  private hashSlot(s: string): Uint8Array {
+    let h = this.slotHashes.get(s);
+    if (h === undefined) this.slotHashes.set(s, (h = keccak256(unhex(s))));
+    return h;
   }
 
   /**
@@ -410,20 +424,7 @@ export class OverlayStateManager implements StateManagerInterface {
   clearCaches(): void {}
 
   shallowCopy(): OverlayStateManager {
-    return new OverlayStateManager(this.base, this.nodes, this.enumerateBaseStorage);
-  }
-
-  async dumpStorage(address: Address): Promise<StorageDump> {
-    const out: StorageDump = {};
-    const a = hex(address.bytes);
-    if (!this.cleared.has(a) && this.enumerateBaseStorage !== undefined) {
-      for (const { slot, value } of this.enumerateBaseStorage(address.bytes)) out["0x" + hex(slot)] = "0x" + hex(value);
-    }
-    for (const [s, v] of this.storageMap.get(a) ?? []) {
-      if (v.length === 0) delete out["0x" + s];
-      else out["0x" + s] = "0x" + hex(v);
-    }
-    return out;
+    return new OverlayStateManager(this.base, this.tries, this.enumerateBaseStorage);
   }
 
   // ---- change extraction ------------------------------------------------------------
@@ -439,18 +440,20 @@ export class OverlayStateManager implements StateManagerInterface {
    * using the base-storage enumerator. Each address's result is remembered until it is written
    * again, so asking after every flashblock costs the addresses that frame touched.
    */
-  changes(): { accounts: AccountChange[]; storage: StorageChange[] } {
+  changes(): { accounts: AccountChange[]; storage: StorageChange[]; cleared: Uint8Array[] } {
     const accounts: AccountChange[] = [];
     const storage: StorageChange[] = [];
+    const cleared: Uint8Array[] = [];
     const touched = new Set<string>([...this.accounts.keys(), ...this.storageMap.keys(), ...this.cleared]);
     for (const a of touched) {
       let c = this.unsettled.has(a) ? undefined : this.settled.get(a);
       if (c === undefined) this.settled.set(a, (c = this.changesOf(a)));
       if (c.account !== undefined) accounts.push(c.account);
       for (const sc of c.storage) storage.push(sc);
+      if (this.cleared.has(a)) cleared.push(unhex(a));
     }
     this.unsettled.clear();
-    return { accounts, storage };
+    return { accounts, storage, cleared };
   }
 
   /** The account and storage changes of one address (see {@link changes}). */
@@ -458,36 +461,41 @@ export class OverlayStateManager implements StateManagerInterface {
     const storage: StorageChange[] = [];
     let account: AccountChange | undefined;
     const addr = unhex(a);
+    const hashedAddress = hashAddress(addr);
     const before = this.baseAccount(a, addr);
     let after = this.currentAccount(a, addr);
     if (after !== undefined) {
       after = copyAccount(after);
       after.storageRoot = this.storageRoots.get(a) ?? before?.storageRoot ?? KECCAK256_RLP;
     }
-    const b = before?.serialize();
-    const f = after?.serialize();
+    const b = before === undefined ? undefined : slimAccountRlp(before);
+    const f = after === undefined ? undefined : slimAccountRlp(after);
     if (!(b === undefined && f === undefined) && !(b !== undefined && f !== undefined && equalsBytes(b, f))) {
-      account = { address: addr, before: b, after: f };
+      account = { hashedAddress, address: addr, before: b, after: f };
     }
     const written = this.storageMap.get(a) ?? new Map<string, Uint8Array>();
     if (this.cleared.has(a) && this.enumerateBaseStorage !== undefined) {
-      for (const { slot, value } of this.enumerateBaseStorage(addr)) {
-        const s = hex(slot);
-        const nv = written.get(s) ?? EMPTY;
-        if (!equalsBytes(nv, value)) storage.push({ address: addr, slot: new Uint8Array(slot), before: new Uint8Array(value), after: nv });
+      // The base's slots are known by hash only: match the written ones by their hashes.
+      const byHash = new Map<string, [string, Uint8Array]>();
+      for (const [s, v] of written) byHash.set(hex(this.hashSlot(s)), [s, v]);
+      for (const { hashedSlot, value } of this.enumerateBaseStorage(hashedAddress)) {
+        const hs = hex(hashedSlot);
+        const w = byHash.get(hs);
+        const nv = w?.[1] ?? EMPTY;
+        if (!equalsBytes(nv, value)) {
+          storage.push({ hashedAddress, hashedSlot: new Uint8Array(hashedSlot), address: addr, slot: w === undefined ? undefined : unhex(w[0]), before: new Uint8Array(value), after: nv });
+        }
+        byHash.delete(hs);
       }
-      for (const [s, v] of written) {
-        if (v.length === 0) continue;
-        const slot = unhex(s);
-        const bv = this.base.storage(addr, slot);
-        // Slots that existed in the base were handled above.
-        if (bv.length === 0) storage.push({ address: addr, slot, before: EMPTY, after: v });
+      // Written slots the base did not hold.
+      for (const [s, v] of byHash.values()) {
+        if (v.length !== 0) storage.push({ hashedAddress, hashedSlot: this.hashSlot(s), address: addr, slot: unhex(s), before: EMPTY, after: v });
       }
     } else {
       for (const [s, v] of written) {
         const slot = unhex(s);
         const bv = this.base.storage(addr, slot);
-        if (!equalsBytes(bv, v)) storage.push({ address: addr, slot, before: bv, after: v });
+        if (!equalsBytes(bv, v)) storage.push({ hashedAddress, hashedSlot: this.hashSlot(s), address: addr, slot, before: bv, after: v });
       }
     }
     return { account, storage };

@@ -1,10 +1,12 @@
 /**
- * Read-only views of the state at one block. The latest state is read from the flat
- * tables (no trie walk); older states from the history index over the flat tables.
+ * Read-only views of the state at one block. The latest state is read from the flat tables (no
+ * trie walk), by hashed key; older states from the history index over the flat tables.
  */
-import { Account, createAccountFromRLP } from "@ethereumjs/util";
+import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt } from "@ethereumjs/util";
+import { RLP } from "@ethereumjs/rlp";
 import type { ChainStore } from "../../storage/store.js";
-import { CODE_CACHE_ENTRIES } from "../../config/constants.js";
+import { CODE_CACHE_ENTRIES, HASHED_ADDRESS_CACHE_ENTRIES } from "../../config/constants.js";
+import { keccak256 } from "../../util/keccak.js";
 import { LruMap } from "../../util/lru.js";
 
 /** Read access to the state at one block (synchronous: LMDB reads are). */
@@ -33,8 +35,24 @@ function cachedCode(store: ChainStore, codeHash: Uint8Array): Uint8Array | undef
   return c;
 }
 
-function decodeAccount(rlp: Uint8Array | undefined): Account | undefined {
-  return rlp === undefined ? undefined : createAccountFromRLP(rlp);
+/** keccak256 of addresses read on this thread ({@link HASHED_ADDRESS_CACHE_ENTRIES}): a hot contract is read by every call. */
+const hashedAddresses = new LruMap<string, Uint8Array>(HASHED_ADDRESS_CACHE_ENTRIES);
+
+/** keccak256 of an address (the flat state's and the trie's key), cached. */
+export function hashAddress(address: Uint8Array): Uint8Array {
+  const k = Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("hex");
+  const hit = hashedAddresses.get(k);
+  if (hit !== undefined) return hit;
+  const h = keccak256(address);
+  hashedAddresses.set(k, h);
+  return h;
+}
+
+/** An account from its slim RLP (storage/accountCodec.ts): empty root and code hash written as empty strings. */
+export function accountFromSlim(slim: Uint8Array | undefined): Account | undefined {
+  if (slim === undefined) return undefined;
+  const [nonce, balance, root, codeHash] = RLP.decode(slim) as Uint8Array[];
+  return new Account(bytesToBigInt(nonce!), bytesToBigInt(balance!), root!.length === 0 ? KECCAK256_RLP : root!, codeHash!.length === 0 ? KECCAK256_NULL : codeHash!);
 }
 
 /** The latest (head) state, straight from the flat tables. */
@@ -44,10 +62,10 @@ export class LatestStateReader implements StateReader {
     readonly stateRoot: Uint8Array,
   ) {}
   account(address: Uint8Array): Account | undefined {
-    return decodeAccount(this.store.getAccountRlp(address));
+    return accountFromSlim(this.store.getAccount(hashAddress(address)));
   }
   storage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    return this.store.getStorageValue(address, slot) ?? EMPTY;
+    return this.store.getStorage(hashAddress(address), keccak256(slot)) ?? EMPTY;
   }
   code(codeHash: Uint8Array): Uint8Array | undefined {
     return cachedCode(this.store, codeHash);
@@ -62,10 +80,10 @@ export class HistoricalStateReader implements StateReader {
     readonly stateRoot: Uint8Array,
   ) {}
   account(address: Uint8Array): Account | undefined {
-    return decodeAccount(this.store.getHistoricalAccountRlp(address, this.block));
+    return accountFromSlim(this.store.getHistoricalAccount(hashAddress(address), this.block));
   }
   storage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    return this.store.getHistoricalStorage(address, slot, this.block) ?? EMPTY;
+    return this.store.getHistoricalStorage(hashAddress(address), keccak256(slot), this.block) ?? EMPTY;
   }
   code(codeHash: Uint8Array): Uint8Array | undefined {
     return cachedCode(this.store, codeHash);

@@ -11,7 +11,30 @@ import { keccak256 } from "../../util/keccak.js";
 import { BasaltError } from "../../util/errors.js";
 import { toHex } from "../../util/bytes.js";
 import type { StateReader } from "./stateReader.js";
-import type { TrieNodeSource } from "./trieNodeDb.js";
+import type { StateTrieSource } from "../../storage/trie/stateTries.js";
+import type { TrieSource } from "../../storage/trie/source.js";
+
+/** Trie nodes by hash (a witness's preimages). */
+export interface TrieNodeSource {
+  getTrieNode(hash: Uint8Array): Uint8Array | undefined;
+}
+
+/** Every bit of a branch's stored-children mask: a witness cannot tell, and reads by hash anyway. */
+const ALL_STORED = 0xffff;
+
+/**
+ * A witness's nodes as the tries' source (trie updates over a witness: the state root of a
+ * stateless execution): every node by the hash its parent references it by, whatever the path.
+ */
+export function witnessTrieSource(src: TrieNodeSource): StateTrieSource {
+  const trie: TrieSource = {
+    node: (_path, hash) => {
+      const rlp = src.getTrieNode(hash);
+      return rlp === undefined ? undefined : { rlp, storedMask: ALL_STORED };
+    },
+  };
+  return { account: trie, storage: () => trie };
+}
 
 /** The witness lacks a preimage the execution needs. */
 export class WitnessMissingError extends BasaltError {

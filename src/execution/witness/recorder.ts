@@ -3,21 +3,26 @@
  * (`debug_executionWitness`, `debug_executePayload`): every trie node, bytecode, account and
  * slot key and BLOCKHASH number that the execution — and the state-root computation after it —
  * asks for. The execution reads the parent's state by walking its tries from the parent's state
- * root over the chain store's content-addressed nodes (the same walk the stateless executor
- * does over a witness), so the recorded nodes are exactly the ones a stateless re-execution
- * needs: the paths to every key read or written, and the siblings that a deletion folds into
- * its parent.
+ * root through the parent state's trie source (the chain store's path-keyed tries, with later
+ * blocks reverted for an older parent), the same walk a stateless executor does over a witness,
+ * and every node a read returns is recorded by its hash (a leaf the store rebuilds from the flat
+ * state as its RLP): the paths to every key read or written, and the siblings that a deletion
+ * folds into its parent.
  */
-import type { Account } from "@ethereumjs/util";
+import { createAccountFromRLP, type Account } from "@ethereumjs/util";
 import { KECCAK256_NULL, KECCAK256_RLP, equalsBytes } from "@ethereumjs/util";
+import { RLP } from "@ethereumjs/rlp";
+import type { TrieSource } from "../../storage/trie/source.js";
+import type { StateTrieSource } from "../../storage/trie/stateTries.js";
+import { nodeRlp, walkKey } from "../../storage/trie/walk.js";
 import { toHex } from "../../util/bytes.js";
-import type { StateReader } from "../state/stateReader.js";
-import type { PreimageSource } from "../state/witnessState.js";
+import { keccak256 } from "../../util/keccak.js";
+import { hashAddress, type StateReader } from "../state/stateReader.js";
 import type { ExecutionWitness } from "./types.js";
 
-/** Where the recorder reads preimages: the chain store's trie nodes and bytecodes by hash. */
+/** Where the recorder reads: the parent state's tries, and bytecodes by hash. */
 export interface PreimageBacking {
-  getTrieNode(hash: Uint8Array): Uint8Array | undefined;
+  tries: StateTrieSource;
   getCode(codeHash: Uint8Array): Uint8Array | undefined;
 }
 
@@ -29,22 +34,27 @@ export interface BlockHashView {
 }
 
 /** Records every preimage read through it. */
-export class WitnessRecorder implements PreimageSource {
+export class WitnessRecorder {
   private readonly nodes = new Map<string, Uint8Array>();
   private readonly codes = new Map<string, Uint8Array>();
   private readonly keys = new Map<string, Uint8Array>();
   /** The lowest block number BLOCKHASH asked for (undefined: none). */
   lowestBlockHash: bigint | undefined;
+  /** The parent state's tries, every node read recorded: what the execution's state roots read through. */
+  readonly tries: StateTrieSource;
 
-  constructor(private readonly backing: PreimageBacking) {}
-
-  getTrieNode(hash: Uint8Array): Uint8Array | undefined {
-    const k = toHex(hash);
-    const seen = this.nodes.get(k);
-    if (seen !== undefined) return seen;
-    const node = this.backing.getTrieNode(hash);
-    if (node !== undefined) this.nodes.set(k, node);
-    return node;
+  constructor(private readonly backing: PreimageBacking) {
+    const record = (inner: TrieSource): TrieSource => ({
+      node: (path, hash, hint) => {
+        const r = inner.node(path, hash, hint);
+        if (r !== undefined) {
+          const k = toHex(hash);
+          if (!this.nodes.has(k)) this.nodes.set(k, nodeRlp(r, path.length));
+        }
+        return r;
+      },
+    });
+    this.tries = { account: record(backing.tries.account), storage: (h) => record(backing.tries.storage(h)) };
   }
 
   /** Bytecode by hash (the only non-node preimage execution reads from state). */
@@ -65,12 +75,12 @@ export class WitnessRecorder implements PreimageSource {
 
   /** Makes sure the root node of a state is in the witness, even when nothing walked it. */
   includeRoot(stateRoot: Uint8Array): void {
-    if (!equalsBytes(stateRoot, KECCAK256_RLP)) this.getTrieNode(stateRoot);
+    if (!equalsBytes(stateRoot, KECCAK256_RLP)) this.tries.account.node(new Uint8Array(0), stateRoot, "unknown");
   }
 
-  /** A state reader over `stateRoot` whose reads are all recorded. */
-  reader(inner: StateReader): StateReader {
-    return new KeyRecordingReader(inner, this);
+  /** A state reader over `stateRoot` whose reads are all recorded: each account and slot walked down its trie. */
+  reader(stateRoot: Uint8Array): StateReader {
+    return new RecordingReader(stateRoot, this);
   }
 
   /** A BLOCKHASH view over `inner` that records the lowest number asked for. */
@@ -101,26 +111,32 @@ export class WitnessRecorder implements PreimageSource {
   }
 }
 
-/** A {@link StateReader} that records each account and slot key it is asked for. */
-class KeyRecordingReader implements StateReader {
+/** A {@link StateReader} walking the recorded tries, recording each account and slot key it is asked for. */
+class RecordingReader implements StateReader {
+  private readonly accounts = new Map<string, Account | undefined>();
+
   constructor(
-    private readonly inner: StateReader,
+    readonly stateRoot: Uint8Array,
     private readonly recorder: WitnessRecorder,
   ) {}
-  get stateRoot(): Uint8Array {
-    return this.inner.stateRoot;
-  }
   account(address: Uint8Array): Account | undefined {
     this.recorder.recordKey(address);
-    return this.inner.account(address);
+    const k = toHex(address);
+    if (this.accounts.has(k)) return this.accounts.get(k);
+    const v = walkKey(this.recorder.tries.account, this.stateRoot, hashAddress(address)).value;
+    const a = v === undefined ? undefined : createAccountFromRLP(v);
+    this.accounts.set(k, a);
+    return a;
   }
   storage(address: Uint8Array, slot: Uint8Array): Uint8Array {
-    this.recorder.recordKey(address);
     this.recorder.recordKey(slot);
-    return this.inner.storage(address, slot);
+    const a = this.account(address);
+    if (a === undefined || equalsBytes(a.storageRoot, KECCAK256_RLP)) return new Uint8Array(0);
+    const v = walkKey(this.recorder.tries.storage(hashAddress(address)), a.storageRoot, keccak256(slot)).value;
+    return v === undefined ? new Uint8Array(0) : (RLP.decode(v) as Uint8Array);
   }
   code(codeHash: Uint8Array): Uint8Array | undefined {
     if (equalsBytes(codeHash, KECCAK256_NULL)) return new Uint8Array(0);
-    return this.inner.code(codeHash);
+    return this.recorder.get(codeHash);
   }
 }

@@ -2,16 +2,16 @@
  * Account and storage state at a block: eth_getBalance, eth_getTransactionCount, eth_getCode,
  * eth_getStorageAt, eth_getStorageValues, eth_getProof. Reads come from flat state (latest)
  * or the history index (older blocks), never from a trie walk — except eth_getProof, which
- * walks the trie at the block's state root by definition.
+ * walks the tries of the block's state by definition (the store's for the head, with the later
+ * blocks reverted for an older block: storage/stateRevert.ts).
  *
  * With the `pending` tag and a pending snapshot, reads see the pre-confirmed state (the
  * snapshot's diff over the head state); eth_getProof answers `pending` from `latest` (there is
  * no pending trie). Without a snapshot, `pending` is `latest`.
  */
 import { keccak256 } from "../../util/keccak.js";
-import { MerklePatriciaTrie, createMerkleProof } from "@ethereumjs/mpt";
-import { KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, equalsBytes } from "@ethereumjs/util";
-import { TrieNodeDb } from "../../execution/state/trieNodeDb.js";
+import { KECCAK256_NULL, KECCAK256_RLP, equalsBytes } from "@ethereumjs/util";
+import { walkKey } from "../../storage/trie/walk.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { InvalidParamsError } from "../errors.js";
@@ -134,15 +134,15 @@ export function stateMethods(b: RpcBackend): MethodTable {
         throw new InvalidParamsError("distance to target block exceeds maximum proof window");
       }
       const state = chain.stateAt(block.header);
-      const nodes = new TrieNodeDb(chain.store);
-      const trie = (root: Uint8Array) => new MerklePatriciaTrie({ db: nodes, valueEncoding: ValueEncoding.Bytes, useKeyHashing: true, useKeyHashingFunction: keccak256, root });
-      const accountProof = await createMerkleProof(trie(block.header.stateRoot), addr);
+      const tries = chain.trieSourceAt(block.header);
+      const hashedAddress = keccak256(addr);
+      const accountProof = walkKey(tries.account, block.header.stateRoot, hashedAddress).proof;
       const acc = state.account(addr);
       const storageRoot = acc?.storageRoot ?? KECCAK256_RLP;
-      const st = trie(storageRoot);
+      const storageTrie = tries.storage(hashedAddress);
       const storageProof = [];
       for (let i = 0; i < keys.length; i++) {
-        const proof = await createMerkleProof(st, keys[i]);
+        const proof = walkKey(storageTrie, storageRoot, keccak256(keys[i]!)).proof;
         const v = state.storage(addr, keys[i]);
         storageProof.push({ key: keyOf(i), value: toQuantity(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex"))), proof: proof.map(toData) });
       }

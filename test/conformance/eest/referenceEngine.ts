@@ -2,7 +2,7 @@
  * The reference engine: @ethereumjs/vm 10.1.3 run the way basalt runs it.
  *
  * - State: basalt's {@link OverlayStateManager}. The pre-state is written into one over an
- *   {@link EmptyStateReader} and an in-memory {@link TrieNodeDb}, as `Chain.buildGenesis`
+ *   {@link EmptyStateReader} and in-memory tries (`emptyStateTries`), as `Chain.buildGenesis`
  *   writes a genesis alloc; the transaction then runs in a second overlay over that committed
  *   state, as a block runs over the flat state (see {@link preState}). Roots come from the
  *   overlay's own incremental trie.
@@ -30,7 +30,8 @@ import type { GenesisJson } from "../../../src/chain/genesis.js";
 import { installEvmCaches } from "../../../src/execution/evmSpeedups.js";
 import { OverlayStateManager } from "../../../src/execution/state/overlayStateManager.js";
 import { EmptyStateReader, type StateReader } from "../../../src/execution/state/stateReader.js";
-import { TrieNodeDb } from "../../../src/execution/state/trieNodeDb.js";
+import { emptyStateTries } from "../../../src/storage/trie/stateTries.js";
+import { accountFromSlim } from "../../../src/execution/state/stateReader.js";
 import type { AccountChange, StorageChange } from "../../../src/storage/store.js";
 import { keccak256 } from "../../../src/util/keccak.js";
 import type { StateTestEngine, StateTestOutcome } from "./engine.js";
@@ -183,8 +184,8 @@ class CommittedState implements StateReader {
     changes: { accounts: AccountChange[]; storage: StorageChange[] },
     private readonly codes: Map<string, Uint8Array>,
   ) {
-    for (const a of changes.accounts) if (a.after !== undefined) this.accounts.set(toHex(a.address), createAccountFromRLP(a.after));
-    for (const c of changes.storage) this.slots.set(toHex(c.address) + toHex(c.slot), c.after);
+    for (const a of changes.accounts) if (a.after !== undefined) this.accounts.set(toHex(a.address!), accountFromSlim(a.after)!);
+    for (const c of changes.storage) this.slots.set(toHex(c.address!) + toHex(c.slot!), c.after);
   }
   account(address: Uint8Array): Account | undefined {
     return this.accounts.get(toHex(address));
@@ -211,8 +212,8 @@ class CommittedState implements StateReader {
  * 15 Prague cases fail) and zero original values, neither of which a chain ever shows.
  */
 export async function preState(c: StateTestCase): Promise<{ state: OverlayStateManager; preRoot: Uint8Array }> {
-  const nodes = new TrieNodeDb(undefined);
-  const genesis = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), nodes);
+  const tries = emptyStateTries();
+  const genesis = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), tries);
   for (const [addr, a] of c.pre) {
     const address = new Address(hexToBytes(addr as `0x${string}`));
     await genesis.putAccount(address, new Account(a.nonce, a.balance));
@@ -221,7 +222,7 @@ export async function preState(c: StateTestCase): Promise<{ state: OverlayStateM
   }
   const preRoot = await genesis.getStateRoot();
   const committed = new CommittedState(preRoot, genesis.changes(), genesis.writtenCode());
-  return { state: new OverlayStateManager(committed, nodes), preRoot };
+  return { state: new OverlayStateManager(committed, tries), preRoot };
 }
 
 function message(e: unknown): string {

@@ -8,11 +8,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bigIntToBytes, bytesToBigInt, createAccountFromRLP, hexToBytes, setLengthLeft } from "@ethereumjs/util";
+import { bigIntToBytes, bytesToBigInt, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { decodeBlockFromRlp } from "../../../src/chain/blockCodec.js";
 import { BasaltError } from "../../../src/util/errors.js";
 import { to0x } from "../../../src/util/bytes.js";
+import { keccak256 } from "../../../src/util/keccak.js";
+import { accountFromSlim } from "../../../src/execution/state/stateReader.js";
 import type { BlockchainTestCase, RawAccount } from "./fixtures.js";
 
 /** What happened to one block of a case. */
@@ -38,35 +40,38 @@ const big = (hex: string): bigint => (hex === "0x" ? 0n : BigInt(hex));
 /** A storage key of the fixture as the store's 32-byte slot (0x hex). */
 const slotHex = (key: string): string => to0x(setLengthLeft(bigIntToBytes(big(key)), 32));
 
-/** Differences between the datadir's flat state at the head and `post` (empty = equal). */
+/** Differences between the datadir's flat state at the head and `post` (empty = equal). The store is keyed by hashed address and slot. */
 export function stateDifferences(chain: Chain, post: Record<string, RawAccount>): string[] {
   const diffs: string[] = [];
   const store = chain.store;
-  const expected = new Map(Object.entries(post).map(([a, v]) => [a.toLowerCase(), v]));
+  // hashed address → (address, expected account)
+  const expected = new Map(Object.entries(post).map(([a, v]) => [to0x(keccak256(hexToBytes(a as `0x${string}`))), { address: a.toLowerCase(), want: v }]));
   const seen = new Set<string>();
-  for (const { key, value } of store.accounts.getRange({})) {
-    const address = to0x(key);
-    seen.add(address);
-    const want = expected.get(address);
-    if (want === undefined) {
-      diffs.push(`account ${address} exists, not in postState`);
+  for (const { key, value } of store.hashedAccounts.getRange({})) {
+    const hashed = to0x(key);
+    seen.add(hashed);
+    const entry = expected.get(hashed);
+    if (entry === undefined) {
+      diffs.push(`account with hashed address ${hashed} exists, not in postState`);
       continue;
     }
-    const acct = createAccountFromRLP(value);
+    const { address, want } = entry;
+    const acct = accountFromSlim(value)!;
     if (acct.balance !== big(want.balance)) diffs.push(`${address} balance ${acct.balance}, expected ${big(want.balance)}`);
     if (acct.nonce !== big(want.nonce)) diffs.push(`${address} nonce ${acct.nonce}, expected ${big(want.nonce)}`);
     const code = store.getCode(acct.codeHash);
     const codeHex = code === undefined ? "0x" : to0x(code);
     if (acct.isContract() && code === undefined) diffs.push(`${address} code ${to0x(acct.codeHash)} missing from the store`);
     else if (codeHex !== want.code.toLowerCase()) diffs.push(`${address} code differs (${(codeHex.length - 2) / 2} bytes, expected ${(want.code.length - 2) / 2})`);
-    const wantSlots = new Map<string, bigint>();
-    for (const [k, v] of Object.entries(want.storage)) if (big(v) !== 0n) wantSlots.set(slotHex(k), big(v));
+    // hashed slot → (slot, value)
+    const wantSlots = new Map<string, [string, bigint]>();
+    for (const [k, v] of Object.entries(want.storage)) if (big(v) !== 0n) wantSlots.set(to0x(keccak256(hexToBytes(slotHex(k) as `0x${string}`))), [slotHex(k), big(v)]);
     const haveSlots = new Map<string, bigint>();
-    for (const { slot, value: v } of store.storageSlots(key)) haveSlots.set(to0x(slot), bytesToBigInt(v));
-    for (const [k, v] of wantSlots) if (haveSlots.get(k) !== v) diffs.push(`${address} slot ${k} = ${haveSlots.get(k) ?? 0n}, expected ${v}`);
-    for (const [k, v] of haveSlots) if (!wantSlots.has(k)) diffs.push(`${address} slot ${k} = ${v}, not in postState`);
+    for (const { hashedSlot, value: v } of store.storageSlots(key)) haveSlots.set(to0x(hashedSlot), bytesToBigInt(v));
+    for (const [h, [k, v]] of wantSlots) if (haveSlots.get(h) !== v) diffs.push(`${address} slot ${k} = ${haveSlots.get(h) ?? 0n}, expected ${v}`);
+    for (const [h, v] of haveSlots) if (!wantSlots.has(h)) diffs.push(`${address} slot with hash ${h} = ${v}, not in postState`);
   }
-  for (const address of expected.keys()) if (!seen.has(address)) diffs.push(`account ${address} missing`);
+  for (const [hashed, { address }] of expected) if (!seen.has(hashed)) diffs.push(`account ${address} missing`);
   return diffs;
 }
 

@@ -31,7 +31,7 @@ function snapshot(block: number, index: number, filler = ""): PendingSnapshot {
         newTxCount: 0,
       },
     ],
-    state: { accounts: [[new Uint8Array(20).fill(1), null]], storage: [], code: [] },
+    state: { accounts: [[new Uint8Array(20).fill(1), null]], storage: [], code: [], cleared: [] },
     flashblock: { block, index },
     receivedAt: 1,
     executedAt: 2,

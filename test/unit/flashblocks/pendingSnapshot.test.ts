@@ -67,7 +67,7 @@ function snapshotOf(blocks: PendingBlockView[], index: number): PendingSnapshot 
     version: PENDING_SNAPSHOT_VERSION,
     anchor: { number: 4, hash: "0x" + "44".repeat(32) },
     blocks,
-    state: { accounts: [[new Uint8Array(20).fill(1), null]], storage: [[new Uint8Array(20).fill(2), new Uint8Array([1]), new Uint8Array([9])]], code: [] },
+    state: { accounts: [[new Uint8Array(20).fill(1), null]], storage: [[new Uint8Array(20).fill(2), new Uint8Array([1]), new Uint8Array([9])]], code: [], cleared: [] },
     flashblock: { block: 5, index },
     receivedAt: 1,
     executedAt: 2,

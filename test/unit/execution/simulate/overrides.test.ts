@@ -11,7 +11,7 @@ import { applyStateOverrides, nativePrecompiles } from "../../../../src/executio
 import { parseBlockOverrides, parseStateOverrides } from "../../../../src/execution/simulate/request.js";
 import { OverlayStateManager } from "../../../../src/execution/state/overlayStateManager.js";
 import { EmptyStateReader } from "../../../../src/execution/state/stateReader.js";
-import { TrieNodeDb } from "../../../../src/execution/state/trieNodeDb.js";
+import { emptyStateTries } from "../../../../src/storage/trie/stateTries.js";
 import { toJsonRpcError } from "../../../../src/rpc/errors.js";
 import { fromHex, to0x } from "../../../../src/util/bytes.js";
 import { keccak256 } from "../../../../src/util/keccak.js";
@@ -23,7 +23,7 @@ const SLOT2 = "0x" + "2".padStart(64, "0");
 const WORD = (n: number): string => "0x" + n.toString(16).padStart(64, "0");
 
 function emptyOverlay(): OverlayStateManager {
-  return new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), new TrieNodeDb(undefined));
+  return new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), emptyStateTries());
 }
 
 function codeOf(e: unknown): string | undefined {

@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { Address, bytesToHex, createAccount } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
 import { OverlayStateManager } from "../../../../src/execution/state/overlayStateManager.js";
-import type { StateReader } from "../../../../src/execution/state/stateReader.js";
+import { hashAddress, type StateReader } from "../../../../src/execution/state/stateReader.js";
+import { keccak256 } from "../../../../src/util/keccak.js";
 
 const ADDRS = [1, 2, 3, 4].map((i) => new Uint8Array(20).fill(i));
 const SLOTS = [1, 2, 3].map((i) => new Uint8Array(32).fill(i));
@@ -20,7 +21,9 @@ const base: StateReader = {
   storage: (a, s) => (a[0] === 2 && s[0] === 1 ? new Uint8Array([7]) : new Uint8Array(0)),
   code: () => undefined,
 };
-const enumerate = (a: Uint8Array): { slot: Uint8Array; value: Uint8Array }[] => (a[0] === 2 ? [{ slot: SLOTS[0]!, value: new Uint8Array([7]) }] : []);
+/** The base's slots by hashed address and hashed slot (account 2's slot 1). */
+const enumerate = (h: Uint8Array): { hashedSlot: Uint8Array; value: Uint8Array }[] =>
+  bytesToHex(h) === bytesToHex(hashAddress(ADDRS[1]!)) ? [{ hashedSlot: keccak256(SLOTS[0]!), value: new Uint8Array([7]) }] : [];
 
 type Op =
   | { k: "account"; a: number; balance: number }

@@ -23,6 +23,7 @@ import {
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
+import { bulkLoadState, type BulkAccount, type BulkLoadProgress } from "../storage/bulkLoad.js";
 import { StoreTrieSource } from "../storage/stateTrieSource.js";
 import { revertState, revertedSource, type RevertedState } from "../storage/stateRevert.js";
 import { StateTries, emptyStateTries, type StateTrieSource } from "../storage/trie/stateTries.js";
@@ -239,6 +240,55 @@ export class Chain {
         store.meta.put(MetaKey.archive, opts.archive === true);
       });
       return { hash: block.hash(), created: true };
+    } finally {
+      await store.close();
+    }
+  }
+
+  /**
+   * Writes a genesis whose state is given as a stream of hashed accounts (ascending, each with
+   * its slots) rather than the JSON's `alloc` (ignored): a state too large for JSON — a synthetic
+   * one (bench/stateScale.ts), one converted from elsewhere. The state is bulk-loaded
+   * (storage/bulkLoad.ts; an interrupted load resumes when called again with the same stream),
+   * then the genesis block is built on its root and written with the pointers.
+   */
+  static async initWithState(
+    datadir: string,
+    genesisJson: unknown,
+    accounts: Iterable<BulkAccount>,
+    opts: { archive?: boolean; onProgress?: (p: BulkLoadProgress) => void } = {},
+  ): Promise<{ hash: Uint8Array; stateRoot: Uint8Array; accounts: number; slots: number }> {
+    const g = validateGenesis(genesisJson);
+    const common = commonFromGenesis(g);
+    const store = ChainStore.open(datadir);
+    try {
+      if (store.getPointer("genesis") !== undefined) throw new ChainError(ChainErrorCode.GENESIS_MISMATCH, `datadir ${datadir} already holds a chain: a genesis state is loaded into a new datadir`);
+      const loaded = bulkLoadState(store, accounts, { onProgress: opts.onProgress });
+      const block = genesisBlock(g, common, loaded.stateRoot);
+      const write: BlockWrite = {
+        hash: block.hash(),
+        number: block.header.number,
+        headerRlp: block.header.serialize(),
+        bodyRlp: encodeBody(block),
+        senders: [],
+        receipts: [],
+        txHashes: [],
+        // The state is in place already: the block's write carries no state changes.
+        canonical: true,
+        accountChanges: [],
+        storageChanges: [],
+        code: new Map(),
+        parentStateRoot: loaded.stateRoot,
+        stateRoot: loaded.stateRoot,
+        tries: emptyStateTries(),
+      };
+      store.root.transactionSync(() => {
+        store.commitBlock(write, { head: block.hash(), safe: block.hash(), finalized: block.hash() });
+        store.meta.put(MetaKey.genesis, Buffer.from(block.hash()));
+        store.meta.put(MetaKey.genesisJson, JSON.stringify({ ...g, alloc: {} }));
+        store.meta.put(MetaKey.archive, opts.archive === true);
+      });
+      return { hash: block.hash(), stateRoot: loaded.stateRoot, accounts: loaded.accounts, slots: loaded.slots };
     } finally {
       await store.close();
     }

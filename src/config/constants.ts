@@ -75,6 +75,13 @@ export const DEFAULT_STATE_HISTORY_BLOCKS = 128;
  */
 export const REVERTED_STATES_KEPT = 4;
 
+/**
+ * Writes per LMDB transaction of a bulk load (storage/bulkLoad.ts): large enough that commits
+ * (an fsync each) are a small part of the time, small enough that a kill loses seconds of work
+ * and a transaction's dirty pages (~100 MB) stay well within memory.
+ */
+export const BULK_LOAD_TXN_WRITES = 200_000;
+
 /** LMDB map size: 1 TiB of address space (sparse; only written pages use disk). */
 export const LMDB_MAP_SIZE = 1024 ** 4;
 
@@ -284,6 +291,14 @@ export const PROOFS_MAX_KEYS = 1_024;
  * while leaving half the pool to readers, so serving proofs never queues behind a prune.
  */
 export const PROOFS_WRITE_READ_CONCURRENCY = 2;
+/**
+ * Proofs sync (forward and backfill, proofs/trieStep.ts): node reads of one block's step kept in
+ * flight at once. A step reads every changed key's path level by level (a Base block: a few
+ * thousand nodes, most of the upper levels from the store's version cache without a seek); each
+ * seek is a job on libuv's 4-thread pool, which eth_getProof's reads share, so 8 keeps every
+ * thread busy with one job queued behind it, and a proof read waits behind at most 8 seeks.
+ */
+export const PROOFS_SYNC_READ_CONCURRENCY = 8;
 /** Proofs store dump (snapshot export): bytes gathered before each write to the compressor; few large writes instead of one per entry, at 1 MiB of memory. */
 export const PROOFS_DUMP_CHUNK_BYTES = 1024 * 1024;
 /** Proofs store restore (snapshot import): bytes of keys and values per write batch; a batch is built in memory, and 4 MiB keeps it small while each write stays large. */

@@ -17,6 +17,10 @@ export const StorageErrorCode = {
   HISTORY_PRUNED: "STORAGE_HISTORY_PRUNED",
   /** Reverting a block's changes did not give its parent's state root: the store is corrupt. */
   REVERT_MISMATCH: "STORAGE_REVERT_MISMATCH",
+  /** A bulk load into a store that holds a state, or from a stream out of order. */
+  BULK_LOAD_REFUSED: "STORAGE_BULK_LOAD_REFUSED",
+  /** A bulk load gave another state root than expected. */
+  BULK_LOAD_ROOT: "STORAGE_BULK_LOAD_ROOT",
 } as const;
 
 /** An error of the chain store. */

@@ -69,6 +69,8 @@ export const MetaKey = {
   stateLayout: "stateLayout",
   /** The state root the flat state and tries hold (the head's): a commit must build on it. */
   stateRoot: "stateRoot",
+  /** Where an interrupted bulk load resumes (storage/bulkLoad.ts); absent when none runs. */
+  bulkLoad: "bulkLoad",
 } as const;
 
 /** A change to one account made by a block: the value before and after as slim RLP (undefined = absent). */
@@ -156,7 +158,10 @@ export class ChainStore {
   readonly storageHistory: Bin;
   readonly changeSets: Bin;
 
-  private constructor(readonly path: string, readOnly: boolean) {
+  private constructor(
+    readonly path: string,
+    private readonly readOnly: boolean,
+  ) {
     this.root = open({ path, maxDbs: 32, mapSize: LMDB_MAP_SIZE, readOnly, compression: false, noMemInit: true });
     const bin = (name: string): Bin =>
       this.root.openDB({ name, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin;
@@ -230,6 +235,10 @@ export class ChainStore {
 
   /** Closes the environment (flushes pending writes). */
   async close(): Promise<void> {
+    // lmdb 3.5's close can wait forever on the flush of a synchronous transaction that followed a
+    // `putSync` outside any (a fresh store stamped with its layout, then a bulk load): waiting for
+    // every write to be on disk first lets it finish.
+    if (!this.readOnly) await this.root.flushed;
     await this.root.close();
   }
 

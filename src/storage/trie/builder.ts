@@ -28,6 +28,27 @@ import { branchRecord, extensionRecord } from "./record.js";
 /** Receives a stored node: its path (nibbles, one per byte) and its record. Both are the callee's to keep. */
 export type NodeSink = (path: Uint8Array, record: Buffer) => void;
 
+/** What a node passed to a {@link HashedNodeSink} is. */
+export type HashedNodeKind = "branch" | "extension" | "leaf";
+
+/**
+ * Receives a node referenced by hash (or the root, whatever its size): its path (nibbles, one per
+ * byte), its RLP exactly as hashed, and its kind. Both arrays are the callee's to keep.
+ */
+export type HashedNodeSink = (path: Uint8Array, rlp: Uint8Array, kind: HashedNodeKind) => void;
+
+/** Options of a {@link TrieBuilder}. */
+export interface TrieBuilderOptions {
+  /**
+   * Receives every node a proof of the trie can contain by itself: the root (whatever its kind
+   * and size) and every node referenced by hash, **leaves included** (the stored nodes of
+   * `onNode` plus the hashed leaves and a lone-leaf root), with its RLP — what a store keeping
+   * nodes by path and hash-referenced node (the historical proofs store) writes. Ascending
+   * path-key order, like `onNode`; a node goes to `onNode` first when both are set.
+   */
+  onHashedNode?: HashedNodeSink;
+}
+
 /** A leaf of a trie: a 32-byte hashed key and the value the trie stores (non-empty). */
 export interface TrieLeaf {
   key: Uint8Array;
@@ -71,8 +92,9 @@ const SCRATCH_BYTES = EXTENSION_AT + MAX_EXTENSION_RLP;
  * Builds a trie from its leaves in strictly ascending key order; {@link finish} returns the root.
  * Every stored node (the root when it is a branch or extension, every branch or extension
  * referenced by hash) is passed to `onNode` once, in ascending path-key order, synchronously
- * from the {@link add} or {@link finish} that completes it. An exception thrown by `onNode`
- * propagates and leaves the builder unusable (start a new one).
+ * from the {@link add} or {@link finish} that completes it; with `options.onHashedNode` every
+ * hash-referenced node, leaves included, and the root go there too ({@link TrieBuilderOptions}).
+ * An exception thrown by a sink propagates and leaves the builder unusable (start a new one).
  */
 export class TrieBuilder {
   /** The last added key: its leaf is placed when the next key (or {@link finish}) tells its depth. */
@@ -91,8 +113,18 @@ export class TrieBuilder {
   private nodes = 0;
   private root: Uint8Array | undefined;
 
-  /** @param onNode receives every stored node (omit it to compute the root only). */
-  constructor(private readonly onNode?: NodeSink) {}
+  private readonly onHashedNode: HashedNodeSink | undefined;
+
+  /**
+   * @param onNode receives every stored node (omit it to compute the root only).
+   * @param options another sink, of every hash-referenced node with its RLP (see {@link TrieBuilderOptions}).
+   */
+  constructor(
+    private readonly onNode?: NodeSink,
+    options: TrieBuilderOptions = {},
+  ) {
+    this.onHashedNode = options.onHashedNode;
+  }
 
   /** Leaves added so far. */
   get leafCount(): number {
@@ -150,6 +182,7 @@ export class TrieBuilder {
       // A lone leaf is the root (never stored), its path the whole key.
       const start = this.encodeLeaf(0);
       this.root = keccak256(this.leaf.subarray(start, this.valueEnd));
+      this.onHashedNode?.(new Uint8Array(0), this.leaf.slice(start, this.valueEnd), "leaf");
     } else {
       this.placePrev(-1);
       if (this.root === undefined) throw new Error("trie builder: no root after closing every branch");
@@ -175,6 +208,7 @@ export class TrieBuilder {
       mem[at] = HASH_REF_PREFIX;
       hashInto(this.leaf.subarray(start, this.valueEnd), mem, at + 1);
       this.slotLens[slot] = MAX_REF;
+      if (this.onHashedNode !== undefined) this.onHashedNode(this.pathOf(depth + 1), this.leaf.slice(start, this.valueEnd), "leaf");
     } else {
       const leaf = this.leaf;
       for (let k = 0; k < len; k++) mem[at + k] = leaf[start + k]!;
@@ -366,11 +400,17 @@ export class TrieBuilder {
   /** Emits the node at the pending key's first `depth` nibbles, its RLP at `mem[at, at + len)`. */
   private emit(depth: number, extension: boolean, at: number, len: number, mask: number): void {
     this.nodes++;
-    if (this.onNode === undefined) return;
+    if (this.onNode === undefined && this.onHashedNode === undefined) return;
+    const rlp = this.mem.subarray(at, at + len);
+    if (this.onNode !== undefined) this.onNode(this.pathOf(depth), extension ? extensionRecord(rlp) : branchRecord(mask, rlp));
+    if (this.onHashedNode !== undefined) this.onHashedNode(this.pathOf(depth), rlp.slice(), extension ? "extension" : "branch");
+  }
+
+  /** The pending key's first `depth` nibbles (a new array). */
+  private pathOf(depth: number): Uint8Array {
     const path = new Uint8Array(depth);
     for (let i = 0; i < depth; i++) path[i] = this.nibble(i);
-    const rlp = this.mem.subarray(at, at + len);
-    this.onNode(path, extension ? extensionRecord(rlp) : branchRecord(mask, rlp));
+    return path;
   }
 }
 

@@ -47,7 +47,7 @@ try {
   parentPort!.postMessage(JSON.stringify({ fatal: errorObject(e) }));
   await new Promise(() => undefined);
 }
-const sync = new ProofsSync(chain, store!, BigInt(data.window), log);
+const sync = new ProofsSync(chain, store!, BigInt(data.window), log, { stats });
 const reader = new ProofsReader(chain, store!);
 
 let stopping = false;
@@ -81,7 +81,8 @@ async function run(): Promise<void> {
     if (f.forward > 0 || f.unwound > 0) publishWindow();
     const t0 = performance.now();
     const back = f.forward < PROOFS_FORWARD_BLOCKS_PER_TURN ? await sync.backfill(PROOFS_BACKFILL_BLOCKS_PER_TURN) : 0;
-    const remaining = Math.max(0, Number((store.window().earliest?.number ?? 0n) - sync.floor()));
+    // What backfill can still do: down to the configured floor, or to where the main store's state history ends.
+    const remaining = Math.max(0, Number((store.window().earliest?.number ?? 0n) - sync.backfillTarget()));
     stats.set("backfillRemaining", remaining);
     if (back > 0) {
       stats.inc("backfillBlocks", back);
@@ -89,7 +90,7 @@ async function run(): Promise<void> {
       backfilled += back;
       if (backfillMeter.due(IMPORT_PROGRESS_INTERVAL_MS)) {
         const p = backfillMeter.sample(backfilled, remaining);
-        log.info({ earliest: store.window().earliest!.number.toString(), target: sync.floor().toString(), blocksPerSecond: p.blocksPerSecond, eta: p.eta }, "extending the proofs window backwards");
+        log.info({ earliest: store.window().earliest!.number.toString(), target: sync.backfillTarget().toString(), blocksPerSecond: p.blocksPerSecond, eta: p.eta }, "extending the proofs window backwards");
       }
     }
     if (Date.now() >= pruneDue) {

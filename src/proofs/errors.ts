@@ -33,6 +33,19 @@ export const ProofsErrorCode = {
   WRITE_FAILED: "PROOFS_WRITE_FAILED",
   /** The store disagrees with the chain it is checked against (`proofs/check.ts`): its window or a proof at one of the window's ends. */
   CHAIN_MISMATCH: "PROOFS_CHAIN_MISMATCH",
+  /**
+   * A sync step needs the state history of a block the main store no longer keeps (below its
+   * history floor: `--history.blocks`; `--archive` keeps all): the store cannot be moved forward
+   * over that block.
+   */
+  HISTORY_UNAVAILABLE: "PROOFS_HISTORY_UNAVAILABLE",
+  /**
+   * A block's changes applied to the proofs store's tries do not give the block's state root (or
+   * an account's storage root the main store records): the two stores disagree, nothing is written.
+   */
+  ROOT_MISMATCH: "PROOFS_ROOT_MISMATCH",
+  /** An interrupted baseline that cannot be finished (its block's state is gone from the main store): the store must be made again. */
+  BASELINE_UNRESUMABLE: "PROOFS_BASELINE_UNRESUMABLE",
 } as const;
 /** One of the {@link ProofsErrorCode} values. */
 export type ProofsErrorCode = (typeof ProofsErrorCode)[keyof typeof ProofsErrorCode];
@@ -53,7 +66,13 @@ export type ProofsErrorType =
   | { code: typeof ProofsErrorCode.UNAVAILABLE; reason: string }
   /** `diskFull`: the device holding the store has no space left (ENOSPC). */
   | { code: typeof ProofsErrorCode.WRITE_FAILED; dir: string; diskFull: boolean; reason: string }
-  | { code: typeof ProofsErrorCode.CHAIN_MISMATCH; dir: string; reason: string };
+  | { code: typeof ProofsErrorCode.CHAIN_MISMATCH; dir: string; reason: string }
+  /** `block`: the block whose history is needed; `floor`: the lowest block the main store keeps history of. */
+  | { code: typeof ProofsErrorCode.HISTORY_UNAVAILABLE; block: string; floor: string }
+  /** `trie`: "account" or the storage trie's hashed address (0x hex); roots 0x hex. */
+  | { code: typeof ProofsErrorCode.ROOT_MISMATCH; block: string; trie: string; expected: string; actual: string }
+  /** `block`: the block the interrupted baseline was taken at (absent when its marker names none). */
+  | { code: typeof ProofsErrorCode.BASELINE_UNRESUMABLE; dir: string; block?: string; reason: string };
 
 /** An error of the historical proofs store. */
 export class ProofsError extends TypedError<ProofsErrorType> {}

@@ -42,4 +42,8 @@ export function bindProofsStats(stats: ProofsStats): void {
   c("basalt_proofs_unwound_blocks_total", "Blocks unwound from the proofs store after reorgs", "unwoundBlocks");
   c("basalt_proofs_pruned_blocks_total", "Blocks pruned from the proofs window's far end", "prunedBlocks");
   g("basalt_proofs_writer_stopped_number", "1 when the proofs writer stopped on an error (reads continue)", "writerStopped");
+  g("basalt_proofs_backfill_stopped_number", "Block the proofs window's backward extension stopped at because the main store keeps no older state history (-1: it did not stop)", "backfillStoppedAt");
+  c("basalt_proofs_backfill_history_stops_total", "Times the proofs window's backward extension stopped at the main store's state history floor", "backfillHistoryStops");
+  c("basalt_proofs_sync_node_reads_total", "Trie nodes read from the proofs store by forward and backfill steps", "syncNodeReads");
+  c("basalt_proofs_sync_node_misses_total", "Trie nodes a forward or backfill step needed that its prefetch had not read (each runs that trie's update again)", "syncNodeMisses");
 }

@@ -118,11 +118,16 @@ export class ProofsService {
     return this.request({ method: "proof", address, keys: slots, block: "0x" + number.toString(16) });
   }
 
-  /** debug_proofsSyncStatus, from the shared counters (no message). */
-  status(): { earliest: number | null; latest: number | null } {
+  /**
+   * debug_proofsSyncStatus, from the shared counters (no message): the window's ends, and
+   * `backfillStoppedAt` when its backward extension stopped there because the main store keeps
+   * no older state history.
+   */
+  status(): { earliest: number | null; latest: number | null; backfillStoppedAt?: number } {
     const e = this.stats.get("earliest");
     const l = this.stats.get("latest");
-    return { earliest: e < 0 ? null : e, latest: l < 0 ? null : l };
+    const stopped = this.stats.get("backfillStoppedAt");
+    return { earliest: e < 0 ? null : e, latest: l < 0 ? null : l, ...(stopped < 0 ? {} : { backfillStoppedAt: stopped }) };
   }
 
   /** The window's latest block, null while the store initializes (read from the shared slots). */

@@ -14,17 +14,22 @@ const SLOTS = [
   "unwoundBlocks",
   "prunedBlocks",
   "writerStopped",
+  "backfillStoppedAt",
+  "backfillHistoryStops",
+  "syncNodeReads",
+  "syncNodeMisses",
 ] as const;
 
 /** A named slot. */
 export type ProofsStat = (typeof SLOTS)[number];
 
-/** Allocates the shared slots (−1 in `earliest`/`latest` = none yet). */
+/** Allocates the shared slots (−1 in `earliest`/`latest` = none yet, in `backfillStoppedAt` = not stopped). */
 export function allocateProofsStats(): SharedArrayBuffer {
   const sab = new SharedArrayBuffer(SLOTS.length * 8);
   const v = new Float64Array(sab);
   v[SLOTS.indexOf("earliest")] = -1;
   v[SLOTS.indexOf("latest")] = -1;
+  v[SLOTS.indexOf("backfillStoppedAt")] = -1;
   return sab;
 }
 

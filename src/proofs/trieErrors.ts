@@ -1,14 +1,12 @@
 /**
- * Typed errors of the trie algorithms of the historical-proofs extension (the diff that feeds the
- * versioned-by-path store, and the proof walk that reads it). Paths are given as one lower-case hex
- * digit per nibble ("" for the root), hashes as 0x hex.
+ * Typed errors of the trie algorithms of the historical-proofs extension (the sync steps that
+ * update the versioned-by-path store's tries, and the proof walk that reads them). Paths are given
+ * as one lower-case hex digit per nibble ("" for the root), hashes as 0x hex.
  */
 import { TypedError } from "../util/errors.js";
 
 /** Stable codes of {@link TrieProofError}. */
 export const TrieProofErrorCode = {
-  /** A node the diff needs is not in the content-addressed node store. */
-  MISSING_NODE: "PROOFS_MISSING_NODE",
   /** The versioned-by-path store does not hold, at a path, the node its parent (or the state root) references. */
   INCONSISTENT: "PROOFS_INCONSISTENT",
   /** A stored node does not decode as a trie node (nor an account leaf as an account). */
@@ -21,14 +19,13 @@ export type TrieProofErrorCode = (typeof TrieProofErrorCode)[keyof typeof TriePr
 
 /** A {@link TrieProofError}'s code with its metadata. */
 export type TrieProofErrorType =
-  | { code: typeof TrieProofErrorCode.MISSING_NODE; hash: string }
   /** `expected`: the reference (hash) the parent holds; `actual`: the hash of the node found, absent when there is none. */
   | { code: typeof TrieProofErrorCode.INCONSISTENT; path: string; expected: string; actual?: string }
   /** `where`: the node's hash, or the path of the node in a proof walk. */
   | { code: typeof TrieProofErrorCode.MALFORMED_NODE; where: string; reason: string }
   | { code: typeof TrieProofErrorCode.INVALID_SLOT; length: number };
 
-/** A trie diff or proof that could not be built from the nodes it was given. */
+/** A sync step or proof that could not be made from the nodes the store holds. */
 export class TrieProofError extends TypedError<TrieProofErrorType> {}
 
 /** A nibble path as the errors name it: one hex digit per nibble, "" for the root. */

@@ -1,7 +1,8 @@
 /**
  * `basalt proofs init --datadir D [--proofs.path P] [--proofs.history-window W]`: builds the
  * historical-proofs store of a datadir without running the node — the baseline at the head, then
- * the window extended backwards block by block to `head − W` (or genesis) — with a progress line
+ * the window extended backwards block by block to `head − W` (or genesis, or as far as the main
+ * store keeps state history: `--history.blocks`, all with `--archive`) — with a progress line
  * (blocks/s, ETA). Interrupting it (Ctrl-C, SIGTERM) stops after the block being written; running
  * it again resumes. On a store whose window already reaches back that far it says so and does
  * nothing. A node started with `--historical-proofs` does the same on its first start.
@@ -48,12 +49,19 @@ export async function proofsCommand(opts: BasaltOptions, positionals: string[], 
       log.info({ path: dir, earliest: before.earliest.number.toString(), latest: before.latest!.number.toString() }, "proofs store already initialized: its window reaches back as far as configured; nothing to do");
       return;
     }
+    if (before.earliest !== undefined && before.earliest.number <= sync.backfillTarget()) {
+      log.info(
+        { path: dir, earliest: before.earliest.number.toString(), latest: before.latest!.number.toString(), historyFloor: chain.store.historyFloor().toString() },
+        "proofs store already initialized: its window reaches back as far as the main store keeps state history (--history.blocks; --archive keeps all); nothing to do",
+      );
+      return;
+    }
     const t0 = Date.now();
     const init = await sync.initBaseline();
     const w = store.window();
     if (init.created) log.info({ path: dir, block: w.latest!.number.toString(), nodes: init.nodes, ms: Date.now() - t0 }, "proofs baseline written at the head; extending the window backwards");
     else log.info({ path: dir, earliest: w.earliest!.number.toString(), latest: w.latest!.number.toString() }, "resuming the proofs window's backward extension");
-    const floor = sync.floor();
+    const floor = sync.backfillTarget();
     const start = w.earliest!.number;
     const meter = new ProgressMeter();
     let done = 0;
@@ -70,8 +78,14 @@ export async function proofsCommand(opts: BasaltOptions, positionals: string[], 
     const end = store.window();
     const seconds = (Date.now() - t0) / 1000;
     const fields = { path: dir, earliest: end.earliest!.number.toString(), latest: end.latest!.number.toString(), blocks: done, blocksPerSecond: Math.round(Number(start - end.earliest!.number) / Math.max(seconds, 0.001)) };
+    const stopped = sync.backfillStop();
     if (stop && end.earliest!.number > floor) log.info(fields, "interrupted: the window is kept as it is; run `basalt proofs init` again to resume");
-    else log.info(fields, "proofs store initialized");
+    else if (stopped !== undefined) {
+      log.info(
+        { ...fields, historyFloor: stopped.historyFloor.toString(), target: sync.floor().toString() },
+        "proofs store initialized back to where the main store's state history ends (--history.blocks; --archive keeps all)",
+      );
+    } else log.info(fields, "proofs store initialized");
   } finally {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);

@@ -1,19 +1,64 @@
 /**
  * Helpers of the historical-proofs trie tests: an in-memory versioned-by-path store (the model of
- * the RocksDB store the diffs feed), @ethereumjs/mpt tries over an in-memory node map, and an
- * independent listing of the nodes a trie stores by path (walked with @ethereumjs/mpt's own node
- * decoding) to compare the model with.
+ * the RocksDB store the sync steps feed), @ethereumjs/mpt tries over an in-memory node map (the
+ * reference), and an independent listing of the nodes a trie holds by path (walked with
+ * @ethereumjs/mpt's own node decoding) to compare the model and the steps with.
  */
 import { BranchMPTNode, ExtensionMPTNode, MerklePatriciaTrie, createMerkleProof, decodeMPTNode, decodeRawMPTNode, verifyMerkleProof } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
-import { KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, bigIntToUnpaddedBytes, type NestedUint8Array } from "@ethereumjs/util";
+import { KECCAK256_NULL, KECCAK256_RLP, MapDB, ValueEncoding, bigIntToUnpaddedBytes, type NestedUint8Array } from "@ethereumjs/util";
 import { expect } from "vitest";
-import { TrieNodeDb } from "../../../src/execution/state/trieNodeDb.js";
 import { accountProof, proveKey, type NodeAt } from "../../../src/proofs/proof.js";
-import { diffState, type NodeDelta, type StateDiff } from "../../../src/proofs/trieDiff.js";
+import { stepState, type StateChanges, type StateNodeChange } from "../../../src/proofs/stateStep.js";
+import type { PathRead } from "../../../src/proofs/trieStep.js";
 import { pathName } from "../../../src/proofs/trieErrors.js";
+import type { TrieRef } from "../../../src/proofs/types.js";
+import type { TrieChange } from "../../../src/storage/trie/update.js";
 import { bytesEqual, fromHex, toHex } from "../../../src/util/bytes.js";
 import { keccak256 } from "../../../src/util/keccak.js";
+
+/** The in-memory node map of @ethereumjs/mpt tries: unprefixed hex hash → node RLP. */
+export type NodeMap = MapDB<string, Uint8Array>;
+
+/** A new {@link NodeMap}. */
+export function nodeMap(): NodeMap {
+  return new MapDB<string, Uint8Array>();
+}
+
+/** A node of a {@link NodeMap} by hash (synchronously). */
+export function nodeByHash(db: NodeMap, hash: Uint8Array): Uint8Array | undefined {
+  return db._database.get(toHex(hash));
+}
+
+/** One path's change between two tries, as the model takes it. */
+export interface NodeDelta {
+  path: Uint8Array;
+  before: Uint8Array | null;
+  after: Uint8Array | null;
+}
+
+/** The path of a {@link pathName} (one hex digit a nibble). */
+export function pathOfName(name: string): Uint8Array {
+  return Uint8Array.from([...name].map((c) => parseInt(c, 16)));
+}
+
+/** The deltas that take a trie holding nodes `before` to one holding `after` (path name → hex RLP), in path order. */
+export function deltasBetween(before: Map<string, string>, after: Map<string, string>): NodeDelta[] {
+  const out: NodeDelta[] = [];
+  for (const p of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    const [x, y] = [before.get(p), after.get(p)];
+    if (x !== y) out.push({ path: pathOfName(p), before: x === undefined ? null : fromHex(x), after: y === undefined ? null : fromHex(y) });
+  }
+  return out;
+}
+
+/** A reader (of one trie, at one block) over a listing of its nodes. */
+export function listingReader(nodes: Map<string, string>): PathRead {
+  return async (path) => {
+    const rlp = nodes.get(pathName(path));
+    return rlp === undefined ? undefined : fromHex(rlp);
+  };
+}
 
 /** Hex of bytes, "null" for null (readable expectations). */
 export function hexOrNull(b: Uint8Array | null | undefined): string {
@@ -21,31 +66,20 @@ export function hexOrNull(b: Uint8Array | null | undefined): string {
 }
 
 /** An @ethereumjs/mpt trie over `db` (keys hashed with keccak256 when `hashing`), at `root` or empty. */
-export function mpt(db: TrieNodeDb, hashing: boolean, root?: Uint8Array): MerklePatriciaTrie {
+export function mpt(db: NodeMap, hashing: boolean, root?: Uint8Array): MerklePatriciaTrie {
   return new MerklePatriciaTrie({ db, valueEncoding: ValueEncoding.Bytes, useKeyHashing: hashing, useKeyHashingFunction: keccak256, ...(root === undefined ? {} : { root }) });
-}
-
-/** A `get` by hash over an in-memory node map, counting its reads. */
-export function nodeSource(db: TrieNodeDb): { get: (hash: Uint8Array) => Uint8Array | undefined; reads: () => number } {
-  let reads = 0;
-  return {
-    get: (hash) => {
-      reads++;
-      return db.getSync(toHex(hash));
-    },
-    reads: () => reads,
-  };
 }
 
 /**
  * The versioned-by-path store in memory: per path, the node stored there from each block on (null
- * for "none from here on"). Applying a diff checks that each delta's `before` is what the model
- * holds at the previous block, that paths come in order (so none twice) and none without a change.
+ * for "none from here on"). Applying a block's deltas checks that each delta's `before` is what
+ * the model holds at the previous block, that paths come in order (so none twice) and none
+ * without a change.
  */
 export class PathVersions {
   private readonly byPath = new Map<string, { block: number; node: Uint8Array | null }[]>();
 
-  /** Records the deltas of block `block` (the diff from block `block - 1`). */
+  /** Records the deltas of block `block` (the changes from block `block - 1`). */
   apply(block: number, deltas: NodeDelta[]): void {
     let previous: string | undefined;
     for (const d of deltas) {
@@ -97,12 +131,12 @@ export class PathVersions {
 }
 
 /** Every node the trie of `root` stores by path (hashed nodes and the root): path name → hex RLP, read with @ethereumjs/mpt's decoding. */
-export function storedNodes(db: TrieNodeDb, root: Uint8Array): Map<string, string> {
+export function storedNodes(db: NodeMap, root: Uint8Array): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (ref: Uint8Array | NestedUint8Array, path: number[]): void => {
     let node;
     if (ref instanceof Uint8Array) {
-      const rlp = db.getSync(toHex(ref));
+      const rlp = nodeByHash(db, ref);
       if (rlp === undefined) throw new Error(`node ${toHex(ref)} missing`);
       out.set(pathName(Uint8Array.from(path)), toHex(rlp));
       node = decodeMPTNode(rlp);
@@ -151,13 +185,41 @@ export function cloneWorld(w: World): World {
 /** The reader of a store with no node anywhere (a storage trie never written). */
 const nothingStored: NodeAt = async () => undefined;
 
+/** A trie of a test state by name: {@link ACCOUNT_TRIE}, or a storage trie's hashed address (hex). */
+export const ACCOUNT_TRIE = "account";
+
+/** The name of a {@link TrieRef}. */
+export function trieName(trie: TrieRef): string {
+  return trie.kind === "account" ? ACCOUNT_TRIE : toHex(trie.hashedAddress);
+}
+
+/** A changed path of a state step in a comparable form: trie name, path name, hex RLP or "null" on each side. */
+export type ChangeRow = [trie: string, path: string, base: string, result: string];
+
+/** Rows of a step's changes, sorted. */
+export function changeRows(changes: StateNodeChange[]): ChangeRow[] {
+  return changes.map((c): ChangeRow => [trieName(c.trie), pathName(c.path), hexOrNull(c.base), hexOrNull(c.result)]).sort(compareRows);
+}
+
+function compareRows(a: ChangeRow, b: ChangeRow): number {
+  return a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1;
+}
+
+/** The RLP of a test account's trie leaf with storage root `storageRoot`. */
+function accountRlp(account: TestAccount, storageRoot: Uint8Array): Uint8Array {
+  return RLP.encode([bigIntToUnpaddedBytes(account.nonce), bigIntToUnpaddedBytes(account.balance), storageRoot, account.codeHash]);
+}
+
+/** Which way a state step goes over a block: to the state after it, or to the one before it. */
+export type Direction = "forward" | "back";
+
 /**
  * A chain of test states written as @ethereumjs/mpt account and storage tries over one node map,
- * block by block from the empty state (block 0), with the historical-proofs model fed by
- * {@link diffState} at each block.
+ * block by block from the empty state (block 0), with the historical-proofs models fed by the
+ * sync's state steps ({@link stepState} over the models at the previous block) at each block.
  */
 export class StateHistory {
-  readonly db = new TrieNodeDb(undefined);
+  readonly db = nodeMap();
   private readonly stateTrie = mpt(this.db, true);
   /** State root of each block. */
   readonly roots: Uint8Array[] = [KECCAK256_RLP];
@@ -169,8 +231,8 @@ export class StateHistory {
   /** Models of the storage tries by hashed address (hex). */
   readonly storageModels = new Map<string, PathVersions>();
 
-  /** Writes `next` as the next block's state; returns its diff from the previous block (already applied to the models). */
-  async commit(next: World): Promise<StateDiff> {
+  /** Writes `next` as the next block's state; returns the forward step's changes (already applied to the models). */
+  async commit(next: World): Promise<StateNodeChange[]> {
     const block = this.roots.length;
     const prev = this.worlds[block - 1]!;
     const prevRoots = this.storageRoots[block - 1]!;
@@ -191,21 +253,91 @@ export class StateHistory {
       }
       const storageRoot = storage.root();
       roots.set(address, storageRoot);
-      await this.stateTrie.put(fromHex(address), RLP.encode([bigIntToUnpaddedBytes(n.nonce), bigIntToUnpaddedBytes(n.balance), storageRoot, n.codeHash]));
+      await this.stateTrie.put(fromHex(address), accountRlp(n, storageRoot));
     }
     const root = this.stateTrie.root();
-    const diff = diffState((h) => this.db.getSync(toHex(h)), this.roots[block - 1]!, root);
-    this.accountModel.apply(block, diff.account);
-    for (const { hashedAddress, deltas } of diff.storage) {
-      const key = toHex(hashedAddress);
-      let model = this.storageModels.get(key);
-      if (model === undefined) this.storageModels.set(key, (model = new PathVersions()));
-      model.apply(block, deltas);
-    }
     this.roots.push(root);
     this.worlds.push(cloneWorld(next));
     this.storageRoots.push(roots);
-    return diff;
+    const models = (trie: TrieRef): PathVersions | undefined => (trie.kind === "account" ? this.accountModel : this.storageModels.get(toHex(trie.hashedAddress)));
+    const step = await stepState({
+      block: BigInt(block),
+      readAt: (trie) => models(trie)?.nodeAt(block - 1) ?? nothingStored,
+      baseRoot: this.roots[block - 1]!,
+      targetRoot: root,
+      changes: this.changes(block, "forward"),
+    });
+    const byTrie = new Map<string, NodeDelta[]>();
+    for (const c of step.changes) {
+      const name = trieName(c.trie);
+      if (!byTrie.has(name)) byTrie.set(name, []);
+      byTrie.get(name)!.push({ path: c.path, before: c.base, after: c.result });
+    }
+    for (const [name, deltas] of byTrie) {
+      let model = name === ACCOUNT_TRIE ? this.accountModel : this.storageModels.get(name);
+      if (model === undefined) this.storageModels.set(name, (model = new PathVersions()));
+      model.apply(block, deltas);
+    }
+    return step.changes;
+  }
+
+  /**
+   * Block `block`'s changes as trie changes towards the state after it (`forward`) or before it
+   * (`back`): every account and slot that differs between the two states, with its value on the
+   * side the step goes to, and each changed storage trie's roots.
+   */
+  changes(block: number, direction: Direction): StateChanges {
+    const [from, to] = direction === "forward" ? [block - 1, block] : [block, block - 1];
+    const [a, b] = [this.worlds[from]!, this.worlds[to]!];
+    const [rootsA, rootsB] = [this.storageRoots[from]!, this.storageRoots[to]!];
+    const out: StateChanges = { accounts: [], storage: [] };
+    for (const address of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+      const [x, y] = [a.get(address), b.get(address)];
+      const [rootX, rootY] = [rootsA.get(address) ?? KECCAK256_RLP, rootsB.get(address) ?? KECCAK256_RLP];
+      const slots: TrieChange[] = [];
+      for (const slot of [...new Set([...(x?.storage.keys() ?? []), ...(y?.storage.keys() ?? [])])].sort()) {
+        const v = y?.storage.get(slot) ?? 0n;
+        if (v !== (x?.storage.get(slot) ?? 0n)) slots.push({ key: keccak256(fromHex(slot)), value: v === 0n ? undefined : RLP.encode(bigIntToUnpaddedBytes(v)) });
+      }
+      const hashedAddress = keccak256(fromHex(address));
+      if (slots.length > 0) out.storage.push({ hashedAddress, baseRoot: rootX, targetRoot: rootY, changes: slots });
+      const [leafX, leafY] = [x === undefined ? undefined : accountRlp(x, rootX), y === undefined ? undefined : accountRlp(y, rootY)];
+      if (hexOrNull(leafX) !== hexOrNull(leafY)) out.accounts.push({ key: hashedAddress, value: leafY });
+    }
+    return out;
+  }
+
+  /** Every node of the state at `block` by trie name and path name (hex RLP): what the proofs store holds at that block. */
+  storedState(block: number): Map<string, Map<string, string>> {
+    const out = new Map<string, Map<string, string>>([[ACCOUNT_TRIE, storedNodes(this.db, this.roots[block]!)]]);
+    for (const [address, root] of this.storageRoots[block]!) {
+      if (!bytesEqual(root, KECCAK256_RLP)) out.set(toHex(keccak256(fromHex(address))), storedNodes(this.db, root));
+    }
+    return out;
+  }
+
+  /** The changes a state step from block `from` to block `to` must give: every path whose node differs, in {@link changeRows} form. */
+  expectedChanges(from: number, to: number): ChangeRow[] {
+    const [a, b] = [this.storedState(from), this.storedState(to)];
+    const rows: ChangeRow[] = [];
+    for (const trie of new Set([...a.keys(), ...b.keys()])) {
+      for (const d of deltasBetween(a.get(trie) ?? new Map(), b.get(trie) ?? new Map())) rows.push([trie, pathName(d.path), hexOrNull(d.before), hexOrNull(d.after)]);
+    }
+    return rows.sort(compareRows);
+  }
+
+  /** A state step over block `block` (`forward`: from `block - 1`; `back`: from `block`) reading a faithful store of the base block's nodes. */
+  async step(block: number, direction: Direction, opts: { concurrency?: number } = {}): Promise<Awaited<ReturnType<typeof stepState>>> {
+    const [from, to] = direction === "forward" ? [block - 1, block] : [block, block - 1];
+    const state = this.storedState(from);
+    return stepState({
+      block: BigInt(block),
+      readAt: (trie) => listingReader(state.get(trieName(trie)) ?? new Map()),
+      baseRoot: this.roots[from]!,
+      targetRoot: this.roots[to]!,
+      changes: this.changes(block, direction),
+      ...opts,
+    });
   }
 
   /** The hashed addresses (hex, sorted) whose storage root differs between a block and the one before. */

@@ -2,25 +2,23 @@
  * Proofs from the versioned-by-path store (src/proofs/proof.ts): the shape of @ethereumjs/mpt's
  * proofs (embedded nodes listed after the node holding them, the empty trie's empty proof, a root
  * under 32 bytes), the check of every node read against its parent's reference, and the EIP-1186
- * pieces of accounts that exist or not. Random sequences of blocks are in trieDiff.test.ts.
+ * pieces of accounts that exist or not. Random sequences of blocks are in trieStep.test.ts.
  */
 import { KECCAK256_NULL, KECCAK256_RLP } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
-import { TrieNodeDb } from "../../../src/execution/state/trieNodeDb.js";
 import { accountProof, proveKey, type NodeAt } from "../../../src/proofs/proof.js";
-import { diffTrie } from "../../../src/proofs/trieDiff.js";
 import { TrieProofError, pathName } from "../../../src/proofs/trieErrors.js";
 import { toHex } from "../../../src/util/bytes.js";
 import { keccak256 } from "../../../src/util/keccak.js";
-import { PathVersions, StateHistory, b, expectSameProof, mpt, nodeSource } from "./fixtures.js";
+import { PathVersions, StateHistory, b, deltasBetween, expectSameProof, mpt, nodeMap, storedNodes } from "./fixtures.js";
 
-/** A trie of `entries` (hex key → value) written in one block, with its by-path model at block 1. */
+/** A trie of `entries` (hex key → value) written in one block, with its by-path model at block 1 (every node it stores). */
 async function oneBlock(entries: [string, Uint8Array][], hashing = false) {
-  const db = new TrieNodeDb(undefined);
+  const db = nodeMap();
   const trie = mpt(db, hashing);
   for (const [k, v] of entries) await trie.put(b(k), v);
   const model = new PathVersions();
-  model.apply(1, diffTrie(nodeSource(db).get, KECCAK256_RLP, trie.root()));
+  model.apply(1, deltasBetween(new Map(), storedNodes(db, trie.root())));
   return { db, trie, model, root: trie.root() };
 }
 
@@ -58,7 +56,7 @@ describe("proveKey", () => {
   });
 
   it("proves the empty trie with an empty proof, reading nothing", async () => {
-    const db = new TrieNodeDb(undefined);
+    const db = nodeMap();
     const reader = counting(async () => undefined);
     expect(await proveKey(reader.nodeAt, KECCAK256_RLP, keccak256(b("01")))).toEqual({ proof: [], value: undefined });
     expect(reader.paths).toEqual([]);

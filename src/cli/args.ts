@@ -97,6 +97,9 @@ const SNAPSHOT_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path",
 /** `basalt proofs init` builds a datadir's proofs store: it takes these options only. */
 const PROOFS_COMMAND = "proofs";
 const PROOFS_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path", "proofs.history-window", "network", "genesis-url", "env-file", "log.level", "log.format"]);
+/** `basalt db migrate` converts a datadir's store: it takes these options only. */
+const DB_COMMAND = "db";
+const DB_OPTIONS: ReadonlySet<string> = new Set(["datadir", "network", "genesis-url", "env-file", "log.level", "log.format"]);
 /** `basalt devnet rollup` runs a local rollup of processes: it takes these options only. */
 const DEVNET_COMMAND = "devnet";
 const DEVNET_OPTIONS: ReadonlySet<string> = new Set([
@@ -118,6 +121,7 @@ const FORCE_FLAG = "--force";
 function appliesTo(def: OptionDefinition, command: Command): boolean {
   if (command === SNAPSHOT_COMMAND) return SNAPSHOT_OPTIONS.has(def.name);
   if (command === PROOFS_COMMAND) return PROOFS_OPTIONS.has(def.name);
+  if (command === DB_COMMAND) return DB_OPTIONS.has(def.name);
   if (command === DEVNET_COMMAND) return DEVNET_OPTIONS.has(def.name);
   return def.commands.includes(command) || (command === DOCTOR_COMMAND && def.commands.includes("node"));
 }
@@ -554,6 +558,15 @@ function validatePositionals(command: Command, positionals: string[], explicitCo
     case "proofs":
       if (positionals[0] !== "init") {
         throw new CliError("CLI_MISSING_ARGUMENT", "`basalt proofs` needs an action: basalt proofs init --datadir D [--proofs.history-window W]", {
+          command,
+          value: positionals[0],
+        });
+      }
+      extra(1);
+      return;
+    case "db":
+      if (positionals[0] !== "migrate") {
+        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt db` needs an action: basalt db migrate --datadir D", {
           command,
           value: positionals[0],
         });

@@ -41,6 +41,10 @@ export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary:
     usage: "basalt proofs init --datadir D [--proofs.path P] [--proofs.history-window W]",
     summary: "Build the historical-proofs store of a stopped node's datadir: the head's state, then the window backwards (resumable)",
   },
+  db: {
+    usage: "basalt db migrate --datadir D",
+    summary: "Convert a stopped node's datadir from an older basalt's state layout in place (resumable; progress and ETA)",
+  },
   devnet: {
     usage: "basalt devnet rollup [--l1.rpc URL --l1.beacon URL] [--batcher.data blobs|calldata] [--devnet.port-base P]",
     summary: "A whole local rollup: an L1 (basalt's own, or yours), the sequencer with its batcher and flashblocks, a verifier deriving from L1; endpoints in ./devnet.json",

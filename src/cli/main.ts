@@ -1,6 +1,6 @@
 /**
  * The `basalt` command: parses options (flags > BASALT_* env > --env-file > defaults) and
- * runs init, import, export, snapshot, proofs, doctor, devnet or node; `basalt bench` hands its arguments to the bench suite.
+ * runs init, import, export, snapshot, proofs, db, doctor, devnet or node; `basalt bench` hands its arguments to the bench suite.
  */
 import { readFileSync } from "node:fs";
 import { parseCli } from "./args.js";
@@ -12,6 +12,7 @@ import { importCommand } from "./commands/import.js";
 import { exportCommand } from "./commands/export.js";
 import { snapshotCommand } from "./commands/snapshot.js";
 import { proofsCommand } from "./commands/proofs.js";
+import { dbCommand } from "./commands/db.js";
 import { nodeCommand } from "./commands/node.js";
 import { benchCommand } from "./commands/bench.js";
 import { doctorCommand } from "./commands/doctor.js";
@@ -42,6 +43,8 @@ async function main(argv: string[]): Promise<void> {
       return snapshotCommand(opts, parsed.positionals, log, parsed.sources.network !== "default", parsed.force === true);
     case "proofs":
       return proofsCommand(opts, parsed.positionals, log);
+    case "db":
+      return dbCommand(opts, parsed.positionals, log);
     case "doctor":
       return doctorCommand(opts, parsed.sources, { json: parsed.json === true });
     case "node":

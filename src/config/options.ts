@@ -62,13 +62,13 @@ import {
 import { TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
 
 /** The commands that take options. */
-export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet";
+export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet" | "db";
 
 /** Where an option's value came from. */
 export type OptionSource = "cli" | "env" | "env-file" | "default";
 
 /** Every command that takes options, in display order. */
-export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot", "proofs", "devnet"];
+export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot", "proofs", "devnet", "db"];
 
 /** Log levels accepted by `--log.level`, most verbose first. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;

@@ -219,6 +219,76 @@ function buildAccountTrie(store: ChainStore, count: number, slotCount: number, o
   return root;
 }
 
+/** Progress of {@link buildTriesFromFlat}: accounts and slots read so far. */
+export interface TrieBuildProgress {
+  accounts: number;
+  slots: number;
+}
+
+/**
+ * Rebuilds every trie of the store's latest state from its flat tables (`hashedAccounts`,
+ * `hashedStorage`): the storage tries (each root checked against the storage root its account
+ * holds) and the account trie, written by appending in key order; both trie tables are cleared
+ * first, so a run stopped half way is simply run again. Memory O(depth).
+ * @throws StorageError `STORAGE_BULK_LOAD_ROOT` when an account's slots do not give its storage
+ *   root, a slot has no account, or the state root is not `expectedRoot` (when given).
+ */
+export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uint8Array; onProgress?: (p: TrieBuildProgress) => void } = {}): Uint8Array {
+  clearTable(store, store.storageTrie);
+  const pending: [Buffer, Buffer][] = [];
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    store.root.transactionSync(() => {
+      for (const [k, v] of pending) store.storageTrie.putSync(k, v, APPEND);
+    });
+    pending.length = 0;
+  };
+  const slotIt = store.hashedStorage.getRange({})[Symbol.iterator]();
+  let slot = slotIt.next();
+  let accounts = 0;
+  let slots = 0;
+  const orphan = (key: Buffer): StorageError =>
+    new StorageError(StorageErrorCode.BULK_LOAD_ROOT, `slot 0x${key.toString("hex")} of the flat state belongs to no account: the flat state is inconsistent`, {});
+  for (const { key, value } of store.hashedAccounts.getRange({})) {
+    if (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) < 0) throw orphan(slot.value.key);
+    const [, , rootField] = RLP.decode(value) as Uint8Array[];
+    const want = rootField!.length === 0 ? KECCAK256_RLP : rootField!;
+    const prefix = Buffer.from(key);
+    const builder = new TrieBuilder((path, record) => pending.push([pathKey(path, prefix), record]));
+    while (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) === 0) {
+      builder.add(slot.value.key.subarray(HASHED_KEY_BYTES), RLP.encode(slot.value.value));
+      slots++;
+      slot = slotIt.next();
+      if (pending.length >= BULK_LOAD_TXN_WRITES) flush();
+    }
+    const root = builder.finish();
+    if (compare(root, want) !== 0) {
+      throw new StorageError(
+        StorageErrorCode.BULK_LOAD_ROOT,
+        `account 0x${prefix.toString("hex")}: its slots give storage root 0x${buf(root).toString("hex")}, the account holds 0x${buf(want).toString("hex")}: the flat state is inconsistent`,
+        {},
+      );
+    }
+    accounts++;
+    if (pending.length >= BULK_LOAD_TXN_WRITES) {
+      flush();
+      opts.onProgress?.({ accounts, slots });
+    }
+  }
+  if (slot.done !== true) throw orphan(slot.value.key);
+  flush();
+  opts.onProgress?.({ accounts, slots });
+  const stateRoot = buildAccountTrie(store, accounts, slots, {});
+  if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
+    throw new StorageError(
+      StorageErrorCode.BULK_LOAD_ROOT,
+      `the flat state gives state root 0x${buf(stateRoot).toString("hex")}, expected 0x${buf(opts.expectedRoot).toString("hex")}: the flat state is not that block's`,
+      {},
+    );
+  }
+  return stateRoot;
+}
+
 /** Removes every entry of a table, in transactions of {@link BULK_LOAD_TXN_WRITES}. */
 function clearTable(store: ChainStore, db: ChainStore["accountTrie"]): void {
   for (;;) {

@@ -71,6 +71,8 @@ export const MetaKey = {
   stateRoot: "stateRoot",
   /** Where an interrupted bulk load resumes (storage/bulkLoad.ts); absent when none runs. */
   bulkLoad: "bulkLoad",
+  /** Where an interrupted `basalt db migrate` resumes (storage/migrate.ts); absent when none runs. */
+  migration: "migration",
 } as const;
 
 /** A change to one account made by a block: the value before and after as slim RLP (undefined = absent). */
@@ -161,12 +163,13 @@ export class ChainStore {
   private constructor(
     readonly path: string,
     private readonly readOnly: boolean,
+    checkLayout = true,
   ) {
     this.root = open({ path, maxDbs: 32, mapSize: LMDB_MAP_SIZE, readOnly, compression: false, noMemInit: true });
     const bin = (name: string): Bin =>
       this.root.openDB({ name, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin;
     this.meta = this.root.openDB({ name: "meta", encoding: "msgpack", keyEncoding: "ordered-binary" }) as Database<unknown, string>;
-    this.checkLayout(readOnly);
+    if (checkLayout) this.checkLayout(readOnly);
     this.headers = bin("headers");
     this.bodies = bin("bodies");
     this.senders = bin("senders");
@@ -220,17 +223,17 @@ export class ChainStore {
   }
 
   /**
-   * Opens the environment of a datadir without checking its state layout (the migration, which
-   * converts an older one); the caller reads {@link MetaKey.stateLayout} itself.
+   * Opens a datadir's store read-write without checking its state layout, with the sub-databases
+   * of the plain-keyed layout beside the current ones: for `basalt db migrate` (storage/migrate.ts)
+   * only, which reads {@link MetaKey.stateLayout} itself and converts the older layout.
    */
-  static openForMigration(datadir: string): { root: RootDatabase; meta: Database<unknown, string>; legacy: Record<(typeof LEGACY_STATE_DBS)[number], Bin> } {
-    const root = open({ path: join(datadir, "chain"), maxDbs: 32, mapSize: LMDB_MAP_SIZE, compression: false, noMemInit: true });
-    const meta = root.openDB({ name: "meta", encoding: "msgpack", keyEncoding: "ordered-binary" }) as Database<unknown, string>;
-    const legacy = Object.fromEntries(LEGACY_STATE_DBS.map((n) => [n, root.openDB({ name: n, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin])) as Record<
+  static openForMigration(datadir: string): { store: ChainStore; legacy: Record<(typeof LEGACY_STATE_DBS)[number], Bin> } {
+    const store = new ChainStore(join(datadir, "chain"), false, false);
+    const legacy = Object.fromEntries(LEGACY_STATE_DBS.map((n) => [n, store.root.openDB({ name: n, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin])) as Record<
       (typeof LEGACY_STATE_DBS)[number],
       Bin
     >;
-    return { root, meta, legacy };
+    return { store, legacy };
   }
 
   /** Closes the environment (flushes pending writes). */

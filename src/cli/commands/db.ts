@@ -1,0 +1,63 @@
+/**
+ * `basalt db migrate --datadir D`: converts a stopped node's datadir from the plain-keyed state
+ * layout of basalt before 0.9 to the current one in place (storage/migrate.ts), with a progress
+ * line per step (entries/s, ETA). Interrupting it (Ctrl-C, SIGTERM) stops after the transaction
+ * being written; running it again continues. On a current datadir it says so and does nothing.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { IMPORT_PROGRESS_INTERVAL_MS } from "../../config/constants.js";
+import type { BasaltOptions } from "../../config/options.js";
+import { migrateDatadir, type MigrationStep } from "../../storage/migrate.js";
+import { to0x } from "../../util/bytes.js";
+import { BasaltError } from "../../util/errors.js";
+import { ProgressMeter } from "../../util/progress.js";
+
+/** Runs `basalt db migrate`. */
+export async function dbCommand(opts: BasaltOptions, positionals: string[], log: Logger): Promise<void> {
+  const [action] = positionals;
+  if (action !== "migrate" || positionals.length !== 1) throw new BasaltError("CLI_MISSING_ARGUMENT", "db needs one action: basalt db migrate --datadir D");
+  const datadir = opts.datadir;
+  if (!existsSync(join(datadir, "chain", "data.mdb"))) {
+    throw new BasaltError("CLI_NO_DATADIR", `no basalt datadir at ${datadir} (no chain/data.mdb): give the datadir of the node to migrate with --datadir`);
+  }
+  let stop = false;
+  const interrupt = (): void => {
+    stop = true;
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  const t0 = Date.now();
+  let step: MigrationStep | undefined;
+  let meter = new ProgressMeter();
+  try {
+    log.info({ datadir }, "migrating the datadir to the current state layout (stop the node first; interrupt with Ctrl-C and run again to continue)");
+    const r = await migrateDatadir(datadir, {
+      stopRequested: () => stop,
+      onProgress: (p) => {
+        if (p.step !== step) {
+          step = p.step;
+          meter = new ProgressMeter(p.done);
+          log.info({ step: p.step, ...(p.total === undefined ? {} : { total: p.total }) }, "migration step started");
+          return;
+        }
+        if (!meter.due(IMPORT_PROGRESS_INTERVAL_MS)) return;
+        const s = meter.sample(p.done, p.total === undefined ? undefined : Math.max(p.total - p.done, 0));
+        log.info({ step: p.step, done: p.done, ...(p.total === undefined ? {} : { total: p.total }), perSecond: Math.round(s.blocksPerSecond), ...(s.eta === undefined ? {} : { eta: s.eta }) }, "migrating");
+      },
+    });
+    const seconds = Math.round((Date.now() - t0) / 100) / 10;
+    if (r.outcome === "current") log.info({ datadir }, "the datadir already has the current state layout: nothing to do");
+    else if (r.outcome === "stopped") log.info({ datadir, seconds }, "interrupted: run `basalt db migrate` again to continue where it stopped");
+    else {
+      log.info(
+        { datadir, seconds, accounts: r.accounts, slots: r.slots, historyEntries: r.historyEntries, resumed: r.resumed, ...(r.stateRoot === undefined ? {} : { stateRoot: to0x(r.stateRoot) }) },
+        "datadir migrated: the state root matches the head's; start the node as before",
+      );
+    }
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+}

@@ -19,7 +19,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccounts } from "../../src/chain/devnet.js";
-import { MAX_FRAME_LEN } from "../../src/config/constants.js";
+import { BATCHER_MAX_CALLDATA_BYTES, MAX_FRAME_LEN } from "../../src/config/constants.js";
 import { compressChannel } from "../../src/derivation/channelCompression.js";
 import { channelToFrames, encodeBatcherData, encodeFrame, parseBatcherData, type Frame } from "../../src/derivation/frame.js";
 import { stopAllProcesses } from "../helpers/basaltProcess.js";
@@ -161,6 +161,14 @@ describe("derivation faults: garbage in the inbox, verifier killed mid-channel",
     const bigBlocks = (await Promise.all(hashes.map((h) => receipt(sequencer.node.url, h)))).map((x) => x.blockNumber);
     // Mine L1 block by block until one holds frames of a channel whose last frame is not on L1 yet.
     const batcher = devAccounts()[9]!.address.toLowerCase();
+    // L1 blocks hold one full-size frame transaction at most, so a channel of several frames always
+    // spans blocks; otherwise a batcher that sends all of a channel's frames between two mined blocks
+    // (timing on a loaded machine) leaves no block with only some of them.
+    const frameTxGas = BigInt(
+      await r.l1.call<string>("eth_estimateGas", [{ from: batcher, to: r.cfg.batchInboxAddress, data: "0x" + randomBytes(BATCHER_MAX_CALLDATA_BYTES).toString("hex") }]),
+    );
+    const l1GasLimit = (await r.l1.call<{ gasLimit: string }>("eth_getBlockByNumber", ["latest", false])).gasLimit;
+    await r.l1.call("evm_setBlockGasLimit", ["0x" + ((frameTxGas * 3n) / 2n).toString(16)]);
     const open = new Map<string, number>();
     let midChannel: number | undefined;
     // Bounded by 60 L1 blocks: on a loaded machine the batcher may take a while to post the first frames.
@@ -187,6 +195,7 @@ describe("derivation faults: garbage in the inbox, verifier killed mid-channel",
     verifier.node.child.kill("SIGKILL");
     expect((await verifier.node.exited).signal).toBe("SIGKILL");
     await verifier.node.stop();
+    await r.l1.call("evm_setBlockGasLimit", [l1GasLimit]);
     await setL1Mining(r, true);
     // Restarted: the stored safe head is its starting point.
     verifier = await startRollupNode(r, "verifier");

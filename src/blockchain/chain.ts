@@ -862,6 +862,9 @@ export class Chain {
   /**
    * Sets the canonical head to `headHash` (a stored block): unwinds to the common ancestor
    * and re-applies the new branch. Safe/finalized pointers are updated in the same step.
+   * @throws ChainError `CHAIN_REORG_TOO_DEEP` (nothing changed) when the ancestor is below the kept
+   *   state history; `CHAIN_UNKNOWN_BLOCK`/`CHAIN_UNKNOWN_PARENT` for a block that is not stored or
+   *   does not connect.
    */
   async setHead(headHash: Uint8Array, safe?: Uint8Array, finalized?: Uint8Array): Promise<void> {
     if (!equalsBytes(headHash, this.headBlock.hash())) {
@@ -876,6 +879,15 @@ export class Chain {
       }
       if (cur === undefined) throw new ChainError(ChainErrorCode.UNKNOWN_PARENT, `block ${to0x(headHash)} does not connect to the canonical chain`);
       const ancestor = cur;
+      // Checked before anything moves: an unwind that would stop half way leaves a head nobody asked for.
+      const floor = this.store.historyFloor();
+      if (ancestor.header.number < this.headBlock.header.number && ancestor.header.number + 1n < floor) {
+        throw new ChainError(
+          ChainErrorCode.REORG_TOO_DEEP,
+          `moving the head to ${to0x(headHash)} needs unwinding to block ${ancestor.header.number}, but the state history is kept from block ${floor} only (--history.blocks ${this.historyBlocks}; --archive keeps all): the head stays at block ${this.headBlock.header.number}`,
+          { number: ancestor.header.number, hash: to0x(headHash) },
+        );
+      }
       const reorged: Block[] = [];
       while (this.headBlock.header.number > ancestor.header.number) {
         const old = this.headBlock;

@@ -11,6 +11,8 @@ export const ChainErrorCode = {
   /** The datadir's chain was created with another fork schedule than the one asked for (same genesis block). */
   SCHEDULE_MISMATCH: "CHAIN_SCHEDULE_MISMATCH",
   NOT_INITIALIZED: "CHAIN_NOT_INITIALIZED",
+  /** A new head whose common ancestor with the current one is below the kept state history: the unwind cannot be done. */
+  REORG_TOO_DEEP: "CHAIN_REORG_TOO_DEEP",
 } as const;
 export type ChainErrorCodeT = (typeof ChainErrorCode)[keyof typeof ChainErrorCode];
 

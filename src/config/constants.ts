@@ -82,7 +82,13 @@ export const REVERTED_STATES_KEPT = 4;
  */
 export const BULK_LOAD_TXN_WRITES = 200_000;
 
-/** LMDB map size: 1 TiB of address space (sparse; only written pages use disk). */
+/**
+ * LMDB's initial memory map: 1 TiB of address space (sparse; only written pages use disk). Not a
+ * limit: lmdb-js's LMDB grows the map (to twice the pages in use) when a write needs pages beyond
+ * it, and readers in other threads and processes remap at their next transaction
+ * (test/unit/storage/mapGrowth.test.ts). Large so that growth, a remap, is rare: Base mainnet's
+ * full state is a few hundred GB in this layout.
+ */
 export const LMDB_MAP_SIZE = 1024 ** 4;
 
 /** Engine API JWT: allowed clock drift of `iat` (execution-apis authentication spec: ±60 s). */

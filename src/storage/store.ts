@@ -164,8 +164,9 @@ export class ChainStore {
     readonly path: string,
     private readonly readOnly: boolean,
     checkLayout = true,
+    mapBytes = LMDB_MAP_SIZE,
   ) {
-    this.root = open({ path, maxDbs: 32, mapSize: LMDB_MAP_SIZE, readOnly, compression: false, noMemInit: true });
+    this.root = open({ path, maxDbs: 32, mapSize: mapBytes, readOnly, compression: false, noMemInit: true });
     const bin = (name: string): Bin =>
       this.root.openDB({ name, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin;
     this.meta = this.root.openDB({ name: "meta", encoding: "msgpack", keyEncoding: "ordered-binary" }) as Database<unknown, string>;
@@ -215,11 +216,14 @@ export class ChainStore {
     });
   }
 
-  /** Opens (creating if needed) the store of a datadir. */
-  static open(datadir: string, opts: { readOnly?: boolean } = {}): ChainStore {
+  /**
+   * Opens (creating if needed) the store of a datadir. `mapBytes` is the initial memory map
+   * (default {@link LMDB_MAP_SIZE}); the map grows past it as the store does.
+   */
+  static open(datadir: string, opts: { readOnly?: boolean; mapBytes?: number } = {}): ChainStore {
     const path = join(datadir, "chain");
     if (opts.readOnly !== true) mkdirSync(path, { recursive: true });
-    return new ChainStore(path, opts.readOnly === true);
+    return new ChainStore(path, opts.readOnly === true, true, opts.mapBytes);
   }
 
   /**

@@ -136,6 +136,11 @@ export function blockWriteOf(block: Block, receipts: StoredReceipt[], senders: U
   };
 }
 
+/** The canonical write of a genesis block (no transactions) carrying the given state changes. */
+function genesisWrite(block: Block, state: Pick<BlockWrite, "accountChanges" | "storageChanges" | "code" | "parentStateRoot" | "stateRoot" | "tries">): BlockWrite {
+  return { hash: block.hash(), number: block.header.number, headerRlp: block.header.serialize(), bodyRlp: encodeBody(block), senders: [], receipts: [], txHashes: [], canonical: true, ...state };
+}
+
 /**
  * The chain of one datadir.
  */
@@ -265,23 +270,8 @@ export class Chain {
       if (store.getPointer("genesis") !== undefined) throw new ChainError(ChainErrorCode.GENESIS_MISMATCH, `datadir ${datadir} already holds a chain: a genesis state is loaded into a new datadir`);
       const loaded = bulkLoadState(store, accounts, { onProgress: opts.onProgress });
       const block = genesisBlock(g, common, loaded.stateRoot);
-      const write: BlockWrite = {
-        hash: block.hash(),
-        number: block.header.number,
-        headerRlp: block.header.serialize(),
-        bodyRlp: encodeBody(block),
-        senders: [],
-        receipts: [],
-        txHashes: [],
-        // The state is in place already: the block's write carries no state changes.
-        canonical: true,
-        accountChanges: [],
-        storageChanges: [],
-        code: new Map(),
-        parentStateRoot: loaded.stateRoot,
-        stateRoot: loaded.stateRoot,
-        tries: emptyStateTries(),
-      };
+      // The state is in place already: the block's write carries no state changes.
+      const write = genesisWrite(block, { accountChanges: [], storageChanges: [], code: new Map(), parentStateRoot: loaded.stateRoot, stateRoot: loaded.stateRoot, tries: emptyStateTries() });
       store.root.transactionSync(() => {
         store.commitBlock(write, { head: block.hash(), safe: block.hash(), finalized: block.hash() });
         store.meta.put(MetaKey.genesis, Buffer.from(block.hash()));
@@ -307,22 +297,7 @@ export class Chain {
     const changes = state.changes();
     return {
       block,
-      write: {
-        hash: block.hash(),
-        number: block.header.number,
-        headerRlp: block.header.serialize(),
-        bodyRlp: encodeBody(block),
-        senders: [],
-        receipts: [],
-        txHashes: [],
-        canonical: true,
-        accountChanges: changes.accounts,
-        storageChanges: changes.storage,
-        code: state.writtenCode(),
-        parentStateRoot: KECCAK256_RLP,
-        stateRoot: root,
-        tries: state.tries,
-      },
+      write: genesisWrite(block, { accountChanges: changes.accounts, storageChanges: changes.storage, code: state.writtenCode(), parentStateRoot: KECCAK256_RLP, stateRoot: root, tries: state.tries }),
     };
   }
 

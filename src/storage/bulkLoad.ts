@@ -56,6 +56,8 @@ export interface BulkLoadOptions {
   expectedRoot?: Uint8Array;
   /** Called after each committed transaction. */
   onProgress?: (p: BulkLoadProgress) => void;
+  /** Writes per transaction (default {@link BULK_LOAD_TXN_WRITES}; tests use small ones to get many). */
+  txnWrites?: number;
 }
 
 /** What a bulk load wrote. */
@@ -144,7 +146,7 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
     let writes = 0;
     let last: Uint8Array | undefined;
     store.root.transactionSync(() => {
-      while (writes < BULK_LOAD_TXN_WRITES) {
+      while (writes < (opts.txnWrites ?? BULK_LOAD_TXN_WRITES)) {
         const n = it.next();
         if (n.done === true) {
           done = true;
@@ -193,7 +195,8 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
 
 /** Phase 2: the account trie from the flat accounts; returns the state root. */
 function buildAccountTrie(store: ChainStore, count: number, slotCount: number, opts: BulkLoadOptions): Uint8Array {
-  clearTable(store, store.accountTrie);
+  const txnWrites = opts.txnWrites ?? BULK_LOAD_TXN_WRITES;
+  clearTable(store, store.accountTrie, txnWrites);
   const pending: [Buffer, Buffer][] = [];
   const builder = new TrieBuilder((path, record) => pending.push([pathKey(path), record]));
   const flush = (): void => {
@@ -207,7 +210,7 @@ function buildAccountTrie(store: ChainStore, count: number, slotCount: number, o
   for (const { key, value } of store.hashedAccounts.getRange({})) {
     builder.add(key, fullAccountRlp(value));
     seen++;
-    if (pending.length >= BULK_LOAD_TXN_WRITES) {
+    if (pending.length >= txnWrites) {
       flush();
       opts.onProgress?.({ phase: 2, accounts: seen, slots: slotCount, last: key });
     }
@@ -233,8 +236,9 @@ export interface TrieBuildProgress {
  * @throws StorageError `STORAGE_BULK_LOAD_ROOT` when an account's slots do not give its storage
  *   root, a slot has no account, or the state root is not `expectedRoot` (when given).
  */
-export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uint8Array; onProgress?: (p: TrieBuildProgress) => void } = {}): Uint8Array {
-  clearTable(store, store.storageTrie);
+export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uint8Array; onProgress?: (p: TrieBuildProgress) => void; txnWrites?: number } = {}): Uint8Array {
+  const txnWrites = opts.txnWrites ?? BULK_LOAD_TXN_WRITES;
+  clearTable(store, store.storageTrie, txnWrites);
   const pending: [Buffer, Buffer][] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
@@ -259,7 +263,7 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
       builder.add(slot.value.key.subarray(HASHED_KEY_BYTES), RLP.encode(slot.value.value));
       slots++;
       slot = slotIt.next();
-      if (pending.length >= BULK_LOAD_TXN_WRITES) flush();
+      if (pending.length >= txnWrites) flush();
     }
     const root = builder.finish();
     if (compare(root, want) !== 0) {
@@ -270,7 +274,7 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
       );
     }
     accounts++;
-    if (pending.length >= BULK_LOAD_TXN_WRITES) {
+    if (pending.length >= txnWrites) {
       flush();
       opts.onProgress?.({ accounts, slots });
     }
@@ -278,7 +282,7 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
   if (slot.done !== true) throw orphan(slot.value.key);
   flush();
   opts.onProgress?.({ accounts, slots });
-  const stateRoot = buildAccountTrie(store, accounts, slots, {});
+  const stateRoot = buildAccountTrie(store, accounts, slots, { txnWrites });
   if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
     throw new StorageError(
       StorageErrorCode.BULK_LOAD_ROOT,
@@ -289,10 +293,10 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
   return stateRoot;
 }
 
-/** Removes every entry of a table, in transactions of {@link BULK_LOAD_TXN_WRITES}. */
-function clearTable(store: ChainStore, db: ChainStore["accountTrie"]): void {
+/** Removes every entry of a table, in transactions of `txnWrites`. */
+function clearTable(store: ChainStore, db: ChainStore["accountTrie"], txnWrites: number): void {
   for (;;) {
-    const keys = [...db.getKeys({ limit: BULK_LOAD_TXN_WRITES })].map((k) => Buffer.from(k));
+    const keys = [...db.getKeys({ limit: txnWrites })].map((k) => Buffer.from(k));
     if (keys.length === 0) return;
     store.root.transactionSync(() => {
       for (const k of keys) db.remove(k);

@@ -53,6 +53,8 @@ export interface MigrateOptions {
   onProgress?: (p: MigrationProgress) => void;
   /** Polled between transactions: true stops the migration there (resumable). */
   stopRequested?: () => boolean;
+  /** Writes per transaction (default {@link BULK_LOAD_TXN_WRITES}; tests use small ones to get many). */
+  txnWrites?: number;
 }
 
 /** What {@link migrateDatadir} did. */
@@ -142,12 +144,15 @@ class Migration {
   historyEntries = 0;
   stateRoot: Uint8Array | undefined;
   private readonly hasher = new AddressHasher();
+  private readonly txnWrites: number;
 
   constructor(
     private readonly store: ChainStore,
     private readonly legacy: Record<"accounts" | "storage" | "trie", Table>,
     private readonly opts: MigrateOptions,
-  ) {}
+  ) {
+    this.txnWrites = opts.txnWrites ?? BULK_LOAD_TXN_WRITES;
+  }
 
   private stop(): boolean {
     return this.opts.stopRequested?.() === true;
@@ -182,6 +187,7 @@ class Migration {
         const total = entries(this.store.hashedAccounts);
         this.stateRoot = buildTriesFromFlat(this.store, {
           expectedRoot: expected,
+          txnWrites: this.txnWrites,
           onProgress: (p) => this.opts.onProgress?.({ step: "tries", done: p.accounts, ...(total === undefined ? {} : { total }) }),
         });
         return true;
@@ -203,10 +209,10 @@ class Migration {
     for (;;) {
       if (this.stop()) return false;
       const batch: { key: Buffer; value: Buffer }[] = [];
-      for (const e of from.getRange({ ...(start === undefined ? {} : { start }), limit: BULK_LOAD_TXN_WRITES + 1 })) {
+      for (const e of from.getRange({ ...(start === undefined ? {} : { start }), limit: this.txnWrites + 1 })) {
         if (start !== undefined && Buffer.compare(e.key, start) === 0) continue;
         batch.push({ key: Buffer.from(e.key), value: Buffer.from(e.value) });
-        if (batch.length === BULK_LOAD_TXN_WRITES) break;
+        if (batch.length === this.txnWrites) break;
       }
       if (batch.length === 0) return true;
       this.store.root.transactionSync(() => {
@@ -270,7 +276,7 @@ class Migration {
           scanned++;
           const c = convert(e.key, e.value);
           if (c !== undefined) batch.push([Buffer.from(e.key), Buffer.from(c[0]), Buffer.from(c[1])]);
-          if (batch.length === BULK_LOAD_TXN_WRITES || scanned >= 4 * BULK_LOAD_TXN_WRITES) {
+          if (batch.length === this.txnWrites || scanned >= 4 * this.txnWrites) {
             start = Buffer.from(e.key);
             break;
           }

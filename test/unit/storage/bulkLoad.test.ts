@@ -83,7 +83,7 @@ function streamOf(alloc: Record<string, GenesisAccount>): BulkAccount[] {
     out.push({
       hashedAddress: keccak256(hexToBytes(address as `0x${string}`)),
       nonce: BigInt(a.nonce ?? "0x0"),
-      balance: BigInt(a.balance),
+      balance: BigInt(a.balance ?? "0x0"),
       ...(code === undefined ? {} : { code, codeHash: keccak256(code) }),
       ...(storage.length === 0 ? {} : { storage }),
     });

@@ -31,16 +31,21 @@ import { RPC_KINDS, rpcPasses, type RpcReport } from "./state-scale/rpcPass.js";
 import { DEFAULT_SEED, SENDER_COUNT, StateScaleError, planState, synthesize, type StatePlan, type SynthResult } from "./state-scale/synth.js";
 
 /**
- * Bytes of data.mdb per account of the synthesized state: hashedAccounts + accountTrie
- * measured at 200 k accounts (`--accounts 200000 --slots 600000 --contracts 200`: 96 B, of which
- * the flat entry ~70 and the account trie's branch records ~26), rounded up for the deeper
- * trie and B-tree of a larger state.
+ * Bytes of data.mdb per account of the synthesized state, for the disk check: hashedAccounts +
+ * accountTrie measured 116 B per account at 200 k accounts (`--accounts 200000 --slots 600000
+ * --contracts 200`: flat entries 55 B, account-trie branch records 61 B per account), LMDB's
+ * page counts × page size; ~12 % added for the deeper trie and B-trees of a state 50–150 × larger.
  */
-export const EST_BYTES_PER_ACCOUNT = 110;
-/** Bytes of data.mdb per storage slot: hashedStorage + storageTrie, measured the same way (71 B), rounded up likewise. */
-export const EST_BYTES_PER_SLOT = 85;
-/** Bytes a block of the benchmark adds per transaction (body, receipt, senders, tx index, history, change sets) in each of the two copies, rounded up from the measured ~1.1 kB. */
-export const EST_BYTES_PER_TX = 2048;
+export const EST_BYTES_PER_ACCOUNT = 130;
+/** Bytes of data.mdb per storage slot: hashedStorage + storageTrie measured 147 B per slot in the same run (82 flat, 65 trie), ~12 % added likewise. */
+export const EST_BYTES_PER_SLOT = 165;
+/**
+ * Bytes a benchmark block adds to data.mdb per transaction, in each of the two copies (body,
+ * receipt, senders, tx index, history, change sets, and LMDB's copy-on-write pages before its
+ * free list is reused): measured ~4 KiB per transaction at steady state in the same run (50-tx
+ * blocks), rounded up.
+ */
+export const EST_BYTES_PER_TX = 6144;
 /**
  * The disk a run needs relative to one state: the synthesized datadir, its copy where the blocks
  * are sealed (both exist until the copy is deleted), and 10 % for LMDB's free pages and growth.
@@ -269,8 +274,10 @@ export async function runStateScale(opts: StateScaleOptions, log: (line: string)
     }
     return report;
   } finally {
-    if (!opts.keep) rmSync(work, { recursive: true, force: true });
-    else log(`state-scale: kept ${work}`);
+    if (opts.keep) log(`state-scale: kept ${work}`);
+    // A --dir given is emptied, not removed; a temporary work directory is removed.
+    else if (opts.dir === undefined) rmSync(work, { recursive: true, force: true });
+    else for (const f of readdirSync(work)) rmSync(join(work, f), { recursive: true, force: true });
   }
 }
 

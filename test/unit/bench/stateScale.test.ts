@@ -6,7 +6,7 @@
  * report holds the figures; the disk check refuses a run that cannot fit; the arguments and
  * presets parse; the key and slot-count generators keep their promises.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -101,6 +101,14 @@ describe("state-scale benchmark", () => {
     expect(e.neededBytes).toBeGreaterThan(e.freeBytes);
     expect(() => checkDisk(e, dir)).toThrow(expect.objectContaining({ code: "BENCH_STATE_SCALE_DISK", message: expect.stringMatching(/needs about .* GiB.* is free there/) }));
     expect(() => checkDisk(estimateDisk({ accounts: 1000, slots: 1000, blocks: 1, txs: 1 }, dir), dir)).not.toThrow();
+  });
+
+  it("refuses a --dir that is not empty, leaving what is in it", async () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, "mine.txt"), "x");
+    const opts = { ...defaultOptions(ACCOUNTS, SLOTS), contracts: 20, senders: 10, blocks: 1, txs: 1, dir, skipRpc: true, childProcess: false };
+    await expect(runStateScale(opts, () => {})).rejects.toMatchObject({ code: "BENCH_STATE_SCALE_ARGS", message: expect.stringContaining("is not empty") });
+    expect(readdirSync(dir)).toEqual(["mine.txt"]);
   });
 
   it("refuses counts that cannot add up", () => {

@@ -1,5 +1,5 @@
 /**
- * `basalt bench <load|scenario|micro|wrk> [args]`: runs one tool of the benchmark suite. Each tool is
+ * `basalt bench <load|scenario|micro|wrk|state-scale> [args]`: runs one tool of the benchmark suite. Each tool is
  * a module of the compiled bench folder (`dist/bench/<tool>/cli.js`, exporting
  * `main(argv: string[]): Promise<void>`), loaded only when asked for, and parses its own
  * arguments (the node's options do not apply).
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { BasaltError } from "../../util/errors.js";
 
 /** The tools of the bench suite, in display order. */
-export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro", "wrk"] as const;
+export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro", "wrk", "state-scale"] as const;
 /** A tool of the bench suite. */
 export type BenchSubcommand = (typeof BENCH_SUBCOMMANDS)[number];
 
@@ -19,6 +19,7 @@ export const BENCH_SUMMARIES: { readonly [S in BenchSubcommand]: string } = {
   scenario: "End-to-end scenarios against basalt and reference nodes",
   micro: "Micro-benchmarks of basalt's internals",
   wrk: "wrk (when installed) against any JSON-RPC endpoint with a body file, to check a load figure independently",
+  "state-scale": "A mainnet-sized synthetic state (default 10 M accounts, 30 M slots): synthesis, cold/warm/steady block import, RPC latencies",
 };
 
 /** The help text of `basalt bench`. */
@@ -30,7 +31,7 @@ export const BENCH_HELP = [
   "  basalt bench <tool> --help",
   "",
   "Tools:",
-  ...BENCH_SUBCOMMANDS.map((s) => `  ${s.padEnd(10)}${BENCH_SUMMARIES[s]}`),
+  ...BENCH_SUBCOMMANDS.map((s) => `  ${s.padEnd(13)}${BENCH_SUMMARIES[s]}`),
   "",
   "Each tool takes its own arguments; the node options of `basalt --help` do not apply.",
   "",

@@ -48,6 +48,7 @@ import type { Log, StoredReceipt } from "../../storage/types.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { senderOf } from "../../chain/sender.js";
 import type { OverlayStateManager } from "../state/overlayStateManager.js";
+import { stateRootSeconds } from "../state/metrics.js";
 import { applyBeaconRootCall, applyHistoryStorageCall } from "../systemCalls.js";
 import { OpExecutionError, OpExecutionErrorCode } from "./errors.js";
 import { blockEnvOf, defaultEvmEngine, FastEvm, type EvmEngineName } from "../evm/engine.js";
@@ -700,7 +701,9 @@ export class OpBlockExecutor {
   }
 
   async finish(): Promise<OpBlockTotals> {
+    const endTimer = stateRootSeconds.startTimer();
     const stateRoot = await this.state.getStateRoot();
+    endTimer();
     const logsBloom = new Uint8Array(256);
     for (const r of this.receipts) for (let i = 0; i < 256; i++) logsBloom[i] |= r.bloom[i];
     let withdrawalsRoot: Uint8Array | undefined;

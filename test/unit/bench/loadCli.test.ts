@@ -174,7 +174,7 @@ describe("basalt bench", () => {
 
   it("has help, listed in the general help too", () => {
     expect(renderHelp("bench")).toBe(BENCH_HELP);
-    for (const tool of ["load", "scenario", "micro", "wrk"]) expect(BENCH_HELP).toContain(tool);
+    for (const tool of ["load", "scenario", "micro", "wrk", "state-scale"]) expect(BENCH_HELP).toContain(tool);
     expect(renderHelp()).toContain("basalt bench <load|scenario|micro> [args]");
   });
 

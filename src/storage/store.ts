@@ -34,6 +34,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Log, StoredReceipt } from "./types.js";
 import { LMDB_MAP_SIZE } from "../config/constants.js";
+import { cacheCommittedTries } from "./trieCache.js";
 import { accountHistoryKey, changeSetKey, HASHED_KEY_BYTES, numberKey, prefixEnd, storageHistoryKey, storageKey } from "./keys.js";
 import { StorageError, StorageErrorCode } from "./errors.js";
 import { branchRecord, extensionRecord } from "./trie/record.js";
@@ -375,6 +376,8 @@ export class ChainStore {
       if (w.canonical) this.applyCanonical(w);
       if (pointers !== undefined) this.writePointers(pointers);
     });
+    // Committed (a nested call commits with its outer transaction; the cache is validated by hash either way).
+    if (w.canonical) cacheCommittedTries(w.tries);
   }
 
   private checkParentState(w: BlockWrite): void {
@@ -506,6 +509,7 @@ export class ChainStore {
       for (const t of txHashes) this.txIndex.remove(buf(t));
       this.meta.put(MetaKey.head, buf(newHead));
     });
+    cacheCommittedTries(revert.tries);
   }
 
   /**

@@ -24,7 +24,7 @@ import { fromHex, to0x } from "../util/bytes.js";
 import { configUpdatesOf, l1OriginDeposits, type L1ConfigUpdate } from "./attributesL1.js";
 import { HoloceneBatchStream, type BatchStreamRules } from "./batchStream.js";
 import { forkActive, type L1BlockRef } from "./batchValidity.js";
-import { bloomMayContain } from "./bloom.js";
+import { bloomMayContain } from "../util/bloom.js";
 import { readChannel } from "./channel.js";
 import { ChannelAssembler, channelTimeout, type FrameDrop } from "./channelAssembler.js";
 import { DerivationError, DerivationErrorCode } from "./errors.js";

@@ -35,6 +35,7 @@ import { join } from "node:path";
 import type { Log, StoredReceipt } from "./types.js";
 import { LMDB_MAP_SIZE } from "../config/constants.js";
 import { cacheCommittedTries } from "./trieCache.js";
+import { logsBloom } from "../util/bloom.js";
 import { accountHistoryKey, changeSetKey, HASHED_KEY_BYTES, numberKey, prefixEnd, storageHistoryKey, storageKey } from "./keys.js";
 import { StorageError, StorageErrorCode } from "./errors.js";
 import { branchRecord, extensionRecord } from "./trie/record.js";
@@ -542,8 +543,12 @@ export class ChainStore {
 // ---- receipt codec ----------------------------------------------------------------------
 
 type PackedLog = [Uint8Array, Uint8Array[], Uint8Array];
-/** [type, status|root, cumulativeGas, logs, bloom, depositNonce?, depositReceiptVersion?] */
-type PackedReceipt = [number, number | Uint8Array, number, PackedLog[], Uint8Array, number?, number?];
+/**
+ * [type, status|root, cumulativeGas, logs, bloom, depositNonce?, depositReceiptVersion?]. The bloom
+ * is written as null and built from the logs when read (256 bytes a transaction saved, as reth);
+ * receipts written before keep theirs.
+ */
+type PackedReceipt = [number, number | Uint8Array, number, PackedLog[], Uint8Array | null, number?, number?];
 
 /** msgpack encoding of a block's receipts. */
 export function encodeReceipts(receipts: StoredReceipt[]): Buffer {
@@ -553,7 +558,7 @@ export function encodeReceipts(receipts: StoredReceipt[]): Buffer {
       r.root !== undefined ? r.root : (r.status ?? 0),
       Number(r.cumulativeGasUsed),
       r.logs.map((l): PackedLog => [l.address, l.topics, l.data]),
-      r.bloom,
+      null,
     ];
     if (r.depositNonce !== undefined) {
       p.push(Number(r.depositNonce));
@@ -568,12 +573,8 @@ export function encodeReceipts(receipts: StoredReceipt[]): Buffer {
 export function decodeReceipts(b: Uint8Array): StoredReceipt[] {
   const packed = packr.unpack(b) as PackedReceipt[];
   return packed.map(([type, s, cum, logs, bloom, depositNonce, depositReceiptVersion]) => {
-    const r: StoredReceipt = {
-      type,
-      cumulativeGasUsed: BigInt(cum),
-      logs: logs.map(([address, topics, data]): Log => ({ address, topics, data })),
-      bloom,
-    };
+    const decoded = logs.map(([address, topics, data]): Log => ({ address, topics, data }));
+    const r: StoredReceipt = { type, cumulativeGasUsed: BigInt(cum), logs: decoded, bloom: bloom ?? logsBloom(decoded) };
     if (depositNonce !== undefined) r.depositNonce = BigInt(depositNonce);
     if (depositReceiptVersion !== undefined) r.depositReceiptVersion = depositReceiptVersion;
     if (typeof s === "number") r.status = s === 1 ? 1 : 0;

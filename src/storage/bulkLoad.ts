@@ -18,7 +18,7 @@ import { KECCAK256_NULL, KECCAK256_RLP, bigIntToUnpaddedBytes } from "@ethereumj
 import { BULK_LOAD_TXN_WRITES } from "../config/constants.js";
 import { fullAccountRlp } from "./accountCodec.js";
 import { StorageError, StorageErrorCode } from "./errors.js";
-import { HASHED_KEY_BYTES, storageKey } from "./keys.js";
+import { HASHED_KEY_BYTES, prefixEnd, storageKey } from "./keys.js";
 import { MetaKey, type ChainStore } from "./store.js";
 import { TrieBuilder } from "./trie/builder.js";
 import { pathKey, subtreeRange } from "./trie/path.js";
@@ -136,61 +136,86 @@ function isEmpty(store: ChainStore): boolean {
   return true;
 }
 
-/** Phase 1: slots, storage tries and accounts, committed every {@link BULK_LOAD_TXN_WRITES} writes. */
+/**
+ * Phase 1: slots, storage tries and accounts, committed every `txnWrites` writes — within an
+ * account too, so an account of tens of millions of slots is many transactions, not one. The
+ * marker names the last account completed; a resume first removes what an account cut short left
+ * after it (its slots and storage trie records), then loads that account again.
+ */
 function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after: Buffer | undefined, count: number, slotCount: number, opts: BulkLoadOptions): { accounts: number; slots: number } {
-  const it = accounts[Symbol.iterator]();
-  let prev: Uint8Array | undefined = after;
-  let done = false;
-  const written = new Set<string>();
-  while (!done) {
-    let writes = 0;
-    let last: Uint8Array | undefined;
-    store.root.transactionSync(() => {
-      while (writes < (opts.txnWrites ?? BULK_LOAD_TXN_WRITES)) {
-        const n = it.next();
-        if (n.done === true) {
-          done = true;
-          break;
-        }
-        const a = n.value;
-        if (after !== undefined && compare(a.hashedAddress, after) <= 0) continue;
-        if (prev !== undefined && compare(a.hashedAddress, prev) <= 0) {
-          throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `bulk load: account 0x${buf(a.hashedAddress).toString("hex")} comes after 0x${buf(prev).toString("hex")}: hashed addresses must ascend`, {});
-        }
-        prev = a.hashedAddress;
-        const prefix = buf(a.hashedAddress);
-        let storageRoot = KECCAK256_RLP;
-        if (a.storage !== undefined) {
-          const builder = new TrieBuilder((path, record) => {
-            store.storageTrie.putSync(pathKey(path, prefix), record, APPEND);
-            writes++;
-          });
-          for (const { hashedSlot, value } of a.storage) {
-            builder.add(hashedSlot, RLP.encode(value));
-            store.hashedStorage.putSync(storageKey(a.hashedAddress, hashedSlot), buf(value), APPEND);
-            writes++;
-            slotCount++;
-          }
-          storageRoot = builder.finish();
-        }
-        if (a.code !== undefined && a.codeHash !== undefined) {
-          const k = buf(a.codeHash).toString("hex");
-          if (!written.has(k)) {
-            store.code.put(buf(a.codeHash), buf(a.code));
-            written.add(k);
-          }
-        }
-        store.hashedAccounts.putSync(prefix, buf(slim(a.nonce, a.balance, storageRoot, a.codeHash)), APPEND);
-        writes++;
-        count++;
-        last = a.hashedAddress;
-      }
-      if (last !== undefined) store.meta.put(MetaKey.bulkLoad, { phase: 1, last: buf(last).toString("hex"), accounts: count, slots: slotCount } satisfies Marker);
-    });
-    if (last !== undefined) opts.onProgress?.({ phase: 1, accounts: count, slots: slotCount, last });
+  const txnWrites = opts.txnWrites ?? BULK_LOAD_TXN_WRITES;
+  if (after !== undefined) {
+    const from = prefixEnd(after);
+    clearFrom(store, store.hashedStorage, from, txnWrites);
+    clearFrom(store, store.storageTrie, from, txnWrites);
+    clearFrom(store, store.hashedAccounts, from, txnWrites);
   }
+  const pending: [ChainStore["code"], Buffer, Buffer][] = [];
+  let marker: Marker | undefined;
+  const flush = (): void => {
+    if (pending.length === 0 && marker === undefined) return;
+    store.root.transactionSync(() => {
+      // Code is keyed by hash, out of order: the only table not appended to.
+      for (const [db, k, v] of pending) {
+        if (db === store.code) db.putSync(k, v);
+        else db.putSync(k, v, APPEND);
+      }
+      if (marker !== undefined) store.meta.put(MetaKey.bulkLoad, marker);
+    });
+    pending.length = 0;
+    if (marker !== undefined) opts.onProgress?.({ phase: 1, accounts: marker.accounts, slots: marker.slots, last: Buffer.from(marker.last, "hex") });
+    marker = undefined;
+  };
+  const put = (db: ChainStore["code"], k: Buffer, v: Uint8Array): void => {
+    pending.push([db, k, Buffer.from(v)]);
+    if (pending.length >= txnWrites) flush();
+  };
+  let prev: Uint8Array | undefined = after;
+  const written = new Set<string>();
+  for (const a of accounts) {
+    if (after !== undefined && compare(a.hashedAddress, after) <= 0) continue;
+    if (prev !== undefined && compare(a.hashedAddress, prev) <= 0) {
+      throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `bulk load: account 0x${buf(a.hashedAddress).toString("hex")} comes after 0x${buf(prev).toString("hex")}: hashed addresses must ascend`, {});
+    }
+    prev = a.hashedAddress;
+    const prefix = Buffer.from(a.hashedAddress);
+    let storageRoot = KECCAK256_RLP;
+    let slots = 0;
+    if (a.storage !== undefined) {
+      const builder = new TrieBuilder((path, record) => put(store.storageTrie, pathKey(path, prefix), record));
+      for (const { hashedSlot, value } of a.storage) {
+        builder.add(hashedSlot, RLP.encode(value));
+        put(store.hashedStorage, storageKey(a.hashedAddress, hashedSlot), value);
+        slots++;
+      }
+      storageRoot = builder.finish();
+    }
+    if (a.code !== undefined && a.codeHash !== undefined) {
+      const k = buf(a.codeHash).toString("hex");
+      if (!written.has(k)) {
+        put(store.code, Buffer.from(a.codeHash), a.code);
+        written.add(k);
+      }
+    }
+    put(store.hashedAccounts, prefix, slim(a.nonce, a.balance, storageRoot, a.codeHash));
+    count++;
+    slotCount += slots;
+    marker = { phase: 1, last: prefix.toString("hex"), accounts: count, slots: slotCount };
+  }
+  flush();
   store.root.transactionSync(() => store.meta.put(MetaKey.bulkLoad, { phase: 2, last: "", accounts: count, slots: slotCount } satisfies Marker));
   return { accounts: count, slots: slotCount };
+}
+
+/** Removes every entry of `db` from `start` on, in transactions of `txnWrites`. */
+function clearFrom(store: ChainStore, db: ChainStore["code"], start: Buffer, txnWrites: number): void {
+  for (;;) {
+    const keys = [...db.getKeys({ start, limit: txnWrites })].map((k) => Buffer.from(k));
+    if (keys.length === 0) return;
+    store.root.transactionSync(() => {
+      for (const k of keys) db.remove(k);
+    });
+  }
 }
 
 /** Phase 2: the account trie from the flat accounts; returns the state root. */

@@ -27,7 +27,7 @@ import type { Chain } from "../blockchain/chain.js";
 import { fullAccountRlp } from "../storage/accountCodec.js";
 import { HASHED_KEY_BYTES, prefixEnd } from "../storage/keys.js";
 import { TrieBuilder, type HashedNodeSink } from "../storage/trie/builder.js";
-import { to0x } from "../util/bytes.js";
+import { to0x, toHex } from "../util/bytes.js";
 import { ProofsError, ProofsErrorCode } from "./errors.js";
 import { sameBytes } from "./trieNode.js";
 
@@ -87,10 +87,6 @@ export interface BaselineResult {
   storageTries: number;
 }
 
-function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
-}
-
 /** A `PROOFS_BASELINE_UNRESUMABLE` error for the store at `dir`. */
 export function unresumable(dir: string, block: bigint | undefined, reason: string): ProofsError {
   return new ProofsError(
@@ -114,11 +110,11 @@ function revertedSince(chain: Chain, at: bigint, head: bigint): Reverted {
   const slots = new Map<string, Map<string, [Buffer, Buffer]>>();
   for (let n = at + 1n; n <= head; n++) {
     const set = store.changeSetOf(n);
-    for (const a of set.accounts) accounts.set(hex(a), a);
+    for (const a of set.accounts) accounts.set(toHex(a), a);
     for (const [a, s] of set.slots) {
-      let m = slots.get(hex(a));
-      if (m === undefined) slots.set(hex(a), (m = new Map()));
-      m.set(hex(s), [a, s]);
+      let m = slots.get(toHex(a));
+      if (m === undefined) slots.set(toHex(a), (m = new Map()));
+      m.set(toHex(s), [a, s]);
     }
   }
   const out: Reverted = { accounts: [], slots: new Map() };

@@ -19,6 +19,7 @@ import type { TrieChange } from "../storage/trie/update.js";
 import type { StateChanges, StorageTrieChanges } from "./stateStep.js";
 import { sameBytes } from "./trieNode.js";
 import type { BlockRef } from "./types.js";
+import { toHex } from "../util/bytes.js";
 
 /** Which way a step goes over a block: to the state after it (forward sync) or to the one before it (backfill). */
 export type StepDirection = "forward" | "back";
@@ -30,10 +31,6 @@ export type BlockChangesRead =
   | { kind: "pruned"; floor: bigint }
   /** The block is no longer the canonical block of its number (a reorg is under way). */
   | { kind: "reorged" };
-
-function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
-}
 
 /** The storage root in an account's slim RLP (the empty trie's when the account is absent or its root empty); a copy. */
 export function slimStorageRoot(slim: Uint8Array | undefined): Uint8Array {
@@ -62,7 +59,7 @@ export function readBlockChanges(store: ChainStore, block: BlockRef, direction: 
   });
   const byAccount = new Map<string, { hashedAddress: Uint8Array; changes: TrieChange[] }>();
   for (const [a, s] of set.slots) {
-    const k = hex(a);
+    const k = toHex(a);
     let entry = byAccount.get(k);
     if (entry === undefined) byAccount.set(k, (entry = { hashedAddress: a, changes: [] }));
     const v = store.getHistoricalStorage(a, s, target);

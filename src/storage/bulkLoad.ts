@@ -23,6 +23,7 @@ import { MetaKey, type ChainStore } from "./store.js";
 import { TrieBuilder } from "./trie/builder.js";
 import { pathKey, subtreeRange } from "./trie/path.js";
 import { TrieComparator, type TrieComparison } from "./trie/verify.js";
+import { asBuffer } from "../util/bytes.js";
 
 const EMPTY = new Uint8Array(0);
 /** Put flags: append at the end of the table (keys arrive in ascending order). */
@@ -78,12 +79,8 @@ interface Marker {
   slots: number;
 }
 
-function buf(u: Uint8Array): Buffer {
-  return Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-}
-
 function compare(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(buf(a), buf(b));
+  return Buffer.compare(asBuffer(a), asBuffer(b));
 }
 
 /** The slim RLP (accountCodec.ts) of an account's fields. */
@@ -118,12 +115,12 @@ export function bulkLoadState(store: ChainStore, accounts: Iterable<BulkAccount>
   if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
     throw new StorageError(
       StorageErrorCode.BULK_LOAD_ROOT,
-      `the loaded state has root 0x${buf(stateRoot).toString("hex")}, expected 0x${buf(opts.expectedRoot).toString("hex")}: the source is not that state`,
+      `the loaded state has root 0x${asBuffer(stateRoot).toString("hex")}, expected 0x${asBuffer(opts.expectedRoot).toString("hex")}: the source is not that state`,
       {},
     );
   }
   store.root.transactionSync(() => {
-    store.meta.put(MetaKey.stateRoot, buf(stateRoot));
+    store.meta.put(MetaKey.stateRoot, asBuffer(stateRoot));
     store.meta.remove(MetaKey.bulkLoad);
   });
   return { stateRoot, accounts: count, slots: slotCount, resumed };
@@ -175,7 +172,7 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
   for (const a of accounts) {
     if (after !== undefined && compare(a.hashedAddress, after) <= 0) continue;
     if (prev !== undefined && compare(a.hashedAddress, prev) <= 0) {
-      throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `bulk load: account 0x${buf(a.hashedAddress).toString("hex")} comes after 0x${buf(prev).toString("hex")}: hashed addresses must ascend`, {});
+      throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `bulk load: account 0x${asBuffer(a.hashedAddress).toString("hex")} comes after 0x${asBuffer(prev).toString("hex")}: hashed addresses must ascend`, {});
     }
     prev = a.hashedAddress;
     const prefix = Buffer.from(a.hashedAddress);
@@ -191,7 +188,7 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
       storageRoot = builder.finish();
     }
     if (a.code !== undefined && a.codeHash !== undefined) {
-      const k = buf(a.codeHash).toString("hex");
+      const k = asBuffer(a.codeHash).toString("hex");
       if (!written.has(k)) {
         put(store.code, Buffer.from(a.codeHash), a.code);
         written.add(k);
@@ -294,7 +291,7 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
     if (compare(root, want) !== 0) {
       throw new StorageError(
         StorageErrorCode.BULK_LOAD_ROOT,
-        `account 0x${prefix.toString("hex")}: its slots give storage root 0x${buf(root).toString("hex")}, the account holds 0x${buf(want).toString("hex")}: the flat state is inconsistent`,
+        `account 0x${prefix.toString("hex")}: its slots give storage root 0x${asBuffer(root).toString("hex")}, the account holds 0x${asBuffer(want).toString("hex")}: the flat state is inconsistent`,
         {},
       );
     }
@@ -311,7 +308,7 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
   if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
     throw new StorageError(
       StorageErrorCode.BULK_LOAD_ROOT,
-      `the flat state gives state root 0x${buf(stateRoot).toString("hex")}, expected 0x${buf(opts.expectedRoot).toString("hex")}: the flat state is not that block's`,
+      `the flat state gives state root 0x${asBuffer(stateRoot).toString("hex")}, expected 0x${asBuffer(opts.expectedRoot).toString("hex")}: the flat state is not that block's`,
       {},
     );
   }
@@ -364,7 +361,7 @@ export function verifyState(store: ChainStore, expectedRoot: Uint8Array, opts: {
   const report = (c: TrieComparison, what: string): void => {
     nodes += c.matched;
     storageNodes += what === "account trie" ? 0 : c.matched + c.different + c.extra;
-    for (const d of c.differences) problem(`${what}: ${d.kind} node at ${buf(d.key).toString("hex")}`);
+    for (const d of c.differences) problem(`${what}: ${d.kind} node at ${asBuffer(d.key).toString("hex")}`);
   };
   for (const { key, value } of store.hashedAccounts.getRange({})) {
     // Slots of no account (below this one).
@@ -384,7 +381,7 @@ export function verifyState(store: ChainStore, expectedRoot: Uint8Array, opts: {
     }
     const root = sb.finish();
     report(cmp.finish(), `storage trie of 0x${key.toString("hex")}`);
-    if (compare(root, wantRoot) !== 0) problem(`account 0x${key.toString("hex")}: its slots give storage root 0x${buf(root).toString("hex")}, the account says 0x${buf(wantRoot).toString("hex")}`);
+    if (compare(root, wantRoot) !== 0) problem(`account 0x${key.toString("hex")}: its slots give storage root 0x${asBuffer(root).toString("hex")}, the account says 0x${asBuffer(wantRoot).toString("hex")}`);
     builder.add(key, fullAccountRlp(value));
     accounts++;
     if (accounts % 100_000 === 0) opts.onProgress?.(accounts, slots);
@@ -399,6 +396,6 @@ export function verifyState(store: ChainStore, expectedRoot: Uint8Array, opts: {
   const stored = (store.storageTrie.getStats() as { entryCount?: number }).entryCount;
   if (stored !== undefined && stored !== storageNodes) problem(`the storage trie table holds ${stored} records, the accounts' storage tries ${storageNodes}: ${stored - storageNodes} belong to no account`);
   // Always reported, however many node problems came before it.
-  if (compare(stateRoot, expectedRoot) !== 0) problems.push(`the state's root is 0x${buf(stateRoot).toString("hex")}, expected 0x${buf(expectedRoot).toString("hex")}`);
+  if (compare(stateRoot, expectedRoot) !== 0) problems.push(`the state's root is 0x${asBuffer(stateRoot).toString("hex")}, expected 0x${asBuffer(expectedRoot).toString("hex")}`);
   return { stateRoot, accounts, slots, nodes, problems };
 }

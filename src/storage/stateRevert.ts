@@ -14,16 +14,7 @@ import type { ChainStore } from "./store.js";
 import { StateTries, type StateTrieSource } from "./trie/stateTries.js";
 import type { TrieSource } from "./trie/source.js";
 import { updateTrie, type TrieChange } from "./trie/update.js";
-
-function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+import { bytesEqual, toHex } from "../util/bytes.js";
 
 /** The storage root in a slim account RLP (the empty trie's when absent or empty). */
 function storageRootOf(slim: Uint8Array | undefined): Uint8Array {
@@ -62,12 +53,12 @@ export function revertState(store: ChainStore, head: { number: bigint; stateRoot
   const slots = new Map<string, Map<string, [Buffer, Buffer]>>();
   for (let n = target.number + 1n; n <= head.number; n++) {
     const cs = store.changeSetOf(n);
-    for (const a of cs.accounts) accounts.set(hex(a), a);
+    for (const a of cs.accounts) accounts.set(toHex(a), a);
     for (const [a, s] of cs.slots) {
-      const k = hex(a);
+      const k = toHex(a);
       let m = slots.get(k);
       if (m === undefined) slots.set(k, (m = new Map()));
-      m.set(hex(s), [a, s]);
+      m.set(toHex(s), [a, s]);
     }
   }
   const tries = new StateTries(new StoreTrieSource(store));
@@ -83,10 +74,10 @@ export function revertState(store: ChainStore, head: { number: bigint; stateRoot
     slotCount += changes.length;
     const root = updateTrie(tries.storageOf(hashedAddress), storageRootOf(store.getAccount(hashedAddress)), changes);
     const want = storageRootOf(store.getHistoricalAccount(hashedAddress, target.number));
-    if (!equal(root, want)) {
+    if (!bytesEqual(root, want)) {
       throw new StorageError(
         StorageErrorCode.REVERT_MISMATCH,
-        `reverting the storage of account 0x${k} to block ${target.number} gave root 0x${hex(root)}, its account there says 0x${hex(want)}: the store is inconsistent (re-sync or restore a snapshot)`,
+        `reverting the storage of account 0x${k} to block ${target.number} gave root 0x${toHex(root)}, its account there says 0x${toHex(want)}: the store is inconsistent (re-sync or restore a snapshot)`,
         { number: target.number.toString() },
       );
     }
@@ -97,10 +88,10 @@ export function revertState(store: ChainStore, head: { number: bigint; stateRoot
     changes.push({ key: a, value: v === undefined ? undefined : fullAccountRlp(v) });
   }
   const stateRoot = updateTrie(tries.account, head.stateRoot, changes);
-  if (!equal(stateRoot, target.stateRoot)) {
+  if (!bytesEqual(stateRoot, target.stateRoot)) {
     throw new StorageError(
       StorageErrorCode.REVERT_MISMATCH,
-      `reverting the state from block ${head.number} to block ${target.number} gave root 0x${hex(stateRoot)}, the header says 0x${hex(target.stateRoot)}: the store is inconsistent (re-sync or restore a snapshot)`,
+      `reverting the state from block ${head.number} to block ${target.number} gave root 0x${toHex(stateRoot)}, the header says 0x${toHex(target.stateRoot)}: the store is inconsistent (re-sync or restore a snapshot)`,
       { number: target.number.toString() },
     );
   }
@@ -109,7 +100,7 @@ export function revertState(store: ChainStore, head: { number: bigint; stateRoot
     stateRoot,
     accounts: accounts.size,
     slots: slotCount,
-    slotsOf: (hashedAddress) => [...(slots.get(hex(hashedAddress))?.values() ?? [])].map(([, s]) => s),
+    slotsOf: (hashedAddress) => [...(slots.get(toHex(hashedAddress))?.values() ?? [])].map(([, s]) => s),
   };
 }
 
@@ -119,7 +110,7 @@ export function revertedSource(r: RevertedState): StateTrieSource {
   return {
     account: tries.account,
     storage(hashedAddress: Uint8Array): TrieSource {
-      return tries.storage.get(hex(hashedAddress)) ?? tries.source.storage(hashedAddress);
+      return tries.storage.get(toHex(hashedAddress)) ?? tries.source.storage(hashedAddress);
     },
   };
 }

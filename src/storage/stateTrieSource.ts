@@ -16,10 +16,7 @@ import { StateTrieError, StateTrieErrorCode } from "./trie/errors.js";
 import { trieReadsTotal } from "./stateMetrics.js";
 import { cachedDepth, trieCacheGet, trieCacheKey, trieCacheSet } from "./trieCache.js";
 import type { ChainStore } from "./store.js";
-
-function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
-}
+import { toHex } from "../util/bytes.js";
 
 /** The latest state's tries in a chain store. */
 export class StoreTrieSource implements StateTrieSource {
@@ -31,7 +28,7 @@ export class StoreTrieSource implements StateTrieSource {
 
   storage(hashedAddress: Uint8Array): TrieSource {
     const prefix = Buffer.from(hashedAddress);
-    const tag = hex(hashedAddress);
+    const tag = toHex(hashedAddress);
     return { node: (path, hash, hint) => this.read(prefix, tag, path, hash, hint) };
   }
 

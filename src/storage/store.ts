@@ -43,6 +43,7 @@ import { pathKey, subtreeRange } from "./trie/path.js";
 import { pathOfString, type TrieOverlay } from "./trie/source.js";
 import type { StateTries } from "./trie/stateTries.js";
 import { trieWritesTotal } from "./stateMetrics.js";
+import { asBuffer } from "../util/bytes.js";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
@@ -117,10 +118,6 @@ export interface BlockWrite {
   stateRoot: Uint8Array;
   /** The block's trie changes over its parent's tries. */
   tries: StateTries;
-}
-
-function buf(u: Uint8Array): Buffer {
-  return Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 }
 
 function hexKey(h: string): Buffer {
@@ -254,31 +251,31 @@ export class ChainStore {
   // ---- blocks -------------------------------------------------------------------------
 
   getHeaderRlp(hash: Uint8Array): Buffer | undefined {
-    return this.headers.get(buf(hash));
+    return this.headers.get(asBuffer(hash));
   }
   getBodyRlp(hash: Uint8Array): Buffer | undefined {
-    return this.bodies.get(buf(hash));
+    return this.bodies.get(asBuffer(hash));
   }
   getSenders(hash: Uint8Array): Uint8Array[] | undefined {
-    const v = this.senders.get(buf(hash));
+    const v = this.senders.get(asBuffer(hash));
     if (v === undefined) return undefined;
     const out: Uint8Array[] = [];
     for (let i = 0; i < v.length; i += 20) out.push(v.subarray(i, i + 20));
     return out;
   }
   getReceipts(hash: Uint8Array): StoredReceipt[] | undefined {
-    const v = this.receipts.get(buf(hash));
+    const v = this.receipts.get(asBuffer(hash));
     if (v === undefined) return undefined;
     return decodeReceipts(v);
   }
   hasBlock(hash: Uint8Array): boolean {
-    return this.headers.doesExist(buf(hash));
+    return this.headers.doesExist(asBuffer(hash));
   }
   getCanonicalHash(n: bigint): Uint8Array | undefined {
     return this.canonical.get(numberKey(n));
   }
   getTxLocation(txHash: Uint8Array): { blockHash: Uint8Array; index: number } | undefined {
-    const v = this.txIndex.get(buf(txHash));
+    const v = this.txIndex.get(asBuffer(txHash));
     if (v === undefined) return undefined;
     return { blockHash: v.subarray(0, 32), index: v.readUInt32BE(32) };
   }
@@ -305,18 +302,18 @@ export class ChainStore {
 
   /** Slim RLP of the account with this hashed address in the latest state. */
   getAccount(hashedAddress: Uint8Array): Buffer | undefined {
-    return this.hashedAccounts.get(buf(hashedAddress));
+    return this.hashedAccounts.get(asBuffer(hashedAddress));
   }
   /** A slot's value (leading zeros stripped) in the latest state, by hashed address and slot. */
   getStorage(hashedAddress: Uint8Array, hashedSlot: Uint8Array): Buffer | undefined {
     return this.hashedStorage.get(storageKey(hashedAddress, hashedSlot));
   }
   getCode(codeHash: Uint8Array): Buffer | undefined {
-    return this.code.get(buf(codeHash));
+    return this.code.get(asBuffer(codeHash));
   }
   /** All flat storage slots of an account, by hashed slot, in trie order (storage clears and dumps). */
   *storageSlots(hashedAddress: Uint8Array): Generator<{ hashedSlot: Buffer; value: Buffer }> {
-    for (const { key, value } of this.hashedStorage.getRange({ start: buf(hashedAddress), end: prefixEnd(hashedAddress) })) {
+    for (const { key, value } of this.hashedStorage.getRange({ start: asBuffer(hashedAddress), end: prefixEnd(hashedAddress) })) {
       yield { hashedSlot: key.subarray(HASHED_KEY_BYTES), value };
     }
   }
@@ -396,43 +393,43 @@ export class ChainStore {
 
   /** Writes headers, bodies, senders, receipts and code (no canonical effects). */
   private writeBlockData(w: BlockWrite): void {
-    const h = buf(w.hash);
-    this.headers.put(h, buf(w.headerRlp));
-    this.bodies.put(h, buf(w.bodyRlp));
-    this.senders.put(h, Buffer.concat(w.senders.map(buf)));
+    const h = asBuffer(w.hash);
+    this.headers.put(h, asBuffer(w.headerRlp));
+    this.bodies.put(h, asBuffer(w.bodyRlp));
+    this.senders.put(h, Buffer.concat(w.senders.map(asBuffer)));
     this.receipts.put(h, encodeReceipts(w.receipts));
-    for (const [k, v] of w.code) this.code.put(hexKey(k), buf(v));
+    for (const [k, v] of w.code) this.code.put(hexKey(k), asBuffer(v));
   }
 
   /** Makes a stored block canonical: number index, tx index, flat state, history, tries. */
   private applyCanonical(w: BlockWrite): void {
-    const h = buf(w.hash);
+    const h = asBuffer(w.hash);
     this.canonical.put(numberKey(w.number), h);
     w.txHashes.forEach((txh, i) => {
       const loc = Buffer.allocUnsafe(36);
       loc.set(w.hash, 0);
       loc.writeUInt32BE(i, 32);
-      this.txIndex.put(buf(txh), loc);
+      this.txIndex.put(asBuffer(txh), loc);
     });
     const empty = Buffer.alloc(0);
     const tagA = Buffer.from("a");
     const tagS = Buffer.from("s");
     for (const c of w.accountChanges) {
-      const a = buf(c.hashedAddress);
-      this.accountHistory.put(accountHistoryKey(c.hashedAddress, w.number), c.before === undefined ? empty : buf(c.before));
+      const a = asBuffer(c.hashedAddress);
+      this.accountHistory.put(accountHistoryKey(c.hashedAddress, w.number), c.before === undefined ? empty : asBuffer(c.before));
       this.changeSets.put(changeSetKey(w.number, Buffer.concat([tagA, a])), empty);
       if (c.after === undefined) this.hashedAccounts.remove(a);
-      else this.hashedAccounts.put(a, buf(c.after));
+      else this.hashedAccounts.put(a, asBuffer(c.after));
     }
     for (const c of w.storageChanges) {
       const k = storageKey(c.hashedAddress, c.hashedSlot);
-      this.storageHistory.put(storageHistoryKey(c.hashedAddress, c.hashedSlot, w.number), buf(c.before));
+      this.storageHistory.put(storageHistoryKey(c.hashedAddress, c.hashedSlot, w.number), asBuffer(c.before));
       this.changeSets.put(changeSetKey(w.number, Buffer.concat([tagS, k])), empty);
       if (c.after.length === 0) this.hashedStorage.remove(k);
-      else this.hashedStorage.put(k, buf(c.after));
+      else this.hashedStorage.put(k, asBuffer(c.after));
     }
     this.writeTries(w.tries);
-    this.meta.put(MetaKey.stateRoot, buf(w.stateRoot));
+    this.meta.put(MetaKey.stateRoot, asBuffer(w.stateRoot));
   }
 
   /** Writes a state's trie changes: stored nodes put at their paths, vacated ones removed, wiped storage tries dropped. */
@@ -467,9 +464,9 @@ export class ChainStore {
 
   /** Writes forkchoice pointers. */
   private writePointers(p: { head?: Uint8Array; safe?: Uint8Array; finalized?: Uint8Array }): void {
-    if (p.head !== undefined) this.meta.put(MetaKey.head, buf(p.head));
-    if (p.safe !== undefined) this.meta.put(MetaKey.safe, buf(p.safe));
-    if (p.finalized !== undefined) this.meta.put(MetaKey.finalized, buf(p.finalized));
+    if (p.head !== undefined) this.meta.put(MetaKey.head, asBuffer(p.head));
+    if (p.safe !== undefined) this.meta.put(MetaKey.safe, asBuffer(p.safe));
+    if (p.finalized !== undefined) this.meta.put(MetaKey.finalized, asBuffer(p.finalized));
   }
 
   /** Updates forkchoice pointers atomically. */
@@ -505,10 +502,10 @@ export class ChainStore {
         this.changeSets.remove(Buffer.from(key));
       }
       this.writeTries(revert.tries);
-      this.meta.put(MetaKey.stateRoot, buf(revert.stateRoot));
+      this.meta.put(MetaKey.stateRoot, asBuffer(revert.stateRoot));
       this.canonical.remove(start);
-      for (const t of txHashes) this.txIndex.remove(buf(t));
-      this.meta.put(MetaKey.head, buf(newHead));
+      for (const t of txHashes) this.txIndex.remove(asBuffer(t));
+      this.meta.put(MetaKey.head, asBuffer(newHead));
     });
     cacheCommittedTries(revert.tries);
   }

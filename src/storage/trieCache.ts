@@ -15,6 +15,7 @@ import { LruMap } from "../util/lru.js";
 import { keccak256 } from "../util/keccak.js";
 import type { TrieNodeRead } from "./trie/source.js";
 import type { StateTries } from "./trie/stateTries.js";
+import { bytesEqual } from "../util/bytes.js";
 
 /** A cached read: the hash it was read under and the node. */
 interface Cached {
@@ -23,12 +24,6 @@ interface Cached {
 }
 
 const cache = new LruMap<string, Cached>(TRIE_PATH_CACHE_NODES);
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** The cache key of a node: the trie's tag ("" for the account trie, the hashed address's hex) and the path string. */
 export function trieCacheKey(tag: string, path: string): string {
@@ -43,7 +38,7 @@ export function cachedDepth(depth: number, storage: boolean): boolean {
 /** The cached node at `key` when it was stored under `hash`. */
 export function trieCacheGet(key: string, hash: Uint8Array): TrieNodeRead | undefined {
   const hit = cache.get(key);
-  return hit !== undefined && equal(hit.hash, hash) ? hit.read : undefined;
+  return hit !== undefined && bytesEqual(hit.hash, hash) ? hit.read : undefined;
 }
 
 /** Caches a stored node read under `hash`. */

@@ -1,8 +1,12 @@
 /** Byte helpers used across subsystems. */
 
+/** A Buffer view of the same bytes (no copy). */
+export function asBuffer(b: Uint8Array): Buffer {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+}
 /** Lower-case hex without prefix. */
 export function toHex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
+  return asBuffer(b).toString("hex");
 }
 /** 0x-prefixed lower-case hex. */
 export function to0x(b: Uint8Array): string {
@@ -14,5 +18,5 @@ export function fromHex(h: string): Uint8Array {
 }
 /** Byte equality. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+  return asBuffer(a).equals(b);
 }

@@ -4,6 +4,7 @@
  * executed, its trie diff (committed with the block by the chain store).
  */
 import { EMPTY_TRIE_SOURCE, TrieOverlay, type TrieSource } from "./source.js";
+import { toHex } from "../../util/bytes.js";
 
 /** Where a state's existing trie nodes are read from. */
 export interface StateTrieSource {
@@ -11,10 +12,6 @@ export interface StateTrieSource {
   readonly account: TrieSource;
   /** The storage trie of the account with this hashed address. */
   storage(hashedAddress: Uint8Array): TrieSource;
-}
-
-function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 }
 
 /** The overlays of one state's tries. */
@@ -29,7 +26,7 @@ export class StateTries {
 
   /** The overlay of an account's storage trie (created on first use). */
   storageOf(hashedAddress: Uint8Array): TrieOverlay {
-    const k = hex(hashedAddress);
+    const k = toHex(hashedAddress);
     let o = this.storage.get(k);
     if (o === undefined) {
       o = new TrieOverlay(this.source.storage(hashedAddress));
@@ -45,7 +42,7 @@ export class StateTries {
 
   /** Forgets an account's storage trie changes (a wipe undone): it reads the source's trie again. */
   resetStorage(hashedAddress: Uint8Array): void {
-    this.storage.set(hex(hashedAddress), new TrieOverlay(this.source.storage(hashedAddress)));
+    this.storage.set(toHex(hashedAddress), new TrieOverlay(this.source.storage(hashedAddress)));
   }
 
   /** Nodes written (stored nodes, leaves and removals) over every trie: a size for metrics and logs. */

@@ -15,6 +15,7 @@ import { keccak256 } from "../../util/keccak.js";
 import { StateTrieError, StateTrieErrorCode } from "./errors.js";
 import { compactPath, packNibbles } from "./path.js";
 import { pathString, type TrieNodeRead, type TrieOverlay } from "./source.js";
+import { toHex } from "../../util/bytes.js";
 
 /** A child as referenced in its parent: a 32-byte hash, or an embedded node's decoded RLP list. */
 type StoredRef = Uint8Array | RlpList;
@@ -60,10 +61,6 @@ function nibbles(key: Uint8Array): number[] {
     out[2 * i + 1] = key[i]! & 15;
   }
   return out;
-}
-
-function hexOf(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 }
 
 /** The state of one update: the overlay and the paths read from it. */
@@ -119,7 +116,7 @@ function load(ctx: Ctx, c: Stub, path: number[]): TrieNode {
   const p = Uint8Array.from(path);
   const r = ctx.overlay.node(p, c.ref, path.length === 0 ? "unknown" : c.stored ? "stored" : "leaf");
   const where = pathString(path);
-  if (r === undefined) throw new StateTrieError(StateTrieErrorCode.MISSING_NODE, `trie node ${hexOf(c.ref)} at path ${where || "(root)"} is not in the state`, { where, hash: hexOf(c.ref) });
+  if (r === undefined) throw new StateTrieError(StateTrieErrorCode.MISSING_NODE, `trie node ${toHex(c.ref)} at path ${where || "(root)"} is not in the state`, { where, hash: toHex(c.ref) });
   ctx.loaded.add(where);
   return fromRead(r, path.length, c.ref, where);
 }

@@ -8,14 +8,9 @@ import { KECCAK256_RLP } from "@ethereumjs/util";
 import { StateTrieError, StateTrieErrorCode } from "./errors.js";
 import { compactPath, toNibbles } from "./path.js";
 import { pathString, type NodeHint, type TrieNodeRead, type TrieSource } from "./source.js";
+import { bytesEqual } from "../../util/bytes.js";
 
 type Item = Uint8Array | Item[];
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** The RLP of a node read at a path of `depth` nibbles (a leaf rebuilt from its key and value). */
 export function nodeRlp(read: TrieNodeRead, depth: number): Uint8Array {
@@ -37,7 +32,7 @@ export interface KeyWalk {
  */
 export function walkKey(source: TrieSource, root: Uint8Array, key: Uint8Array): KeyWalk {
   const proof: Uint8Array[] = [];
-  if (equal(root, KECCAK256_RLP)) return { value: undefined, proof };
+  if (bytesEqual(root, KECCAK256_RLP)) return { value: undefined, proof };
   const want = toNibbles(key);
   let depth = 0;
   let hint: NodeHint = "unknown";

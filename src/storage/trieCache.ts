@@ -51,7 +51,7 @@ export function cacheCommittedTries(tries: StateTries): void {
   const put = (tag: string, entries: Map<string, TrieNodeRead | null>, storage: boolean): void => {
     for (const [p, e] of entries) {
       if (e === null || e.rlp === undefined || !cachedDepth(p.length, storage)) continue;
-      cache.set(trieCacheKey(tag, p), { hash: keccak256(e.rlp), read: e });
+      cache.set(trieCacheKey(tag, p), { hash: e.hash ?? keccak256(e.rlp), read: e });
     }
   };
   put("", tries.account.entries, false);

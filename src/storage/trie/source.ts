@@ -16,9 +16,10 @@ export type NodeHint = "stored" | "leaf" | "unknown";
  * nodes (bit i for nibble i; a source that cannot tell sets every bit: the hint only steers a
  * read); or a leaf as its full hashed key and its value (as the trie holds it: an account's RLP,
  * a storage word's RLP). A source reading RLP by hash may return a leaf's RLP as a stored node.
+ * Nodes an update writes carry their hash, computed for their parent's reference.
  */
 export type TrieNodeRead =
-  | { rlp: Uint8Array; storedMask: number; kind?: StoredKind; leafKey?: undefined; value?: undefined }
+  | { rlp: Uint8Array; storedMask: number; kind?: StoredKind; hash?: Uint8Array; leafKey?: undefined; value?: undefined }
   | { leafKey: Uint8Array; value: Uint8Array; rlp?: undefined; storedMask?: undefined; kind?: undefined };
 
 /** What a stored node is (set on the nodes an update writes; a source reading RLP may leave it out). */

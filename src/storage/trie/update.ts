@@ -251,7 +251,7 @@ function write(ctx: Ctx, n: TrieNode, path: number[], encoded: Uint8Array, store
   ctx.kept.add(k);
   if (n.orig !== undefined) return n.orig;
   const hash = keccak256(encoded);
-  const entry: TrieNodeRead = n.kind === 0 ? { leafKey: packNibbles(path.concat(n.path)), value: n.value } : { rlp: encoded, storedMask, kind: n.kind === 2 ? "branch" : "extension" };
+  const entry: TrieNodeRead = n.kind === 0 ? { leafKey: packNibbles(path.concat(n.path)), value: n.value } : { rlp: encoded, storedMask, kind: n.kind === 2 ? "branch" : "extension", hash };
   ctx.overlay.entries.set(k, entry);
   return hash;
 }

@@ -23,7 +23,7 @@ import { MetaKey, type ChainStore } from "./store.js";
 import { TrieBuilder } from "./trie/builder.js";
 import { pathKey, subtreeRange } from "./trie/path.js";
 import { TrieComparator, type TrieComparison } from "./trie/verify.js";
-import { asBuffer } from "../util/bytes.js";
+import { asBuffer, to0x, toHex } from "../util/bytes.js";
 
 const EMPTY = new Uint8Array(0);
 /** Put flags: append at the end of the table (keys arrive in ascending order). */
@@ -115,7 +115,7 @@ export function bulkLoadState(store: ChainStore, accounts: Iterable<BulkAccount>
   if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
     throw new StorageError(
       StorageErrorCode.BULK_LOAD_ROOT,
-      `the loaded state has root 0x${asBuffer(stateRoot).toString("hex")}, expected 0x${asBuffer(opts.expectedRoot).toString("hex")}: the source is not that state`,
+      `the loaded state has root ${to0x(stateRoot)}, expected ${to0x(opts.expectedRoot)}: the source is not that state`,
       {},
     );
   }
@@ -172,7 +172,7 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
   for (const a of accounts) {
     if (after !== undefined && compare(a.hashedAddress, after) <= 0) continue;
     if (prev !== undefined && compare(a.hashedAddress, prev) <= 0) {
-      throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `bulk load: account 0x${asBuffer(a.hashedAddress).toString("hex")} comes after 0x${asBuffer(prev).toString("hex")}: hashed addresses must ascend`, {});
+      throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `bulk load: account ${to0x(a.hashedAddress)} comes after ${to0x(prev)}: hashed addresses must ascend`, {});
     }
     prev = a.hashedAddress;
     const prefix = Buffer.from(a.hashedAddress);
@@ -188,7 +188,7 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
       storageRoot = builder.finish();
     }
     if (a.code !== undefined && a.codeHash !== undefined) {
-      const k = asBuffer(a.codeHash).toString("hex");
+      const k = toHex(a.codeHash);
       if (!written.has(k)) {
         put(store.code, Buffer.from(a.codeHash), a.code);
         written.add(k);
@@ -204,10 +204,10 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
   return { accounts: count, slots: slotCount };
 }
 
-/** Removes every entry of `db` from `start` on, in transactions of `txnWrites`. */
-function clearFrom(store: ChainStore, db: ChainStore["code"], start: Buffer, txnWrites: number): void {
+/** Removes every entry of `db` (from `start` on, when given), in transactions of `txnWrites`. */
+function clearFrom(store: ChainStore, db: ChainStore["code"], start: Buffer | undefined, txnWrites: number): void {
   for (;;) {
-    const keys = [...db.getKeys({ start, limit: txnWrites })].map((k) => Buffer.from(k));
+    const keys = [...db.getKeys({ ...(start === undefined ? {} : { start }), limit: txnWrites })].map((k) => Buffer.from(k));
     if (keys.length === 0) return;
     store.root.transactionSync(() => {
       for (const k of keys) db.remove(k);
@@ -218,7 +218,7 @@ function clearFrom(store: ChainStore, db: ChainStore["code"], start: Buffer, txn
 /** Phase 2: the account trie from the flat accounts; returns the state root. */
 function buildAccountTrie(store: ChainStore, count: number, slotCount: number, opts: BulkLoadOptions): Uint8Array {
   const txnWrites = opts.txnWrites ?? BULK_LOAD_TXN_WRITES;
-  clearTable(store, store.accountTrie, txnWrites);
+  clearFrom(store, store.accountTrie, undefined, txnWrites);
   const pending: [Buffer, Buffer][] = [];
   const builder = new TrieBuilder((path, record) => pending.push([pathKey(path), record]));
   const flush = (): void => {
@@ -250,80 +250,105 @@ export interface TrieBuildProgress {
   slots: number;
 }
 
+/** What {@link walkFlatState} hands on: the tries' nodes as they are built, and what does not fit. */
+interface FlatStateVisitor {
+  /** Where the storage trie of the account `hashedAddress` goes (records at that account's paths). */
+  storageSink(hashedAddress: Buffer): (path: Uint8Array, record: Buffer) => void;
+  /** The account's storage trie is complete: the root its slots give and the one its account holds. */
+  storageDone(hashedAddress: Buffer, root: Uint8Array, held: Uint8Array): void;
+  /** A slot under no account. */
+  orphanSlot(key: Buffer): void;
+  /** The account trie's nodes. */
+  accountNode(path: Uint8Array, record: Buffer): void;
+  /** After each account, with the counts so far. */
+  afterAccount?(accounts: number, slots: number): void;
+}
+
+/**
+ * One pass over the flat state (`hashedAccounts` with `hashedStorage` beside it, both in key
+ * order): every storage trie and the account trie rebuilt by the streaming builder, their nodes
+ * handed to `v`. Memory O(depth). Returns the state root and the counts.
+ */
+function walkFlatState(store: ChainStore, v: FlatStateVisitor): { stateRoot: Uint8Array; accounts: number; slots: number } {
+  const accountTrie = new TrieBuilder(v.accountNode);
+  const slotIt = store.hashedStorage.getRange({})[Symbol.iterator]();
+  let slot = slotIt.next();
+  let accounts = 0;
+  let slots = 0;
+  for (const { key, value } of store.hashedAccounts.getRange({})) {
+    while (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) < 0) {
+      v.orphanSlot(slot.value.key);
+      slot = slotIt.next();
+    }
+    const [, , rootField] = RLP.decode(value) as Uint8Array[];
+    const storageTrie = new TrieBuilder(v.storageSink(key));
+    while (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) === 0) {
+      storageTrie.add(slot.value.key.subarray(HASHED_KEY_BYTES), RLP.encode(slot.value.value));
+      slots++;
+      slot = slotIt.next();
+    }
+    v.storageDone(key, storageTrie.finish(), rootField!.length === 0 ? KECCAK256_RLP : rootField!);
+    accountTrie.add(key, fullAccountRlp(value));
+    accounts++;
+    v.afterAccount?.(accounts, slots);
+  }
+  while (slot.done !== true) {
+    v.orphanSlot(slot.value.key);
+    slot = slotIt.next();
+  }
+  return { stateRoot: accountTrie.finish(), accounts, slots };
+}
+
 /**
  * Rebuilds every trie of the store's latest state from its flat tables (`hashedAccounts`,
- * `hashedStorage`): the storage tries (each root checked against the storage root its account
- * holds) and the account trie, written by appending in key order; both trie tables are cleared
- * first, so a run stopped half way is simply run again. Memory O(depth).
+ * `hashedStorage`) in one pass: the storage tries (each root checked against the storage root its
+ * account holds) and the account trie, written by appending in key order; both trie tables are
+ * cleared first, so a run stopped half way is simply run again. Memory O(depth).
  * @throws StorageError `STORAGE_BULK_LOAD_ROOT` when an account's slots do not give its storage
  *   root, a slot has no account, or the state root is not `expectedRoot` (when given).
  */
 export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uint8Array; onProgress?: (p: TrieBuildProgress) => void; txnWrites?: number } = {}): Uint8Array {
   const txnWrites = opts.txnWrites ?? BULK_LOAD_TXN_WRITES;
-  clearTable(store, store.storageTrie, txnWrites);
-  const pending: [Buffer, Buffer][] = [];
+  clearFrom(store, store.storageTrie, undefined, txnWrites);
+  clearFrom(store, store.accountTrie, undefined, txnWrites);
+  const pending: [ChainStore["code"], Buffer, Buffer][] = [];
   const flush = (): void => {
     if (pending.length === 0) return;
     store.root.transactionSync(() => {
-      for (const [k, v] of pending) store.storageTrie.putSync(k, v, APPEND);
+      for (const [db, k, v] of pending) db.putSync(k, v, APPEND);
     });
     pending.length = 0;
   };
-  const slotIt = store.hashedStorage.getRange({})[Symbol.iterator]();
-  let slot = slotIt.next();
-  let accounts = 0;
-  let slots = 0;
-  const orphan = (key: Buffer): StorageError =>
-    new StorageError(StorageErrorCode.BULK_LOAD_ROOT, `slot 0x${key.toString("hex")} of the flat state belongs to no account: the flat state is inconsistent`, {});
-  for (const { key, value } of store.hashedAccounts.getRange({})) {
-    if (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) < 0) throw orphan(slot.value.key);
-    const [, , rootField] = RLP.decode(value) as Uint8Array[];
-    const want = rootField!.length === 0 ? KECCAK256_RLP : rootField!;
-    const prefix = Buffer.from(key);
-    const builder = new TrieBuilder((path, record) => pending.push([pathKey(path, prefix), record]));
-    while (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) === 0) {
-      builder.add(slot.value.key.subarray(HASHED_KEY_BYTES), RLP.encode(slot.value.value));
-      slots++;
-      slot = slotIt.next();
-      if (pending.length >= txnWrites) flush();
-    }
-    const root = builder.finish();
-    if (compare(root, want) !== 0) {
+  const { stateRoot, accounts, slots } = walkFlatState(store, {
+    storageSink: (prefix) => (path, record) => pending.push([store.storageTrie, pathKey(path, prefix), record]),
+    storageDone: (prefix, root, held) => {
+      if (compare(root, held) === 0) return;
       throw new StorageError(
         StorageErrorCode.BULK_LOAD_ROOT,
-        `account 0x${prefix.toString("hex")}: its slots give storage root 0x${asBuffer(root).toString("hex")}, the account holds 0x${asBuffer(want).toString("hex")}: the flat state is inconsistent`,
+        `account 0x${prefix.toString("hex")}: its slots give storage root ${to0x(root)}, the account holds ${to0x(held)}: the flat state is inconsistent`,
         {},
       );
-    }
-    accounts++;
-    if (pending.length >= txnWrites) {
+    },
+    orphanSlot: (key) => {
+      throw new StorageError(StorageErrorCode.BULK_LOAD_ROOT, `slot 0x${key.toString("hex")} of the flat state belongs to no account: the flat state is inconsistent`, {});
+    },
+    accountNode: (path, record) => pending.push([store.accountTrie, pathKey(path), record]),
+    afterAccount: (a, n) => {
+      if (pending.length < txnWrites) return;
       flush();
-      opts.onProgress?.({ accounts, slots });
-    }
-  }
-  if (slot.done !== true) throw orphan(slot.value.key);
+      opts.onProgress?.({ accounts: a, slots: n });
+    },
+  });
   flush();
   opts.onProgress?.({ accounts, slots });
-  const stateRoot = buildAccountTrie(store, accounts, slots, { txnWrites });
   if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
     throw new StorageError(
       StorageErrorCode.BULK_LOAD_ROOT,
-      `the flat state gives state root 0x${asBuffer(stateRoot).toString("hex")}, expected 0x${asBuffer(opts.expectedRoot).toString("hex")}: the flat state is not that block's`,
+      `the flat state gives state root ${to0x(stateRoot)}, expected ${to0x(opts.expectedRoot)}: the flat state is not that block's`,
       {},
     );
   }
   return stateRoot;
-}
-
-/** Removes every entry of a table, in transactions of `txnWrites`. */
-function clearTable(store: ChainStore, db: ChainStore["accountTrie"], txnWrites: number): void {
-  for (;;) {
-    const keys = [...db.getKeys({ limit: txnWrites })].map((k) => Buffer.from(k));
-    if (keys.length === 0) return;
-    store.root.transactionSync(() => {
-      for (const k of keys) db.remove(k);
-    });
-  }
 }
 
 /** What {@link verifyState} found. */
@@ -350,52 +375,36 @@ export function verifyState(store: ChainStore, expectedRoot: Uint8Array, opts: {
   const problem = (p: string): void => {
     if (problems.length < max) problems.push(p);
   };
-  const accountCmp = new TrieComparator(store.accountTrie.getRange({}), { maxDifferences: max });
-  const builder = new TrieBuilder(accountCmp.onNode);
-  const slotIt = store.hashedStorage.getRange({})[Symbol.iterator]();
-  let slot = slotIt.next();
-  let accounts = 0;
-  let slots = 0;
   let nodes = 0;
   let storageNodes = 0;
   const report = (c: TrieComparison, what: string): void => {
     nodes += c.matched;
     storageNodes += what === "account trie" ? 0 : c.matched + c.different + c.extra;
-    for (const d of c.differences) problem(`${what}: ${d.kind} node at ${asBuffer(d.key).toString("hex")}`);
+    for (const d of c.differences) problem(`${what}: ${d.kind} node at ${toHex(d.key)}`);
   };
-  for (const { key, value } of store.hashedAccounts.getRange({})) {
-    // Slots of no account (below this one).
-    while (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) < 0) {
-      problem(`slot ${slot.value.key.toString("hex")} belongs to no account`);
-      slot = slotIt.next();
-    }
-    const [, , rootField] = RLP.decode(value) as Uint8Array[];
-    const wantRoot = rootField!.length === 0 ? KECCAK256_RLP : rootField!;
-    const range = subtreeRange([], key);
-    const cmp = new TrieComparator(store.storageTrie.getRange({ start: range.start, end: range.end }), { prefix: key, maxDifferences: max });
-    const sb = new TrieBuilder(cmp.onNode);
-    while (slot.done !== true && compare(slot.value.key.subarray(0, HASHED_KEY_BYTES), key) === 0) {
-      sb.add(slot.value.key.subarray(HASHED_KEY_BYTES), RLP.encode(slot.value.value));
-      slots++;
-      slot = slotIt.next();
-    }
-    const root = sb.finish();
-    report(cmp.finish(), `storage trie of 0x${key.toString("hex")}`);
-    if (compare(root, wantRoot) !== 0) problem(`account 0x${key.toString("hex")}: its slots give storage root 0x${asBuffer(root).toString("hex")}, the account says 0x${asBuffer(wantRoot).toString("hex")}`);
-    builder.add(key, fullAccountRlp(value));
-    accounts++;
-    if (accounts % 100_000 === 0) opts.onProgress?.(accounts, slots);
-  }
-  while (slot.done !== true) {
-    problem(`slot ${slot.value.key.toString("hex")} belongs to no account`);
-    slot = slotIt.next();
-  }
-  const stateRoot = builder.finish();
+  const accountCmp = new TrieComparator(store.accountTrie.getRange({}), { maxDifferences: max });
+  let storageCmp: TrieComparator | undefined;
+  const { stateRoot, accounts, slots } = walkFlatState(store, {
+    storageSink: (key) => {
+      const range = subtreeRange([], key);
+      storageCmp = new TrieComparator(store.storageTrie.getRange({ start: range.start, end: range.end }), { prefix: key, maxDifferences: max });
+      return storageCmp.onNode;
+    },
+    storageDone: (key, root, held) => {
+      report(storageCmp!.finish(), `storage trie of 0x${key.toString("hex")}`);
+      if (compare(root, held) !== 0) problem(`account 0x${key.toString("hex")}: its slots give storage root ${to0x(root)}, the account says ${to0x(held)}`);
+    },
+    orphanSlot: (key) => problem(`slot ${key.toString("hex")} belongs to no account`),
+    accountNode: accountCmp.onNode,
+    afterAccount: (a, n) => {
+      if (a % 100_000 === 0) opts.onProgress?.(a, n);
+    },
+  });
   report(accountCmp.finish(), "account trie");
   // Storage trie records of no account: the per-account comparisons only look under accounts.
   const stored = (store.storageTrie.getStats() as { entryCount?: number }).entryCount;
   if (stored !== undefined && stored !== storageNodes) problem(`the storage trie table holds ${stored} records, the accounts' storage tries ${storageNodes}: ${stored - storageNodes} belong to no account`);
   // Always reported, however many node problems came before it.
-  if (compare(stateRoot, expectedRoot) !== 0) problems.push(`the state's root is 0x${asBuffer(stateRoot).toString("hex")}, expected 0x${asBuffer(expectedRoot).toString("hex")}`);
+  if (compare(stateRoot, expectedRoot) !== 0) problems.push(`the state's root is ${to0x(stateRoot)}, expected ${to0x(expectedRoot)}`);
   return { stateRoot, accounts, slots, nodes, problems };
 }

@@ -28,7 +28,7 @@ import { StoreTrieSource } from "../storage/stateTrieSource.js";
 import { revertState, revertedSource, type RevertedState } from "../storage/stateRevert.js";
 import { StateTries, emptyStateTries, type StateTrieSource } from "../storage/trie/stateTries.js";
 import type { TrieSource } from "../storage/trie/source.js";
-import { hashAddress } from "../execution/state/stateReader.js";
+import { hashAddress } from "../storage/hashedKeys.js";
 import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";

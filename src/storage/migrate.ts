@@ -21,6 +21,8 @@ import { RLP } from "@ethereumjs/rlp";
 import { BULK_LOAD_TXN_WRITES } from "../config/constants.js";
 import { keccak256 } from "../util/keccak.js";
 import { slimAccountRlp } from "./accountCodec.js";
+import { hashAddress } from "./hashedKeys.js";
+import { asBuffer } from "../util/bytes.js";
 import { buildTriesFromFlat } from "./bulkLoad.js";
 import { StorageError, StorageErrorCode } from "./errors.js";
 import { ChainStore, MetaKey, STATE_LAYOUT_VERSION } from "./store.js";
@@ -82,21 +84,6 @@ function entries(db: Table): number | undefined {
   return (db.getStats() as { entryCount?: number }).entryCount;
 }
 
-/** keccak of a plain address, cached across the history tables (a few addresses change often). */
-class AddressHasher {
-  private readonly cache = new Map<string, Buffer>();
-  hash(address: Uint8Array): Buffer {
-    const k = Buffer.from(address).toString("hex");
-    let h = this.cache.get(k);
-    if (h === undefined) {
-      h = Buffer.from(keccak256(address));
-      if (this.cache.size >= 100_000) this.cache.clear();
-      this.cache.set(k, h);
-    }
-    return h;
-  }
-}
-
 /** The head block's state root, read from its header (field 3 of the RLP list). */
 function headStateRoot(store: ChainStore): Uint8Array {
   const head = store.getPointer("head");
@@ -143,7 +130,6 @@ class Migration {
   slots = 0;
   historyEntries = 0;
   stateRoot: Uint8Array | undefined;
-  private readonly hasher = new AddressHasher();
   private readonly txnWrites: number;
 
   constructor(
@@ -218,9 +204,9 @@ class Migration {
       this.store.root.transactionSync(() => {
         for (const { key, value } of batch) {
           if (which === "accounts") {
-            this.store.hashedAccounts.put(this.hasher.hash(key), Buffer.from(slimAccountRlp(value)));
+            this.store.hashedAccounts.put(asBuffer(hashAddress(key)), Buffer.from(slimAccountRlp(value)));
           } else {
-            const k = Buffer.concat([this.hasher.hash(key.subarray(0, LEGACY_ADDRESS_BYTES)), keccak256(key.subarray(LEGACY_ADDRESS_BYTES))]);
+            const k = Buffer.concat([hashAddress(key.subarray(0, LEGACY_ADDRESS_BYTES)), keccak256(key.subarray(LEGACY_ADDRESS_BYTES))]);
             this.store.hashedStorage.put(k, value);
           }
         }
@@ -236,7 +222,7 @@ class Migration {
 
   /** Step 4: the three history tables re-keyed by hashed address and slot. */
   private rekeyHistory(): boolean {
-    const h = (a: Uint8Array): Buffer => this.hasher.hash(a);
+    const h = (a: Uint8Array): Uint8Array => hashAddress(a);
     const tables: { db: Table; convert: (key: Buffer, value: Buffer) => [Buffer, Buffer] | undefined }[] = [
       {
         db: this.store.accountHistory,

@@ -19,7 +19,8 @@ import { keccak256 } from "../../util/keccak.js";
 import type { AccountChange, StorageChange } from "../../storage/store.js";
 import type { StateTries } from "../../storage/trie/stateTries.js";
 import { updateTrie, type TrieChange } from "../../storage/trie/update.js";
-import { hashAddress, type StateReader } from "./stateReader.js";
+import { hashAddress } from "../../storage/hashedKeys.js";
+import type { StateReader } from "./stateReader.js";
 import { slimAccountRlp } from "./accountRlp.js";
 
 const EMPTY = new Uint8Array(0);

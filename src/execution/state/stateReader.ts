@@ -5,7 +5,9 @@
 import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt } from "@ethereumjs/util";
 import { RLP } from "@ethereumjs/rlp";
 import type { ChainStore } from "../../storage/store.js";
-import { CODE_CACHE_ENTRIES, HASHED_ADDRESS_CACHE_ENTRIES } from "../../config/constants.js";
+
+import { CODE_CACHE_ENTRIES } from "../../config/constants.js";
+import { hashAddress } from "../../storage/hashedKeys.js";
 import { keccak256 } from "../../util/keccak.js";
 import { LruMap } from "../../util/lru.js";
 
@@ -33,19 +35,6 @@ function cachedCode(store: ChainStore, codeHash: Uint8Array): Uint8Array | undef
   const c = store.getCode(codeHash);
   if (c !== undefined) codeCache.set(k, c);
   return c;
-}
-
-/** keccak256 of addresses read on this thread ({@link HASHED_ADDRESS_CACHE_ENTRIES}): a hot contract is read by every call. */
-const hashedAddresses = new LruMap<string, Uint8Array>(HASHED_ADDRESS_CACHE_ENTRIES);
-
-/** keccak256 of an address (the flat state's and the trie's key), cached. */
-export function hashAddress(address: Uint8Array): Uint8Array {
-  const k = Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("hex");
-  const hit = hashedAddresses.get(k);
-  if (hit !== undefined) return hit;
-  const h = keccak256(address);
-  hashedAddresses.set(k, h);
-  return h;
 }
 
 /** An account from its slim RLP (storage/accountCodec.ts): empty root and code hash written as empty strings. */

@@ -17,7 +17,8 @@ import type { StateTrieSource } from "../../storage/trie/stateTries.js";
 import { nodeRlp, walkKey } from "../../storage/trie/walk.js";
 import { toHex } from "../../util/bytes.js";
 import { keccak256 } from "../../util/keccak.js";
-import { hashAddress, type StateReader } from "../state/stateReader.js";
+import { hashAddress } from "../../storage/hashedKeys.js";
+import type { StateReader } from "../state/stateReader.js";
 import type { ExecutionWitness } from "./types.js";
 
 /** Where the recorder reads: the parent state's tries, and bytecodes by hash. */

@@ -8,7 +8,8 @@ import fc from "fast-check";
 import { Address, bytesToHex, createAccount } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
 import { OverlayStateManager } from "../../../../src/execution/state/overlayStateManager.js";
-import { hashAddress, type StateReader } from "../../../../src/execution/state/stateReader.js";
+import { hashAddress } from "../../../../src/storage/hashedKeys.js";
+import type { StateReader } from "../../../../src/execution/state/stateReader.js";
 import { keccak256 } from "../../../../src/util/keccak.js";
 
 const ADDRS = [1, 2, 3, 4].map((i) => new Uint8Array(20).fill(i));

@@ -6,26 +6,19 @@
  * report holds the figures; the disk check refuses a run that cannot fit; the arguments and
  * presets parse; the key and slot-count generators keep their promises.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { verifyState } from "../../../src/storage/bulkLoad.js";
 import { parseStateScaleArgs } from "../../../bench/state-scale/cli.js";
 import { Rng, ascendingKeys } from "../../../bench/state-scale/rng.js";
 import { planState, synthesize, zipfSlotCounts } from "../../../bench/state-scale/synth.js";
 import { checkDisk, defaultOptions, estimateDisk, formatReport, runStateScale } from "../../../bench/stateScale.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "basalt-state-scale-test-"));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs("basalt-state-scale-test-");
 
 const ACCOUNTS = 20_000;
 const SLOTS = 60_000;

@@ -3,25 +3,20 @@
  * before anything moves, naming the history it needs; one within the history unwinds; a state
  * below the history is refused the same way for reads.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { pino } from "pino";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs("basalt-deepreorg-");
+
 
 describe("reorgs deeper than the state history", () => {
   it("refuses to unwind below the history floor and leaves the head, unwinds above it", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-deepreorg-"));
-    dirs.push(dir);
+    const dir = tmp();
     await Chain.init(dir, devnetGenesis(), { archive: false });
     const chain = Chain.open(dir, { archive: false, historyBlocks: 4, logger: pino({ level: "silent" }) });
     try {

@@ -3,24 +3,15 @@
  * datadir whose state is damaged below the root (one storage trie record altered, so the file's
  * checksums and the head's state root are intact) is refused; the undamaged one imports.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { exportChainSnapshot, importChainSnapshot } from "../../../src/ops/snapshot.js";
 import { ChainStore } from "../../../src/storage/store.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "basalt-snapverify-"));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs("basalt-snapverify-");
 
 describe("snapshot import verifies the state", () => {
   it("imports an intact datadir and refuses one with a damaged storage trie", async () => {

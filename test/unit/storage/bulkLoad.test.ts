@@ -8,10 +8,8 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { bytesToHex, hexToBytes, KECCAK256_NULL } from "@ethereumjs/util";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import type { GenesisAccount } from "../../../src/chain/genesis.js";
@@ -20,16 +18,9 @@ import { storageKey } from "../../../src/storage/keys.js";
 import { ChainStore, MetaKey } from "../../../src/storage/store.js";
 import { pathKey } from "../../../src/storage/trie/path.js";
 import { keccak256 } from "../../../src/util/keccak.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "basalt-bulk-"));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs("basalt-bulk-");
 
 /** A deterministic pseudo-random byte source. */
 function rng(seed: number): (n: number) => Uint8Array {

@@ -4,32 +4,24 @@
  * load or migration again then finishes with exactly the tables an uninterrupted run gives.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bulkLoadState } from "../../../src/storage/bulkLoad.js";
 import { migrateDatadir } from "../../../src/storage/migrate.js";
 import { prefixEnd } from "../../../src/storage/keys.js";
 import { ChainStore, MetaKey } from "../../../src/storage/store.js";
 import { REPO_ROOT } from "../../helpers/basaltProcess.js";
 import { syntheticAccounts } from "./syntheticState.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
 const ACCOUNTS = 3_000;
 /** Writes per transaction: small, so that both runs commit many transactions (the fixture's migration is ~500 puts). */
 const TXN_WRITES = { bulk: 150, migrate: 20 } as const;
 const FIXTURE = new URL("../../fixtures/legacy-layout-1/data.mdb.gz", import.meta.url);
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "basalt-killed-"));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs("basalt-killed-");
 function legacyDatadir(): string {
   const d = tmp();
   mkdirSync(path.join(d, "chain"));

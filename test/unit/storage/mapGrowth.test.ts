@@ -3,23 +3,20 @@
  * state many times larger, and a reader opened before the growth (in the same process, as the
  * execution pool's threads are) sees all of it.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import os from "node:os";
+import { statSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bulkLoadState, verifyState } from "../../../src/storage/bulkLoad.js";
 import { ChainStore } from "../../../src/storage/store.js";
 import { syntheticAccounts } from "./syntheticState.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs("basalt-mapgrow-");
+
 
 describe("LMDB map growth", () => {
   it("writes far past the initial map, and an earlier reader sees it all", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-mapgrow-"));
-    dirs.push(dir);
+    const dir = tmp();
     const initial = 1024 * 1024;
     const store = ChainStore.open(dir, { mapBytes: initial });
     const reader = ChainStore.open(dir, { readOnly: true, mapBytes: initial });

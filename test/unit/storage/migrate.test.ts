@@ -10,11 +10,10 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { open } from "lmdb";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { slimAccountRlp } from "../../../src/storage/accountCodec.js";
 import { verifyState } from "../../../src/storage/bulkLoad.js";
 import { StorageError } from "../../../src/storage/errors.js";
@@ -22,17 +21,15 @@ import { migrateDatadir, type MigrationProgress } from "../../../src/storage/mig
 import { revertState } from "../../../src/storage/stateRevert.js";
 import { ChainStore, MetaKey } from "../../../src/storage/store.js";
 import { keccak256 } from "../../../src/util/keccak.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
+
+const tmp = tempDirs("basalt-migrate-");
 
 const FIXTURE = new URL("../../fixtures/legacy-layout-1/data.mdb.gz", import.meta.url);
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 /** A fresh copy of the legacy datadir. */
 function legacyDatadir(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), "basalt-migrate-"));
-  dirs.push(d);
+  const d = tmp();
   mkdirSync(path.join(d, "chain"));
   writeFileSync(path.join(d, "chain", "data.mdb"), gunzipSync(readFileSync(FIXTURE)));
   return d;

@@ -4,11 +4,8 @@
  * block, so reading them back from the store would miss by hash), and the roots stay right
  * (every block is checked against a fresh import of the same blocks).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { pino } from "pino";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { decodeBlockFromRlp } from "../../../src/chain/blockCodec.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
@@ -16,11 +13,10 @@ import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { trieReadsTotal } from "../../../src/storage/stateMetrics.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { buildWorkload } from "../../../bench/workload/workload.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs("basalt-triecache-");
+
 const silent = pino({ level: "silent" });
 async function cacheHits(): Promise<number> {
   return (await trieReadsTotal.get()).values.find((v) => v.labels.source === "cache")?.value ?? 0;
@@ -28,8 +24,7 @@ async function cacheHits(): Promise<number> {
 
 describe("trie path cache", () => {
   it("answers the next block's upper levels from what the previous commit wrote", async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-triecache-"));
-    dirs.push(dir);
+    const dir = tmp();
     await Chain.init(dir, devnetGenesis());
     const chain = Chain.open(dir, { logger: silent });
     const pool = new TxPool(chain);
@@ -48,8 +43,7 @@ describe("trie path cache", () => {
     await chain.close();
 
     // The same blocks imported elsewhere: every header root checked by the import.
-    const other = mkdtempSync(path.join(os.tmpdir(), "basalt-triecache-"));
-    dirs.push(other);
+    const other = tmp();
     await Chain.init(other, devnetGenesis());
     const replica = Chain.open(other, { logger: silent });
     try {

@@ -7,14 +7,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
 
-/** A maker of fresh directories under os.tmpdir(), all removed after the file's tests. */
-export function tempDirs(prefix: string): () => string {
+/** A maker of fresh directories under os.tmpdir() (named by `prefix`, or the one given per call), all removed after the file's tests. */
+export function tempDirs(prefix = "basalt-test-"): (prefixOfThisOne?: string) => string {
   const dirs: string[] = [];
   afterAll(() => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
-  return () => {
-    const d = mkdtempSync(path.join(os.tmpdir(), prefix));
+  return (prefixOfThisOne = prefix) => {
+    const d = mkdtempSync(path.join(os.tmpdir(), prefixOfThisOne));
     dirs.push(d);
     return d;
   };

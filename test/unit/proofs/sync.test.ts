@@ -8,11 +8,8 @@
  */
 import { verifyMerkleProof } from "@ethereumjs/mpt";
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pino from "pino";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { mainStoreProof, ProofsTraffic } from "../../helpers/proofs.js";
@@ -22,17 +19,10 @@ import { ProofsSync } from "../../../src/proofs/sync.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { keccak256 } from "../../../src/util/keccak.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
 const silent = pino({ level: "silent" });
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tmp(prefix: string): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs();
 
 /** Every proof at every block of the window equals the main store's, and verifies. */
 async function checkWindow(chain: Chain, store: ProofsStore, traffic: ProofsTraffic): Promise<number> {

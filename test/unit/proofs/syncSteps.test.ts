@@ -17,12 +17,10 @@
 import { createBlock } from "@ethereumjs/block";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccount, createAddressFromString, KECCAK256_RLP, type Address } from "@ethereumjs/util";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { blockWriteOf, Chain } from "../../../src/blockchain/chain.js";
 import type { OverlayStateManager } from "../../../src/execution/state/overlayStateManager.js";
 import { encodeBaselineProgress } from "../../../src/proofs/baseline.js";
@@ -40,17 +38,10 @@ import { nodeRlp } from "../../../src/storage/trie/walk.js";
 import { to0x, toHex } from "../../../src/util/bytes.js";
 import { ethereumGenesis } from "../../helpers/ethereumGenesis.js";
 import { mainStoreProof } from "../../helpers/proofs.js";
+import { tempDirs } from "../../helpers/tempDirs.js";
 
 const silent = pino({ level: "silent" });
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tmp(prefix: string): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs();
 
 const address = (i: number): Address => createAddressFromString("0x" + (0x1000 + i).toString(16).padStart(40, "0"));
 const slot = (i: number): Uint8Array => Uint8Array.from(Buffer.from(i.toString(16).padStart(64, "0"), "hex"));

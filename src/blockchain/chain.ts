@@ -7,7 +7,7 @@ import { createBlockHeaderFromBytesArray, type Block, type BlockHeader } from "@
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { keccak256 } from "../util/keccak.js";
-import { KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes } from "@ethereumjs/util";
+import { KECCAK256_RLP_ARRAY, equalsBytes } from "@ethereumjs/util";
 import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { SenderRecovery } from "../execution/senderRecovery.js";
@@ -21,21 +21,21 @@ import {
   REVERTED_STATES_KEPT,
 } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
-import { EmptyStateReader, HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
+import { HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
-import { bulkLoadState, type BulkAccount, type BulkLoadProgress } from "../storage/bulkLoad.js";
+import type { BulkAccount, BulkLoadProgress } from "../storage/bulkLoad.js";
+import { buildGenesis, initChain, initChainWithState } from "./genesisInit.js";
 import { StoreTrieSource } from "../storage/stateTrieSource.js";
 import { revertState, revertedSource, type RevertedState } from "../storage/stateRevert.js";
-import { StateTries, emptyStateTries, type StateTrieSource } from "../storage/trie/stateTries.js";
+import { StateTries, type StateTrieSource } from "../storage/trie/stateTries.js";
 import type { TrieSource } from "../storage/trie/source.js";
-import { hashAddress } from "../storage/hashedKeys.js";
 import { primeCommon } from "../chain/commonSpeedups.js";
 import { LruMap } from "../util/lru.js";
 import { to0x, toHex } from "../util/bytes.js";
 import { opNetworkByGenesisHash, withCurrentNetworkConfig } from "../chain/op/networks.js";
 import { announcedFindings } from "../chain/op/upgradeSchedule.js";
-import { blockFromValues } from "../chain/blockCodec.js";
-import { envelopeOf, txHashOf } from "../chain/envelope.js";
+import { blockFromValues, encodeBody } from "../chain/blockCodec.js";
+import { txHashOf } from "../chain/envelope.js";
 import { commonFromGenesis, opConfigOf } from "../chain/chainSpec.js";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { decodeOpExtraData, opNextBaseFee } from "../chain/op/eip1559.js";
@@ -46,7 +46,7 @@ import { verifyOpBlock } from "../execution/op/opPayload.js";
 import { defaultEvmEngine, type EvmEngineName } from "../execution/evm/engine.js";
 import { evmFallbacksTotal } from "../execution/evm/metrics.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
-import { allocEntries, genesisBlock, validateGenesis, type GenesisJson } from "../chain/genesis.js";
+import { type GenesisJson } from "../chain/genesis.js";
 import type { Log, StoredReceipt } from "../storage/types.js";
 import { UnknownUpgradeGuard } from "./upgradeGuard.js";
 
@@ -103,15 +103,6 @@ function toStoredReceipts(block: Block, receipts: unknown[]): StoredReceipt[] {
   });
 }
 
-/** RLP of a block body: [txs, uncles, withdrawals?]. */
-export function encodeBody(block: Block): Uint8Array {
-  // As block.raw() without the header, typed transactions as their (cached) envelopes.
-  const txs = block.transactions.map((tx) => (tx.type === 0 ? tx.raw() : envelopeOf(tx)));
-  const parts: unknown[] = [txs, block.uncleHeaders.map((h) => h.raw())];
-  if (block.withdrawals !== undefined) parts.push(block.withdrawals.map((w) => w.raw()));
-  return RLP.encode(parts as never);
-}
-
 /**
  * The store write of an executed block: its data, receipts and senders, and the state
  * changes, new code and trie changes the execution left in `state` (its state root computed).
@@ -134,11 +125,6 @@ export function blockWriteOf(block: Block, receipts: StoredReceipt[], senders: U
     stateRoot: block.header.stateRoot,
     tries: state.tries,
   };
-}
-
-/** The canonical write of a genesis block (no transactions) carrying the given state changes. */
-function genesisWrite(block: Block, state: Pick<BlockWrite, "accountChanges" | "storageChanges" | "code" | "parentStateRoot" | "stateRoot" | "tries">): BlockWrite {
-  return { hash: block.hash(), number: block.header.number, headerRlp: block.header.serialize(), bodyRlp: encodeBody(block), senders: [], receipts: [], txHashes: [], canonical: true, ...state };
 }
 
 /**
@@ -218,87 +204,24 @@ export class Chain {
     this.headRef = { header: b.header, hash: b.hash(), block: b };
   }
 
-  /**
-   * Writes the genesis of `genesisJson` into `datadir` (state, block, pointers). Refuses a
-   * datadir that already holds a different genesis; re-init with the same one is a no-op.
-   */
-  static async init(datadir: string, genesisJson: unknown, opts: { archive?: boolean } = {}): Promise<{ hash: Uint8Array; created: boolean }> {
-    const g = validateGenesis(genesisJson);
-    const common = commonFromGenesis(g);
-    const store = ChainStore.open(datadir);
-    try {
-      const { block, write } = await Chain.buildGenesis(g, common);
-      const existing = store.getPointer("genesis");
-      if (existing !== undefined) {
-        if (!equalsBytes(existing, block.hash())) {
-          throw new ChainError(
-            ChainErrorCode.GENESIS_MISMATCH,
-            `datadir ${datadir} holds genesis ${to0x(existing)}, but the given genesis has hash ${to0x(block.hash())}; use another --datadir or remove it`,
-          );
-        }
-        return { hash: existing, created: false };
-      }
-      store.root.transactionSync(() => {
-        store.commitBlock(write, { head: block.hash(), safe: block.hash(), finalized: block.hash() });
-        store.meta.put(MetaKey.genesis, Buffer.from(block.hash()));
-        store.meta.put(MetaKey.genesisJson, JSON.stringify(g));
-        store.meta.put(MetaKey.archive, opts.archive === true);
-      });
-      return { hash: block.hash(), created: true };
-    } finally {
-      await store.close();
-    }
+  /** Writes a datadir's genesis from a genesis JSON: see {@link initChain}. */
+  static init(datadir: string, genesisJson: unknown, opts: { archive?: boolean } = {}): Promise<{ hash: Uint8Array; created: boolean }> {
+    return initChain(datadir, genesisJson, opts);
   }
 
-  /**
-   * Writes a genesis whose state is given as a stream of hashed accounts (ascending, each with
-   * its slots) rather than the JSON's `alloc` (ignored): a state too large for JSON — a synthetic
-   * one (bench/stateScale.ts), one converted from elsewhere. The state is bulk-loaded
-   * (storage/bulkLoad.ts; an interrupted load resumes when called again with the same stream),
-   * then the genesis block is built on its root and written with the pointers.
-   */
-  static async initWithState(
+  /** Writes a datadir's genesis whose state is a stream of hashed accounts: see {@link initChainWithState}. */
+  static initWithState(
     datadir: string,
     genesisJson: unknown,
     accounts: Iterable<BulkAccount>,
     opts: { archive?: boolean; onProgress?: (p: BulkLoadProgress) => void } = {},
   ): Promise<{ hash: Uint8Array; stateRoot: Uint8Array; accounts: number; slots: number }> {
-    const g = validateGenesis(genesisJson);
-    const common = commonFromGenesis(g);
-    const store = ChainStore.open(datadir);
-    try {
-      if (store.getPointer("genesis") !== undefined) throw new ChainError(ChainErrorCode.GENESIS_MISMATCH, `datadir ${datadir} already holds a chain: a genesis state is loaded into a new datadir`);
-      const loaded = bulkLoadState(store, accounts, { onProgress: opts.onProgress });
-      const block = genesisBlock(g, common, loaded.stateRoot);
-      // The state is in place already: the block's write carries no state changes.
-      const write = genesisWrite(block, { accountChanges: [], storageChanges: [], code: new Map(), parentStateRoot: loaded.stateRoot, stateRoot: loaded.stateRoot, tries: emptyStateTries() });
-      store.root.transactionSync(() => {
-        store.commitBlock(write, { head: block.hash(), safe: block.hash(), finalized: block.hash() });
-        store.meta.put(MetaKey.genesis, Buffer.from(block.hash()));
-        store.meta.put(MetaKey.genesisJson, JSON.stringify({ ...g, alloc: {} }));
-        store.meta.put(MetaKey.archive, opts.archive === true);
-      });
-      return { hash: block.hash(), stateRoot: loaded.stateRoot, accounts: loaded.accounts, slots: loaded.slots };
-    } finally {
-      await store.close();
-    }
+    return initChainWithState(datadir, genesisJson, accounts, opts);
   }
 
-  /** Computes the genesis block and its state write set. */
-  static async buildGenesis(g: GenesisJson, common: Common): Promise<{ block: Block; write: BlockWrite }> {
-    const state = new OverlayStateManager(new EmptyStateReader(KECCAK256_RLP), emptyStateTries());
-    for (const { address, account, code, storage } of allocEntries(g)) {
-      await state.putAccount(address, account);
-      if (code !== undefined) await state.putCode(address, code);
-      for (const [k, v] of storage) await state.putStorage(address, k, v);
-    }
-    const root = await state.getStateRoot();
-    const block = genesisBlock(g, common, root);
-    const changes = state.changes();
-    return {
-      block,
-      write: genesisWrite(block, { accountChanges: changes.accounts, storageChanges: changes.storage, code: state.writtenCode(), parentStateRoot: KECCAK256_RLP, stateRoot: root, tries: state.tries }),
-    };
+  /** The genesis block and its state write: see {@link buildGenesis}. */
+  static buildGenesis(g: GenesisJson, common: Common): Promise<{ block: Block; write: BlockWrite }> {
+    return buildGenesis(g, common);
   }
 
   /** Opens the chain of an initialized datadir. */
@@ -579,11 +502,6 @@ export class Chain {
     this.stateAt(header);
     if (equalsBytes(header.hash(), this.headRef.hash)) return new StoreTrieSource(this.store);
     return revertedSource(this.revertedTries(header));
-  }
-
-  /** keccak256 of an address (the state's key), cached per thread. */
-  hashedAddress(address: Uint8Array): Uint8Array {
-    return hashAddress(address);
   }
 
   /** The BLOCKHASH view for a block whose parent is `parentHash`. */

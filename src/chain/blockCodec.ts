@@ -5,7 +5,7 @@ import { Block, createBlockFromBytesArray, createBlockHeaderFromBytesArray } fro
 import type { Common } from "@ethereumjs/common";
 import { createTxFromBlockBodyData } from "@ethereumjs/tx";
 import { DEPOSIT_TX_TYPE, DepositTransaction } from "./op/depositTx.js";
-import { rememberEnvelope } from "./envelope.js";
+import { envelopeOf, rememberEnvelope } from "./envelope.js";
 import { RLP } from "@ethereumjs/rlp";
 import { BasaltError } from "../util/errors.js";
 import { toHex } from "../util/bytes.js";
@@ -92,4 +92,13 @@ function withEnvelopes(block: Block, txValues: readonly unknown[]): Block {
     if (v instanceof Uint8Array) rememberEnvelope(txs[i]!, v);
   }
   return block;
+}
+
+/** RLP of a block body: [txs, uncles, withdrawals?]. */
+export function encodeBody(block: Block): Uint8Array {
+  // As block.raw() without the header, typed transactions as their (cached) envelopes.
+  const txs = block.transactions.map((tx) => (tx.type === 0 ? tx.raw() : envelopeOf(tx)));
+  const parts: unknown[] = [txs, block.uncleHeaders.map((h) => h.raw())];
+  if (block.withdrawals !== undefined) parts.push(block.withdrawals.map((w) => w.raw()));
+  return RLP.encode(parts as never);
 }

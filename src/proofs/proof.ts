@@ -13,7 +13,8 @@ import { KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, setLengthLeft } from "@et
 import { to0x } from "../util/bytes.js";
 import { keccak256 } from "../util/keccak.js";
 import { TrieProofError, TrieProofErrorCode, pathName } from "./trieErrors.js";
-import { bytesToNibbles, decodeAccount, decodeNode, decodeStorageValue, isHashRef, sameBytes, type NodeRef } from "./trieNode.js";
+import { toNibbles } from "../storage/trie/path.js";
+import { decodeAccount, decodeNode, decodeStorageValue, isHashRef, sameBytes, type NodeRef } from "./trieNode.js";
 
 /**
  * The RLP of the node stored at a path (nibbles, one a byte; empty = the root) at the block being
@@ -64,7 +65,7 @@ const SLOT_LENGTH = 32;
 export async function proveKey(nodeAt: NodeAt, root: Uint8Array, key: Uint8Array): Promise<KeyProof> {
   const proof: Uint8Array[] = [];
   if (sameBytes(root, KECCAK256_RLP)) return { proof, value: undefined };
-  const nibbles = bytesToNibbles(key);
+  const nibbles = toNibbles(key);
   let depth = 0; // nibbles of the key consumed: the current node's path is nibbles[0..depth)
   let rlp = await storedNode(nodeAt, nibbles.subarray(0, 0), root);
   for (;;) {

@@ -11,6 +11,7 @@
  * trie from 1,316 to 600 µs (November 2026).
  */
 import { RLP } from "@ethereumjs/rlp";
+import { toNibbles } from "../storage/trie/path.js";
 import { malformedNode as malformed, type Where } from "./trieErrors.js";
 
 /** An RLP item as @ethereumjs/rlp decodes it: bytes, or a list of items. */
@@ -69,15 +70,6 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-/** The nibbles (one a byte) of a byte string: high half first. */
-export function bytesToNibbles(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(bytes.length * 2);
-  for (let i = 0; i < bytes.length; i++) {
-    out[2 * i] = bytes[i]! >> 4;
-    out[2 * i + 1] = bytes[i]! & 0x0f;
-  }
-  return out;
-}
 
 /** The path `path` followed by `nibbles[from..to)` (a new array). */
 export function extendPath(path: Uint8Array, nibbles: Uint8Array, from = 0, to = nibbles.length): Uint8Array {
@@ -161,7 +153,7 @@ export function decodeNode(rlp: Uint8Array, where: Where): TrieNode {
   // Hex-prefix: the first nibble is 2 for a leaf (else 0) plus 1 for an odd path, whose first nibble follows it.
   const flag = compact[0]! >> 4;
   if (flag > 3) throw malformed(where, "bad hex-prefix flag");
-  const key = bytesToNibbles(compact).subarray((flag & 1) === 1 ? 1 : 2);
+  const key = toNibbles(compact).subarray((flag & 1) === 1 ? 1 : 2);
   if (flag >= 2) {
     if (lists[1]) throw malformed(where, "leaf value is a list");
     return { kind: "leaf", key, value: items[1]! };

@@ -21,6 +21,7 @@ import { KECCAK256_RLP } from "@ethereumjs/util";
 import { PROOFS_SYNC_READ_CONCURRENCY } from "../config/constants.js";
 import { TrieOverlay, pathOfString, pathString, type TrieNodeRead, type TrieSource } from "../storage/trie/source.js";
 import { updateTrie, type TrieChange } from "../storage/trie/update.js";
+import { toNibbles } from "../storage/trie/path.js";
 import { nodeRlp } from "../storage/trie/walk.js";
 import { to0x } from "../util/bytes.js";
 import { keccak256 } from "../util/keccak.js";
@@ -129,14 +130,6 @@ interface Walker {
   del: boolean;
 }
 
-function nibblesOf(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2);
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i]! >> 4;
-    out[2 * i + 1] = key[i]! & 0x0f;
-  }
-  return out;
-}
 
 function childPath(path: Uint8Array, tail: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(path.length + tail.length);
@@ -152,7 +145,7 @@ function childPath(path: Uint8Array, tail: ArrayLike<number>): Uint8Array {
  */
 async function prefetch(cache: NodeCache, root: Uint8Array, changes: TrieChange[]): Promise<void> {
   if (sameBytes(root, KECCAK256_RLP) || changes.length === 0) return;
-  let frontier = new Map<string, { path: Uint8Array; walkers: Walker[] }>([["", { path: new Uint8Array(0), walkers: changes.map((c) => ({ nibbles: nibblesOf(c.key), del: c.value === undefined || c.value.length === 0 })) }]]);
+  let frontier = new Map<string, { path: Uint8Array; walkers: Walker[] }>([["", { path: new Uint8Array(0), walkers: changes.map((c) => ({ nibbles: toNibbles(c.key), del: c.value === undefined || c.value.length === 0 })) }]]);
   while (frontier.size > 0) {
     await cache.fetch([...frontier.values()].map((f) => f.path));
     const next = new Map<string, { path: Uint8Array; walkers: Walker[] }>();

@@ -27,7 +27,7 @@ import { ChainStore } from "../src/storage/store.js";
 import { verifyState } from "../src/storage/bulkLoad.js";
 import { buildBlocks } from "./state-scale/blocks.js";
 import { importBlocks, type ImportReport, type PassSummary, type Spread } from "./state-scale/importPass.js";
-import { RPC_KINDS, rpcPasses, type RpcReport } from "./state-scale/rpcPass.js";
+import { RPC_KINDS, rpcPasses, type RpcFigures, type RpcReport } from "./state-scale/rpcPass.js";
 import { DEFAULT_SEED, SENDER_COUNT, StateScaleError, planState, synthesize, type StatePlan, type SynthResult } from "./state-scale/synth.js";
 
 /**
@@ -83,6 +83,8 @@ export interface StateScaleOptions {
   verify: boolean;
   /** Import in a fresh child process (default; needs the compiled bench) rather than in this one (tests). */
   childProcess: boolean;
+  /** Write a V8 CPU profile of the import child into this directory (`node --cpu-prof`; open it in Chrome DevTools). */
+  cpuProfDir?: string;
 }
 
 /** The default options for `accounts` and `slots`: holders min(1 M, N/10), 3,000 contracts, 300 blocks of 200 transactions. */
@@ -172,12 +174,13 @@ function readBlocks(file: string): Uint8Array[] {
 }
 
 /** Runs the import in a fresh `node` process (this module as a script) and returns its report. */
-async function importInChild(datadir: string, blocksFile: string, resultFile: string): Promise<ImportReport> {
+async function importInChild(datadir: string, blocksFile: string, resultFile: string, cpuProfDir?: string): Promise<ImportReport> {
   const script = fileURLToPath(import.meta.url);
   if (!script.endsWith(".js")) {
     throw new StateScaleError("BENCH_STATE_SCALE_CHILD", `the import child runs the compiled module, but this is ${script}: run the compiled bench (npm run build) or import in process`);
   }
-  const child = spawn(process.execPath, [script, "--import-child", datadir, blocksFile, resultFile], { stdio: ["ignore", "inherit", "inherit"] });
+  const profile = cpuProfDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", cpuProfDir];
+  const child = spawn(process.execPath, [...profile, script, "--import-child", datadir, blocksFile, resultFile], { stdio: ["ignore", "inherit", "inherit"] });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (c) => resolve(c));
@@ -236,7 +239,7 @@ export async function runStateScale(opts: StateScaleOptions, log: (line: string)
     if (opts.childProcess) {
       const blocksFile = join(work, "blocks.bin");
       writeBlocks(blocksFile, built.rlps);
-      imported = await importInChild(synthDir, blocksFile, join(work, "import.json"));
+      imported = await importInChild(synthDir, blocksFile, join(work, "import.json"), opts.cpuProfDir);
     } else {
       imported = await importBlocks(synthDir, built.rlps, { evict: true });
     }
@@ -348,13 +351,17 @@ export function formatReport(r: StateScaleReport): string {
     const p = r.rpc;
     out.push("");
     out.push(
-      `RPC (basalt node, one request at a time, ${p.perKind} per kind and pass, holders distinct and untouched by the blocks; latency = request sent to response read, in ms; head ${p.head}, historical block ${p.historicalBlock}). ` +
+      `RPC (basalt node, one request at a time on one keep-alive connection of the load generator's client, ${p.perKind} per kind and pass, holders distinct and untouched by the blocks; latency = request written to response read, in ms; ` +
+        `anchor: a bare uWebSockets.js handler in its own process answering a balance-sized result to the same client, just before each pass; head ${p.head}, historical block ${p.historicalBlock}). ` +
         `Page cache ${cached(p.cachedBeforeEvictBytes)} before, ${cached(p.cachedAfterEvictBytes)} after eviction; node ready in ${f0(p.startMs)} ms; node RSS at the end ${p.nodeRssMiB ?? "?"} MiB`,
     );
     out.push(
       table(
         ["pass", "kind", "p50 ms", "p99 ms", "mean ms", "max ms", "wrong"],
-        p.passes.flatMap((pass) => RPC_KINDS.map((k) => [pass.name, k, pass.kinds[k].p50Ms.toFixed(2), pass.kinds[k].p99Ms.toFixed(2), pass.kinds[k].meanMs.toFixed(2), pass.kinds[k].maxMs.toFixed(2), String(pass.kinds[k].wrong)])),
+        p.passes.flatMap((pass) => {
+          const row = (kind: string, f: RpcFigures): string[] => [pass.name, kind, f.p50Ms.toFixed(2), f.p99Ms.toFixed(2), f.meanMs.toFixed(2), f.maxMs.toFixed(2), String(f.wrong)];
+          return [row("bare handler (anchor)", pass.anchor), ...RPC_KINDS.map((k) => row(k, pass.kinds[k]))];
+        }),
       ),
     );
   }

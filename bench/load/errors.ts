@@ -14,7 +14,9 @@ export type LoadErrorCode =
   /** a thread of the load generator failed, or its compiled code is missing */
   | "BENCH_LOAD_GENERATOR"
   /** wrk could not be run or its output not read */
-  | "BENCH_LOAD_WRK";
+  | "BENCH_LOAD_WRK"
+  /** a timed request of the sequential client failed: connection ended, timeout, or one already in flight */
+  | "BENCH_LOAD_REQUEST";
 
 /** A mistake in the load tool's input, or a node that cannot be benchmarked. */
 export class LoadError extends BasaltError<Record<string, unknown>> {

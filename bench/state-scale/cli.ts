@@ -5,7 +5,8 @@
  *
  * Options: `--preset S1|S2` (10 M accounts / 30 M slots, 30 M / 90 M), `--accounts N`,
  * `--slots M`, `--contracts K`, `--holders H`, `--senders S`, `--blocks B`, `--txs T`,
- * `--seed X`, `--dir PATH`, `--keep`, `--json FILE`, `--skip-rpc`, `--rpc-requests R`, `--verify`.
+ * `--seed X`, `--dir PATH`, `--keep`, `--json FILE`, `--skip-rpc`, `--rpc-requests R`, `--verify`,
+ * `--cpu-prof DIR` (a V8 CPU profile of the import child).
  */
 import { BasaltError } from "../../src/util/errors.js";
 import { PRESETS, defaultOptions, formatReport, runStateScale, type PresetName, type StateScaleOptions } from "../stateScale.js";
@@ -22,12 +23,12 @@ export const STATE_SCALE_USAGE = [
   "usage: basalt bench state-scale [--preset S1|S2] [--accounts N (10000000)] [--slots M (30000000)]",
   "                                [--contracts K (3000)] [--holders H (min(1000000, N/10))] [--senders S (2000)]",
   "                                [--blocks B (300)] [--txs T (200)] [--seed X] [--dir PATH] [--keep]",
-  "                                [--json FILE] [--skip-rpc] [--rpc-requests R (200)] [--verify]",
+  "                                [--json FILE] [--skip-rpc] [--rpc-requests R (200)] [--verify] [--cpu-prof DIR]",
   "  S1 = 10 M accounts / 30 M slots, S2 = 30 M / 90 M; --accounts/--slots after --preset override it.",
   "  The disk needed is checked first (about 2.2 × the state); --dir puts the work directory elsewhere.",
 ].join("\n");
 
-const VALUE_OPTIONS = ["preset", "accounts", "slots", "contracts", "holders", "senders", "blocks", "txs", "seed", "dir", "json", "rpc-requests"] as const;
+const VALUE_OPTIONS = ["preset", "accounts", "slots", "contracts", "holders", "senders", "blocks", "txs", "seed", "dir", "json", "rpc-requests", "cpu-prof"] as const;
 const FLAG_OPTIONS = ["keep", "skip-rpc", "verify", "help"] as const;
 
 /** Parses the command line (`--name value` or `--name=value`); undefined for `--help`. */
@@ -75,6 +76,8 @@ export function parseStateScaleArgs(argv: string[]): StateScaleOptions | undefin
   if (dir !== undefined) opts.dir = dir;
   const json = given.get("json");
   if (json !== undefined) opts.json = json;
+  const cpuProf = given.get("cpu-prof");
+  if (cpuProf !== undefined) opts.cpuProfDir = cpuProf;
   opts.keep = given.has("keep");
   opts.skipRpc = given.has("skip-rpc");
   opts.verify = given.has("verify");

@@ -5,12 +5,20 @@
  * each kind for N holders never asked before in the run and untouched by the blocks (so the
  * right answer is the synthesized balance), a cold pass then a warm one. Every answer is checked;
  * proofs against the head's state root with @ethereumjs/mpt.
+ *
+ * Timed with the load generator's own client, one keep-alive connection (bench/load/sequential.ts);
+ * the anchor of each pass is a bare uWebSockets.js handler in its own process
+ * (bench/scenario/bareServer.ts) sent the same number of distinct eth_getBalance bodies and
+ * answering a balance-sized result: what HTTP on loopback and the client cost on this machine, so
+ * basalt's own share of a latency is the difference.
  */
 import { verifyMerkleProof } from "@ethereumjs/mpt";
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { readRssMiB } from "../load/rss.js";
 import { latencyStats } from "../load/stats.js";
+import { SequentialClient } from "../load/sequential.js";
+import { startBareServer } from "../scenario/bareServer.js";
 import { startBasalt } from "../scenario/basalt.js";
 import { rpc } from "../scenario/rpc.js";
 import { keccak256 } from "../../src/util/keccak.js";
@@ -50,7 +58,8 @@ export interface RpcReport {
   startMs: number;
   /** Requests per kind and pass actually sent (fewer than asked when there are not enough untouched holders). */
   perKind: number;
-  passes: { name: "cold" | "warm"; kinds: Record<RpcKind, RpcFigures> }[];
+  /** Per pass: basalt's figures per kind, and the bare handler's (the anchor) measured just before them. */
+  passes: { name: "cold" | "warm"; anchor: RpcFigures; kinds: Record<RpcKind, RpcFigures> }[];
   nodeRssMiB?: number;
 }
 
@@ -103,6 +112,23 @@ async function checkProof(p: ProofAnswer, stateRoot: Uint8Array, slot: Uint8Arra
   }
 }
 
+/** The bytes the bare handler answers: a JSON-RPC result the size of a typical balance answer. */
+const ANCHOR_ANSWER = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":"0x${"d".repeat(18)}"}`);
+
+function figures(times: number[], wrong: number, firstWrong: string | undefined): RpcFigures {
+  const st = latencyStats(times);
+  const n = times.length;
+  return { requests: n, p50Ms: st.p50, p99Ms: st.p99, meanMs: times.reduce((a, b) => a + b, 0) / Math.max(1, n), maxMs: st.max, wrong, ...(firstWrong === undefined ? {} : { firstWrong }) };
+}
+
+/** Sends one JSON-RPC call on `client`; the result (or an Error for an error answer) and the latency. */
+async function timedCall(client: SequentialClient, id: number, method: string, params: unknown[]): Promise<{ result: unknown; ms: number }> {
+  const a = await client.request(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+  if (a.status !== 200) return { result: new Error(`HTTP ${a.status}: ${a.body.toString("utf8", 0, 200)}`), ms: a.ms };
+  const res = JSON.parse(a.body.toString("utf8")) as { result?: unknown; error?: { code: number; message: string } };
+  return { result: res.error != null ? new Error(`error ${res.error.code} ${res.error.message}`) : res.result, ms: a.ms };
+}
+
 /**
  * Starts `basalt node` on `datadir` (free loopback ports, no P2P), runs the cold and warm passes
  * of `perKind` requests per kind, stops the node. Wrong answers are counted, not thrown.
@@ -118,6 +144,10 @@ export async function rpcPasses(datadir: string, plan: StatePlan, touched: Set<n
   const t0 = performance.now();
   const node = await startBasalt({ datadir, logLevel: "warn" });
   const startMs = performance.now() - t0;
+  const bare = await startBareServer({ "/": ANCHOR_ANSWER });
+  const client = new SequentialClient(node.url);
+  const anchorClient = new SequentialClient(`${bare.base}/`);
+  let id = 0;
   try {
     const headHex = (await rpc(node.url, "eth_blockNumber")) as string;
     const head = Number(BigInt(headHex));
@@ -128,6 +158,14 @@ export async function rpcPasses(datadir: string, plan: StatePlan, touched: Set<n
     const passes: RpcReport["passes"] = [];
     let next = 0;
     for (const name of ["cold", "warm"] as const) {
+      const anchorTimes: number[] = [];
+      let anchorWrong = 0;
+      for (let i = 0; i < n; i++) {
+        const { result, ms } = await timedCall(anchorClient, ++id, "eth_getBalance", [bytesToHex(holderAddress(sample[(next + i) % sample.length]!)), "latest"]);
+        anchorTimes.push(ms);
+        if (typeof result !== "string") anchorWrong++;
+      }
+      const anchor = figures(anchorTimes, anchorWrong, anchorWrong > 0 ? "the bare handler answered without a result" : undefined);
       const kinds = {} as Record<RpcKind, RpcFigures>;
       for (const kind of RPC_KINDS) {
         const times: number[] = [];
@@ -145,14 +183,8 @@ export async function rpcPasses(datadir: string, plan: StatePlan, touched: Set<n
             const at = kind === "eth_call balanceOf" ? "latest" : quantity(BigInt(historicalBlock));
             [method, params] = ["eth_call", [{ to: token, data: bytesToHex(balanceOfCalldata(holder)) }, at]];
           }
-          const s = performance.now();
-          let result: unknown;
-          try {
-            result = await rpc(node.url, method, params);
-          } catch (e) {
-            result = e;
-          }
-          times.push(performance.now() - s);
+          const { result, ms } = await timedCall(client, ++id, method, params);
+          times.push(ms);
           let why: string | undefined;
           if (result instanceof Error) why = result.message;
           else if (kind === "eth_getBalance") why = BigInt(result as string) === holderEth(h) ? undefined : `balance ${String(result)}, expected ${quantity(holderEth(h))}`;
@@ -163,16 +195,17 @@ export async function rpcPasses(datadir: string, plan: StatePlan, touched: Set<n
             firstWrong ??= `${kind} of holder ${h} (${addr}): ${why}`;
           }
         }
-        const st = latencyStats(times);
-        kinds[kind] = { requests: n, p50Ms: st.p50, p99Ms: st.p99, meanMs: times.reduce((a, b) => a + b, 0) / Math.max(1, n), maxMs: st.max, wrong, ...(firstWrong === undefined ? {} : { firstWrong }) };
+        kinds[kind] = figures(times, wrong, firstWrong);
       }
-      passes.push({ name, kinds });
+      passes.push({ name, anchor, kinds });
     }
     const headAfter = Number(BigInt((await rpc(node.url, "eth_blockNumber")) as string));
     if (headAfter !== head) throw new StateScaleError("BENCH_STATE_SCALE_RPC", `the node's head moved from ${head} to ${headAfter} during the RPC passes: expected it to stay (no transactions are sent)`);
     const nodeRssMiB = readRssMiB(node.pid);
     return { head, historicalBlock, cachedBeforeEvictBytes, cachedAfterEvictBytes, startMs, perKind: n, passes, ...(nodeRssMiB === undefined ? {} : { nodeRssMiB }) };
   } finally {
-    await node.stop();
+    client.close();
+    anchorClient.close();
+    await Promise.all([node.stop(), bare.stop()]);
   }
 }

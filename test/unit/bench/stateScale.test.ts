@@ -37,7 +37,8 @@ describe("state-scale benchmark", () => {
       dir: work,
       keep: true,
       json,
-      skipRpc: true,
+      skipRpc: false,
+      rpcRequests: 4,
       verify: true,
       childProcess: false,
     };
@@ -72,6 +73,20 @@ describe("state-scale benchmark", () => {
     ]);
     expect(JSON.parse(readFileSync(json, "utf8"))).toEqual(JSON.parse(JSON.stringify(report)));
     expect(formatReport(report)).toContain("steady (3–3)");
+
+    // The RPC passes on a real node: every answer right, the bare handler measured in each pass.
+    const rpc = report.rpc!;
+    expect(rpc.head).toBe(3);
+    expect(rpc.passes.map((p) => p.name)).toEqual(["cold", "warm"]);
+    for (const pass of rpc.passes) {
+      expect(pass.anchor).toMatchObject({ requests: 4, wrong: 0 });
+      expect(pass.anchor.p50Ms).toBeGreaterThan(0);
+      for (const f of Object.values(pass.kinds)) {
+        expect(f).toMatchObject({ requests: 4, wrong: 0 });
+        expect(f.p50Ms).toBeGreaterThan(0);
+      }
+    }
+    expect(formatReport(report)).toContain("bare handler (anchor)");
 
     // The kept datadir: head 3, and its latest state (after the blocks) is sound too.
     const chain = Chain.open(path.join(work, "datadir"));

@@ -542,7 +542,8 @@ export class CallExecutor {
 
   /**
    * eth_createAccessList (geth algorithm) at `target`: run with the current list until the
-   * touched addresses and slots stop changing; sender, recipient and precompiles are excluded.
+   * touched addresses and slots stop changing; sender, recipient and precompiles are left out
+   * unless their storage was accessed (then listed with the slots, as geth does).
    */
   async createAccessList(
     target: CallTarget,
@@ -581,8 +582,10 @@ export class CallExecutor {
             state.originalStorageCache.clear();
           }
         }
+        // geth's access-list tracer: sender, recipient and precompiles are left out as bare
+        // addresses, never with their slots (a call's own SLOADs list the recipient's keys).
         const next = (out.accessList ?? [])
-          .filter((e) => e.address !== from && e.address !== to && !precompiles.has(e.address))
+          .filter((e) => e.storageKeys.length > 0 || (e.address !== from && e.address !== to && !precompiles.has(e.address)))
           .map((e) => ({ address: e.address, storageKeys: [...e.storageKeys] }));
         if (sameList(next, list)) {
           const error = out.error === undefined ? undefined : out.error === "revert" ? revertError(out.returnValue).message : gethHaltMessage(out.error, out.gasUsed);

@@ -28,7 +28,7 @@ import { blockReceiptFormatter, type ReceiptFormatter } from "../chain/json/rece
 import { formatTransaction } from "../chain/json/transaction.js";
 import { BasaltError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
-import { rememberEnvelope, txHashOf } from "../chain/envelope.js";
+import { envelopeOf, rememberEnvelope, txHashOf } from "../chain/envelope.js";
 import { GrowingBlockTries, headerTemplateFromBase, PartialHeaderSeries, type PartialHeader } from "./partialBlock.js";
 import { encodeWireTx, PENDING_SNAPSHOT_VERSION, type PreparedBlock, type PreparedSnapshot, type WireBlock } from "./pendingSnapshot.js";
 
@@ -362,6 +362,7 @@ export class PendingBuilder {
       JSON.stringify(receipt),
       // The reader sets each log's blockHash (in place: the key keeps its position).
       receipt.logs,
+      envelopeOf(tx),
     ]);
   }
 

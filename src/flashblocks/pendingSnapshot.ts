@@ -16,7 +16,7 @@ import { Packr } from "msgpackr";
 import type { RpcLog } from "../chain/json/receipt.js";
 
 /** Layout version of {@link PendingSnapshot}; readers ignore snapshots of another version. */
-export const PENDING_SNAPSHOT_VERSION = 3;
+export const PENDING_SNAPSHOT_VERSION = 4;
 
 /** One pre-confirmed transaction, with everything the RPC answers about it pre-rendered. */
 export interface PendingTx {
@@ -32,6 +32,8 @@ export interface PendingTx {
   receiptJson: string;
   /** Its logs, formatted as eth_getLogs returns them (block-wide logIndex). */
   logs: RpcLog[];
+  /** Its EIP-2718 envelope (eth_getRawTransactionByHash and the by-block raw forms). */
+  raw: Uint8Array;
 }
 
 /** One pending block (the block being built, or an earlier one not yet canonical). */
@@ -93,7 +95,7 @@ export interface PendingSnapshot {
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
 /**
- * The wire form (version 2): concatenated msgpack values — first the snapshot without its
+ * The wire form: concatenated msgpack values — first the snapshot without its
  * transactions ({@link WireSnapshot}), then every block's transactions, one value each
  * ({@link WireTx}), in block order. The JSON of a block's transactions and receipts may name
  * the block by a stand-in (`placeholder`) that the reader replaces by the block hash when a
@@ -118,8 +120,8 @@ export interface WireBlock {
   whole?: [blockJson: string, blockJsonFull: string, receiptsJson: string];
 }
 
-/** One transaction on the wire: hash, from, to, transaction JSON, receipt JSON, logs (JSON and logs may hold the placeholder). */
-export type WireTx = [hash: string, from: string, to: string | null, txJson: string, receiptJson: string, logs: RpcLog[]];
+/** One transaction on the wire: hash, from, to, transaction JSON, receipt JSON, logs (JSON and logs may hold the placeholder), envelope. */
+export type WireTx = [hash: string, from: string, to: string | null, txJson: string, receiptJson: string, logs: RpcLog[], raw: Uint8Array];
 
 /** The first value of the wire form: a snapshot whose blocks' transactions follow it. */
 export interface WireSnapshot extends Omit<PendingSnapshot, "blocks"> {
@@ -168,7 +170,7 @@ export function prepareSnapshot(s: PendingSnapshot): PreparedSnapshot {
         placeholder: "",
         whole: [b.blockJson, b.blockJsonFull, b.receiptsJson],
       },
-      txs: b.txs.map((t) => encodeWireTx([t.hash, t.from, t.to, t.txJson, t.receiptJson, t.logs])),
+      txs: b.txs.map((t) => encodeWireTx([t.hash, t.from, t.to, t.txJson, t.receiptJson, t.logs, t.raw])),
     })),
   };
 }
@@ -197,6 +199,7 @@ class DecodedTx implements PendingTx {
   readonly from: string;
   readonly to: string | null;
   readonly logs: RpcLog[];
+  readonly raw: Uint8Array;
   private tx: string;
   private receipt: string;
   private txFilled: boolean;
@@ -206,7 +209,7 @@ class DecodedTx implements PendingTx {
     private readonly placeholder: string,
     private readonly blockHash: string,
   ) {
-    [this.hash, this.from, this.to, this.tx, this.receipt, this.logs] = w;
+    [this.hash, this.from, this.to, this.tx, this.receipt, this.logs, this.raw] = w;
     this.txFilled = this.receiptFilled = placeholder === "";
     if (placeholder !== "") for (const l of this.logs) if (l.blockHash === placeholder) l.blockHash = blockHash;
   }

@@ -178,6 +178,7 @@ function pendingTx(i: number, logs: RpcLog[]): PendingTx {
     hash,
     from: a20(0xf0),
     to: a20(0xe0),
+    raw: Uint8Array.of(0x02, i),
     txJson: JSON.stringify({ blockHash: null, blockNumber: "0x5", hash, from: a20(0xf0), transactionIndex: `0x${i.toString(16)}` }),
     receiptJson: JSON.stringify({
       type: "0x2",

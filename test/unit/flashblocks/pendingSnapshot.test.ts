@@ -30,6 +30,11 @@ interface TxTemplate {
 }
 const txTemplate = fc.record({ hash: hex32, extra: fc.string({ maxLength: 40 }), logs: fc.nat(3) });
 
+/** A stand-in envelope of a template transaction (its hash's bytes behind a type byte). */
+function rawOf(t: TxTemplate): Uint8Array {
+  return Uint8Array.from([0x02, ...Buffer.from(t.hash.slice(2), "hex")]);
+}
+
 /** A transaction's templates naming its block by `ph`, as the worker renders them. */
 function templates(t: TxTemplate, i: number, ph: string): { txJson: string; receiptJson: string; logs: RpcLog[] } {
   const logs = Array.from({ length: t.logs }, (_, k) => ({ address: "0x" + "11".repeat(20), topics: [], data: "0x", blockNumber: "0x5", blockHash: ph, transactionHash: t.hash, transactionIndex: `0x${i.toString(16)}`, logIndex: `0x${k.toString(16)}`, removed: false }) as unknown as RpcLog);
@@ -43,7 +48,7 @@ function fullRender(txs: TxTemplate[], hash: string, header: Record<string, unkn
   const rendered: PendingTx[] = txs.map((t, i) => {
     const tpl = templates(t, i, PLACEHOLDER);
     const fill = (s: string): string => s.replaceAll(PLACEHOLDER, hash);
-    return { hash: t.hash, from: "0x" + "22".repeat(20), to: null, txJson: fill(tpl.txJson), receiptJson: fill(tpl.receiptJson), logs: tpl.logs.map((l) => ({ ...l, blockHash: hash })) };
+    return { hash: t.hash, from: "0x" + "22".repeat(20), to: null, txJson: fill(tpl.txJson), receiptJson: fill(tpl.receiptJson), logs: tpl.logs.map((l) => ({ ...l, blockHash: hash })), raw: rawOf(t) };
   });
   const withTxs = (list: string): string => JSON.stringify({ ...header, hash, transactions: "__m__" }).replace('"__m__"', () => list);
   return {
@@ -90,7 +95,7 @@ function plain(s: PendingSnapshot): unknown {
       blockJsonFull: b.blockJsonFull,
       receiptsJson: b.receiptsJson,
       newTxCount: b.newTxCount,
-      txs: b.txs.map((t) => ({ hash: t.hash, from: t.from, to: t.to, txJson: t.txJson, receiptJson: t.receiptJson, logs: t.logs })),
+      txs: b.txs.map((t) => ({ hash: t.hash, from: t.from, to: t.to, txJson: t.txJson, receiptJson: t.receiptJson, logs: t.logs, raw: Array.from(t.raw) })),
     })),
     state: JSON.parse(JSON.stringify(s.state, (_k, v: unknown) => (v instanceof Uint8Array ? Array.from(v) : v))) as unknown,
   };
@@ -107,7 +112,7 @@ describe("pending snapshot wire form", () => {
           for (const t of added) {
             const tpl = templates(t, all.length, PLACEHOLDER);
             all.push(t);
-            encoded.push(encodeWireTx([t.hash, "0x" + "22".repeat(20), null, tpl.txJson, tpl.receiptJson, tpl.logs]));
+            encoded.push(encodeWireTx([t.hash, "0x" + "22".repeat(20), null, tpl.txJson, tpl.receiptJson, tpl.logs, rawOf(t)]));
           }
           const hash = hashes[index]!;
           const want = snapshotOf([fullRender(all, hash, header, index)], index);

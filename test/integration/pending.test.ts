@@ -168,7 +168,7 @@ async function pendingView(producer: MethodTable, block: Block): Promise<Pending
     const h = to0x(tx.hash());
     const receiptJson = await render("eth_getTransactionReceipt", [h]);
     const r = JSON.parse(receiptJson) as { from: string; to: string | null; logs: PendingTx["logs"] };
-    txs.push({ hash: h, from: r.from, to: r.to, txJson: await render("eth_getTransactionByHash", [h]), receiptJson, logs: r.logs });
+    txs.push({ hash: h, from: r.from, to: r.to, txJson: await render("eth_getTransactionByHash", [h]), receiptJson, logs: r.logs, raw: tx.serialize() });
   }
   return {
     number: Number(block.header.number),
@@ -344,6 +344,25 @@ describe("pending tag from the pre-confirmed state", () => {
       expect(deployReceipt.blockHash).toBe(views[0]!.hash);
       expect(await rpc(m, "eth_getTransactionByHash", ["0x" + "cd".repeat(32)])).toBeNull();
       expect(await rpc(m, "eth_getTransactionReceipt", ["0x" + "cd".repeat(32)])).toBeNull();
+    });
+
+    it("reth's header and raw-transaction reads answer from the snapshot's blocks", async () => {
+      const m = withSnapshot(node, snap);
+      const headerOf = (json: string): unknown => {
+        const { transactions: _t, uncles: _u, withdrawals: _w, ...header } = JSON.parse(json) as Record<string, unknown>;
+        return header;
+      };
+      expect(await rpc(m, "eth_getHeaderByNumber", ["pending"])).toEqual(headerOf(views[2]!.blockJson));
+      for (const v of views) expect(await rpc(m, "eth_getHeaderByHash", [v.hash])).toEqual(headerOf(v.blockJson));
+      for (const [name, blockIndex] of [["deploy", 0], ["call2a", 1], ["call3", 2]] as const) {
+        const tx = blocks[blockIndex]!.transactions.find((t) => to0x(t.hash()) === txs[name])!;
+        expect(await rpc(m, "eth_getRawTransactionByHash", [txs[name]]), name).toBe(to0x(tx.serialize()));
+      }
+      expect(await rpc(m, "eth_getRawTransactionByBlockNumberAndIndex", ["pending", "0x2"])).toBe(await rpc(m, "eth_getRawTransactionByHash", [txs.call3]));
+      expect(await rpc(m, "eth_getRawTransactionByBlockHashAndIndex", [views[2]!.hash, "0x2"])).toBe(await rpc(m, "eth_getRawTransactionByHash", [txs.call3]));
+      expect(await rpc(m, "eth_getRawTransactionByBlockNumberAndIndex", ["pending", "0x3"])).toBeNull();
+      // Without the snapshot the pre-confirmed transaction is unknown.
+      expect(await rpc(withSnapshot(node, undefined), "eth_getRawTransactionByHash", [txs.call3])).toBeNull();
     });
 
     it("lookups by hash answer from the canonical chain first", async () => {

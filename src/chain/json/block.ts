@@ -120,6 +120,15 @@ export function formatHeader(header: BlockHeader): RpcHeader {
 }
 
 /**
+ * A block's header as reth answers eth_getHeaderByNumber / eth_getHeaderByHash: the header part
+ * of the block's eth_getBlockByNumber answer, `size` (the block's RLP length) included — geth's
+ * methods of the same names leave `size` out; reth (and so op-reth and base-reth-node) keep it.
+ */
+export function formatBlockHeader(block: Block): RpcHeader & { size: string } {
+  return sortKeys({ ...headerFields(block.header), size: toQuantity(block.serialize().length) });
+}
+
+/**
  * Formats a block as geth does for eth_getBlockByNumber and eth_getBlockByHash: the header
  * fields, `size` (length of the block's RLP), `transactions` (hashes, or full objects with
  * `opts.senders`), `uncles` (uncle hashes) and, from Shanghai on, `withdrawals`.

@@ -2,7 +2,8 @@
  * Block, transaction and receipt queries: eth_getBlockByNumber, eth_getBlockByHash,
  * eth_getBlockReceipts, eth_getTransactionByHash, eth_getTransactionReceipt,
  * eth_getTransactionBy{BlockHash,BlockNumber}AndIndex, eth_getBlockTransactionCountBy*,
- * eth_getUncleCountBy*, eth_blockNumber, eth_chainId.
+ * eth_getUncleCountBy*, eth_blockNumber, eth_chainId; and reth's eth_getHeaderByNumber,
+ * eth_getHeaderByHash, eth_getRawTransactionByHash, eth_getRawTransactionBy{BlockHash,BlockNumber}AndIndex.
  *
  * The `pending` tag answers from the pending snapshot's pending block (its pre-rendered JSON)
  * when there is one, else exactly as `latest`. Lookups by transaction hash try the canonical
@@ -16,7 +17,8 @@ import { isDeposit } from "../../chain/op/depositTx.js";
 import { pendingHead, type PendingBlockView, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
-import { formatBlock, formatReceipt, formatReceipts, formatTransaction, toData, toQuantity, type RpcReceipt } from "../../chain/json/index.js";
+import { envelopeOf } from "../../chain/envelope.js";
+import { formatBlock, formatBlockHeader, formatReceipt, formatReceipts, formatTransaction, toData, toQuantity, type RpcReceipt } from "../../chain/json/index.js";
 import { parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, parseBool, required } from "../params.js";
 import { BlockResponseCache, type BlockAnswer } from "../responseCache.js";
@@ -43,6 +45,19 @@ function receiptAt(chain: Chain, loc: { blockHash: Uint8Array; index: number }):
 /** The n-th transaction of a pending block as eth_getTransactionBy*AndIndex returns it, null out of range. */
 function pendingTxAt(block: PendingBlockView, index: bigint): RawJson | null {
   return index < BigInt(block.txs.length) ? new RawJson(block.txs[Number(index)]!.txJson) : null;
+}
+
+/** The header part of a pending block's JSON (reth's eth_getHeaderBy* of a pending block): its block JSON without the body's keys. */
+function pendingHeader(block: PendingBlockView): unknown {
+  const { transactions: _t, uncles: _u, withdrawals: _w, ...header } = JSON.parse(block.blockJson) as Record<string, unknown>;
+  return header;
+}
+
+/** The n-th transaction's envelope of a block (stored or pending), null out of range. */
+function rawTxAt(block: Block | PendingBlockView | undefined, index: bigint): string | null {
+  if (block === undefined) return null;
+  if ("header" in block) return index < BigInt(block.transactions.length) ? toData(envelopeOf(block.transactions[Number(index)]!)) : null;
+  return index < BigInt(block.txs.length) ? toData(block.txs[Number(index)]!.raw) : null;
 }
 
 /**
@@ -207,6 +222,47 @@ export function blockMethods(b: RpcBackend): MethodTable {
       const pooled = b.pool.get(h);
       if (pooled !== undefined) return formatTransaction(pooled.tx, null, pooled.sender, { op });
       return null;
+    },
+    /**
+     * eth_getHeaderByNumber(block) (reth): the header part of the block's answer, `size` included;
+     * `pending`: the pending block's header.
+     */
+    eth_getHeaderByNumber: (params) => {
+      maxParams(params, 1);
+      const block = byNumber("eth_getHeaderByNumber", params);
+      if (block === undefined) return null;
+      return isStored(block) ? formatBlockHeader(block) : pendingHeader(block);
+    },
+    /** eth_getHeaderByHash(hash) (reth): a stored block's header, else a block of the pending snapshot. */
+    eth_getHeaderByHash: (params) => {
+      maxParams(params, 1);
+      const block = byHash("eth_getHeaderByHash", params);
+      if (block === undefined) return null;
+      return isStored(block) ? formatBlockHeader(block) : pendingHeader(block);
+    },
+    /**
+     * eth_getRawTransactionByHash(hash): the EIP-2718 envelope — canonical chain first, then the
+     * pending snapshot, then the mempool (a pooled blob transaction in its network form, as reth).
+     */
+    eth_getRawTransactionByHash: (params) => {
+      maxParams(params, 1);
+      const h = parseHash(required(params, 0), 0);
+      const loc = chain.store.getTxLocation(h);
+      if (loc !== undefined) return rawTxAt(chain.getBlockByHash(loc.blockHash), BigInt(loc.index));
+      const pre = pendingTx("eth_getRawTransactionByHash", h);
+      if (pre !== undefined) return toData(pre.raw);
+      const pooled = b.pool.get(h);
+      return pooled === undefined ? null : toData(pooled.raw);
+    },
+    /** eth_getRawTransactionByBlockNumberAndIndex(block, index); `pending`: from the pending block. */
+    eth_getRawTransactionByBlockNumberAndIndex: (params) => {
+      maxParams(params, 2);
+      return rawTxAt(byNumber("eth_getRawTransactionByBlockNumberAndIndex", params), parseQuantity(required(params, 1), 1));
+    },
+    /** eth_getRawTransactionByBlockHashAndIndex(hash, index): a stored block, else a block of the pending snapshot. */
+    eth_getRawTransactionByBlockHashAndIndex: (params) => {
+      maxParams(params, 2);
+      return rawTxAt(byHash("eth_getRawTransactionByBlockHashAndIndex", params), parseQuantity(required(params, 1), 1));
     },
     /** eth_getTransactionReceipt(hash): canonical chain first, then the pending snapshot. */
     eth_getTransactionReceipt: (params) => {

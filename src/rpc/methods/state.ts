@@ -1,6 +1,7 @@
 /**
  * Account and storage state at a block: eth_getBalance, eth_getTransactionCount, eth_getCode,
- * eth_getStorageAt, eth_getStorageValues, eth_getProof. Reads come from flat state (latest)
+ * eth_getStorageAt, eth_getStorageValues, eth_getProof, and reth's eth_getAccount and
+ * eth_getAccountInfo. Reads come from flat state (latest)
  * or the history index (older blocks), never from a trie walk — except eth_getProof, which
  * walks the tries of the block's state by definition (the store's for the head, with the later
  * blocks reverted for an older block: storage/stateRevert.ts).
@@ -97,6 +98,36 @@ export function stateMethods(b: RpcBackend): MethodTable {
       const out: Record<string, string[]> = {};
       for (const { a, addr, keys } of parsed) out[a.toLowerCase()] = keys.map((k) => word(state.storage(addr, k)));
       return out;
+    },
+    /**
+     * eth_getAccount(address, block) (reth): the account as the trie holds it — nonce, balance,
+     * storageRoot, codeHash in reth's key order — or null when it does not exist. The block is
+     * required and, as eth_getProof, within `--rpc.eth-proof-window`; `pending` answers from
+     * `latest` (the pre-confirmed state has no storage roots).
+     */
+    eth_getAccount: (params) => {
+      maxParams(params, 2);
+      const addr = parseAddress(required(params, 0), 0);
+      const block = resolveStateBlock(chain, parseBlockParam(required(params, 1), 1, { allowHash: true }));
+      const window = b.settings.ethProofWindow ?? 0;
+      if (b.proofs === undefined && window > 0 && chain.head.header.number - block.header.number > BigInt(window)) {
+        throw new InvalidParamsError("distance to target block exceeds maximum proof window");
+      }
+      const acc = chain.stateAt(block.header).account(addr);
+      if (acc === undefined) return null;
+      return { nonce: toQuantity(acc.nonce), balance: toQuantity(acc.balance), storageRoot: toData(acc.storageRoot), codeHash: toData(acc.codeHash) };
+    },
+    /**
+     * eth_getAccountInfo(address, block) (reth, anvil): balance, nonce and code in one answer;
+     * an absent account answers zeros and empty code. `pending` reads the pre-confirmed state.
+     */
+    eth_getAccountInfo: (params) => {
+      maxParams(params, 2);
+      const addr = parseAddress(required(params, 0), 0);
+      const { state } = stateFor("eth_getAccountInfo", params, 1);
+      const acc = state.account(addr);
+      const code = acc === undefined || equalsBytes(acc.codeHash, KECCAK256_NULL) ? new Uint8Array() : (state.code(acc.codeHash) ?? new Uint8Array());
+      return { balance: toQuantity(acc?.balance ?? 0n), nonce: toQuantity(acc?.nonce ?? 0n), code: toData(code) };
     },
     /** eth_getProof(address, keys, block): EIP-1186 account and storage proofs. */
     eth_getProof: async (params) => {

@@ -1,0 +1,151 @@
+/**
+ * reth's extra reads on a sealed devnet chain, checked against the standard methods' answers:
+ * eth_getHeaderByNumber/ByHash (the block answer without its body keys, `size` kept),
+ * eth_getRawTransactionByHash and the by-block raw forms (the envelope, which hashes to the
+ * transaction hash; a pooled transaction as sent), eth_getAccount (eth_getProof's account fields,
+ * null for an absent account, the proof window) and eth_getAccountInfo (balance, nonce, code).
+ */
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Chain } from "../../src/blockchain/chain.js";
+import { devnetGenesis } from "../../src/chain/devnet.js";
+import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
+import { InlineCallService } from "../../src/rpc/inlineCalls.js";
+import { blockMethods } from "../../src/rpc/methods/blocks.js";
+import { stateMethods } from "../../src/rpc/methods/state.js";
+import type { RpcBackend } from "../../src/rpc/backend.js";
+import type { MethodTable } from "../../src/rpc/types.js";
+import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
+import { TxPool } from "../../src/txpool/txpool.js";
+import { to0x } from "../../src/util/bytes.js";
+import { keccak256 } from "../../src/util/keccak.js";
+import { buildWorkload } from "../../bench/workload/workload.js";
+import { callTable, callTableError } from "../helpers/methodTable.js";
+import { tempDirs } from "../helpers/tempDirs.js";
+
+const silent = pino({ level: "silent" });
+const tmp = tempDirs("basalt-reth-extras-");
+
+describe("reth's extra reads", () => {
+  let chain: Chain;
+  let seq: OpDevSequencer;
+  let pool: TxPool;
+  let methods: MethodTable;
+  let windowed: MethodTable;
+  let workload: ReturnType<typeof buildWorkload>;
+  let pooledRaw: Uint8Array;
+
+  beforeAll(async () => {
+    const datadir = tmp();
+    await Chain.init(datadir, devnetGenesis(), { archive: true });
+    chain = Chain.open(datadir, { archive: true, logger: silent });
+    pool = new TxPool(chain);
+    seq = new OpDevSequencer(chain, pool, 0, silent);
+    const backend = (ethProofWindow?: number): RpcBackend =>
+      ({
+        chain,
+        pool,
+        calls: new InlineCallService(chain, NO_PENDING),
+        settings: { gasCap: 50_000_000n, clientVersion: "test", ...(ethProofWindow === undefined ? {} : { ethProofWindow }) },
+        pending: NO_PENDING,
+        syncing: () => false as const,
+      }) as RpcBackend;
+    methods = { ...blockMethods(backend()), ...stateMethods(backend()) };
+    windowed = stateMethods(backend(1));
+    workload = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: 3, txsPerBlock: 10 });
+    for (const round of [...workload.setup, ...workload.blocks.slice(0, 2)]) {
+      for (const raw of round) await pool.addRaw(raw);
+      await seq.sealOne();
+    }
+    // One transaction left in the mempool (the last block's first, in nonce order).
+    pooledRaw = workload.blocks[2]![0]!;
+    await pool.addRaw(pooledRaw);
+  }, 60_000);
+
+  afterAll(async () => {
+    await seq?.stop();
+    await chain?.close();
+  });
+
+  it("eth_getHeaderByNumber/ByHash: the block answer's header, size included", async () => {
+    const head = chain.head.header.number;
+    expect(head).toBeGreaterThan(1n);
+    for (let n = 0n; n <= head; n++) {
+      const hex = `0x${n.toString(16)}`;
+      const block = (await callTable(methods, "eth_getBlockByNumber", [hex, false])) as Record<string, unknown>;
+      const { transactions: _t, uncles: _u, withdrawals: _w, ...header } = block;
+      const byNumber = (await callTable(methods, "eth_getHeaderByNumber", [hex])) as Record<string, unknown>;
+      expect(byNumber).toEqual(header);
+      expect(Object.keys(byNumber)).toEqual(Object.keys(header));
+      expect(byNumber.size).toBe(block.size);
+      expect(await callTable(methods, "eth_getHeaderByHash", [block.hash])).toEqual(header);
+    }
+    expect(await callTable(methods, "eth_getHeaderByNumber", ["latest"])).toEqual(await callTable(methods, "eth_getHeaderByNumber", [`0x${head.toString(16)}`]));
+    expect(await callTable(methods, "eth_getHeaderByNumber", [`0x${(head + 1n).toString(16)}`])).toBeNull();
+    expect(await callTable(methods, "eth_getHeaderByHash", [to0x(new Uint8Array(32).fill(7))])).toBeNull();
+    expect((await callTableError(methods, "eth_getHeaderByNumber", [])).code).toBe(-32602);
+  });
+
+  it("eth_getRawTransactionByHash and the by-block forms: the envelope of each transaction; the mempool's as sent", async () => {
+    let seen = 0;
+    for (let n = 1n; n <= chain.head.header.number; n++) {
+      const block = chain.getBlockByNumber(n)!;
+      const hex = `0x${n.toString(16)}`;
+      for (let i = 0; i < block.transactions.length; i++) {
+        const hash = to0x(block.transactions[i]!.hash());
+        const raw = (await callTable(methods, "eth_getRawTransactionByHash", [hash])) as string;
+        expect(to0x(keccak256(Buffer.from(raw.slice(2), "hex")))).toBe(hash);
+        expect(await callTable(methods, "eth_getRawTransactionByBlockNumberAndIndex", [hex, `0x${i.toString(16)}`])).toBe(raw);
+        expect(await callTable(methods, "eth_getRawTransactionByBlockHashAndIndex", [to0x(block.hash()), `0x${i.toString(16)}`])).toBe(raw);
+        seen++;
+      }
+      expect(await callTable(methods, "eth_getRawTransactionByBlockNumberAndIndex", [hex, `0x${block.transactions.length.toString(16)}`])).toBeNull();
+    }
+    expect(seen).toBeGreaterThan(12);
+    // The workload's own bytes for a mined user transaction, and the pooled one.
+    const mined = workload.blocks[0]![0]!;
+    expect(await callTable(methods, "eth_getRawTransactionByHash", [to0x(keccak256(mined))])).toBe(to0x(mined));
+    expect(await callTable(methods, "eth_getRawTransactionByHash", [to0x(keccak256(pooledRaw))])).toBe(to0x(pooledRaw));
+    expect(await callTable(methods, "eth_getRawTransactionByHash", [to0x(new Uint8Array(32).fill(9))])).toBeNull();
+    expect(await callTable(methods, "eth_getRawTransactionByBlockHashAndIndex", [to0x(new Uint8Array(32).fill(9)), "0x0"])).toBeNull();
+  });
+
+  it("eth_getAccount: eth_getProof's account fields in reth's order, null when absent, inside the proof window", async () => {
+    const contract = to0x(workload.tokens[0]!);
+    const sender = to0x(workload.senders[0]!);
+    for (const addr of [contract, sender]) {
+      const proof = (await callTable(methods, "eth_getProof", [addr, [], "latest"])) as Record<string, string>;
+      const acc = (await callTable(methods, "eth_getAccount", [addr, "latest"])) as Record<string, string>;
+      expect(Object.keys(acc)).toEqual(["nonce", "balance", "storageRoot", "codeHash"]);
+      expect(acc).toEqual({ nonce: proof.nonce, balance: proof.balance, storageRoot: proof.storageHash, codeHash: proof.codeHash });
+    }
+    const code = (await callTable(methods, "eth_getCode", [contract, "latest"])) as string;
+    expect(((await callTable(methods, "eth_getAccount", [contract, "latest"])) as { codeHash: string }).codeHash).toBe(to0x(keccak256(Buffer.from(code.slice(2), "hex"))));
+    expect(await callTable(methods, "eth_getAccount", ["0x" + "ab".repeat(20), "latest"])).toBeNull();
+    // The block is required (reth's BlockId parameter).
+    expect((await callTableError(methods, "eth_getAccount", [sender])).code).toBe(-32602);
+    // Before the contract existed, it did not.
+    expect(await callTable(methods, "eth_getAccount", [contract, "0x0"])).toBeNull();
+    // A proof window of one block: the head and its parent answer, older blocks do not.
+    const head = chain.head.header.number;
+    expect(await callTable(windowed, "eth_getAccount", [sender, `0x${(head - 1n).toString(16)}`])).not.toBeNull();
+    expect(await callTableError(windowed, "eth_getAccount", [sender, "0x0"])).toEqual({ code: -32602, message: "distance to target block exceeds maximum proof window" });
+  });
+
+  it("eth_getAccountInfo: balance, nonce and code; zeros and empty code for an absent account", async () => {
+    const contract = to0x(workload.tokens[0]!);
+    const sender = to0x(workload.senders[0]!);
+    for (const addr of [contract, sender]) {
+      for (const at of ["latest", "0x1"]) {
+        expect(await callTable(methods, "eth_getAccountInfo", [addr, at])).toEqual({
+          balance: await callTable(methods, "eth_getBalance", [addr, at]),
+          nonce: await callTable(methods, "eth_getTransactionCount", [addr, at]),
+          code: await callTable(methods, "eth_getCode", [addr, at]),
+        });
+      }
+    }
+    expect(((await callTable(methods, "eth_getAccountInfo", [contract, "latest"])) as { code: string }).code.length).toBeGreaterThan(100);
+    expect(await callTable(methods, "eth_getAccountInfo", ["0x" + "ab".repeat(20), "latest"])).toEqual({ balance: "0x0", nonce: "0x0", code: "0x" });
+  });
+});

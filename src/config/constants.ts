@@ -542,6 +542,46 @@ export const SUBSCRIPTION_MAX_BLOCKS_PER_HEAD_CHANGE = 1024;
  * burst of events arrives in between; later ones are dropped.
  */
 export const SUBSCRIPTION_MAX_HELD_NOTIFICATIONS = 10_000;
+
+// ---- polling filters (rpc/filters.ts) ----
+
+/** A filter not polled for this long is removed: geth's and reth's five minutes. */
+export const FILTER_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * How often expired filters are looked for. A filter lives between FILTER_TIMEOUT_MS and this
+ * much longer (geth checks once per timeout, so up to ten minutes); one minute keeps the bound
+ * close at the cost of one pass over the filters a minute.
+ */
+export const FILTER_SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Default most filters installed at once (`--rpc.max-filters`). geth has no limit; an idle block
+ * or log filter costs a few hundred bytes and a pending-transaction filter at most
+ * FILTER_MAX_PENDING_TXS references, so 10,000 is well under 200 MB in the worst case.
+ */
+export const DEFAULT_MAX_FILTERS = 10_000;
+
+/**
+ * Most transactions a pending-transaction filter holds between polls; past it the oldest are
+ * dropped (and counted). A client polling every few seconds sees far fewer, even on Base's
+ * pre-confirmation stream (a few hundred transactions a second at most).
+ */
+export const FILTER_MAX_PENDING_TXS = 4096;
+
+/**
+ * Pending transactions remembered as already announced (mempool and pre-confirmations report
+ * the same transaction; a filter gets it once). Oldest forgotten first; 65,536 covers minutes
+ * of Base's traffic.
+ */
+export const FILTER_ANNOUNCED_MEMORY = 65_536;
+
+/**
+ * Most blocks one poll of a block or log filter reads; the cursor moves to the last one read
+ * and the next poll goes on. reth's eth_getLogs range limit (config MAX_LOGS_BLOCK_RANGE) is
+ * 100,000; a filter unpolled for its five minutes sees at most 1,500 blocks of 200 ms.
+ */
+export const FILTER_MAX_BLOCKS_PER_POLL = 10_000;
 /**
  * eth_sendRawTransaction: how far behind the network (blocks) the node may be and still accept transactions: 8 blocks ≈ 16 s
  * of Base blocks. A transaction built on older state (its nonce read from a lagging node) is likely

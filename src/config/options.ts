@@ -59,7 +59,7 @@ import {
   DEFAULT_P2P_EL_PORT,
   P2P_EL_SECRET_FILE,
 } from "./constants.js";
-import { TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
+import { DEFAULT_MAX_FILTERS, TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
 
 /** The commands that take options. */
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet" | "db";
@@ -322,6 +322,9 @@ export interface BasaltOptions {
   // ---- parity-style tracing (trace_*) ----
   /** Most blocks one trace_filter request may span (reth `--rpc.max-trace-filter-blocks`). */
   "rpc.max-trace-filter-blocks": number;
+  // ---- polling filters (eth_newFilter…) ----
+  /** Most filters installed at once. */
+  "rpc.max-filters": number;
 }
 
 /** The dotted name of an option, e.g. `"http.port"`. */
@@ -1343,6 +1346,18 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     commands: ["node"],
     min: 1,
     valueName: "<blocks>",
+  },
+  // ---- polling filters (eth_newFilter…) ----
+  "rpc.max-filters": {
+    name: "rpc.max-filters",
+    type: "number",
+    description: "eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter: most filters installed at once (each expires after five minutes without a poll)",
+    default: DEFAULT_MAX_FILTERS,
+    group: "rpc",
+    commands: ["node"],
+    env: "BASALT_RPC_MAX_FILTERS",
+    min: 1,
+    valueName: "<count>",
   },
 };
 

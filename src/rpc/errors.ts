@@ -84,6 +84,12 @@ export class ServerError extends RpcError {
     super(RpcCode.Server, message, data, code);
   }
 }
+/** eth_getFilterChanges / eth_getFilterLogs of an id that is not an installed filter of the right kind: geth's `errFilterNotFound`. */
+export class FilterNotFoundError extends RpcError {
+  constructor() {
+    super(RpcCode.Server, "filter not found", undefined, "RPC_FILTER_NOT_FOUND");
+  }
+}
 export class LimitExceededError extends RpcError {
   constructor(message: string) {
     super(RpcCode.LimitExceeded, message, undefined, "RPC_LIMIT_EXCEEDED");

@@ -167,6 +167,18 @@ export const rpcWsConnections = gauge({ name: "basalt_rpc_ws_connections", help:
 /** Active eth_subscribe subscriptions, by kind (`newHeads`, `logs`, `newFlashblocks`, …). */
 export const rpcWsSubscriptions = gauge({ name: "basalt_rpc_ws_subscriptions", help: "Active eth_subscribe subscriptions", labelNames: ["kind"] });
 
+/** Installed filters (eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter), by kind: block, logs, pendingTx. */
+export const rpcFilters = gauge({ name: "basalt_rpc_filters", help: "Installed polling filters", labelNames: ["kind"] });
+
+/** Filters removed for not being polled within the timeout, by kind. */
+export const rpcFiltersExpiredTotal = counter({ name: "basalt_rpc_filters_expired_total", help: "Filters removed after five minutes without a poll", labelNames: ["kind"] });
+
+/** Pending transactions dropped from a full pending-transaction filter (the oldest go first). */
+export const rpcFilterPendingDroppedTotal = counter({
+  name: "basalt_rpc_filter_pending_dropped_transactions_total",
+  help: "Transactions dropped from pending-transaction filters that were not polled in time",
+});
+
 /** eth_subscription notifications written to WebSocket connections, by subscription kind. */
 export const rpcWsNotificationsTotal = counter({ name: "basalt_rpc_ws_notifications_total", help: "eth_subscription notifications sent", labelNames: ["kind"] });
 

@@ -29,10 +29,10 @@ export const METRIC_SUBSYSTEMS = ["chain", "storage", "execution", "txpool", "fl
 
 /**
  * Units a metric name may end with: base units (seconds, bytes, gas), counted things (blocks,
- * requests, transactions, workers, connections, subscribers, subscriptions) and the identifiers
+ * requests, transactions, workers, connections, subscribers, subscriptions, filters) and the identifiers
  * of a block (its number, a flashblock's index). Counters add `_total` after the unit.
  */
-export const METRIC_UNITS = ["seconds", "bytes", "gas", "blocks", "requests", "transactions", "workers", "connections", "subscribers", "subscriptions", "nodes", "number", "index", "peers", "messages"] as const;
+export const METRIC_UNITS = ["seconds", "bytes", "gas", "blocks", "requests", "transactions", "workers", "connections", "subscribers", "subscriptions", "filters", "nodes", "number", "index", "peers", "messages"] as const;
 
 /** The kinds of metric the helpers create. */
 export type MetricKind = "counter" | "gauge" | "histogram";

@@ -94,6 +94,19 @@ describe("devnet node (e2e)", () => {
     expect(later).toBeGreaterThanOrEqual(start + 2n);
   });
 
+  it("serves a block filter over HTTP: the hashes of the blocks sealed since it was installed", async () => {
+    const start = await blockNumber();
+    const id = (await call("eth_newBlockFilter")) as string;
+    await pollUntil("three more blocks", 15_000, async () => ((await blockNumber()) >= start + 3n ? true : undefined));
+    const hashes = (await call("eth_getFilterChanges", [id])) as string[];
+    expect(hashes.length).toBeGreaterThanOrEqual(2);
+    const numbers: bigint[] = [];
+    for (const h of hashes) numbers.push(BigInt(((await call("eth_getBlockByHash", [h, false])) as { number: string }).number));
+    expect(numbers[0]).toBeGreaterThan(start);
+    expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + BigInt(i)));
+    expect(await call("eth_uninstallFilter", [id])).toBe(true);
+  });
+
   it("includes a signed EIP-1559 transfer of 1 ether", async () => {
     const before1 = await balance(acct1.address);
     expect(await nonceOf(acct0.address)).toBe(0n);

@@ -12,6 +12,33 @@ import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { ProofsTraffic } from "./proofs.js";
 
+/** An archive devnet chain in `datadir` with its mempool and a sequencer sealing on demand (`seq.sealOne()`). */
+export interface SealingDevnet {
+  chain: Chain;
+  pool: TxPool;
+  seq: OpDevSequencer;
+  /** Stops the sequencer and closes the chain (the caller removes the datadir). */
+  close(): Promise<void>;
+}
+
+/** Initializes the devnet's genesis in `datadir` (archive) and opens it with a pool and a sequencer. */
+export async function openSealingDevnet(datadir: string): Promise<SealingDevnet> {
+  await Chain.init(datadir, devnetGenesis(), { archive: true });
+  const silent = pino({ level: "silent" });
+  const chain = Chain.open(datadir, { archive: true, logger: silent });
+  const pool = new TxPool(chain);
+  const seq = new OpDevSequencer(chain, pool, 0, silent);
+  return {
+    chain,
+    pool,
+    seq,
+    close: async () => {
+      await seq.stop();
+      await chain.close();
+    },
+  };
+}
+
 /** A devnet chain with traffic; `close()` closes the chain and removes its datadir. */
 export interface DevChain {
   chain: Chain;

@@ -5,10 +5,8 @@
  * transaction hash; a pooled transaction as sent), eth_getAccount (eth_getProof's account fields,
  * null for an absent account, the proof window) and eth_getAccountInfo (balance, nonce, code).
  */
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Chain } from "../../src/blockchain/chain.js";
-import { devnetGenesis } from "../../src/chain/devnet.js";
+import type { Chain } from "../../src/blockchain/chain.js";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
 import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
 import { InlineCallService } from "../../src/rpc/inlineCalls.js";
@@ -16,18 +14,19 @@ import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { stateMethods } from "../../src/rpc/methods/state.js";
 import type { RpcBackend } from "../../src/rpc/backend.js";
 import type { MethodTable } from "../../src/rpc/types.js";
-import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
-import { TxPool } from "../../src/txpool/txpool.js";
+import type { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
+import type { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
 import { keccak256 } from "../../src/util/keccak.js";
 import { buildWorkload } from "../../bench/workload/workload.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
+import { openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
 import { tempDirs } from "../helpers/tempDirs.js";
 
-const silent = pino({ level: "silent" });
 const tmp = tempDirs("basalt-reth-extras-");
 
 describe("reth's extra reads", () => {
+  let dev: SealingDevnet;
   let chain: Chain;
   let seq: OpDevSequencer;
   let pool: TxPool;
@@ -37,11 +36,8 @@ describe("reth's extra reads", () => {
   let pooledRaw: Uint8Array;
 
   beforeAll(async () => {
-    const datadir = tmp();
-    await Chain.init(datadir, devnetGenesis(), { archive: true });
-    chain = Chain.open(datadir, { archive: true, logger: silent });
-    pool = new TxPool(chain);
-    seq = new OpDevSequencer(chain, pool, 0, silent);
+    dev = await openSealingDevnet(tmp());
+    ({ chain, pool, seq } = dev);
     const backend = (ethProofWindow?: number): RpcBackend =>
       ({
         chain,
@@ -64,8 +60,7 @@ describe("reth's extra reads", () => {
   }, 60_000);
 
   afterAll(async () => {
-    await seq?.stop();
-    await chain?.close();
+    await dev?.close();
   });
 
   it("eth_getHeaderByNumber/ByHash: the block answer's header, size included", async () => {

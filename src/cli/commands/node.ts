@@ -39,6 +39,8 @@ import { startMetricsServer, type MetricsServer } from "../../ops/metrics/server
 import { bindChainMetrics } from "../../blockchain/metrics.js";
 import { RpcHttpServer } from "../../rpc/server.js";
 import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscriptions.js";
+import { FilterRegistry } from "../../rpc/filters.js";
+import { filterMethods } from "../../rpc/methods/filters.js";
 import { RpcWsServer } from "../../rpc/wsServer.js";
 import type { MethodTable } from "../../rpc/types.js";
 import { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
@@ -239,8 +241,11 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
           throw e;
         })
       : undefined;
+  // Polling filters (eth_newFilter…): shared by HTTP and WebSocket, expired after five minutes without a poll.
+  const filters = new FilterRegistry({ chain, pending: backend.pending, pool, maxFilters: opts["rpc.max-filters"], logger: log });
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
+    ...filterMethods(backend, filters),
     ...stateMethods(backend),
     ...callMethods(backend),
     ...simulateMethods(backend),
@@ -477,6 +482,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       ws?.close();
       rollup?.close();
       hub?.close();
+      filters.close();
       await producer?.stop();
       realL1?.client.close();
       // The batcher posts its open channel, finishes its round and stops (within BATCHER_SHUTDOWN_MS) before the chain closes.

@@ -8,10 +8,12 @@
  *   (blockNumber, logIndex) — a canonical log wins — and ordered by block, then log index (the
  *   reference node's rule, base/base `eth_getLogs`);
  * - `fromBlock: "pending"`: only the logs of the snapshot blocks not yet canonical.
- * `blockHash` filters are unchanged. eth_newFilter / eth_getFilterChanges are not served here.
+ * `blockHash` filters are unchanged. The filters (eth_newFilter, rpc/filters.ts) run their
+ * eth_getFilterLogs through {@link getLogs} and read blocks with {@link collectBlockLogs}.
  */
 import type { Block } from "@ethereumjs/block";
 import { MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
+import type { Chain } from "../../blockchain/chain.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError, ServerError } from "../errors.js";
@@ -23,8 +25,8 @@ import { keccak256 } from "../../util/keccak.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
 import { pendingFor } from "./pending.js";
 
-/** A parsed log filter. */
-interface LogFilter {
+/** A parsed log filter: lowercase 0x addresses (empty = any) and per position the accepted topics (null or empty = any). */
+export interface LogFilter {
   addresses: Set<string>;
   topics: (Set<string> | null)[];
 }
@@ -94,88 +96,105 @@ function mergePendingLogs(out: RpcLog[], s: PendingSnapshot, from: bigint, f: Lo
   });
 }
 
+/**
+ * The address and topics of a filter object (argument `index`) with eth_getLogs' rules:
+ * `address` one address or a list, `topics` at most four positions, each null (any), a topic or
+ * a list of alternatives.
+ */
+export function parseLogFilter(o: Record<string, unknown>, index: number): LogFilter {
+  const addrList = o.address == null ? [] : Array.isArray(o.address) ? o.address : [o.address];
+  const filter: LogFilter = {
+    addresses: new Set(addrList.map((a, i) => "0x" + Buffer.from(parseAddress(a, `${index}.address[${i}]`)).toString("hex"))),
+    topics: [],
+  };
+  if (o.topics != null) {
+    if (!Array.isArray(o.topics)) throw new InvalidParamsError(`invalid argument ${index}: topics must be an array`);
+    if (o.topics.length > 4) throw new InvalidParamsError(`invalid argument ${index}: too many topics (max 4)`);
+    filter.topics = o.topics.map((t, i) => {
+      if (t === null) return null;
+      const list = Array.isArray(t) ? t : [t];
+      return new Set(list.filter((x) => x !== null).map((x, j) => "0x" + Buffer.from(parseHash(x, `${index}.topics[${i}][${j}]`)).toString("hex")));
+    });
+  }
+  return filter;
+}
+
+/**
+ * Appends to `out` the logs of `block` that match `filter` (`removed` set as given), skipping
+ * the receipts when the header's bloom cannot match; nothing when the receipts are not stored.
+ * @throws ServerError past `limit` logs in `out` (eth_getLogs' MAX_LOGS_PER_RESPONSE).
+ */
+export function collectBlockLogs(chain: Chain, block: Block, filter: LogFilter, removed: boolean, out: RpcLog[], limit = MAX_LOGS_PER_RESPONSE): void {
+  if (!mayMatch(block, filter)) return;
+  const receipts = chain.getReceipts(block.hash());
+  if (receipts === undefined) return;
+  for (const l of formatBlockLogs(block, receipts, removed, { op: chain.op })) {
+    if (matches(l, filter)) {
+      out.push(l);
+      if (out.length > limit) throw new ServerError(`query returned more than ${limit} results`);
+    }
+  }
+}
+
+/** eth_getLogs(filter) with the filter object `raw` (argument 0); eth_getFilterLogs runs a log filter's criteria through it. */
+export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
+  const { chain } = b;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InvalidParamsError("invalid argument 0: filter object expected");
+  const o = raw as Record<string, unknown>;
+  if (o.blockHash != null && (o.fromBlock != null || o.toBlock != null)) {
+    throw new InvalidParamsError("invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other");
+  }
+  const filter = parseLogFilter(o, 0);
+  const out: RpcLog[] = [];
+  const collect = (block: Block): void => collectBlockLogs(chain, block, filter, false, out);
+  if (o.blockHash != null) {
+    const block = chain.getBlockByHash(parseHash(o.blockHash, "0.blockHash"));
+    if (block === undefined) throw new ServerError("unknown block");
+    collect(block);
+    return out;
+  }
+  const head = chain.head.header.number;
+  const fromPending = o.fromBlock != null && isPendingParam(parseBlockParam(o.fromBlock, 0));
+  const toPending = o.toBlock != null && isPendingParam(parseBlockParam(o.toBlock, 0));
+  const s = fromPending || toPending ? pendingFor(b, "eth_getLogs") : undefined;
+  if (s !== undefined && fromPending) {
+    // Only the pre-confirmed logs: the snapshot blocks after the head.
+    mergePendingLogs(out, s, head + 1n, filter);
+    return out;
+  }
+  const num = (v: unknown, name: string): bigint => {
+    if (v == null) return head;
+    const p = parseBlockParam(v, 0);
+    if (p.kind === "number") return p.number;
+    const blk = resolveBlock(chain, p);
+    if (blk === undefined) throw new ServerError(`${name} block not found`);
+    return blk.header.number;
+  };
+  const from = num(o.fromBlock, "from");
+  const to = num(o.toBlock, "to");
+  if (s !== undefined && from > head && BigInt(s.blocks.at(-1)!.number) >= from) {
+    // fromBlock after the head but within the pending blocks: only pre-confirmed logs.
+    mergePendingLogs(out, s, from, filter);
+    return out;
+  }
+  if (from > head || to > head) {
+    if (from > to && to <= head) throw new InvalidParamsError("invalid block range params");
+    throw new InvalidParamsError("block range extends beyond current head block");
+  }
+  if (from > to) throw new InvalidParamsError("invalid block range params");
+  if (to - from + 1n > BigInt(MAX_LOGS_BLOCK_RANGE)) throw new ServerError(`query exceeds max block range ${MAX_LOGS_BLOCK_RANGE}`);
+  for (let n = from; n <= to; n++) {
+    const block = chain.getBlockByNumber(n);
+    if (block !== undefined) collect(block);
+  }
+  if (s !== undefined) mergePendingLogs(out, s, from, filter);
+  return out;
+}
+
 /** Handlers of the logs family. */
 export function logMethods(b: RpcBackend): MethodTable {
-  const { chain } = b;
   return {
     /** eth_getLogs(filter) */
-    eth_getLogs: (params) => {
-      const raw = required(params, 0);
-      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InvalidParamsError("invalid argument 0: filter object expected");
-      const o = raw as Record<string, unknown>;
-      if (o.blockHash != null && (o.fromBlock != null || o.toBlock != null)) {
-        throw new InvalidParamsError("invalid argument 0: cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other");
-      }
-      const addrList = o.address == null ? [] : Array.isArray(o.address) ? o.address : [o.address];
-      const filter: LogFilter = {
-        addresses: new Set(addrList.map((a, i) => "0x" + Buffer.from(parseAddress(a, `0.address[${i}]`)).toString("hex"))),
-        topics: [],
-      };
-      if (o.topics != null) {
-        if (!Array.isArray(o.topics)) throw new InvalidParamsError("invalid argument 0: topics must be an array");
-        if (o.topics.length > 4) throw new InvalidParamsError("invalid argument 0: too many topics (max 4)");
-        filter.topics = o.topics.map((t, i) => {
-          if (t === null) return null;
-          const list = Array.isArray(t) ? t : [t];
-          return new Set(list.filter((x) => x !== null).map((x, j) => "0x" + Buffer.from(parseHash(x, `0.topics[${i}][${j}]`)).toString("hex")));
-        });
-      }
-      let blocks: Block[];
-      const out: RpcLog[] = [];
-      const collect = (block: Block): void => {
-        if (!mayMatch(block, filter)) return;
-        const receipts = chain.getReceipts(block.hash());
-        if (receipts === undefined) return;
-        for (const l of formatBlockLogs(block, receipts, false, { op: chain.op })) {
-          if (matches(l, filter)) {
-            out.push(l);
-            if (out.length > MAX_LOGS_PER_RESPONSE) throw new ServerError(`query returned more than ${MAX_LOGS_PER_RESPONSE} results`);
-          }
-        }
-      };
-      if (o.blockHash != null) {
-        const block = chain.getBlockByHash(parseHash(o.blockHash, "0.blockHash"));
-        if (block === undefined) throw new ServerError("unknown block");
-        blocks = [block];
-        blocks.forEach(collect);
-        return out;
-      }
-      const head = chain.head.header.number;
-      const fromPending = o.fromBlock != null && isPendingParam(parseBlockParam(o.fromBlock, 0));
-      const toPending = o.toBlock != null && isPendingParam(parseBlockParam(o.toBlock, 0));
-      const s = fromPending || toPending ? pendingFor(b, "eth_getLogs") : undefined;
-      if (s !== undefined && fromPending) {
-        // Only the pre-confirmed logs: the snapshot blocks after the head.
-        mergePendingLogs(out, s, head + 1n, filter);
-        return out;
-      }
-      const num = (v: unknown, name: string): bigint => {
-        if (v == null) return head;
-        const p = parseBlockParam(v, 0);
-        if (p.kind === "number") return p.number;
-        const blk = resolveBlock(chain, p);
-        if (blk === undefined) throw new ServerError(`${name} block not found`);
-        return blk.header.number;
-      };
-      const from = num(o.fromBlock, "from");
-      const to = num(o.toBlock, "to");
-      if (s !== undefined && from > head && BigInt(s.blocks.at(-1)!.number) >= from) {
-        // fromBlock after the head but within the pending blocks: only pre-confirmed logs.
-        mergePendingLogs(out, s, from, filter);
-        return out;
-      }
-      if (from > head || to > head) {
-        if (from > to && to <= head) throw new InvalidParamsError("invalid block range params");
-        throw new InvalidParamsError("block range extends beyond current head block");
-      }
-      if (from > to) throw new InvalidParamsError("invalid block range params");
-      if (to - from + 1n > BigInt(MAX_LOGS_BLOCK_RANGE)) throw new ServerError(`query exceeds max block range ${MAX_LOGS_BLOCK_RANGE}`);
-      for (let n = from; n <= to; n++) {
-        const block = chain.getBlockByNumber(n);
-        if (block !== undefined) collect(block);
-      }
-      if (s !== undefined) mergePendingLogs(out, s, from, filter);
-      return out;
-    },
+    eth_getLogs: (params) => getLogs(b, required(params, 0)),
   };
 }

@@ -59,6 +59,10 @@ export const CALL_STIPEND_GAS = 2_300n;
 export const MAX_LOGS_BLOCK_RANGE = 100_000;
 /** Most logs one eth_getLogs may return (reth's 20k). */
 export const MAX_LOGS_PER_RESPONSE = 20_000;
+/** Most addresses in one log filter (geth `maxAddresses`: "exceed max addresses"); bounds the matching work per log. */
+export const MAX_FILTER_ADDRESSES = 1000;
+/** Most alternatives at one topic position of a log filter (geth's bound of the same size, "exceed max subtopics"). */
+export const MAX_FILTER_SUBTOPICS = 1000;
 /** Most blocks one eth_feeHistory request may cover (geth's `maxBlockCount` 1024). */
 export const MAX_FEE_HISTORY_BLOCKS = 1024;
 

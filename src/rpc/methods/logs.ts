@@ -12,7 +12,7 @@
  * eth_getFilterLogs through {@link getLogs} and read blocks with {@link collectBlockLogs}.
  */
 import type { Block } from "@ethereumjs/block";
-import { MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
+import { MAX_FILTER_ADDRESSES, MAX_FILTER_SUBTOPICS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
 import type { Chain } from "../../blockchain/chain.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
@@ -103,6 +103,7 @@ function mergePendingLogs(out: RpcLog[], s: PendingSnapshot, from: bigint, f: Lo
  */
 export function parseLogFilter(o: Record<string, unknown>, index: number): LogFilter {
   const addrList = o.address == null ? [] : Array.isArray(o.address) ? o.address : [o.address];
+  if (addrList.length > MAX_FILTER_ADDRESSES) throw new ServerError("exceed max addresses");
   const filter: LogFilter = {
     addresses: new Set(addrList.map((a, i) => "0x" + Buffer.from(parseAddress(a, `${index}.address[${i}]`)).toString("hex"))),
     topics: [],
@@ -113,6 +114,7 @@ export function parseLogFilter(o: Record<string, unknown>, index: number): LogFi
     filter.topics = o.topics.map((t, i) => {
       if (t === null) return null;
       const list = Array.isArray(t) ? t : [t];
+      if (list.length > MAX_FILTER_SUBTOPICS) throw new ServerError("exceed max subtopics");
       return new Set(list.filter((x) => x !== null).map((x, j) => "0x" + Buffer.from(parseHash(x, `${index}.topics[${i}][${j}]`)).toString("hex")));
     });
   }

@@ -136,6 +136,8 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   [PoolErrorCode.TIMEOUT]: RpcCode.Server,
   [PoolErrorCode.CLOSED]: RpcCode.Internal,
   [PoolErrorCode.WORKER_CRASHED]: RpcCode.Internal,
+  // base_transactionStatus asked of the sequencer: Base's node answers a failure with -32603.
+  SYNC_SEQUENCER_STATUS_FAILED: RpcCode.Internal,
   // Historical proofs: Base's node answers a block outside the window, and every store fault, with -32603.
   ...Object.fromEntries(Object.values(ProofsErrorCode).map((code) => [code, RpcCode.Internal])),
   ...Object.fromEntries(Object.values(TrieProofErrorCode).map((code) => [code, RpcCode.Internal])),

@@ -44,7 +44,15 @@ export const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", 
  * users' transactions before inclusion. txpool_status (two counters) stays served: it is
  * constant-size and tells wallets whether the node is backed up.
  */
-export const PUBLIC_DISABLED_METHODS: ReadonlySet<string> = new Set(["txpool_content", "txpool_contentFrom", "txpool_inspect"]);
+export const PUBLIC_DISABLED_METHODS: ReadonlySet<string> = new Set([
+  "txpool_content",
+  "txpool_contentFrom",
+  "txpool_inspect",
+  // Base v0.5.1's pool administration (admin_* under their later names is off with its namespace).
+  "txpool_removeAll",
+  "txpool_removeSender",
+  "txpool_removeTransaction",
+]);
 
 /** HTTP status lines of the public-mode refusals. */
 export const STATUS_TOO_MANY_REQUESTS = "429 Too Many Requests";

@@ -19,6 +19,19 @@ import { UpstreamRpcError, createRpcClient, type JsonRpcClient } from "./rpcClie
  */
 export interface TxForwarder {
   forward(rawTx: string): Promise<string>;
+  /**
+   * base_transactionStatus asked of the sequencer (base/base `TransactionStatusApiImpl` with a
+   * sequencer URL): its answer as given.
+   * @throws SequencerStatusError when it cannot be reached or answers an error.
+   */
+  transactionStatus(hash: string): Promise<unknown>;
+}
+
+/** base_transactionStatus could not be asked of the sequencer (-32603 on the wire, as Base's node answers). */
+export class SequencerStatusError extends BasaltError<{ sequencer: string }> {
+  constructor(message: string, sequencer: string) {
+    super("SYNC_SEQUENCER_STATUS_FAILED", message, { sequencer });
+  }
 }
 
 /** The sequencer could not be reached, or did not answer with a transaction hash (-32000 on the wire). */
@@ -94,6 +107,16 @@ export class SequencerForwarder implements TxForwarder {
     this.warnedFailure = false;
     await this.keepLocally(rawTx, hash);
     return hash.toLowerCase();
+  }
+
+  /** base_transactionStatus(hash) as the sequencer answers it. */
+  async transactionStatus(hash: string): Promise<unknown> {
+    try {
+      return await this.client.call<unknown>("base_transactionStatus", [hash]);
+    } catch (e) {
+      this.log.debug({ sequencer: this.endpoint, err: e }, "base_transactionStatus: the sequencer did not answer");
+      throw new SequencerStatusError(`failed to fetch transaction status: ${(e as Error).message}`, this.endpoint);
+    }
   }
 
   /** Adds an accepted transaction to the local pool; a refusal (already known, nonce, …) is only logged. */

@@ -414,11 +414,37 @@ export class TxPool {
     }
   }
 
-  /** Drops one transaction (e.g. it failed to apply while building a block). */
-  remove(hash: Uint8Array): void {
+  /**
+   * Drops one transaction (e.g. it failed to apply while building a block; admin_dropTransaction);
+   * whether it was in the pool. The sender's later transactions stay (queued behind the gap).
+   */
+  remove(hash: Uint8Array): boolean {
     const p = this.byHash.get(toHex(hash));
-    if (p === undefined) return;
+    if (p === undefined) return false;
     this.byHash.delete(toHex(hash));
-    this.bySender.get(toHex(p.sender))?.delete(p.tx.nonce);
+    const s = toHex(p.sender);
+    const mine = this.bySender.get(s);
+    mine?.delete(p.tx.nonce);
+    if (mine?.size === 0) this.bySender.delete(s);
+    return true;
+  }
+
+  /** Drops every transaction of `sender` (admin_dropSenderTransactions); their hashes, in nonce order. */
+  removeSender(sender: Uint8Array): Uint8Array[] {
+    const s = toHex(sender);
+    const mine = this.bySender.get(s);
+    if (mine === undefined) return [];
+    this.bySender.delete(s);
+    const removed = [...mine.values()].sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
+    for (const p of removed) this.byHash.delete(toHex(p.hash));
+    return removed.map((p) => p.hash);
+  }
+
+  /** Drops every transaction (admin_clearTxpool); how many there were. */
+  clear(): number {
+    const n = this.byHash.size;
+    this.byHash.clear();
+    this.bySender.clear();
+    return n;
   }
 }

@@ -41,6 +41,7 @@ import { RpcHttpServer } from "../../rpc/server.js";
 import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscriptions.js";
 import { FilterRegistry } from "../../rpc/filters.js";
 import { filterMethods } from "../../rpc/methods/filters.js";
+import { poolAdminMethods } from "../../rpc/methods/poolAdmin.js";
 import { RpcWsServer } from "../../rpc/wsServer.js";
 import type { MethodTable } from "../../rpc/types.js";
 import { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
@@ -246,6 +247,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
     ...filterMethods(backend, filters),
+    ...poolAdminMethods(backend),
     ...stateMethods(backend),
     ...callMethods(backend),
     ...simulateMethods(backend),

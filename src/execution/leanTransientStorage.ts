@@ -78,7 +78,8 @@ export const leanTransientStorageMethods = {
       if (prev === undefined) slots.delete(j[i + 1] as string);
       else slots.set(j[i + 1] as string, prev);
     }
-    j.length = last;
+    // A `clear` since the checkpoint emptied the journal below it: nothing to cut (as @ethereumjs's splice).
+    if (j.length > last) j.length = last;
   },
 
   toJSON(this: Fields): Record<string, Record<string, string>> {

@@ -16,6 +16,7 @@ import { ChainStore, MetaKey } from "../storage/store.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { BasaltError } from "../util/errors.js";
 import { Chain } from "./chain.js";
+import { buildGenesis } from "./genesisInit.js";
 import { commonFromGenesis } from "../chain/chainSpec.js";
 import { devnetGenesis, type DevnetForkTimes } from "../chain/devnet.js";
 import { devnetL1Genesis } from "../chain/devnetL1.js";
@@ -201,7 +202,19 @@ export async function initGenesis(
   if (isDevnet(opts.network) && (opts["dev.beryl-time"] !== undefined || opts["dev.cobalt-time"] !== undefined)) {
     await refuseOtherSchedule(datadir, genesis);
   }
+  if (isDevnet(opts.network) && opts.genesis === undefined) {
+    // A devnet datadir created before the preinstalls goes on with its own chain.
+    const stored = await storedGenesisHash(datadir);
+    if (stored !== undefined && stored === (await devnetGenesisHashWithoutPreinstalls(opts))) return { hash: fromHex(stored), created: false };
+  }
   return Chain.init(datadir, genesis, initOpts);
+}
+
+/** The hash of the devnet genesis basalt wrote before it had the OP Stack preinstalls (same schedule options). */
+async function devnetGenesisHashWithoutPreinstalls(opts: GenesisOptions): Promise<string> {
+  const legacy = devnetGenesis({ ...devnetForkTimes(opts), preinstalls: false });
+  const { block } = await buildGenesis(legacy, commonFromGenesis(legacy));
+  return to0x(block.hash());
 }
 
 /**

@@ -28,6 +28,7 @@ import { BasaltError } from "../util/errors.js";
 import type { GenesisAccount, GenesisJson } from "./genesis.js";
 import { encodeJovianExtraData } from "./op/eip1559.js";
 import { opDevnetPredeployAlloc } from "./op/devnetAlloc.js";
+import { preinstallAlloc } from "./op/preinstalls.js";
 import { SEQUENCER_FEE_VAULT_ADDRESS } from "./op/predeploys.js";
 
 /**
@@ -99,6 +100,12 @@ function hex(n: bigint): string {
 export interface DevnetForkTimes {
   beryl?: bigint;
   cobalt?: bigint;
+  /**
+   * Include the OP Stack preinstalls (Multicall3, the CREATE2 proxies, Safe, Permit2, the 4337
+   * entry points, CreateX); default true. False gives the genesis of devnet datadirs created
+   * before basalt had them, which a node still opens (blockchain/genesisSource.ts).
+   */
+  preinstalls?: boolean;
 }
 
 /** A devnet fork schedule that cannot be: an upgrade before the one it builds on. */
@@ -117,7 +124,8 @@ export class DevnetForkTimesError extends BasaltError<{ beryl: string; cobalt: s
  * run), Base's Beryl and Cobalt at genesis or at the times `forks` gives, Base's EIP-1559 parameters (elasticity 6, denominators 50/250), gas limit
  * `DEVNET_GAS_LIMIT`, base fee 1 gwei, and an alloc of the {@link devAccounts}
  * (`DEV_ACCOUNT_BALANCE_WEI` each) plus the OP predeploys (L1Block, GasPriceOracle, fee vaults,
- * L2ToL1MessagePasser, WETH9, create2 deployer, EIP-4788 and EIP-2935 contracts). The genesis
+ * L2ToL1MessagePasser, WETH9, create2 deployer, EIP-4788 and EIP-2935 contracts) and the OP Stack
+ * preinstalls at their canonical addresses (chain/op/preinstalls.ts). The genesis
  * `extraData` is the Jovian encoding of those parameters (with the devnet's minimum base fee),
  * which the first block's base fee is computed from. The L2ToL1MessagePasser starts with empty
  * storage, so the Isthmus `withdrawalsRoot` of genesis is the empty-trie root. Deterministic;
@@ -130,6 +138,7 @@ export function devnetGenesis(forks: DevnetForkTimes = {}): GenesisJson {
   const alloc: Record<string, GenesisAccount> = {};
   for (const a of devAccounts()) alloc[a.address.toLowerCase()] = { balance: hex(DEV_ACCOUNT_BALANCE_WEI) };
   for (const [address, acct] of Object.entries(opDevnetPredeployAlloc())) alloc[address.toLowerCase()] = acct;
+  if (forks.preinstalls !== false) Object.assign(alloc, preinstallAlloc(DEVNET_CHAIN_ID));
   return {
     config: {
       chainId: Number(DEVNET_CHAIN_ID),

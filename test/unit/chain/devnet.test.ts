@@ -44,8 +44,8 @@ import {
 } from "../../../src/config/constants.js";
 
 /** Pinned: any change to the devnet genesis (bytes or semantics) changes this hash. */
-const DEVNET_GENESIS_HASH = "0x192e63fa3445a910cbed51301933db0ad9eabab7e4d720724ddee8b4da5c30b5";
-const DEVNET_STATE_ROOT = "0xfebab7e92fc2c10662028e90aebc04e69013c94ff343282c43db7e175ab87974";
+const DEVNET_GENESIS_HASH = "0xd9043420003833a38dd2605e48b57235a9325e6657b529203488e532cde46241";
+const DEVNET_STATE_ROOT = "0xc8fa4d432bc481fc1eaf290d507a6f4f8ff1829a31a56636993010093e633b2e";
 /** Root of the empty trie: the Isthmus genesis withdrawalsRoot (L2ToL1MessagePasser storage is empty). */
 const EMPTY_TRIE_ROOT = "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421";
 /** sha256 of the empty string: the requestsHash of an Isthmus block (OP chains have no EL requests). */

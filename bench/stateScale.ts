@@ -337,7 +337,7 @@ export function formatReport(r: StateScaleReport): string {
   const cached = (b: number | undefined): string => (b === undefined ? "?" : `${(b / MIB).toFixed(1)} MiB`);
   out.push(
     `Import (${r.blocks.count} blocks × ${r.blocks.txsPerBlock} txs: ${r.blocks.kinds.erc20} ERC-20 to existing holders, ${r.blocks.kinds.ethHolder} ETH to existing holders, ${r.blocks.kinds.ethNew} ETH to new accounts; ` +
-      `Chain.importBlock in a fresh process, archive off, senders recovered inline). Page cache of data.mdb: ${cached(i.cachedBeforeEvictBytes)} before, ${cached(i.cachedAfterEvictBytes)} after eviction${i.evicted ? "" : " (eviction FAILED)"}; open ${f1(i.openSeconds * 1000)} ms`,
+      `Chain.importBlock in a fresh process, archive off, kernel readahead off as the node has it, senders recovered inline). Page cache of data.mdb: ${cached(i.cachedBeforeEvictBytes)} before, ${cached(i.cachedAfterEvictBytes)} after eviction${i.evicted ? "" : " (eviction FAILED)"}; open ${f1(i.openSeconds * 1000)} ms`,
   );
   out.push("Mgas/s = pass gas / pass wall time; Mgas per CPU-s = pass gas / pass CPU time (all threads); other cells p50 / p99 / mean per block; IO = /proc/self/io block-device bytes");
   out.push(

@@ -59,6 +59,8 @@ export interface ChainOptions {
   logger?: Logger;
   /** Open read-only (worker threads). */
   readOnly?: boolean;
+  /** Kernel readahead on the store's map (default true; the node turns it off unless `--db.read-ahead`: see ChainStore.open). */
+  readAhead?: boolean;
   /** The EVM engine blocks run on first (default: `defaultEvmEngine()`, i.e. `--evm` / `BASALT_EVM`). */
   evmEngine?: EvmEngineName;
 }
@@ -227,7 +229,7 @@ export class Chain {
   /** Opens the chain of an initialized datadir. */
   static open(datadir: string, opts: ChainOptions = {}): Chain {
     if (!existsSync(datadir)) throw new ChainError(ChainErrorCode.NOT_INITIALIZED, `datadir ${datadir} does not exist: run \`basalt init\` first`);
-    const store = ChainStore.open(datadir, { readOnly: opts.readOnly });
+    const store = ChainStore.open(datadir, { readOnly: opts.readOnly, readAhead: opts.readAhead });
     const gj = store.getMeta<string>(MetaKey.genesisJson);
     if (gj === undefined) {
       void store.close();

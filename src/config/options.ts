@@ -325,6 +325,8 @@ export interface BasaltOptions {
   // ---- polling filters (eth_newFilter…) ----
   /** Most filters installed at once. */
   "rpc.max-filters": number;
+  /** Kernel readahead on the chain store (off by default: random reads). */
+  "db.read-ahead": boolean;
 }
 
 /** The dotted name of an option, e.g. `"http.port"`. */
@@ -1358,6 +1360,16 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     env: "BASALT_RPC_MAX_FILTERS",
     min: 1,
     valueName: "<count>",
+  },
+  "db.read-ahead": {
+    name: "db.read-ahead",
+    type: "boolean",
+    description:
+      "Kernel readahead on the chain store's memory map. Off by default: a node's state reads are random, and with readahead each cold read brings in up to a megabyte around its page (measured at 3 M accounts: cold eth_getBalance p90 7.5 → 0.65 ms, 1 GiB → 3 MiB read from disk); on warms the page cache faster when the datadir fits in RAM",
+    default: false,
+    group: "operations",
+    commands: ["node"],
+    env: "BASALT_DB_READ_AHEAD",
   },
 };
 

@@ -164,8 +164,10 @@ export class ChainStore {
     private readonly readOnly: boolean,
     checkLayout = true,
     mapBytes = LMDB_MAP_SIZE,
+    readAhead = true,
   ) {
-    this.root = open({ path, maxDbs: 32, mapSize: mapBytes, readOnly, compression: false, noMemInit: true });
+    // noReadAhead: MDB_NORDAHEAD (madvise MADV_RANDOM on the map); the environment's first opener in a process decides.
+    this.root = open({ path, maxDbs: 32, mapSize: mapBytes, readOnly, compression: false, noMemInit: true, ...(readAhead ? {} : { noReadAhead: true }) });
     const bin = (name: string): Bin =>
       this.root.openDB({ name, encoding: "binary", keyEncoding: "binary" }) as unknown as Bin;
     this.meta = this.root.openDB({ name: "meta", encoding: "msgpack", keyEncoding: "ordered-binary" }) as Database<unknown, string>;
@@ -217,12 +219,16 @@ export class ChainStore {
 
   /**
    * Opens (creating if needed) the store of a datadir. `mapBytes` is the initial memory map
-   * (default {@link LMDB_MAP_SIZE}); the map grows past it as the store does.
+   * (default {@link LMDB_MAP_SIZE}); the map grows past it as the store does. `readAhead: false`
+   * turns the kernel's readahead off for the map (LMDB's MDB_NORDAHEAD): the node's reads are
+   * random, and with readahead each cold 4 KiB page read brings in up to a megabyte around it —
+   * wasted I/O and page cache once the state is larger than RAM. Sequential work (bulk load,
+   * verification, export) keeps it on. The first open of the environment in a process decides.
    */
-  static open(datadir: string, opts: { readOnly?: boolean; mapBytes?: number } = {}): ChainStore {
+  static open(datadir: string, opts: { readOnly?: boolean; mapBytes?: number; readAhead?: boolean } = {}): ChainStore {
     const path = join(datadir, "chain");
     if (opts.readOnly !== true) mkdirSync(path, { recursive: true });
-    return new ChainStore(path, opts.readOnly === true, true, opts.mapBytes);
+    return new ChainStore(path, opts.readOnly === true, true, opts.mapBytes, opts.readAhead ?? true);
   }
 
   /**

@@ -111,7 +111,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     await initGenesis(datadir, opts, { archive: opts.archive });
   }
   setDefaultEvmEngine(opts.evm);
-  const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
+  // The node opens the store first in this process: its readahead setting holds for the worker threads too.
+  const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log, readAhead: opts["db.read-ahead"] });
   const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
   const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
   // --sequencer: the devnet's simulated L1, or (a custom chain with --rollup.config) the real L1 of --l1.rpc.

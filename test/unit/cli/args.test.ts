@@ -222,6 +222,7 @@ describe("defaults", () => {
       "txpool.gossip": false,
       "rpc.max-trace-filter-blocks": TRACE_FILTER_MAX_BLOCKS,
       "rpc.max-filters": DEFAULT_MAX_FILTERS,
+      "db.read-ahead": false,
     });
     expect(Object.keys(options).sort()).toEqual(OPTION_LIST.map((o) => o.name).sort());
     expect(new Set(Object.values(sources))).toEqual(new Set(["default"]));

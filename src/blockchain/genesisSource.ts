@@ -211,10 +211,22 @@ export async function initGenesis(
 }
 
 /** The hash of the devnet genesis basalt wrote before it had the OP Stack preinstalls (same schedule options). */
-async function devnetGenesisHashWithoutPreinstalls(opts: GenesisOptions): Promise<string> {
+async function devnetGenesisHashWithoutPreinstalls(opts: Pick<GenesisOptions, "dev.beryl-time" | "dev.cobalt-time">): Promise<string> {
   const legacy = devnetGenesis({ ...devnetForkTimes(opts), preinstalls: false });
   const { block } = await buildGenesis(legacy, commonFromGenesis(legacy));
   return to0x(block.hash());
+}
+
+/**
+ * Whether `genesisHash` is the built-in devnet's: today's genesis or the one from before the OP
+ * Stack preinstalls (a datadir created then is still the devnet, sequenced and with its dev
+ * accounts). The schedule flags do not change the genesis block.
+ */
+export async function isDevnetGenesisHash(genesisHash: Uint8Array): Promise<boolean> {
+  const h = to0x(genesisHash);
+  const current = devnetGenesis();
+  const { block } = await buildGenesis(current, commonFromGenesis(current));
+  return h === to0x(block.hash()) || h === (await devnetGenesisHashWithoutPreinstalls({ "dev.beryl-time": undefined, "dev.cobalt-time": undefined }));
 }
 
 /**

@@ -136,6 +136,8 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   [PoolErrorCode.TIMEOUT]: RpcCode.Server,
   [PoolErrorCode.CLOSED]: RpcCode.Internal,
   [PoolErrorCode.WORKER_CRASHED]: RpcCode.Internal,
+  // eth_signTypedData_v4 with typed data that does not follow EIP-712.
+  CHAIN_TYPED_DATA_INVALID: RpcCode.InvalidParams,
   // base_transactionStatus asked of the sequencer: Base's node answers a failure with -32603.
   SYNC_SEQUENCER_STATUS_FAILED: RpcCode.Internal,
   // Historical proofs: Base's node answers a block outside the window, and every store fault, with -32603.

@@ -107,6 +107,15 @@ describe("devnet node (e2e)", () => {
     expect(await call("eth_uninstallFilter", [id])).toBe(true);
   });
 
+  it("unlocks the dev accounts: eth_accounts, and eth_sendTransaction signs and sends", async () => {
+    const accounts = (await call("eth_accounts")) as string[];
+    expect(accounts).toEqual(devAccounts().map((a) => a.address.toLowerCase()));
+    const [from, to] = [accounts[5]!, accounts[6]!];
+    const hash = (await call("eth_sendTransaction", [{ from, to, value: "0x2a" }])) as string;
+    const receipt = await pollUntil("the sent transaction's receipt", 15_000, async () => ((await call("eth_getTransactionReceipt", [hash])) as { status: string; from: string } | null) ?? undefined);
+    expect([receipt.status, receipt.from]).toEqual(["0x1", from]);
+  });
+
   it("includes a signed EIP-1559 transfer of 1 ether", async () => {
     const before1 = await balance(acct1.address);
     expect(await nonceOf(acct0.address)).toBe(0n);

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Chain } from "../../blockchain/chain.js";
-import { devnetGenesis, devAccounts } from "../../chain/devnet.js";
+import { devAccounts } from "../../chain/devnet.js";
 import { devnetL1Genesis } from "../../chain/devnetL1.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
 import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
@@ -42,6 +42,7 @@ import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscription
 import { FilterRegistry } from "../../rpc/filters.js";
 import { filterMethods } from "../../rpc/methods/filters.js";
 import { poolAdminMethods } from "../../rpc/methods/poolAdmin.js";
+import { devAccountMethods } from "../../rpc/methods/devAccounts.js";
 import { RpcWsServer } from "../../rpc/wsServer.js";
 import type { MethodTable } from "../../rpc/types.js";
 import { OpDevSequencer } from "../../sequencer/opDevSequencer.js";
@@ -53,7 +54,7 @@ import { bindUpgradeGuardMetrics } from "../../blockchain/upgradeGuard.js";
 import { SequencerForwarder } from "../../sync/sequencerForward.js";
 import { BasaltError } from "../../util/errors.js";
 import { to0x } from "../../util/bytes.js";
-import { initGenesis } from "../../blockchain/genesisSource.js";
+import { initGenesis, isDevnetGenesisHash } from "../../blockchain/genesisSource.js";
 import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js";
 import { FlashblocksService } from "../../flashblocks/service.js";
 import { ProofsService } from "../../proofs/service.js";
@@ -113,8 +114,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   setDefaultEvmEngine(opts.evm);
   // The node opens the store first in this process: its readahead setting holds for the worker threads too.
   const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log, readAhead: opts["db.read-ahead"] });
-  const devGenesis = await Chain.buildGenesis(devnetGenesis(), commonFromGenesis(devnetGenesis()));
-  const isDevChain = Buffer.from(devGenesis.block.hash()).equals(chain.genesisHash);
+  const isDevChain = await isDevnetGenesisHash(chain.genesisHash);
   // --sequencer: the devnet's simulated L1, or (a custom chain with --rollup.config) the real L1 of --l1.rpc.
   // --batcher: its rollup config, L1, key and options are checked before anything listens; it starts last.
   let plan: NodeSequencing;
@@ -264,6 +264,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...parityTraceMethods(backend),
     // Over HTTP: geth's "notifications not supported"; the WebSocket server serves its own.
     ...httpSubscriptionMethods(),
+    // The devnet's prefunded accounts, unlocked as anvil's (eth_accounts, eth_sendTransaction, signing); never on --public.
+    ...(isDevChain && !opts.public ? devAccountMethods(backend, devAccounts()) : {}),
     // dev_sendDeposit and evm_mine on the simulated L1 only: a real L1's deposits come from its portal, its blocks from the clock.
     ...(sequencer === undefined || realL1 !== undefined ? {} : devMethods(sequencer)),
     ...(l1Dev === undefined ? {} : l1DevMethods(l1Dev.producer)),

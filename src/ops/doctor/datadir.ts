@@ -8,7 +8,8 @@ import { dirname, join, resolve } from "node:path";
 import { devnetGenesis } from "../../chain/devnet.js";
 import { devnetL1Genesis } from "../../chain/devnetL1.js";
 import { validateGenesis } from "../../chain/genesis.js";
-import { genesisHashOf, storedGenesisHash } from "../../blockchain/genesisSource.js";
+import { genesisHashOf, isDevnetGenesisHash, storedGenesisHash } from "../../blockchain/genesisSource.js";
+import { fromHex } from "../../util/bytes.js";
 import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import { isDevnet, isDevnetL1 } from "../../config/options.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
@@ -153,6 +154,10 @@ export async function checkGenesis(ctx: DoctorContext): Promise<CheckResult> {
   if (stored === undefined) {
     const fix = `remove the incomplete ${join(datadir, "chain")} and start again`;
     return result("genesis", title, "FAIL", `${datadir} holds a chain store without a genesis (interrupted init?)`, fix, data);
+  }
+  // A devnet datadir created before the OP Stack preinstalls is still the devnet (blockchain/genesisSource.ts).
+  if (stored !== expected && isDevnet(network) && (await isDevnetGenesisHash(fromHex(stored)))) {
+    return result("genesis", title, "OK", `initialized with the ${network} genesis of before the OP Stack preinstalls, ${stored}`, undefined, data);
   }
   if (stored !== expected) {
     const fix = `use another --datadir for ${network}, or set --network to the chain this datadir holds`;

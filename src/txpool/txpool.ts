@@ -202,6 +202,11 @@ export class TxPool {
     return this.byHash.get(toHex(hash));
   }
 
+  /** The pooled transaction of `sender` with `nonce` (eth_getTransactionBySenderAndNonce). */
+  getBySenderNonce(sender: Uint8Array, nonce: bigint): PooledTx | undefined {
+    return this.bySender.get(toHex(sender))?.get(nonce);
+  }
+
   /** State nonce of `sender` at the head. */
   private stateNonce(sender: Uint8Array): bigint {
     const h = this.chain.head.header;

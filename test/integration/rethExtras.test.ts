@@ -2,7 +2,8 @@
  * reth's extra reads on a sealed devnet chain, checked against the standard methods' answers:
  * eth_getHeaderByNumber/ByHash (the block answer without its body keys, `size` kept),
  * eth_getRawTransactionByHash and the by-block raw forms (the envelope, which hashes to the
- * transaction hash; a pooled transaction as sent), eth_getAccount (eth_getProof's account fields,
+ * transaction hash; a pooled transaction as sent), eth_getTransactionBySenderAndNonce (the
+ * standard by-hash answer of every mined transaction; the mempool's), eth_getAccount (eth_getProof's account fields,
  * null for an absent account, the proof window) and eth_getAccountInfo (balance, nonce, code).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,6 +105,27 @@ describe("reth's extra reads", () => {
     expect(await callTable(methods, "eth_getRawTransactionByHash", [to0x(keccak256(pooledRaw))])).toBe(to0x(pooledRaw));
     expect(await callTable(methods, "eth_getRawTransactionByHash", [to0x(new Uint8Array(32).fill(9))])).toBeNull();
     expect(await callTable(methods, "eth_getRawTransactionByBlockHashAndIndex", [to0x(new Uint8Array(32).fill(9)), "0x0"])).toBeNull();
+  });
+
+  it("eth_getTransactionBySenderAndNonce: each mined transaction by its sender's nonce, the mempool's, null past them", async () => {
+    let found = 0;
+    for (let n = 1n; n <= chain.head.header.number; n++) {
+      const block = chain.getBlockByNumber(n)!;
+      const senders = chain.getSenders(block.hash());
+      for (let i = 0; i < block.transactions.length; i++) {
+        const tx = block.transactions[i]!;
+        if (tx.type === 0x7e) continue;
+        const byHash = await callTable(methods, "eth_getTransactionByHash", [to0x(tx.hash())]);
+        expect(await callTable(methods, "eth_getTransactionBySenderAndNonce", [to0x(senders[i]!), `0x${tx.nonce.toString(16)}`])).toEqual(byHash);
+        found++;
+      }
+    }
+    expect(found).toBeGreaterThan(12);
+    const pooled = pool.get(keccak256(pooledRaw))!;
+    const fromPool = (await callTable(methods, "eth_getTransactionBySenderAndNonce", [to0x(pooled.sender), `0x${pooled.tx.nonce.toString(16)}`])) as { hash: string; blockHash: unknown };
+    expect([fromPool.hash, fromPool.blockHash]).toEqual([to0x(keccak256(pooledRaw)), null]);
+    expect(await callTable(methods, "eth_getTransactionBySenderAndNonce", [to0x(pooled.sender), "0xffff"])).toBeNull();
+    expect(await callTable(methods, "eth_getTransactionBySenderAndNonce", ["0x" + "ab".repeat(20), "0x0"])).toBeNull();
   });
 
   it("eth_getAccount: eth_getProof's account fields in reth's order, null when absent, inside the proof window", async () => {

@@ -3,7 +3,8 @@
  * eth_getBlockReceipts, eth_getTransactionByHash, eth_getTransactionReceipt,
  * eth_getTransactionBy{BlockHash,BlockNumber}AndIndex, eth_getBlockTransactionCountBy*,
  * eth_getUncleCountBy*, eth_blockNumber, eth_chainId; and reth's eth_getHeaderByNumber,
- * eth_getHeaderByHash, eth_getRawTransactionByHash, eth_getRawTransactionBy{BlockHash,BlockNumber}AndIndex.
+ * eth_getHeaderByHash, eth_getRawTransactionByHash, eth_getRawTransactionBy{BlockHash,BlockNumber}AndIndex,
+ * eth_getTransactionBySenderAndNonce.
  *
  * The `pending` tag answers from the pending snapshot's pending block (its pre-rendered JSON)
  * when there is one, else exactly as `latest`. Lookups by transaction hash try the canonical
@@ -19,7 +20,7 @@ import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
 import { envelopeOf } from "../../chain/envelope.js";
 import { formatBlock, formatBlockHeader, formatReceipt, formatReceipts, formatTransaction, toData, toQuantity, type RpcReceipt } from "../../chain/json/index.js";
-import { parseHash, parseQuantity } from "../hexParams.js";
+import { parseAddress, parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, parseBool, required } from "../params.js";
 import { BlockResponseCache, type BlockAnswer } from "../responseCache.js";
 import { RawJson, type MethodTable } from "../types.js";
@@ -263,6 +264,40 @@ export function blockMethods(b: RpcBackend): MethodTable {
     eth_getRawTransactionByBlockHashAndIndex: (params) => {
       maxParams(params, 2);
       return rawTxAt(byHash("eth_getRawTransactionByBlockHashAndIndex", params), parseQuantity(required(params, 1), 1));
+    },
+    /**
+     * eth_getTransactionBySenderAndNonce(sender, nonce) (reth): the mempool's transaction first;
+     * else, when the sender's latest nonce is past `nonce`, the block where it passed it — found
+     * by binary search over the sender's nonce in the kept state history (all of it with
+     * `--archive`) — and the sender's transaction with that nonce in it; null otherwise.
+     */
+    eth_getTransactionBySenderAndNonce: (params) => {
+      maxParams(params, 2);
+      const sender = parseAddress(required(params, 0), 0);
+      const nonce = parseQuantity(required(params, 1), 1);
+      const pooled = b.pool.getBySenderNonce(sender, nonce);
+      if (pooled !== undefined) return formatTransaction(pooled.tx, null, pooled.sender, { op });
+      const nonceAt = (n: bigint): bigint => {
+        const block = chain.getBlockByNumber(n);
+        return block === undefined ? 0n : (chain.stateAt(block.header).account(sender)?.nonce ?? 0n);
+      };
+      let high = chain.head.header.number;
+      if (nonce >= nonceAt(high)) return null;
+      let low = chain.oldestStateBlock();
+      // The first block after which the sender's nonce is past `nonce`.
+      while (low < high) {
+        const mid = (low + high) / 2n;
+        if (nonceAt(mid) > nonce) high = mid;
+        else low = mid + 1n;
+      }
+      const block = chain.getBlockByNumber(low);
+      if (block === undefined) return null;
+      const senders = chain.getSenders(block.hash());
+      for (let i = 0; i < block.transactions.length; i++) {
+        const tx = block.transactions[i]!;
+        if (!isDeposit(tx) && tx.nonce === nonce && senders[i] !== undefined && Buffer.from(senders[i]!).equals(Buffer.from(sender))) return txInBlock(block, BigInt(i));
+      }
+      return null;
     },
     /** eth_getTransactionReceipt(hash): canonical chain first, then the pending snapshot. */
     eth_getTransactionReceipt: (params) => {

@@ -3,7 +3,8 @@
  * WebSocket transport ({@link RpcWsServer}).
  *
  * Kinds: geth's `newHeads`, `logs` and `newPendingTransactions`, fed by the chain's head changes
- * and the mempool, and Base's flashblocks kinds (base/base `rpc/pubsub.rs`) `newFlashblocks`,
+ * and the mempool; `syncing` (reth's form: the status at once — `false`, or `{syncing: true,
+ * startingBlock, currentBlock, highestBlock}` — then each change of it at a head change); and Base's flashblocks kinds (base/base `rpc/pubsub.rs`) `newFlashblocks`,
  * `pendingLogs` and `newFlashblockTransactions`, fed by the pending snapshots. Every notification
  * is `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":<id>,"result":<item>}}`,
  * one item per message. Subscriptions belong to one connection and end with it.
@@ -34,6 +35,7 @@ export const SUBSCRIPTION_KINDS = [
   "newHeads",
   "logs",
   "newPendingTransactions",
+  "syncing",
   "newFlashblocks",
   "pendingLogs",
   "newFlashblockTransactions",
@@ -99,6 +101,8 @@ interface Subscription {
   full: boolean;
   /** The request whose answer carries the id, until that answer is written; null once active. */
   activation: RpcContext | null;
+  /** `syncing`: the status text last sent (a notification goes out when it changes). */
+  lastStatus?: string;
   /** Notifications produced before activation, sent in order on activation. */
   held: string[];
 }
@@ -110,6 +114,8 @@ export interface SubscriptionHubDeps {
   pending: PendingSource;
   /** The mempool (`newPendingTransactions`); without it that kind never notifies. */
   pool?: TxPool;
+  /** The node's sync status (eth_syncing's); without it `syncing` always answers false. */
+  syncing?: () => false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
   logger?: Logger;
 }
 
@@ -225,6 +231,7 @@ function transactionWithLogsJson(tx: PendingTx): string {
  */
 export class SubscriptionHub {
   private readonly chain: Chain;
+  private readonly syncing: () => false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint };
   private readonly log: Logger | undefined;
   private readonly byKind = new Map<SubscriptionKind, Map<string, Subscription>>();
   private readonly byConn = new Map<SubscriptionConnection, Map<string, Subscription>>();
@@ -239,6 +246,7 @@ export class SubscriptionHub {
   /** Registers the hub's listeners on the chain, the mempool and the pending source. */
   constructor(deps: SubscriptionHubDeps) {
     this.chain = deps.chain;
+    this.syncing = deps.syncing ?? (() => false);
     this.log = deps.logger?.child({ subsystem: "rpc" });
     this.lastHead = deps.chain.head;
     for (const k of SUBSCRIPTION_KINDS) this.byKind.set(k, new Map());
@@ -277,6 +285,9 @@ export class SubscriptionHub {
       case "newFlashblocks":
         maxParams(params, 1);
         break;
+      case "syncing":
+        maxParams(params, 1);
+        break;
       case "logs":
         maxParams(params, 2);
         sub.filter = parseLogFilter(arg, 1, true);
@@ -309,6 +320,8 @@ export class SubscriptionHub {
     mine.set(sub.id, sub);
     rpcWsSubscriptions.inc({ kind });
     this.log?.debug({ id: sub.id, kind }, "subscription created");
+    // `syncing` tells the current status at once (sent right after the answer carrying the id).
+    if (kind === "syncing") this.sendStatus(sub);
     return sub.id;
   }
 
@@ -422,7 +435,20 @@ export class SubscriptionHub {
    * newHeads / logs: on a reorg first the logs of the removed blocks (`removed: true`, oldest
    * block first, as geth's `RemovedLogsEvent`), then per new canonical block its header and its logs.
    */
+  /** `syncing`: the status as reth writes it, sent when it differs from the last one sent. */
+  private sendStatus(sub: Subscription): void {
+    const s = this.syncing();
+    const q = (n: bigint): string => `0x${n.toString(16)}`;
+    const text = s === false ? "false" : JSON.stringify({ syncing: true, startingBlock: q(s.startingBlock), currentBlock: q(s.currentBlock), highestBlock: q(s.highestBlock) });
+    // Only a change of syncing/not syncing is news (reth), not each block's progress.
+    const state = s === false ? "false" : "true";
+    if (sub.lastStatus === state) return;
+    sub.lastStatus = state;
+    this.deliver(sub, text);
+  }
+
   private onHead(head: Block, reorged: Block[]): void {
+    for (const sub of (this.byKind.get("syncing") as Map<string, Subscription>).values()) this.sendStatus(sub);
     const previous = this.lastHead;
     this.lastHead = head;
     const heads = this.byKind.get("newHeads") as Map<string, Subscription>;

@@ -292,6 +292,8 @@ describe("JSON-RPC over WebSocket", () => {
   const clients: Client[] = [];
   const servers: { close(): void }[] = [];
   const chains: Chain[] = [];
+  /** What the hub's `syncing` subscriptions read (the node passes eth_syncing's status). */
+  let syncStatus: false | { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } = false;
 
   const connect = async (url = wsUrl): Promise<Client> => {
     const c = await Client.open(url);
@@ -306,7 +308,7 @@ describe("JSON-RPC over WebSocket", () => {
     chains.push(d.chain);
     const backend = backendOf(d, pending);
     const methods: MethodTable = { ...blockMethods(backend), ...nodeMethods(backend), ...httpSubscriptionMethods() };
-    hub = new SubscriptionHub({ chain: d.chain, pending, pool: d.pool, logger: silent });
+    hub = new SubscriptionHub({ chain: d.chain, pending, pool: d.pool, syncing: () => syncStatus, logger: silent });
     ws = new RpcWsServer({ host: "127.0.0.1", port: 0, methods, hub, logger: silent });
     http = new RpcHttpServer({ host: "127.0.0.1", port: 0, methods, transport: "http", logger: silent });
     servers.push(ws, http, hub);
@@ -370,6 +372,26 @@ describe("JSON-RPC over WebSocket", () => {
     // No more headers after the unsubscribe (a request round trip orders us after the seal).
     await c.call("eth_chainId");
     expect(c.notifications(id)).toHaveLength(1);
+  });
+
+  it("syncing: the status at once, then each change of it (reth's form), not every block", async () => {
+    const c = await connect();
+    const id = await c.subscribe(["syncing"]);
+    await until(() => c.notifications(id).length === 1, "the first status");
+    expect(c.notifications(id)).toEqual([false]);
+    syncStatus = { startingBlock: 1n, currentBlock: 2n, highestBlock: 90n };
+    await d.seq.sealOne();
+    await until(() => c.notifications(id).length === 2, "the syncing status");
+    expect(c.notifications(id)[1]).toEqual({ syncing: true, startingBlock: "0x1", currentBlock: "0x2", highestBlock: "0x5a" });
+    await d.seq.sealOne();
+    syncStatus = false;
+    await d.seq.sealOne();
+    await until(() => c.notifications(id).length === 3, "the end of syncing");
+    expect(c.notifications(id)[2]).toBe(false);
+    await d.seq.sealOne();
+    await c.call("eth_chainId");
+    expect(c.notifications(id)).toHaveLength(3);
+    expect((await c.call("eth_unsubscribe", [id])).result).toBe(true);
   });
 
   it("logs: matching filters get the block's logs, others nothing; newPendingTransactions gets the hash", async () => {

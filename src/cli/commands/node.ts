@@ -340,7 +340,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     throw e;
   }
   // --ws: the public methods over WebSocket plus eth_subscribe; the hub listens to the final backend.pending.
-  const hub = opts.ws ? new SubscriptionHub({ chain, pending: backend.pending, pool, logger: log }) : undefined;
+  const hub = opts.ws ? new SubscriptionHub({ chain, pending: backend.pending, pool, syncing: () => backend.syncing(), logger: log }) : undefined;
   const ws =
     hub === undefined
       ? undefined

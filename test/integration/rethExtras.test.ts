@@ -13,6 +13,8 @@ import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
 import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { stateMethods } from "../../src/rpc/methods/state.js";
+import { callMethods } from "../../src/rpc/methods/call.js";
+import { traceMethods } from "../../src/rpc/methods/trace.js";
 import type { RpcBackend } from "../../src/rpc/backend.js";
 import type { MethodTable } from "../../src/rpc/types.js";
 import type { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
@@ -20,6 +22,7 @@ import type { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
 import { keccak256 } from "../../src/util/keccak.js";
 import { buildWorkload } from "../../bench/workload/workload.js";
+import { balanceOfCalldata, transferCalldata } from "../../bench/workload/contracts.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
 import { openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
 import { tempDirs } from "../helpers/tempDirs.js";
@@ -48,7 +51,7 @@ describe("reth's extra reads", () => {
         pending: NO_PENDING,
         syncing: () => false as const,
       }) as RpcBackend;
-    methods = { ...blockMethods(backend()), ...stateMethods(backend()) };
+    methods = { ...blockMethods(backend()), ...stateMethods(backend()), ...callMethods(backend()), ...traceMethods(backend()) };
     windowed = stateMethods(backend(1));
     workload = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: 3, txsPerBlock: 10 });
     for (const round of [...workload.setup, ...workload.blocks.slice(0, 2)]) {
@@ -126,6 +129,33 @@ describe("reth's extra reads", () => {
     expect([fromPool.hash, fromPool.blockHash]).toEqual([to0x(keccak256(pooledRaw)), null]);
     expect(await callTable(methods, "eth_getTransactionBySenderAndNonce", [to0x(pooled.sender), "0xffff"])).toBeNull();
     expect(await callTable(methods, "eth_getTransactionBySenderAndNonce", ["0x" + "ab".repeat(20), "0x0"])).toBeNull();
+  });
+
+  it("eth_callMany: calls in order, each seeing the earlier ones; values or errors per bundle", async () => {
+    const token = to0x(workload.tokens[0]!);
+    const { from } = workload.probe;
+    const recipient = new Uint8Array(20).fill(0x77);
+    const balance = async (): Promise<bigint> => BigInt((await callTable(methods, "eth_call", [{ to: token, data: to0x(balanceOfCalldata(recipient)) }, "latest"])) as string);
+    const before = await balance();
+    const transfer = { from: to0x(from), to: token, data: to0x(transferCalldata(recipient, 5n)) };
+    const query = { to: token, data: to0x(balanceOfCalldata(recipient)) };
+    const word = (v: bigint): string => `0x${v.toString(16).padStart(64, "0")}`;
+    const r = (await callTable(methods, "eth_callMany", [[{ transactions: [transfer, query] }, { transactions: [transfer, query] }], { blockNumber: "latest" }])) as { value?: string; error?: string }[][];
+    expect(r.map((bundle) => bundle.map((c) => c.value !== undefined))).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+    expect(r[0]![1]!.value).toBe(word(before + 5n));
+    expect(r[1]![1]!.value).toBe(word(before + 10n));
+    // Nothing was committed, and a call that fails answers its error.
+    expect(await balance()).toBe(before);
+    const broke = { from: "0x" + "99".repeat(20), to: token, data: to0x(transferCalldata(recipient, 10n ** 30n)) };
+    const failed = (await callTable(methods, "eth_callMany", [[{ transactions: [broke] }]])) as { value?: string; error?: string }[][];
+    expect(failed[0]![0]!.value).toBeUndefined();
+    expect(failed[0]![0]!.error).toMatch(/^execution reverted/);
+    // State overrides apply to every bundle.
+    const overridden = (await callTable(methods, "eth_callMany", [[{ transactions: [{ to: token, data: "0x" }] }], {}, { [token]: { code: "0x602a60005260206000f3" } }])) as { value?: string }[][];
+    expect(overridden[0]![0]!.value).toBe(word(42n));
   });
 
   it("eth_getAccount: eth_getProof's account fields in reth's order, null when absent, inside the proof window", async () => {

@@ -1,9 +1,10 @@
 /**
  * geth-style tracing: debug_traceTransaction, debug_traceBlockByNumber, debug_traceBlockByHash,
- * debug_traceBlock (RLP), debug_traceCall and debug_traceCallMany, with the struct logger and geth's native tracers
+ * debug_traceBlock (RLP), debug_traceCall and debug_traceCallMany, with the struct logger and geth's native tracers;
+ * and reth's eth_callMany (debug_traceCallMany's bundles with the outputs only)
  * (src/execution/trace/). The RPC thread checks the parameters and the trace config (a
  * malformed request never reaches a worker) and resolves block numbers and tags to hashes; the
- * execution pool replays the block, never this thread. `--public` keeps debug_* off
+ * execution pool replays the block, never this thread. `--public` keeps debug_* (not eth_callMany) off
  * (publicPolicy.ts).
  */
 import { parseTraceConfig } from "../../execution/trace/config.js";
@@ -53,7 +54,7 @@ function callContextParams(
   configIndex: number,
   txIndex: number | undefined,
 ): Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap" | "txIndex"> {
-  const p = parseBlockParam(params[blockIndex], blockIndex, { allowHash: true, optional: method === "debug_traceCallMany" });
+  const p = parseBlockParam(params[blockIndex], blockIndex, { allowHash: true, optional: method === "debug_traceCallMany" || method === "eth_callMany" });
   const config = checkConfig(params, configIndex);
   const c = config !== null && typeof config === "object" ? (config as Record<string, unknown>) : {};
   const index = txIndex ?? txIndexOf(goField(c, "txIndex"), `argument ${configIndex}.txIndex`);
@@ -81,6 +82,31 @@ function txIndexOf(v: unknown, where: string): number | undefined {
   const n = typeof v === "string" && /^0x[0-9a-fA-F]+$/.test(v) ? Number(BigInt(v)) : v;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) throw new InvalidParamsError(`invalid argument: ${where}: transaction index expected`);
   return n;
+}
+
+/**
+ * The request of debug_traceCallMany and eth_callMany (reth, erigon): `params[0]` bundles of
+ * calls (`{transactions: [call…]}`), `params[1]` the state context — `blockNumber` (default
+ * latest) and `transactionIndex` (-1 or absent: after the whole block; n: before its
+ * transaction n) — and `config` the trace config.
+ */
+function callManyRequest(b: RpcBackend, method: string, params: unknown[], config: unknown): TraceCallsRequest {
+  const raw = required(params, 0);
+  if (!Array.isArray(raw)) throw new InvalidParamsError("invalid argument 0: array of bundles expected");
+  const bundles = raw.map((bundle, i) => {
+    if (bundle === null || typeof bundle !== "object" || !Array.isArray((bundle as Record<string, unknown>).transactions)) {
+      throw new InvalidParamsError(`invalid argument 0: bundle ${i}: {"transactions": [...]} expected`);
+    }
+    const o = bundle as Record<string, unknown>;
+    if (o.blockOverride !== undefined && o.blockOverride !== null) throw new ServerError(`bundle ${i}: blockOverride is not supported by this node`);
+    return (o.transactions as unknown[]).map((t) => serializeCallArgs(parseCallArgs(t, 0)));
+  });
+  const sc = params[1];
+  if (sc !== undefined && sc !== null && (typeof sc !== "object" || Array.isArray(sc))) throw new InvalidParamsError("invalid argument 1: state context object expected");
+  const stateContext = (sc ?? {}) as Record<string, unknown>;
+  const rawIndex = stateContext.transactionIndex;
+  const index = rawIndex === -1 || rawIndex === "-1" ? undefined : txIndexOf(rawIndex, "argument 1.transactionIndex");
+  return { kind: "calls", bundles, many: true, ...callContextParams(b, method, [stateContext.blockNumber, config], 0, 1, index) };
 }
 
 /** Handlers of the debug_trace* family. */
@@ -124,24 +150,23 @@ export function traceMethods(b: RpcBackend): MethodTable {
      */
     debug_traceCallMany: (params) => {
       maxParams(params, 3);
-      const raw = required(params, 0);
-      if (!Array.isArray(raw)) throw new InvalidParamsError("invalid argument 0: array of bundles expected");
-      const bundles = raw.map((bundle, i) => {
-        if (bundle === null || typeof bundle !== "object" || !Array.isArray((bundle as Record<string, unknown>).transactions)) {
-          throw new InvalidParamsError(`invalid argument 0: bundle ${i}: {"transactions": [...]} expected`);
-        }
-        const o = bundle as Record<string, unknown>;
-        if (o.blockOverride !== undefined && o.blockOverride !== null) throw new ServerError(`bundle ${i}: blockOverride is not supported by this node`);
-        return (o.transactions as unknown[]).map((t) => serializeCallArgs(parseCallArgs(t, 0)));
-      });
-      const sc = params[1];
-      if (sc !== undefined && sc !== null && (typeof sc !== "object" || Array.isArray(sc))) throw new InvalidParamsError("invalid argument 1: state context object expected");
-      const stateContext = (sc ?? {}) as Record<string, unknown>;
-      // reth's `transactionIndex`: -1 (or absent) after the whole block, n before its transaction n.
-      const rawIndex = stateContext.transactionIndex;
-      const index = rawIndex === -1 || rawIndex === "-1" ? undefined : txIndexOf(rawIndex, "argument 1.transactionIndex");
-      const ctx = callContextParams(b, "debug_traceCallMany", [stateContext.blockNumber, params[2]], 0, 1, index);
-      return run("debug_traceCallMany", { kind: "calls", bundles, many: true, ...ctx });
+      return run("debug_traceCallMany", callManyRequest(b, "debug_traceCallMany", params, params[2]));
+    },
+    /**
+     * eth_callMany(bundles, stateContext, stateOverrides) (reth): the bundles of debug_traceCallMany
+     * run in order, each call seeing the earlier ones' effects; per bundle, per call, reth's
+     * `{"value": output}` or `{"error": message}` ("execution reverted: <reason>" for a revert
+     * with a reason).
+     */
+    eth_callMany: async (params) => {
+      maxParams(params, 3);
+      const config: Record<string, unknown> = { tracer: "callTracer", tracerConfig: { onlyTopCall: true } };
+      if (params[2] !== undefined && params[2] !== null) config.stateOverrides = params[2];
+      const answer = await calls.trace("eth_callMany", callManyRequest(b, "eth_callMany", params, config));
+      const frames = JSON.parse(answer) as { output?: string; error?: string; revertReason?: string }[][];
+      return frames.map((bundle) =>
+        bundle.map((f) => (f.error === undefined ? { value: f.output ?? "0x" } : { error: f.revertReason === undefined ? f.error : `execution reverted: ${f.revertReason}` })),
+      );
     },
     /** debug_traceBlock(rlp, config): every transaction of an RLP-encoded block whose parent is stored. */
     debug_traceBlock: (params) => {

@@ -21,6 +21,7 @@ import type { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import type { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
 import { keccak256 } from "../../src/util/keccak.js";
+import { isDeposit } from "../../src/chain/op/depositTx.js";
 import { buildWorkload } from "../../bench/workload/workload.js";
 import { balanceOfCalldata, transferCalldata } from "../../bench/workload/contracts.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
@@ -117,7 +118,7 @@ describe("reth's extra reads", () => {
       const senders = chain.getSenders(block.hash());
       for (let i = 0; i < block.transactions.length; i++) {
         const tx = block.transactions[i]!;
-        if (tx.type === 0x7e) continue;
+        if (isDeposit(tx)) continue;
         const byHash = await callTable(methods, "eth_getTransactionByHash", [to0x(tx.hash())]);
         expect(await callTable(methods, "eth_getTransactionBySenderAndNonce", [to0x(senders[i]!), `0x${tx.nonce.toString(16)}`])).toEqual(byHash);
         found++;

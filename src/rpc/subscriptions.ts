@@ -438,13 +438,12 @@ export class SubscriptionHub {
   /** `syncing`: the status as reth writes it, sent when it differs from the last one sent. */
   private sendStatus(sub: Subscription): void {
     const s = this.syncing();
-    const q = (n: bigint): string => `0x${n.toString(16)}`;
-    const text = s === false ? "false" : JSON.stringify({ syncing: true, startingBlock: q(s.startingBlock), currentBlock: q(s.currentBlock), highestBlock: q(s.highestBlock) });
     // Only a change of syncing/not syncing is news (reth), not each block's progress.
     const state = s === false ? "false" : "true";
     if (sub.lastStatus === state) return;
     sub.lastStatus = state;
-    this.deliver(sub, text);
+    const q = (n: bigint): string => `0x${n.toString(16)}`;
+    this.deliver(sub, s === false ? "false" : JSON.stringify({ syncing: true, startingBlock: q(s.startingBlock), currentBlock: q(s.currentBlock), highestBlock: q(s.highestBlock) }));
   }
 
   private onHead(head: Block, reorged: Block[]): void {

@@ -10,6 +10,9 @@ import { Chain } from "../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../src/chain/devnet.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
+import { NO_PENDING, type PendingSource } from "../../src/flashblocks/pendingView.js";
+import type { RpcBackend, RpcSettings } from "../../src/rpc/backend.js";
+import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { ProofsTraffic } from "./proofs.js";
 
 /** An archive devnet chain in `datadir` with its mempool and a sequencer sealing on demand (`seq.sealOne()`). */
@@ -36,6 +39,22 @@ export async function openSealingDevnet(datadir: string): Promise<SealingDevnet>
       await seq.stop();
       await chain.close();
     },
+  };
+}
+
+/**
+ * An RPC backend over a sealing devnet (calls run inline, no execution pool): `pending` answers
+ * the `pending` tag (default none), `settings` adds to the test gas cap and client version.
+ */
+export function devBackend(dev: Pick<SealingDevnet, "chain" | "pool">, opts: { pending?: PendingSource; settings?: Partial<RpcSettings> } = {}): RpcBackend {
+  const pending = opts.pending ?? NO_PENDING;
+  return {
+    chain: dev.chain,
+    pool: dev.pool,
+    calls: new InlineCallService(dev.chain, pending),
+    settings: { gasCap: 50_000_000n, clientVersion: "test", ...opts.settings },
+    pending,
+    syncing: () => false as const,
   };
 }
 

@@ -11,16 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { hashTypedData, type TypedData } from "../../src/chain/eip712.js";
-import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
-import type { RpcBackend } from "../../src/rpc/backend.js";
-import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { devAccountMethods } from "../../src/rpc/methods/devAccounts.js";
 import { stateMethods } from "../../src/rpc/methods/state.js";
 import type { MethodTable } from "../../src/rpc/types.js";
 import { to0x } from "../../src/util/bytes.js";
 import { keccak256 } from "../../src/util/keccak.js";
-import { openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
+import { devBackend, openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
 import { tempDirs } from "../helpers/tempDirs.js";
 
@@ -77,7 +74,7 @@ describe("devnet unlocked accounts", () => {
 
   beforeAll(async () => {
     dev = await openSealingDevnet(tmp());
-    const backend = { chain: dev.chain, pool: dev.pool, calls: new InlineCallService(dev.chain, NO_PENDING), settings: { gasCap: 50_000_000n, clientVersion: "test" }, pending: NO_PENDING, syncing: () => false as const } as RpcBackend;
+    const backend = devBackend(dev);
     m = { ...blockMethods(backend), ...stateMethods(backend), ...devAccountMethods(backend, accounts) };
   }, 60_000);
 

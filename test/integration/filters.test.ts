@@ -13,9 +13,7 @@ import type { RpcLog } from "../../src/chain/json/index.js";
 import { DEVNET_CHAIN_ID, FILTER_MAX_PENDING_TXS, FILTER_TIMEOUT_MS } from "../../src/config/constants.js";
 import type { PendingSnapshot, PendingTx } from "../../src/flashblocks/pendingSnapshot.js";
 import type { PendingSource } from "../../src/flashblocks/pendingView.js";
-import type { RpcBackend } from "../../src/rpc/backend.js";
 import { FilterRegistry } from "../../src/rpc/filters.js";
-import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { rpcFilters, rpcFiltersExpiredTotal } from "../../src/rpc/metrics.js";
 import { filterMethods } from "../../src/rpc/methods/filters.js";
 import { logMethods } from "../../src/rpc/methods/logs.js";
@@ -26,7 +24,7 @@ import { to0x } from "../../src/util/bytes.js";
 import { keccak256 } from "../../src/util/keccak.js";
 import { buildWorkload } from "../../bench/workload/workload.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
-import { openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
+import { devBackend, openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
 import { tempDirs } from "../helpers/tempDirs.js";
 
 const silent = pino({ level: "silent" });
@@ -100,7 +98,7 @@ describe("polling filters", () => {
     filters?.close();
     pending = new TestPending();
     filters = new FilterRegistry({ chain, pending, pool, maxFilters: 8, now: () => clock, logger: silent });
-    const backend = { chain, pool, calls: new InlineCallService(chain, pending), settings: { gasCap: 50_000_000n, clientVersion: "test" }, pending, syncing: () => false as const } as RpcBackend;
+    const backend = devBackend(dev, { pending });
     m = { ...filterMethods(backend, filters), ...logMethods(backend) };
   });
 

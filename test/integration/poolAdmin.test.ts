@@ -7,9 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
-import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
 import type { RpcBackend } from "../../src/rpc/backend.js";
-import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { poolAdminMethods } from "../../src/rpc/methods/poolAdmin.js";
 import { txpoolMethods } from "../../src/rpc/methods/txpool.js";
 import { PublicPolicy } from "../../src/rpc/publicPolicy.js";
@@ -18,7 +16,7 @@ import { SequencerStatusError, type TxForwarder } from "../../src/sync/sequencer
 import { to0x } from "../../src/util/bytes.js";
 import { keccak256 } from "../../src/util/keccak.js";
 import { buildWorkload } from "../../bench/workload/workload.js";
-import { openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
+import { devBackend, openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
 import { tempDirs } from "../helpers/tempDirs.js";
 
@@ -48,7 +46,7 @@ describe("mempool administration and base_transactionStatus", () => {
     mine = all.filter((raw) => senderOf(raw) === sender);
     others = all.filter((raw) => senderOf(raw) !== sender);
     expect(mine.length).toBeGreaterThanOrEqual(3);
-    backend = { chain: dev.chain, pool: dev.pool, calls: new InlineCallService(dev.chain, NO_PENDING), settings: { gasCap: 50_000_000n, clientVersion: "test" }, pending: NO_PENDING, syncing: () => false as const } as RpcBackend;
+    backend = devBackend(dev);
     m = { ...poolAdminMethods(backend), ...txpoolMethods(backend) };
   }, 60_000);
 

@@ -13,18 +13,15 @@ import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { PERMIT2_ADDRESS, PERMIT2_TEMPLATE_CODE, PREINSTALLS } from "../../src/chain/op/preinstallCode.js";
 import { permit2Code } from "../../src/chain/op/preinstalls.js";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
-import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
 import { initGenesis, storedGenesisHash } from "../../src/blockchain/genesisSource.js";
 import { Chain } from "../../src/blockchain/chain.js";
-import type { RpcBackend } from "../../src/rpc/backend.js";
-import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { callMethods } from "../../src/rpc/methods/call.js";
 import { stateMethods } from "../../src/rpc/methods/state.js";
 import type { MethodTable } from "../../src/rpc/types.js";
 import { to0x } from "../../src/util/bytes.js";
 import { keccak256 } from "../../src/util/keccak.js";
-import { openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
+import { devBackend, openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
 import { callTable } from "../helpers/methodTable.js";
 import { tempDirs } from "../helpers/tempDirs.js";
 
@@ -45,7 +42,7 @@ describe("OP Stack preinstalls on the devnet", () => {
 
   beforeAll(async () => {
     dev = await openSealingDevnet(tmp());
-    const backend = { chain: dev.chain, pool: dev.pool, calls: new InlineCallService(dev.chain, NO_PENDING), settings: { gasCap: 50_000_000n, clientVersion: "test" }, pending: NO_PENDING, syncing: () => false as const } as RpcBackend;
+    const backend = devBackend(dev);
     m = { ...blockMethods(backend), ...stateMethods(backend), ...callMethods(backend) };
   }, 60_000);
 

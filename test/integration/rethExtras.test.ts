@@ -9,13 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Chain } from "../../src/blockchain/chain.js";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
-import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
-import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { stateMethods } from "../../src/rpc/methods/state.js";
 import { callMethods } from "../../src/rpc/methods/call.js";
 import { traceMethods } from "../../src/rpc/methods/trace.js";
-import type { RpcBackend } from "../../src/rpc/backend.js";
 import type { MethodTable } from "../../src/rpc/types.js";
 import type { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import type { TxPool } from "../../src/txpool/txpool.js";
@@ -25,7 +22,7 @@ import { isDeposit } from "../../src/chain/op/depositTx.js";
 import { buildWorkload } from "../../bench/workload/workload.js";
 import { balanceOfCalldata, transferCalldata } from "../../bench/workload/contracts.js";
 import { callTable, callTableError } from "../helpers/methodTable.js";
-import { openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
+import { devBackend, openSealingDevnet, type SealingDevnet } from "../helpers/devChain.js";
 import { tempDirs } from "../helpers/tempDirs.js";
 
 const tmp = tempDirs("basalt-reth-extras-");
@@ -43,17 +40,9 @@ describe("reth's extra reads", () => {
   beforeAll(async () => {
     dev = await openSealingDevnet(tmp());
     ({ chain, pool, seq } = dev);
-    const backend = (ethProofWindow?: number): RpcBackend =>
-      ({
-        chain,
-        pool,
-        calls: new InlineCallService(chain, NO_PENDING),
-        settings: { gasCap: 50_000_000n, clientVersion: "test", ...(ethProofWindow === undefined ? {} : { ethProofWindow }) },
-        pending: NO_PENDING,
-        syncing: () => false as const,
-      }) as RpcBackend;
-    methods = { ...blockMethods(backend()), ...stateMethods(backend()), ...callMethods(backend()), ...traceMethods(backend()) };
-    windowed = stateMethods(backend(1));
+    const backend = devBackend(dev);
+    methods = { ...blockMethods(backend), ...stateMethods(backend), ...callMethods(backend), ...traceMethods(backend) };
+    windowed = stateMethods(devBackend(dev, { settings: { ethProofWindow: 1 } }));
     workload = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: 3, txsPerBlock: 10 });
     for (const round of [...workload.setup, ...workload.blocks.slice(0, 2)]) {
       for (const raw of round) await pool.addRaw(raw);

@@ -38,6 +38,9 @@ import type { OverlayStateManager } from "../execution/state/overlayStateManager
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockBase, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { assemblePartialBlock, GrowingBlockTries, headerTemplateFromBase } from "../flashblocks/partialBlock.js";
 import { BasaltError } from "../util/errors.js";
+import { envelopeOf } from "../chain/envelope.js";
+import { senderOf } from "../chain/sender.js";
+import { fitsBuilderLimits } from "../execution/op/builderLimits.js";
 
 /** Bytes of an engine PayloadId. */
 const PAYLOAD_ID_BYTES = 8;
@@ -130,6 +133,10 @@ export class BlockSession {
   private readonly txs: OpTransaction[] = [];
   /** Hex hashes of the pool transactions applied, so a candidate is never applied twice. */
   private readonly included = new Set<string>();
+  /** Senders with a pool candidate held back by the operator limits (miner_setGasLimit, miner_setMaxDASize) in this block: their later nonces wait too. */
+  private readonly heldBack = new Set<string>();
+  /** Estimated DA bytes of the pool transactions included so far (for miner_setMaxDASize's block limit). */
+  private daUsed = 0n;
   /** Transactions already carried by a flashblock. */
   private published = 0;
   private nextIndex = 0;
@@ -225,12 +232,25 @@ export class BlockSession {
     }
     if (this.nextIndex >= MAX_FLASHBLOCKS_PER_PAYLOAD) return 0;
     let added = 0;
+    const gasLimit = this.template.gasLimit as bigint;
     for (const c of pool.candidates(this.base.baseFeePerGas)) {
       if (added >= limit || ex.gasLeft < MIN_TX_GAS) break;
       const key = Buffer.from(c.hash).toString("hex");
       if (this.included.has(key)) continue;
+      let da = 0n;
+      if (pool.limits !== undefined) {
+        const sender = senderOf(c.tx).toString();
+        if (this.heldBack.has(sender)) continue;
+        const fit = fitsBuilderLimits(pool.limits, { envelope: envelopeOf(c.tx), txGasLimit: c.tx.gasLimit, gasUsed: gasLimit - ex.gasLeft, headerGasLimit: gasLimit, daUsed: this.daUsed });
+        if (!fit.fits) {
+          this.heldBack.add(sender);
+          continue;
+        }
+        da = fit.da;
+      }
       try {
         await ex.apply(c.tx);
+        this.daUsed += da;
       } catch (e) {
         if (!(e instanceof OpExecutionError)) throw e;
         if (e.code !== OpExecutionErrorCode.BLOCK_GAS && e.code !== OpExecutionErrorCode.DA_FOOTPRINT) pool.reject?.(c.hash, e.message);

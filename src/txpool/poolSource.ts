@@ -10,6 +10,7 @@ import type { TxPool } from "./txpool.js";
 export function poolSource(pool: TxPool, log?: Logger): PoolSource {
   return {
     candidates: (baseFee) => pool.selectForBlock(baseFee),
+    limits: pool.builderLimits,
     reject: (hash, reason) => {
       log?.debug({ tx: Buffer.from(hash).toString("hex"), reason: reason.slice(0, 200) }, "dropping transaction that failed to apply");
       pool.remove(hash);

@@ -13,6 +13,7 @@
  * before the transaction is pooled, and kept with it so the block producer can hand the blobs of
  * a block to a beacon API. A blob transaction without its sidecar is refused.
  */
+import { BuilderLimits } from "../execution/op/builderLimits.js";
 import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak256 } from "../util/keccak.js";
@@ -181,6 +182,12 @@ export class TxPool {
   private readonly byHash = new Map<string, PooledTx>();
   private listeners: ((tx: PooledTx) => void)[] = [];
   private readonly blobProofCheck: BlobProofCheck;
+  /**
+   * The operator limits every builder that takes candidates from this pool selects under
+   * (miner_setGasLimit, miner_setMaxDASize): kept with the pool so the Engine API's payload
+   * building, the devnet sequencer and the RPC that sets them share one instance.
+   */
+  readonly builderLimits = new BuilderLimits();
 
   constructor(
     private readonly chain: Chain,

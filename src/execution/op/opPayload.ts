@@ -20,6 +20,8 @@ import { type OpBlockExecutorOptions, OpBlockExecutor, type OpBlockTotals, type 
 import { OpExecutionError, OpExecutionErrorCode } from "./errors.js";
 import { BasaltError } from "../../util/errors.js";
 import { envelopeOf } from "../../chain/envelope.js";
+import { senderOf } from "../../chain/sender.js";
+import { fitsBuilderLimits, type BuilderLimits } from "./builderLimits.js";
 
 /** OP payload attributes (specs exec-engine.md "Extended PayloadAttributes"). */
 export interface OpPayloadAttributes {
@@ -99,6 +101,8 @@ export interface PoolSource {
   candidates(baseFee: bigint): Iterable<{ tx: TypedTransaction; hash: Uint8Array }>;
   /** Called for a candidate that can never apply on this chain state (e.g. nonce too low). */
   reject?(hash: Uint8Array, reason: string): void;
+  /** The operator limits (miner_setGasLimit, miner_setMaxDASize) candidates are selected under. */
+  limits?: BuilderLimits;
 }
 
 /** A built OP block and its execution totals. */
@@ -124,11 +128,27 @@ export async function buildOpPayload(vm: VM, common: Common, op: OpChainConfig, 
     txs.push(tx);
   }
   if (!attrs.noTxPool && pool !== undefined) {
+    // Senders with a candidate held back by the operator limits: their later nonces cannot apply either.
+    const heldBack = new Set<string>();
+    let daUsed = 0n;
+    const gasLimit = envBlock.header.gasLimit;
     for (const c of pool.candidates(envBlock.header.baseFeePerGas ?? 0n)) {
       if (ex.gasLeft < 21_000n) break;
+      let da = 0n;
+      if (pool.limits !== undefined) {
+        const sender = senderOf(c.tx).toString();
+        if (heldBack.has(sender)) continue;
+        const fit = fitsBuilderLimits(pool.limits, { envelope: envelopeOf(c.tx), txGasLimit: c.tx.gasLimit, gasUsed: gasLimit - ex.gasLeft, headerGasLimit: gasLimit, daUsed });
+        if (!fit.fits) {
+          heldBack.add(sender);
+          continue;
+        }
+        da = fit.da;
+      }
       try {
         await ex.apply(c.tx);
         txs.push(c.tx);
+        daUsed += da;
       } catch (e) {
         if (!(e instanceof OpExecutionError)) throw e;
         if (e.code !== OpExecutionErrorCode.BLOCK_GAS && e.code !== OpExecutionErrorCode.DA_FOOTPRINT) pool.reject?.(c.hash, e.message);

@@ -17,8 +17,9 @@ import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
-import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeSendersTask, decodeTraceTask, decodeWitnessTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeMeterTask, decodeSendersTask, decodeTraceTask, decodeWitnessTask, encodeCallReply } from "../src/execution/pool/protocol.js";
 import { answerTraceRequest } from "../src/execution/trace/request.js";
+import { answerMeterRequest } from "../src/execution/metering/request.js";
 import { answerWitnessRequest } from "../src/blockchain/executionWitness.js";
 import { PendingBufferReader } from "../src/flashblocks/pendingBuffer.js";
 import { pendingCallTargetOf } from "../src/flashblocks/pendingContext.js";
@@ -129,6 +130,21 @@ export async function trace(bytes: Uint8Array): Promise<Uint8Array> {
     return encodeCallReply({ ok: await answerTraceRequest(chain, req, { executor, pending }) });
   } catch (e) {
     log.debug({ err: e, kind: req.kind }, "trace failed");
+    return encodeCallReply({ err: errorToObject(e) });
+  }
+}
+
+/**
+ * A metering (base_meterBundle, base_meterBlockBy*): the bundle simulated on the state block, or
+ * the block re-executed on its parent's state, with wall-clock times; the reply is its JSON text.
+ */
+export async function meter(bytes: Uint8Array): Promise<Uint8Array> {
+  const req = decodeMeterTask(bytes);
+  try {
+    chain.refreshHead();
+    return encodeCallReply({ ok: await answerMeterRequest(chain, req) });
+  } catch (e) {
+    log.debug({ err: e, kind: req.kind }, "metering failed");
     return encodeCallReply({ err: errorToObject(e) });
   }
 }

@@ -19,6 +19,7 @@ export { deserializeCallArgs, serializeCallArgs, type SerializedCallArgs } from 
 import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 import type { WitnessRequest } from "./witness/request.js";
 import type { TraceRequest } from "./trace/request.js";
+import type { MeterRequest } from "./metering/request.js";
 import type { SerializedBlockOverrides, SerializedStateOverrides } from "./simulate/overrides.js";
 import type { SimulateRequest } from "./simulate/request.js";
 import { overriddenTarget } from "./simulate/callOverrides.js";
@@ -69,6 +70,11 @@ export interface CallService {
    * names it for metrics), as JSON text; rejects with the typed error of the failure.
    */
   trace(method: string, req: TraceRequest): Promise<string>;
+  /**
+   * A metering (base_meterBundle, base_meterBlockBy*: `method` names it for metrics) as JSON
+   * text, with freshly measured times; rejects with the typed error of the failure.
+   */
+  meter(method: string, req: MeterRequest): Promise<string>;
   /** Releases threads and timers. */
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@
  * halts, invalid calls) are cached; busy, timeout and worker errors never are. `pending`
  * requests are not cached: their state changes with every flashblock.
  */
+import type { MeterRequest } from "../execution/metering/request.js";
 import { xxh3 } from "@node-rs/xxhash";
 import { CALL_CACHE_ENTRIES } from "../config/constants.js";
 import type { CallRequest, CallService } from "../execution/callRequest.js";
@@ -51,6 +52,11 @@ export class CallCache implements CallService {
   /** Witnesses are not cached: rare, large, and each one asked for once. */
   witness(req: WitnessRequest): Promise<string> {
     return this.inner.witness(req);
+  }
+
+  /** Meterings are never cached: each one measures times afresh. */
+  meter(method: string, req: MeterRequest): Promise<string> {
+    return this.inner.meter(method, req);
   }
 
   /** Traces are not cached: large, and each one asked for once. */

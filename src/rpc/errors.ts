@@ -9,6 +9,7 @@ import { TrieProofErrorCode } from "../proofs/trieErrors.js";
 import { ExecutionError, ExecutionErrorCode } from "../execution/errors.js";
 import { SimulateErrorCode } from "../execution/simulate/errors.js";
 import { PoolErrorCode } from "../execution/pool/errors.js";
+import { MeteringErrorCode } from "../execution/metering/errors.js";
 import { UpstreamRpcError } from "../sync/rpcClient.js";
 import { TxPoolErrorCode } from "../txpool/errors.js";
 import { BasaltError } from "../util/errors.js";
@@ -145,6 +146,14 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   ...Object.fromEntries(Object.values(TrieProofErrorCode).map((code) => [code, RpcCode.Internal])),
   // A block at or after an upgrade basalt does not implement (Engine API payloads and builds): the Engine API's "unsupported fork".
   [UnknownUpgradeError.CODE]: RpcCode.UnsupportedFork,
+  // Metering (base/base `crates/client/metering/src/rpc.rs`): what the caller named wrongly is -32602, a failed metering -32603.
+  [MeteringErrorCode.PARSE]: RpcCode.InvalidParams,
+  [MeteringErrorCode.BLOCK_NOT_FOUND]: RpcCode.InvalidParams,
+  [MeteringErrorCode.NO_L1_INFO]: RpcCode.InvalidParams,
+  [MeteringErrorCode.BUNDLE_FAILED]: RpcCode.Internal,
+  [MeteringErrorCode.BLOCK_FAILED]: RpcCode.Internal,
+  [MeteringErrorCode.NOT_CONFIGURED]: RpcCode.Internal,
+  [MeteringErrorCode.ESTIMATE_FAILED]: RpcCode.Internal,
   // The transaction pool: geth answers every refusal of eth_sendRawTransaction with -32000 and its message.
   ...Object.fromEntries(Object.values(TxPoolErrorCode).map((code) => [code, RpcCode.Server])),
 };

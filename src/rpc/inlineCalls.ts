@@ -9,6 +9,7 @@ import { answerWitnessRequest } from "../blockchain/executionWitness.js";
 import type { WitnessRequest } from "../execution/witness/request.js";
 import { answerTraceRequest, type TraceRequest } from "../execution/trace/request.js";
 import { executeCallRequest, type CallRequest, type CallService, type PendingCallTarget } from "../execution/callRequest.js";
+import { answerMeterRequest, type MeterRequest } from "../execution/metering/request.js";
 import { pendingCallTargetOf } from "../flashblocks/pendingContext.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 
@@ -31,6 +32,9 @@ export class InlineCallService implements CallService {
   }
   trace(_method: string, req: TraceRequest): Promise<string> {
     return answerTraceRequest(this.chain, req, { executor: this.executor, pending: this.pendingTarget });
+  }
+  meter(_method: string, req: MeterRequest): Promise<string> {
+    return answerMeterRequest(this.chain, req);
   }
   async close(): Promise<void> {}
 }

@@ -4,6 +4,7 @@
  * execution, repeats at the same block are cached (reverts too), different requests and other
  * blocks are not confused, a head change empties the cache, and `pending` is never cached.
  */
+import type { MeterRequest } from "../../src/execution/metering/request.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,6 +39,9 @@ class Counting implements CallService {
   }
   trace(method: string, req: TraceRequest): Promise<string> {
     return this.inner.trace(method, req);
+  }
+  meter(method: string, req: MeterRequest): Promise<string> {
+    return this.inner.meter(method, req);
   }
   close(): Promise<void> {
     return this.inner.close();

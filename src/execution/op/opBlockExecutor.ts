@@ -128,6 +128,12 @@ const ZERO = 0n;
 export interface OpBlockExecutorOptions {
   /** The engine transactions run on first (default: `--evm`, see evm/engine.ts). */
   engine?: EvmEngineName;
+  /**
+   * The L1 attributes are already in the state (the block's L1Block predeploy holds them): user
+   * transactions may come first, with no L1-attributes deposit. For metering a bundle on top of
+   * a sealed block (base_meterBundle), never for a block that is imported or sealed.
+   */
+  l1InfoInState?: boolean;
 }
 
 /** The fast engine's state for one block: the engine context and where its changes go after each transaction. */
@@ -229,6 +235,7 @@ export class OpBlockExecutor {
   /** The fast engine's block state (undefined until first used, null when the block runs on the reference engine). */
   private fast: FastBlock | null | undefined;
   private readonly engine: EvmEngineName;
+  private readonly l1InfoInState: boolean;
   /** Transactions the fast engine handed to the reference engine in this block. */
   fallbacks = 0;
 
@@ -243,6 +250,7 @@ export class OpBlockExecutor {
   ) {
     this.fork = opForkAt(op, block.header.timestamp);
     this.engine = opts.engine ?? defaultEvmEngine();
+    this.l1InfoInState = opts.l1InfoInState === true;
   }
 
   /** The engine this block's transactions run on first. */
@@ -321,10 +329,10 @@ export class OpBlockExecutor {
    */
   async apply(tx: OpTransaction): Promise<AppliedTx> {
     const index = this.receipts.length;
-    if (index === 0 && !(isDeposit(tx) && tx.from.toString().toLowerCase() === L1_INFO_DEPOSITOR.toLowerCase() && tx.to?.toString().toLowerCase() === L1_BLOCK_ADDRESS.toLowerCase())) {
+    if (index === 0 && !this.l1InfoInState && !(isDeposit(tx) && tx.from.toString().toLowerCase() === L1_INFO_DEPOSITOR.toLowerCase() && tx.to?.toString().toLowerCase() === L1_BLOCK_ADDRESS.toLowerCase())) {
       this.fail(OpExecutionErrorCode.MISSING_L1_INFO, "the first transaction must be the L1-attributes deposit (from the L1-info depositor to the L1Block predeploy)", 0);
     }
-    if (index === 0) this.checkL1InfoDeposit(tx as DepositTransaction);
+    if (index === 0 && !this.l1InfoInState) this.checkL1InfoDeposit(tx as DepositTransaction);
     if (isDeposit(tx)) {
       if (this.sawNonDeposit) this.fail(OpExecutionErrorCode.DEPOSIT_ORDER, "deposit after a non-deposit transaction; deposits must come first", index);
       if (tx.isSystemTx && this.fork >= OpFork.regolith) this.fail(OpExecutionErrorCode.SYSTEM_TX, "system deposits are invalid from Regolith on", index);

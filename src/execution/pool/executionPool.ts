@@ -23,13 +23,15 @@
  * pool hands a request over alone, at once. A request that times out while its batch runs
  * terminates that worker; the batch's other requests go back to the front of the queue.
  */
+import type { MeterRequest } from "../metering/request.js";
+import { METER_MAX_CONCURRENT, METER_MAX_QUEUED, METER_TASK_TIMEOUT_MS } from "../../config/constants.js";
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
 import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolBatchRequests, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { PoolError, PoolErrorCode } from "./errors.js";
-import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeSendersTask, encodeTraceTask, encodeWitnessTask, reviveError } from "./protocol.js";
+import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeMeterTask, encodeSendersTask, encodeTraceTask, encodeWitnessTask, reviveError } from "./protocol.js";
 import { tracerNameOf, type TraceRequest } from "../trace/request.js";
 import { traceSeconds } from "../trace/metrics.js";
 import type { WitnessRequest } from "../witness/request.js";
@@ -464,6 +466,19 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
     } finally {
       traceSeconds.observe({ tracer: tracerNameOf(req) }, (performance.now() - started) / 1000);
     }
+  }
+
+  /**
+   * A metering (base_meterBundle, base_meterBlockBy*) on a worker: at most
+   * {@link METER_MAX_CONCURRENT} at once, {@link METER_TASK_TIMEOUT_MS} each.
+   */
+  meter(method: string, req: MeterRequest): Promise<string> {
+    return this.runLong("meter", method, encodeMeterTask(req), {
+      maxConcurrent: METER_MAX_CONCURRENT,
+      maxQueued: METER_MAX_QUEUED,
+      timeoutMs: METER_TASK_TIMEOUT_MS,
+      what: "meterings",
+    });
   }
 
   async close(): Promise<void> {

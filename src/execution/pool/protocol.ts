@@ -8,6 +8,7 @@ import { Packr } from "msgpackr";
 import type { CallRequest } from "../callRequest.js";
 import type { WitnessRequest } from "../witness/request.js";
 import type { TraceRequest } from "../trace/request.js";
+import type { MeterRequest } from "../metering/request.js";
 import { TraceError } from "../trace/errors.js";
 import { ExecutionError } from "../errors.js";
 import { BasaltError, type ErrorObject } from "../../util/errors.js";
@@ -116,6 +117,16 @@ export function decodeWitnessTask(bytes: Uint8Array): WitnessRequest {
 /** Encodes a trace task (debug_trace*). */
 export function encodeTraceTask(req: TraceRequest): Uint8Array {
   return own(packr.pack(req));
+}
+
+/** Encodes a metering task (base_meterBundle, base_meterBlockBy*). */
+export function encodeMeterTask(req: MeterRequest): Uint8Array {
+  return own(packr.pack(req));
+}
+
+/** Decodes a metering task (worker side). */
+export function decodeMeterTask(bytes: Uint8Array): MeterRequest {
+  return packr.unpack(bytes) as MeterRequest;
 }
 
 /** Decodes a trace task (worker side). */

@@ -1311,6 +1311,21 @@ export const TRACE_DEFAULT_TIMEOUT_MS = 5_000;
  * trace fails with an error naming the cap and the `limit` option.
  */
 export const TRACE_STRUCT_LOG_MAX_BYTES = 128 * 1024 * 1024;
+/** eth_sendBundle: most transactions in one bundle (Base's ingress, base/base v0.6.0-rc.19 `crates/infra/ingress-rpc/src/validation.rs`). */
+export const BUNDLE_MAX_TXS = 3;
+/** eth_sendBundle: largest total gas limit of a bundle (Base's ingress `MAX_BUNDLE_GAS`). */
+export const BUNDLE_MAX_GAS = 25_000_000n;
+/** eth_sendBundle: furthest `maxTimestamp` may be ahead of the node's clock, seconds (Base's ingress: one hour). */
+export const BUNDLE_MAX_FUTURE_SECONDS = 3600;
+/** Metering tasks (base_meterBundle, base_meterBlockBy*) running at once on the execution pool, so eth_call keeps the other threads (as traces). */
+export const METER_MAX_CONCURRENT = 2;
+/** Metering requests allowed to wait for {@link METER_MAX_CONCURRENT}; more are refused at once (bounded memory). */
+export const METER_MAX_QUEUED = 64;
+/**
+ * Run time after which a metering task's worker is terminated: a block of 30M gas re-executes
+ * in seconds on the fast engine; a bundle is at most a few transactions.
+ */
+export const METER_TASK_TIMEOUT_MS = 60_000;
 /** Trace tasks running at once on the execution pool, so eth_call keeps the other threads (as witnesses). */
 export const TRACE_MAX_CONCURRENT = 2;
 /** Trace requests allowed to wait for {@link TRACE_MAX_CONCURRENT}; more are refused at once (bounded memory). */

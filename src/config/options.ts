@@ -227,6 +227,18 @@ export interface BasaltOptions {
   "sequencer.l1-confs": number;
   /** `basalt devnet rollup`: first port of the local rollup's consecutive ports (0 = any free ports; unset = the standard layout). */
   "devnet.port-base": number | undefined;
+  /** base/base's metering RPC (base_meterBundle, base_meterBlockByHash/ByNumber, base_meteredPriorityFeePerGas). */
+  "enable-metering": boolean;
+  /** base_meteredPriorityFeePerGas: gas capacity per block (unset: gas is not estimated). */
+  "metering.gas-limit": number | undefined;
+  /** base_meteredPriorityFeePerGas: execution time budget per block, microseconds (unset: not estimated). */
+  "metering.execution-time-us": number | undefined;
+  /** base_meteredPriorityFeePerGas: DA bytes per block (unset: not estimated). */
+  "metering.da-bytes": number | undefined;
+  /** base_meteredPriorityFeePerGas: percentile of the fees above the threshold that is recommended. */
+  "metering.priority-fee-percentile": number;
+  /** base_meteredPriorityFeePerGas: fee answered for an uncongested resource, wei. */
+  "metering.uncongested-priority-fee": number;
   /** Historical proofs extension: eth_getProof over a window of blocks from the proofs store. */
   "historical-proofs": boolean;
   /** Historical proofs: blocks kept. */
@@ -864,6 +876,61 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     env: "BASALT_DEVNET_PORT_BASE",
     min: 0,
     valueName: "<port>",
+  },
+  "enable-metering": {
+    name: "enable-metering",
+    type: "boolean",
+    description: "Metering RPC as base-reth-node's --enable-metering: base_meterBundle, base_meterBlockByHash, base_meterBlockByNumber, base_meteredPriorityFeePerGas (measured on the execution pool)",
+    default: false,
+    group: "rpc",
+    commands: ["node"],
+  },
+  "metering.gas-limit": {
+    name: "metering.gas-limit",
+    type: "number",
+    description: "base_meteredPriorityFeePerGas: gas capacity per block it estimates against (unset with the other limits: the method answers Base's 'not configured')",
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
+    valueName: "<gas>",
+  },
+  "metering.execution-time-us": {
+    name: "metering.execution-time-us",
+    type: "number",
+    description: "base_meteredPriorityFeePerGas: EVM execution time budget per block, microseconds",
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
+    valueName: "<us>",
+  },
+  "metering.da-bytes": {
+    name: "metering.da-bytes",
+    type: "number",
+    description: "base_meteredPriorityFeePerGas: DA bytes (FastLZ-compressed) per block",
+    group: "rpc",
+    commands: ["node"],
+    min: 1,
+    valueName: "<bytes>",
+  },
+  "metering.priority-fee-percentile": {
+    name: "metering.priority-fee-percentile",
+    type: "number",
+    description: "base_meteredPriorityFeePerGas: percentile (0..1) of the fees above the threshold that is recommended (Base's default 0.5)",
+    default: 0.5,
+    group: "rpc",
+    commands: ["node"],
+    min: 0,
+    max: 1,
+    fractional: true,
+  },
+  "metering.uncongested-priority-fee": {
+    name: "metering.uncongested-priority-fee",
+    type: "number",
+    description: "base_meteredPriorityFeePerGas: fee answered for an uncongested resource, wei (Base's default 1000000)",
+    default: 1_000_000,
+    group: "rpc",
+    commands: ["node"],
+    valueName: "<wei>",
   },
   "historical-proofs": {
     name: "historical-proofs",

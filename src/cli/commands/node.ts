@@ -21,6 +21,9 @@ import { loadOrCreateJwtSecret } from "../../rpc/jwt.js";
 import { blockMethods } from "../../rpc/methods/blocks.js";
 import { callMethods } from "../../rpc/methods/call.js";
 import { simulateMethods } from "../../rpc/methods/simulate.js";
+import { sendBundleMethods } from "../../rpc/methods/sendBundle.js";
+import { minerMethods } from "../../rpc/methods/miner.js";
+import { meteringMethods, meteringSettingsOf } from "../../rpc/methods/metering.js";
 import { testingMethods } from "../../rpc/methods/testing.js";
 import { debugMethods } from "../../rpc/methods/debug.js";
 import { witnessMethods } from "../../rpc/methods/witness.js";
@@ -252,6 +255,11 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...stateMethods(backend),
     ...callMethods(backend),
     ...simulateMethods(backend),
+    ...sendBundleMethods(backend),
+    // The miner API (operator limits of the block builder); off on --public with the miner namespace.
+    ...minerMethods(backend),
+    // base-reth-node's --enable-metering: without it the methods do not exist (-32601), as on Base.
+    ...(opts["enable-metering"] ? meteringMethods(backend, meteringSettingsOf(opts)) : {}),
     ...testingMethods(backend),
     ...logMethods(backend),
     ...feeMethods(backend),

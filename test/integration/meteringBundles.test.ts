@@ -235,11 +235,14 @@ describe("bundles, metering and the miner API", () => {
 
   describe("miner_setGasLimit / miner_setMaxDASize", () => {
     it("miner_setGasLimit caps the gas pool transactions get; 0 restores the header's", async () => {
-      expect(await rpc("miner_setGasLimit", [30_000])).toBe(true);
-      const big = sign(4, { gasLimit: 50_000n });
+      expect(await rpc("miner_setGasLimit", [1_000_000])).toBe(true);
+      const big = sign(4, { gasLimit: 1_500_000n });
+      const fits = sign(9);
       await pool.addRaw(big);
+      await pool.addRaw(fits);
       const n = await seq.sealOne();
       expect(includes(n, hashOf(big))).toBe(false);
+      expect(includes(n, hashOf(fits))).toBe(true);
       expect(pool.get(keccak256(big))).toBeDefined();
       // The header's gas limit is the attributes' (SystemConfig), as in Base's builder.
       expect(chain.getBlockByNumber(n)!.header.gasLimit).toBe(chain.getBlockByNumber(n - 1n)!.header.gasLimit);

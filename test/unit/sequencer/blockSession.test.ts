@@ -30,6 +30,8 @@ import type { FlashblocksPayloadV1 } from "../../../src/flashblocks/codec.js";
 import { assemblePartialBlock, headerTemplateFromBase } from "../../../src/flashblocks/partialBlock.js";
 import { BlockSession, BlockSessionError } from "../../../src/sequencer/blockSession.js";
 import { poolSource } from "../../../src/txpool/poolSource.js";
+import { BuilderLimits } from "../../../src/execution/op/builderLimits.js";
+import { randomBytes } from "node:crypto";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { waitUntil } from "../../helpers/poll.js";
@@ -274,6 +276,33 @@ describe("BlockSession", () => {
     expect(await s.addFromPool()).toBe(0);
     expect(s.unpublished).toBe(1);
     expect((await s.flashblock()).diff.transactions.map(bytesToHex)).toEqual([bytesToHex(txs[2]!.serialize())]);
+  });
+
+  it("selects pool transactions under the operator limits (miner_setGasLimit, miner_setMaxDASize), holding back a sender's later nonces", async () => {
+    const limits = new BuilderLimits();
+    const bulky = signed(chain, 0, 0n, { data: randomBytes(1_000), gasLimit: 100_000n });
+    const after = signed(chain, 0, 1n); // the bulky sender's next nonce: waits with it, not rejected
+    const heavy = signed(chain, 1, 0n, { gasLimit: 1_500_000n });
+    const small = signed(chain, 2, 0n);
+    const rejected: string[] = [];
+    limits.setMaxDaSize(150n, 0n);
+    // The L1-attributes deposit's gas counts too (as in Base's builder): 1M leaves room for a transfer, not for 1.5M.
+    limits.setGasLimit(1_000_000n);
+    const s = new BlockSession(chain, seq.payloadAttributes(), { pool: { ...listSource([bulky, after, heavy, small], rejected), limits } });
+    await s.begin();
+    await s.flashblock();
+    expect(await s.addFromPool()).toBe(1);
+    expect((await s.flashblock()).diff.transactions.map(bytesToHex)).toEqual([bytesToHex(small.serialize())]);
+    expect(rejected).toEqual([]);
+    // Lifted: held-back senders wait for the next block (their place in this one is gone), where all three apply.
+    limits.setMaxDaSize(0n, 0n);
+    limits.setGasLimit(0n);
+    expect(await s.addFromPool()).toBe(0);
+    await s.seal();
+    const next = new BlockSession(chain, seq.payloadAttributes(), { pool: { ...listSource([bulky, after, heavy]), limits } });
+    await next.begin();
+    await next.flashblock();
+    expect(await next.addFromPool()).toBe(3);
   });
 
   it("refuses steps out of order", async () => {

@@ -238,10 +238,10 @@ export class BlockSession {
       const key = Buffer.from(c.hash).toString("hex");
       if (this.included.has(key)) continue;
       let da = 0n;
-      if (pool.limits !== undefined) {
+      if (pool.limits?.active === true || this.heldBack.size > 0) {
         const sender = senderOf(c.tx).toString();
         if (this.heldBack.has(sender)) continue;
-        const fit = fitsBuilderLimits(pool.limits, { envelope: envelopeOf(c.tx), txGasLimit: c.tx.gasLimit, gasUsed: gasLimit - ex.gasLeft, headerGasLimit: gasLimit, daUsed: this.daUsed });
+        const fit = fitsBuilderLimits(pool.limits, { envelope: () => envelopeOf(c.tx), txGasLimit: c.tx.gasLimit, gasUsed: gasLimit - ex.gasLeft, headerGasLimit: gasLimit, daUsed: this.daUsed });
         if (!fit.fits) {
           this.heldBack.add(sender);
           continue;

@@ -47,6 +47,11 @@ export class BuilderLimits {
     this.maxDaBlockSize = maxBlockSize;
   }
 
+  /** Whether any limit is set (the builders then check each candidate). */
+  get active(): boolean {
+    return this.gasLimit > 0n || this.limitsDa;
+  }
+
   /** Whether any DA limit is set (the builders then estimate each candidate's DA size). */
   get limitsDa(): boolean {
     return this.maxDaTxSize > 0n || this.maxDaBlockSize > 0n;
@@ -55,8 +60,8 @@ export class BuilderLimits {
 
 /** Where a builder stands when it considers one pool candidate. */
 export interface CandidateFit {
-  /** The candidate's EIP-2718 envelope. */
-  envelope: Uint8Array;
+  /** The candidate's EIP-2718 envelope (asked only when a DA limit is set). */
+  envelope: () => Uint8Array;
   /** The candidate's gas limit. */
   txGasLimit: bigint;
   /** Gas used by the block so far. */
@@ -72,10 +77,10 @@ export interface CandidateFit {
  * is not, its estimated DA size (to add to the block's running total once it applies).
  */
 export function fitsBuilderLimits(limits: BuilderLimits | undefined, c: CandidateFit): { fits: false; reason: "gas" | "daTx" | "daBlock" } | { fits: true; da: bigint } {
-  if (limits === undefined) return { fits: true, da: 0n };
+  if (limits === undefined || !limits.active) return { fits: true, da: 0n };
   let da = 0n;
   if (limits.limitsDa) {
-    da = txDaUsageEstimate(c.envelope);
+    da = txDaUsageEstimate(c.envelope());
     if (limits.maxDaTxSize > 0n && da > limits.maxDaTxSize) return skipped("daTx");
     if (limits.maxDaBlockSize > 0n && c.daUsed + da > limits.maxDaBlockSize) return skipped("daBlock");
   }

@@ -135,10 +135,10 @@ export async function buildOpPayload(vm: VM, common: Common, op: OpChainConfig, 
     for (const c of pool.candidates(envBlock.header.baseFeePerGas ?? 0n)) {
       if (ex.gasLeft < 21_000n) break;
       let da = 0n;
-      if (pool.limits !== undefined) {
+      if (pool.limits?.active === true || heldBack.size > 0) {
         const sender = senderOf(c.tx).toString();
         if (heldBack.has(sender)) continue;
-        const fit = fitsBuilderLimits(pool.limits, { envelope: envelopeOf(c.tx), txGasLimit: c.tx.gasLimit, gasUsed: gasLimit - ex.gasLeft, headerGasLimit: gasLimit, daUsed });
+        const fit = fitsBuilderLimits(pool.limits, { envelope: () => envelopeOf(c.tx), txGasLimit: c.tx.gasLimit, gasUsed: gasLimit - ex.gasLeft, headerGasLimit: gasLimit, daUsed });
         if (!fit.fits) {
           heldBack.add(sender);
           continue;

@@ -222,6 +222,9 @@ describe("defaults", () => {
       "txpool.gossip": false,
       "rpc.max-trace-filter-blocks": TRACE_FILTER_MAX_BLOCKS,
       "rpc.max-filters": DEFAULT_MAX_FILTERS,
+      "enable-metering": false,
+      "metering.priority-fee-percentile": 0.5,
+      "metering.uncongested-priority-fee": 1_000_000,
       "db.read-ahead": false,
     });
     expect(Object.keys(options).sort()).toEqual(OPTION_LIST.map((o) => o.name).sort());

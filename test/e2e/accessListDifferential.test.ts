@@ -16,9 +16,11 @@
  *   tracer drops such an entry (those addresses are warm anyway), and basalt follows geth; anvil
  *   copies the input list whole into its answer. That case checks geth's rule on basalt and that
  *   anvil differs only by that entry.
- * - reverts: both answer with the list and gas so far and an `error`; basalt's message carries the
- *   decoded reason as reth's does ("execution reverted: nope"), anvil's is revm's error text —
- *   only its presence is compared.
+ * - a call that reverts at the top: geth (execution-apis case create-al-abi-revert) and basalt
+ *   answer the list so far with `error`; anvil fails the request (code 3) with the same message —
+ *   the messages are compared. For a Panic(uint256), geth's text names the code
+ *   ("arithmetic underflow or overflow", basalt the same), anvil's is alloy's
+ *   "panic: arithmetic underflow or overflow (0x11)".
  *
  * anvil runs Prague and basalt's devnet Osaka's rules (Azul): nothing called here is priced
  * differently by the two forks (no MODEXP, no CLZ, no P256VERIFY — which is a precompile on OP
@@ -40,6 +42,8 @@ import {
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { createAddress } from "../../src/chain/json/receipt.js";
+import { compileSolidity } from "../../src/devnet/contracts/compile.js";
+import { keccak256 } from "../../src/util/keccak.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { pollUntil } from "../helpers/poll.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
@@ -61,22 +65,75 @@ function inspectorRuntime(callee: string): string {
   return "73" + LOOKED_AT.slice(2) + "31" + "50" + "73" + callee.slice(2) + "3b" + "50" + "33" + "31" + "50" + "6001" + "31" + "50" + "00";
 }
 
-/** Init codes deployed in nonce order: their addresses are at(0), at(1), … */
-const DEPLOYS = [
+/** Solidity contracts as applications write them: an ERC-20, a vault pulling tokens with transferFrom, a delegatecall proxy. */
+const SOLIDITY = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Erc20 {
+    mapping(address => uint256) public balanceOf;
+    mapping(address => mapping(address => uint256)) public allowance;
+    uint256 public totalSupply;
+    event Transfer(address indexed from, address indexed to, uint256 value);
+    constructor() { balanceOf[msg.sender] = 1e24; totalSupply = 1e24; }
+    function transfer(address to, uint256 v) external returns (bool) {
+        balanceOf[msg.sender] -= v; balanceOf[to] += v; emit Transfer(msg.sender, to, v); return true;
+    }
+    function approve(address spender, uint256 v) external returns (bool) { allowance[msg.sender][spender] = v; return true; }
+    function transferFrom(address from, address to, uint256 v) external returns (bool) {
+        allowance[from][msg.sender] -= v; balanceOf[from] -= v; balanceOf[to] += v; emit Transfer(from, to, v); return true;
+    }
+}
+contract Vault {
+    Erc20 public immutable token;
+    constructor(Erc20 t) { token = t; }
+    function pull(uint256 v) external { require(token.transferFrom(msg.sender, address(this), v), "pull failed"); }
+    function held() external view returns (uint256) { return token.balanceOf(address(this)); }
+}
+contract Proxy {
+    address public immutable impl;
+    constructor(address i) { impl = i; }
+    fallback() external payable {
+        (bool ok, bytes memory r) = impl.delegatecall(msg.data);
+        if (!ok) assembly { revert(add(r, 32), mload(r)) }
+        assembly { return(add(r, 32), mload(r)) }
+    }
+}
+`;
+const compiled = compileSolidity({ "Apps.sol": SOLIDITY });
+const creation = (name: string): string => compiled[name]!.bytecode;
+/** ABI calldata: the selector of `signature` and 32-byte words. */
+const abiCall = (signature: string, ...words: (string | bigint | number)[]): string =>
+  "0x" + Buffer.from(keccak256(Buffer.from(signature))).subarray(0, 4).toString("hex") + words.map((w) => (typeof w === "string" ? w.slice(2).padStart(64, "0") : word(w).slice(2))).join("");
+
+/** The transactions sent in nonce order: init codes (the contract is at(nonce)) and calls. */
+const SENT: (string | (() => string) | { to: () => string; data: () => string })[] = [
   deploy(calleeRuntime()), // 0 callee
   () => deploy(callerRuntime(at(0))), // 1 caller → callee
-  tokenInit(), // 2 token
+  tokenInit(), // 2 hand-assembled token
   deploy(precompilesRuntime()), // 3 precompiles
   deploy(factoryRuntime()), // 4 factory
   () => deploy(inspectorRuntime(at(0))), // 5 BALANCE / EXTCODESIZE
-] as const;
-const [CALLEE, CALLER, TOKEN, PRECOMPILES, FACTORY, INSPECTOR] = DEPLOYS.map((_, i) => at(i));
+  () => creation("Erc20"), // 6 ERC-20
+  () => creation("Vault") + at(6).slice(2).padStart(64, "0"), // 7 vault of the ERC-20
+  () => creation("Proxy") + at(0).slice(2).padStart(64, "0"), // 8 proxy of the callee
+  { to: () => at(6), data: () => abiCall("approve(address,uint256)", at(7), 1000) }, // 9 the vault may pull 1000
+];
+const [CALLEE, CALLER, TOKEN, PRECOMPILES, FACTORY, INSPECTOR, ERC20, VAULT, PROXY] = SENT.map((_, i) => at(i));
+/** The address the next contract creation of the sender makes. */
+const NEXT_CREATED = at(SENT.length);
 
-function signedDeploys(): string[] {
-  return DEPLOYS.map((d, i) => {
-    const data = typeof d === "function" ? d() : d;
+function signedTransactions(): string[] {
+  return SENT.map((t, i) => {
+    const [to, data] = typeof t === "object" ? [t.to(), t.data()] : [undefined, typeof t === "function" ? t() : t];
     const tx = createFeeMarket1559Tx(
-      { chainId: CHAIN_ID, nonce: BigInt(i), maxFeePerGas: 20n * 10n ** 9n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 1_000_000n, data: hexToBytes(data as `0x${string}`) },
+      {
+        chainId: CHAIN_ID,
+        nonce: BigInt(i),
+        maxFeePerGas: 20n * 10n ** 9n,
+        maxPriorityFeePerGas: 10n ** 6n,
+        gasLimit: 2_000_000n,
+        to: to as `0x${string}` | undefined,
+        data: hexToBytes(data as `0x${string}`),
+      },
       { common },
     ).sign(key);
     return "0x" + Buffer.from(tx.serialize()).toString("hex");
@@ -93,7 +150,7 @@ interface Entry {
 }
 
 /** The calls asked of both nodes: name → call object. */
-const CALLS: { name: string; call: Obj; anvilOnlyEntries?: string[]; anvilRejects?: boolean }[] = [
+const CALLS: { name: string; call: Obj; anvilOnlyEntries?: string[]; anvilRejects?: boolean; panic?: { geth: string; anvil: string } }[] = [
   { name: "plain transfer", call: { from, to: EOA, value: "0x1" } },
   { name: "token transfer (ERC-20 style: both balances' slots)", call: { from, to: TOKEN, data: "0x" + word(0xbeef).slice(2) + word(1234).slice(2) } },
   { name: "call into another contract (the callee and its slot listed)", call: { from, to: CALLER, data: word(5) } },
@@ -103,6 +160,17 @@ const CALLS: { name: string; call: Obj; anvilOnlyEntries?: string[]; anvilReject
   { name: "BALANCE / EXTCODESIZE of other accounts (sender and precompile left out)", call: { from, to: INSPECTOR, data: "0x" } },
   { name: "CREATE and CREATE2 in a factory", call: { from, to: FACTORY, data: "0x" } },
   { name: "contract creation (the new address listed with its constructor's slot)", call: { from, data: tokenInit() } },
+  { name: "Solidity ERC-20 transfer (mapping slots)", call: { from, to: ERC20, data: abiCall("transfer(address,uint256)", EOA, 5) } },
+  { name: "Solidity vault pulls with transferFrom (the token's allowance and balance slots)", call: { from, to: VAULT, data: abiCall("pull(uint256)", 7) } },
+  { name: "Solidity view through STATICCALL (balanceOf)", call: { from, to: VAULT, data: abiCall("held()") } },
+  {
+    name: "Solidity ERC-20 transfer reverting inside a call (underflow panic)",
+    call: { from: EOA, to: VAULT, data: abiCall("pull(uint256)", 1) },
+    anvilRejects: true,
+    panic: { geth: "execution reverted: arithmetic underflow or overflow", anvil: "execution reverted: panic: arithmetic underflow or overflow (0x11)" },
+  },
+  { name: "DELEGATECALL proxy (the proxy's slot, the implementation bare)", call: { from, to: PROXY, data: word(5) } },
+  { name: "contract creation running a Solidity constructor", call: { from, data: creation("Erc20") } },
   {
     name: "input access list: an unrelated account's key is kept, the callee's key added",
     call: { from, to: CALLER, data: word(5), accessList: [{ address: LOOKED_AT, storageKeys: [word(9)] }] },
@@ -134,7 +202,7 @@ describe("eth_createAccessList: basalt's devnet against anvil", () => {
     node = await startNode({ datadir, args: ["--dev.block-time", "1"] });
     anvil = await startAnvil({ automine: true });
     let last = "";
-    for (const raw of signedDeploys()) {
+    for (const raw of signedTransactions()) {
       const a = (await rpcResult(node.url, "eth_sendRawTransaction", [raw])) as string;
       const b = (await rpcResult(anvil.url, "eth_sendRawTransaction", [raw])) as string;
       expect(a).toBe(b);
@@ -152,7 +220,7 @@ describe("eth_createAccessList: basalt's devnet against anvil", () => {
   });
 
   it("the contracts are at the same addresses with the same code on both", async () => {
-    for (const a of [CALLEE, CALLER, TOKEN, PRECOMPILES, FACTORY, INSPECTOR]) {
+    for (const a of [CALLEE, CALLER, TOKEN, PRECOMPILES, FACTORY, INSPECTOR, ERC20, VAULT, PROXY]) {
       const ours = await rpcResult(node!.url, "eth_getCode", [a, "latest"]);
       expect(ours, a).not.toBe("0x");
       expect(ours, a).toBe(await rpcResult(anvil!.url, "eth_getCode", [a, "latest"]));
@@ -167,8 +235,13 @@ describe("eth_createAccessList: basalt's devnet against anvil", () => {
         // geth's answer for a reverting call is the list so far with `error` (the execution-apis
         // case create-al-abi-revert); anvil fails the request instead — with the same message.
         expect(res.error?.code).toBe(3);
-        expect(ours.error).toBe(res.error?.message);
-        expect(ours.accessList).toEqual([{ address: CALLEE, storageKeys: [word(0)] }]);
+        if (c.panic === undefined) expect(ours.error).toBe(res.error?.message);
+        else {
+          // A Panic(uint256): geth's text for the code (accounts/abi panicReasons), which basalt
+          // gives; anvil writes alloy's "panic: <text> (0x11)".
+          expect(res.error?.message).toBe(c.panic.anvil);
+          expect(ours.error).toBe(c.panic.geth);
+        }
         return;
       }
       expect(res.error, `anvil: ${JSON.stringify(res.error)}`).toBeUndefined();
@@ -193,12 +266,18 @@ describe("eth_createAccessList: basalt's devnet against anvil", () => {
   }
 
   it("the cases cover what they name", async () => {
-    const list = async (i: number): Promise<Record<string, string[]>> =>
-      byAddress(((await rpcResult(node!.url, "eth_createAccessList", [CALLS[i]!.call, "latest"])) as Obj).accessList as unknown as Entry[]);
-    expect(await list(0)).toEqual({});
-    expect(Object.keys(await list(2))).toContain(CALLEE);
-    expect((await list(2))[CALLEE]).toEqual([word(0)]);
-    expect(Object.keys(await list(6)).sort()).toEqual([CALLEE, LOOKED_AT].sort());
-    expect(Object.keys(await list(8))).toEqual([at(DEPLOYS.length)]);
+    const list = async (prefix: string): Promise<Record<string, string[]>> => {
+      const c = CALLS.find((x) => x.name.startsWith(prefix));
+      expect(c, prefix).toBeDefined();
+      return byAddress(((await rpcResult(node!.url, "eth_createAccessList", [c!.call, "latest"])) as Obj).accessList as unknown as Entry[]);
+    };
+    expect(await list("plain transfer")).toEqual({});
+    expect(await list("call into another contract")).toEqual({ [CALLEE]: [word(0)] });
+    expect(Object.keys(await list("BALANCE / EXTCODESIZE")).sort()).toEqual([CALLEE, LOOKED_AT].sort());
+    expect(Object.keys(await list("contract creation (the new address"))).toEqual([NEXT_CREATED]);
+    expect(await list("DELEGATECALL proxy")).toEqual({ [PROXY]: [word(0)], [CALLEE]: [] });
+    const pulled = await list("Solidity vault pulls");
+    expect(Object.keys(pulled)).toEqual([ERC20]);
+    expect(pulled[ERC20]).toHaveLength(3); // allowance[from][vault], balanceOf[from], balanceOf[vault]
   });
 });

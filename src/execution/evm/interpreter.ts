@@ -1455,7 +1455,8 @@ export class Interpreter {
     const address = isCreate2 ? create2Address(self.address, salt!, initcode) : createAddress(self.address, self.nonce);
     st.setNonce(self, self.nonce + 1n);
     const target = st.account(address);
-    st.warmAccount(target);
+    // Warm, but not listed by eth_createAccessList (geth's tracer lists only opcode-named accounts).
+    st.warmAccount(target, false);
     if (target.nonce !== 0n || !isEmptyCodeHash(target.codeHash) || st.hasStorage(target)) {
       W.setZero(s, o);
       f.sp++;

@@ -344,13 +344,19 @@ export class EvmState {
     }
   }
 
-  /** Warms `e`; returns true when it was cold (EIP-2929). */
-  warmAccount(e: AccountEntry): boolean {
-    if (e.warm || e.alwaysWarm) return false;
+  /**
+   * Warms `e`; returns true when it was cold (EIP-2929). While an access list is recorded
+   * (eth_createAccessList), every account an opcode names is listed, warm already or not, as
+   * geth's access-list tracer does; `reported` false keeps it out — the address a CREATE/CREATE2
+   * makes is warmed by the EVM but named by no opcode (geth and anvil do not list it).
+   */
+  warmAccount(e: AccountEntry, reported = true): boolean {
+    if (e.alwaysWarm) return false;
+    if (reported && this.accessRecord !== undefined && !this.accessRecord.has(e.key)) this.accessRecord.set(e.key, { address: e.address, slots: new Map() });
+    if (e.warm) return false;
     e.warm = true;
     this.listAccount(e);
     this.record(J_WARM_ACCOUNT, e, undefined);
-    if (this.accessRecord !== undefined && !this.accessRecord.has(e.key)) this.accessRecord.set(e.key, { address: e.address, slots: new Map() });
     return true;
   }
 

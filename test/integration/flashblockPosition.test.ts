@@ -18,6 +18,8 @@ import { Chain } from "../../src/blockchain/chain.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { encodeFlashblock, type FlashblocksPayloadV1 } from "../../src/flashblocks/codec.js";
 import { FlashblocksIngest } from "../../src/flashblocks/ingest.js";
+import { FlashblockPositionError, FlashblockPositionErrorCode } from "../../src/flashblocks/errors.js";
+import { BasaltError } from "../../src/util/errors.js";
 import { allocateIngestStats, IngestStats } from "../../src/flashblocks/ingestStats.js";
 import { allocatePendingBuffer, PendingBufferReader, PendingBufferWriter } from "../../src/flashblocks/pendingBuffer.js";
 import type { PendingSnapshot } from "../../src/flashblocks/pendingSnapshot.js";
@@ -200,6 +202,13 @@ describe("reads as of a flashblock ({blockNumber, flashblockIndex})", () => {
       expect((e.data as { height: unknown }).height, method).toEqual({ blockNumber: "0x1", flashblockIndex: "0x1" });
     }
     expect(await outcomes()).toMatchObject({ not_yet: 7 });
+    // The same answer when the error comes back from an execution worker (rebuilt from its plain form).
+    const worker = new FlashblockPositionError(FlashblockPositionErrorCode.NOT_YET, { blockNumber: 2, flashblockIndex: 3 }, { blockNumber: 1, flashblockIndex: 1 }).toObject();
+    expect(toJsonRpcError(BasaltError.fromObject(worker))).toEqual({
+      code: -32002,
+      message: "flashblock 2-3 not yet received (this node is at 1-1)",
+      data: { blockNumber: "0x2", flashblockIndex: "0x3", height: { blockNumber: "0x1", flashblockIndex: "0x1" } },
+    });
     hub.close();
   });
 

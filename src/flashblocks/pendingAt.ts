@@ -27,7 +27,7 @@ export interface PendingBlockAt {
 }
 
 /** Where a position resolves: the canonical chain, or a pending block as of an index. */
-export type PositionAnswer = { kind: "canonical" } | { kind: "pending"; at: PendingBlockAt };
+export type PositionAnswer = { kind: "canonical" } | { kind: "pending"; at: PendingBlockAt; snapshot: PendingSnapshot };
 
 /** The flashblock height of a snapshot: its pending block's number and latest applied index. */
 export function flashblockHeight(s: PendingSnapshot | undefined): FlashblockPosition | undefined {
@@ -50,7 +50,7 @@ export function resolvePosition(s: PendingSnapshot | undefined, headNumber: bigi
   }
   const found = pendingBlockAt(s, block, at.flashblockIndex);
   if (found === undefined) throw new FlashblockPositionError(FlashblockPositionErrorCode.NOT_RETAINED, at, height);
-  return { kind: "pending", at: found };
+  return { kind: "pending", at: found, snapshot: s };
 }
 
 /** Per snapshot, the positions asked of it (built once, as the snapshot's own index is). */

@@ -35,6 +35,8 @@ import { rpcFlashblockPositionReadsTotal } from "../../src/rpc/methods/pending.j
 import { stateMethods } from "../../src/rpc/methods/state.js";
 import { SubscriptionHub, type SubscriptionConnection } from "../../src/rpc/subscriptions.js";
 import { RawJson, type MethodTable, type RpcContext } from "../../src/rpc/types.js";
+import { logMethods } from "../../src/rpc/methods/logs.js";
+import { createAddress } from "../../src/chain/json/receipt.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 
@@ -53,6 +55,10 @@ const at = (n: number, k: number | string): { blockNumber: string; flashblockInd
   blockNumber: "0x" + n.toString(16),
   flashblockIndex: typeof k === "string" ? k : "0x" + k.toString(16),
 });
+/** Runtime of the log contract: SSTORE(0, NUMBER); LOG1(mem[0..32] = 42, topic 1); RETURN(NUMBER, TIMESTAMP). */
+const RUNTIME = "435f55" + "602a5f52" + "600160205fa1" + "435f524260205260405ff3";
+/** Its init code: CODECOPY the runtime (after these 10 bytes) to memory 0 and return it. */
+const INIT = ("0x" + "6018600a5f396018" + "5ff3" + RUNTIME) as `0x${string}`;
 /** Init code returning BALANCE(address) as one word: eth_call of a creation returns it. */
 const balanceProbe = (a: string): string => "0x73" + a.slice(2) + "31" + "5f52" + "60205ff3";
 
@@ -92,6 +98,7 @@ describe("reads as of a flashblock ({blockNumber, flashblockIndex})", () => {
   let source: BufferSource;
   let m: MethodTable;
   let frameNo = 0;
+  let contract: Uint8Array;
 
   const transfer = (from: number, nonce: bigint, to: number, value: bigint) =>
     createFeeMarket1559Tx(
@@ -142,8 +149,24 @@ describe("reads as of a flashblock ({blockNumber, flashblockIndex})", () => {
     await pool.addRaw(transfer(0, 1n, 7, 3000n).serialize());
     await pool.addRaw(transfer(2, 0n, 5, 4000n).serialize());
     await seq.sealOne();
-    sealed = [producer.getBlockByNumber(1n)!, producer.getBlockByNumber(2n)!];
-    expect(sealed.map((s) => s.transactions.length)).toEqual([3, 3]);
+    // Block 3 deploys a contract that emits one log per call; block 4 calls it twice (flashblocks 1 and 2).
+    const deploy = createFeeMarket1559Tx(
+      { chainId: producer.chainId, nonce: 0n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 200_000n, data: hexToBytes(INIT) },
+      { common: producer.commonAt(3n, producer.head.header.timestamp + 1n) },
+    ).sign(hexToBytes(accounts[3]!.privateKey as `0x${string}`));
+    await pool.addRaw(deploy.serialize());
+    await seq.sealOne();
+    contract = createAddress(hexToBytes(accounts[3]!.address as `0x${string}`), 0n);
+    for (const nonce of [0n, 1n]) {
+      const call = createFeeMarket1559Tx(
+        { chainId: producer.chainId, nonce, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 10n ** 6n, gasLimit: 100_000n, to: contract },
+        { common: producer.commonAt(4n, producer.head.header.timestamp + 1n) },
+      ).sign(hexToBytes(accounts[4]!.privateKey as `0x${string}`));
+      await pool.addRaw(call.serialize());
+    }
+    await seq.sealOne();
+    sealed = [1n, 2n, 3n, 4n].map((n) => producer.getBlockByNumber(n)!);
+    expect(sealed.map((s) => s.transactions.length)).toEqual([3, 3, 2, 3]);
     const writer = new PendingBufferWriter(allocatePendingBuffer(4 * 1024 * 1024));
     const reader = new PendingBufferReader((writer as unknown as { ctl: Int32Array }).ctl.buffer as SharedArrayBuffer);
     ingest = new FlashblocksIngest(follower, writer, new IngestStats(allocateIngestStats()), silent);
@@ -156,7 +179,7 @@ describe("reads as of a flashblock ({blockNumber, flashblockIndex})", () => {
       pending: source,
       syncing: () => false,
     };
-    m = { ...blockMethods(backend), ...stateMethods(backend), ...callMethods(backend), ...flashblockHeightMethods(backend) };
+    m = { ...blockMethods(backend), ...stateMethods(backend), ...callMethods(backend), ...logMethods(backend), ...flashblockHeightMethods(backend) };
   }, 60_000);
 
   afterAll(async () => {
@@ -280,6 +303,35 @@ describe("reads as of a flashblock ({blockNumber, flashblockIndex})", () => {
     // Block 2 is still pending on the new anchor (rebuilt): its positions still answer.
     expect(BigInt((await rpc("eth_getBalance", [addr(7), at(2, 1)])) as string)).toBe(balanceAt(1, 7) + 3000n);
     expect(BigInt((await rpc("eth_getBalance", [addr(5), at(2, 2)])) as string)).toBe(balanceAt(2, 5));
+  });
+
+  it("eth_getLogs with toBlock as of a flashblock: the logs of the transactions up to it", async () => {
+    for (const blk of sealed.slice(1, 3)) {
+      await follower.insertBlock(blk);
+      await follower.setHead(blk.hash());
+    }
+    ingest.onCanonical();
+    await ingest.drained();
+    await feed(framesOf(sealed[3]!));
+    expect(await rpc("base_flashblockHeight", [])).toEqual({ blockNumber: "0x4", flashblockIndex: "0x2" });
+    const address = bytesToHex(contract);
+    const logs = async (toBlock: unknown, fromBlock: unknown = "0x2"): Promise<{ blockNumber: string; blockHash: string; transactionIndex: string; logIndex: string }[]> =>
+      (await rpc("eth_getLogs", [{ fromBlock, toBlock, address }])) as never;
+    expect(await logs(at(4, 0))).toEqual([]);
+    const one = await logs(at(4, 1));
+    const two = await logs(at(4, 2));
+    expect(one.map((l) => [l.blockNumber, l.transactionIndex, l.logIndex])).toEqual([["0x4", "0x1", "0x0"]]);
+    expect(two.map((l) => [l.blockNumber, l.transactionIndex, l.logIndex])).toEqual([["0x4", "0x1", "0x0"], ["0x4", "0x2", "0x1"]]);
+    // Each names its index's partial block hash.
+    expect(one[0]!.blockHash).toBe(((await rpc("eth_getBlockByNumber", [at(4, 1), false])) as { hash: string }).hash);
+    expect(two[0]!.blockHash).toBe(((await rpc("eth_getBlockByNumber", ["pending", false])) as { hash: string }).hash);
+    expect(await logs("pending")).toEqual(two);
+    expect(await logs(at(4, 2), "pending")).toEqual(two);
+    // A canonical position is its block number; beyond the height, -32002; a fromBlock after the position, -32602.
+    expect(await logs(at(3, 7))).toEqual([]);
+    expect((await rpcError("eth_getLogs", [{ fromBlock: "0x2", toBlock: at(4, 3) }])).code).toBe(-32002);
+    expect((await rpcError("eth_getLogs", [{ fromBlock: "0x5", toBlock: at(4, 1) }])).code).toBe(-32602);
+    expect((await rpcError("eth_getLogs", [{ fromBlock: at(4, 1), toBlock: "pending" }])).code).toBe(-32602);
   });
 
   it("refuses malformed positions with -32602", async () => {

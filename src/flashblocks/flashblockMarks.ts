@@ -53,22 +53,32 @@ export function encodeMark(m: FlashblockMark): Uint8Array {
 
 /** Reads a mark back (RPC thread, execution workers), only when a request names it. */
 export function decodeMark(bytes: Uint8Array): FlashblockMark {
-  const m = packr.unpack(bytes) as FlashblockMark;
-  return m;
+  return packr.unpack(bytes) as FlashblockMark;
 }
 
+/** Hex keys by byte array: the overlay hands out the same address and slot arrays for entries it did not recompute. */
+const keys = new WeakMap<Uint8Array, string>();
 function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
+  let k = keys.get(b);
+  if (k === undefined) keys.set(b, (k = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex")));
+  return k;
+}
+
+function same(a: Uint8Array | null | undefined, b: Uint8Array | null): boolean {
+  if (a === b) return true;
+  if (a === undefined || a === null || b === null || a.length !== b.length) return false;
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
 /**
  * Computes each frame's {@link StateDelta} from the absolute pending diffs of consecutive
  * frames (one instance per chain of pending blocks on one anchor; {@link reset} with the anchor).
- * A frame costs one pass over the diff.
+ * A frame costs one pass over the diff; entries the overlay did not recompute are the same
+ * arrays as the frame before and compare by reference.
  */
 export class MarkRecorder {
-  private accounts = new Map<string, string>();
-  private storage = new Map<string, string>();
+  private accounts = new Map<string, Uint8Array | null>();
+  private storage = new Map<string, [address: Uint8Array, slot: Uint8Array, value: Uint8Array]>();
   private cleared = new Set<string>();
   private code = new Set<string>();
 
@@ -84,32 +94,31 @@ export class MarkRecorder {
   next(diff: PendingStateDiff): StateDelta {
     const out: StateDelta = { accounts: [], storage: [], cleared: [], code: [], droppedAccounts: [], droppedStorage: [] };
     const cleared = new Set<string>();
+    const newlyCleared = new Set<string>();
     for (const a of diff.cleared) {
       const k = hex(a);
       cleared.add(k);
-      if (!this.cleared.has(k)) out.cleared.push(a);
+      if (!this.cleared.has(k)) {
+        newlyCleared.add(k);
+        out.cleared.push(a);
+      }
     }
-    const newlyCleared = new Set(out.cleared.map(hex));
-    const accounts = new Map<string, string>();
+    const accounts = new Map<string, Uint8Array | null>();
     for (const [a, rlp] of diff.accounts) {
       const k = hex(a);
-      const v = rlp === null ? "-" : hex(rlp);
-      accounts.set(k, v);
-      if (this.accounts.get(k) !== v) out.accounts.push([a, rlp]);
+      accounts.set(k, rlp);
+      if (!same(this.accounts.get(k), rlp)) out.accounts.push([a, rlp]);
     }
     for (const k of this.accounts.keys()) if (!accounts.has(k)) out.droppedAccounts.push(Buffer.from(k, "hex"));
-    const storage = new Map<string, string>();
-    for (const [a, slot, value] of diff.storage) {
-      const ak = hex(a);
-      const k = ak + hex(slot);
-      const v = hex(value);
-      storage.set(k, v);
+    const storage = new Map<string, [Uint8Array, Uint8Array, Uint8Array]>();
+    for (const e of diff.storage) {
+      const ak = hex(e[0]);
+      const k = ak + hex(e[1]);
+      storage.set(k, e);
       // A wiped account's earlier slots are dropped by the fold: its current slots are sent again.
-      if (this.storage.get(k) !== v || newlyCleared.has(ak)) out.storage.push([a, slot, value]);
+      if (newlyCleared.has(ak) || !same(this.storage.get(k)?.[2], e[2])) out.storage.push(e);
     }
-    for (const k of this.storage.keys()) {
-      if (!storage.has(k) && !newlyCleared.has(k.slice(0, 40))) out.droppedStorage.push([Buffer.from(k.slice(0, 40), "hex"), Buffer.from(k.slice(40), "hex")]);
-    }
+    for (const [k, [a, slot]] of this.storage) if (!storage.has(k) && !newlyCleared.has(hex(a))) out.droppedStorage.push([a, slot]);
     for (const [h, c] of diff.code) {
       const k = hex(h);
       if (!this.code.has(k)) {

@@ -1388,3 +1388,9 @@ export const UPGRADE_SIGNAL_REQUEST_TIMEOUT_MS = 15_000;
 export const FOLLOW_ETH_CONFIG_POLL_MS = 60_000;
 /** Follow mode: first retry delay after a failed eth_config read, doubling up to {@link FOLLOW_ETH_CONFIG_POLL_MS}. */
 export const FOLLOW_ETH_CONFIG_BACKOFF_INITIAL_MS = 2_000;
+/**
+ * Largest `flashblockIndex` a `{blockNumber, flashblockIndex}` block parameter may name. Base
+ * builds 11 flashblocks per 2 s block (indexes 0..10, one per 200 ms); a builder would need
+ * 65535 to reach this bound, so a larger index is a malformed request, refused as bad params.
+ */
+export const FLASHBLOCK_INDEX_MAX = 0xffff;

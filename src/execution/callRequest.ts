@@ -35,7 +35,17 @@ export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList"
  * or `pending` — the pre-confirmed state as the executing thread sees it when it runs (the
  * latest sealed block when there is none).
  */
-export type CallBlockRef = { hash: string } | { pending: true };
+export type CallBlockRef = { hash: string } | { pending: true; at?: PendingPosition };
+
+/**
+ * A pending block as of one flashblock (`{blockNumber, flashblockIndex}` block parameters): the
+ * executing thread runs the call on the state after that flashblock, or on canonical block
+ * `blockNumber` once it is canonical there.
+ */
+export interface PendingPosition {
+  blockNumber: number;
+  flashblockIndex: number;
+}
 
 /** A call-family request: plain strings and objects only. */
 export interface CallRequest {
@@ -85,11 +95,12 @@ export interface CallService {
  * runs on the latest sealed block). The flashblocks layer implements it
  * (`pendingCallTargetOf`, src/flashblocks/pendingContext.ts); execution only calls it.
  */
-export type PendingCallTarget = () => CallTarget | undefined;
+export type PendingCallTarget = (at?: PendingPosition) => CallTarget | undefined;
 
 /** The execution target of `ref` on `chain` (pending resolved through `pending` now). */
 export function resolveCallTarget(chain: CallChain, pending: PendingCallTarget, ref: CallBlockRef): CallTarget {
-  if ("pending" in ref) return pending() ?? chain.head.header;
+  // A position always resolves (to the pending state as of it, or its canonical block) or throws.
+  if ("pending" in ref) return (ref.at === undefined ? pending() : pending(ref.at)) ?? chain.head.header;
   const header = chain.getHeaderByHash(fromHex(ref.hash));
   // The block was canonical when the RPC thread resolved the tag; a reorg since then removed it.
   if (header === undefined) throw new ExecutionError({ code: ExecutionErrorCode.HEADER_NOT_FOUND, hash: ref.hash }, "header not found");

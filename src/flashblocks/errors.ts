@@ -22,3 +22,49 @@ export class FlashblockDecodeError extends BasaltError<{ field?: string }> {
     super(code, message, meta, options);
   }
 }
+
+/** Stable codes of a request for the pending state as of one flashblock (`{blockNumber, flashblockIndex}`, base/base issue #508). */
+export const FlashblockPositionErrorCode = {
+  /** This node has not applied that flashblock yet (another node may have): retry elsewhere or later. */
+  NOT_YET: "FB_POSITION_NOT_YET",
+  /** The block is pending here but that index is no longer retained (a new build of the block replaced it). */
+  NOT_RETAINED: "FB_POSITION_NOT_RETAINED",
+} as const;
+
+/** A flashblock position: block number and flashblock index. */
+export interface FlashblockPosition {
+  blockNumber: number;
+  flashblockIndex: number;
+}
+
+/** The position named, and this node's flashblock height (null without pending data): the JSON-RPC error's `data`. */
+export interface FlashblockPositionMeta extends Record<string, unknown> {
+  blockNumber: string;
+  flashblockIndex: string;
+  height: { blockNumber: string; flashblockIndex: string } | null;
+}
+
+const q = (n: number): string => "0x" + n.toString(16);
+
+/** The JSON form (hex quantities) of a flashblock height, as `base_flashblockHeight` and `eth_subscribe("flashblockHeight")` answer it. */
+export function heightJson(h: FlashblockPosition): { blockNumber: string; flashblockIndex: string } {
+  return { blockNumber: q(h.blockNumber), flashblockIndex: q(h.flashblockIndex) };
+}
+
+/**
+ * The pending state at `{blockNumber, flashblockIndex}` cannot be served by this node: not yet
+ * received ({@link FlashblockPositionErrorCode.NOT_YET}) or no longer retained. The message
+ * names the position and this node's height as `<block>-<index>` (base/base's flashblock id
+ * form, `prev_flashblock_id`).
+ */
+export class FlashblockPositionError extends BasaltError<FlashblockPositionMeta> {
+  constructor(code: (typeof FlashblockPositionErrorCode)[keyof typeof FlashblockPositionErrorCode], at: FlashblockPosition, height: FlashblockPosition | undefined) {
+    const here = height === undefined ? "no pending block" : `${height.blockNumber}-${height.flashblockIndex}`;
+    const what = code === FlashblockPositionErrorCode.NOT_YET ? "not yet received" : "no longer retained";
+    super(code, `flashblock ${at.blockNumber}-${at.flashblockIndex} ${what} (this node is at ${here})`, {
+      blockNumber: q(at.blockNumber),
+      flashblockIndex: q(at.flashblockIndex),
+      height: height === undefined ? null : heightJson(height),
+    });
+  }
+}

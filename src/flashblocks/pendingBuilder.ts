@@ -30,7 +30,8 @@ import { BasaltError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
 import { envelopeOf, rememberEnvelope, txHashOf } from "../chain/envelope.js";
 import { GrowingBlockTries, headerTemplateFromBase, PartialHeaderSeries, type PartialHeader } from "./partialBlock.js";
-import { encodeWireTx, PENDING_SNAPSHOT_VERSION, type PreparedBlock, type PreparedSnapshot, type WireBlock } from "./pendingSnapshot.js";
+import { encodeWireTx, PENDING_SNAPSHOT_VERSION, type PendingStateDiff, type PreparedBlock, type PreparedSnapshot, type WireBlock } from "./pendingSnapshot.js";
+import { encodeMark, MarkRecorder } from "./flashblockMarks.js";
 
 /** Why a flashblock could not be applied. */
 export type BuildFailure = "execution" | "decode" | "parent-unknown" | "not-next";
@@ -96,6 +97,8 @@ interface BuildingBlock {
   index: number;
   newTxCount: number;
   prepared?: PreparedBlock;
+  /** Each applied flashblock's encoded mark (flashblockMarks.ts), by index order: the block as of each index. */
+  marks: Uint8Array[];
 }
 
 /** Marker replaced by the transactions array in the block JSON templates. */
@@ -129,6 +132,10 @@ export class PendingBuilder {
   private anchor: { number: bigint; hash: Uint8Array } | undefined;
   private state: OverlayStateManager | undefined;
   private blocks: BuildingBlock[] = [];
+  /** Each frame's state delta, for the per-index marks. */
+  private readonly recorder = new MarkRecorder();
+  /** The pending state diff after the last rendered frame. */
+  private diff: PendingStateDiff | undefined;
   /** Pending blocks run on the reference EVM (the fast engine disagreed with it on them). */
   private readonly referenceBlocks = new Set<bigint>();
   /** Report diff mismatches (off while a frame is re-executed for the reference check: they were reported). */
@@ -176,6 +183,8 @@ export class PendingBuilder {
     this.blocks = [];
     this.state = undefined;
     this.anchor = undefined;
+    this.diff = undefined;
+    this.recorder.reset();
   }
 
   /**
@@ -240,6 +249,7 @@ export class PendingBuilder {
         throw new PendingBuildError("parent-unknown", fb, `parent ${bytesToHex(base.parentHash)} is not a canonical block of this node`);
       }
       this.blocks = [];
+      this.recorder.reset();
       this.anchor = { number: parent.number, hash: parent.hash() };
       this.state = this.chain.stateManagerAt(parent).state;
       parentTimestamp = parent.timestamp;
@@ -271,6 +281,7 @@ export class PendingBuilder {
       rendered: [],
       index: -1,
       newTxCount: 0,
+      marks: [],
     });
   }
 
@@ -308,7 +319,26 @@ export class PendingBuilder {
     if (this.reporting) for (const m of mismatches) this.onMismatch(m);
     const first = b.rendered.length;
     for (let i = first; i < b.txs.length; i++) b.rendered.push(this.renderTx(b, totals.receipts, totals.senders, i));
-    b.prepared = { wire: this.wireBlock(b, header), txs: b.rendered };
+    const wire = this.wireBlock(b, header);
+    // The state as of this index: what this frame changed in the pending diff.
+    this.diff = this.stateDiff();
+    b.marks.push(encodeMark({ index: b.index, txCount: b.txs.length, hash: wire.hash, headerRlp: wire.headerRlp, around: wire.around!, state: this.recorder.next(this.diff) }));
+    wire.marks = b.marks.slice();
+    b.prepared = { wire, txs: b.rendered };
+  }
+
+  /** The absolute pending state diff (over the anchor) after the transactions applied so far. */
+  private stateDiff(): PendingStateDiff {
+    const changes = this.state!.changes();
+    const code: [Uint8Array, Uint8Array][] = [];
+    for (const [h, c] of this.state!.writtenCode()) code.push([new Uint8Array(Buffer.from(h.replace(/^0x/, ""), "hex")), c]);
+    return {
+      accounts: changes.accounts.map((a) => [a.address!, a.after ?? null]),
+      // A wiped account's earlier slots (known by hash only) are covered by `cleared`.
+      storage: changes.storage.filter((s) => s.slot !== undefined).map((s) => [s.address!, s.slot!, s.after]),
+      cleared: changes.cleared,
+      code,
+    };
   }
 
   /** The diff fields whose published value differs from the executed one. */
@@ -395,9 +425,6 @@ export class PendingBuilder {
   /** The snapshot of the current pending state (undefined when none), its transactions already encoded. */
   snapshot(fb: FlashblocksPayloadV1, receivedAt: number, now: number): PreparedSnapshot | undefined {
     if (this.anchor === undefined || this.state === undefined || this.blocks.length === 0) return undefined;
-    const changes = this.state.changes();
-    const code: [Uint8Array, Uint8Array][] = [];
-    for (const [h, c] of this.state.writtenCode()) code.push([new Uint8Array(Buffer.from(h.replace(/^0x/, ""), "hex")), c]);
     const blocks: PreparedBlock[] = [];
     // A block's rendered list only grows while it is prepared: its length at this frame is the wire's txCount.
     for (const b of this.blocks) if (b.prepared !== undefined) blocks.push({ wire: b.prepared.wire, txs: b.rendered.slice(0, b.prepared.wire.txCount) });
@@ -405,13 +432,8 @@ export class PendingBuilder {
       version: PENDING_SNAPSHOT_VERSION,
       anchor: { number: Number(this.anchor.number), hash: toData(this.anchor.hash) },
       blocks,
-      state: {
-        accounts: changes.accounts.map((a) => [a.address!, a.after ?? null]),
-        // A wiped account's earlier slots (known by hash only) are covered by `cleared`.
-        storage: changes.storage.filter((s) => s.slot !== undefined).map((s) => [s.address!, s.slot!, s.after]),
-        cleared: changes.cleared,
-        code,
-      },
+      // Every frame is rendered after it is applied, so the diff of the last render is current.
+      state: this.diff ?? this.stateDiff(),
       flashblock: { block: Number(fb.metadata.blockNumber), index: fb.index },
       receivedAt,
       executedAt: now,

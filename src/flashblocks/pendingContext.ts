@@ -6,7 +6,8 @@
 import type { BlockHeader } from "@ethereumjs/block";
 import type { Chain } from "../blockchain/chain.js";
 import type { CallContext } from "../execution/callExecutor.js";
-import type { PendingCallTarget } from "../execution/callRequest.js";
+import type { PendingCallTarget, PendingPosition } from "../execution/callRequest.js";
+import { resolvePosition } from "./pendingAt.js";
 import { pendingHead, type PendingSnapshot } from "./pendingSnapshot.js";
 import { PendingStateReader, pendingStateIndex, type PendingSource } from "./pendingView.js";
 
@@ -54,8 +55,37 @@ export function pendingCallContextOf(chain: Chain, s: PendingSnapshot): CallCont
  * `executeCallRequest`.
  */
 export function pendingCallTargetOf(chain: Chain, source: PendingSource): PendingCallTarget {
-  return () => {
+  return (at) => {
     const s = source.current();
+    if (at !== undefined) return pendingCallContextAt(chain, s, at);
     return s === undefined ? undefined : pendingCallContextOf(chain, s);
   };
+}
+
+/** Call contexts of positions other than the snapshot's latest, per snapshot (and head). */
+const positionContexts = new WeakMap<PendingSnapshot, Map<string, { head: Uint8Array; ctx: CallContext }>>();
+
+/**
+ * Where a call "as of flashblock (N, K)" runs ({@link resolvePosition}): canonical block N's
+ * header once N is canonical on this thread's chain, else the partial header of index K over the
+ * pending state after flashblock K; throws `FlashblockPositionError` when this thread's snapshot
+ * has not reached it (the RPC thread checked, but the snapshot may have moved since).
+ */
+export function pendingCallContextAt(chain: Chain, s: PendingSnapshot | undefined, at: PendingPosition): CallContext | BlockHeader {
+  const answer = resolvePosition(s, chain.head.header.number, at);
+  if (answer.kind === "canonical") {
+    const block = chain.getBlockByNumber(BigInt(at.blockNumber));
+    if (block === undefined) throw new RangeError(`canonical block ${at.blockNumber} is missing below the head`);
+    return block.header;
+  }
+  if (answer.at.block === pendingHead(s!)) return pendingCallContextOf(chain, s!);
+  let known = positionContexts.get(s!);
+  if (known === undefined) positionContexts.set(s!, (known = new Map()));
+  const k = `${at.blockNumber}-${at.flashblockIndex}`;
+  const head = chain.head.hash();
+  const cached = known.get(k);
+  if (cached !== undefined && Buffer.from(cached.head).equals(head)) return cached.ctx;
+  const ctx = { header: chain.decodeHeader(answer.at.block.headerRlp), state: new PendingStateReader(chain.stateAt(chain.head.header), answer.at.state) };
+  known.set(k, { head, ctx });
+  return ctx;
 }

@@ -16,7 +16,7 @@ import { Packr } from "msgpackr";
 import type { RpcLog } from "../chain/json/receipt.js";
 
 /** Layout version of {@link PendingSnapshot}; readers ignore snapshots of another version. */
-export const PENDING_SNAPSHOT_VERSION = 4;
+export const PENDING_SNAPSHOT_VERSION = 5;
 
 /** One pre-confirmed transaction, with everything the RPC answers about it pre-rendered. */
 export interface PendingTx {
@@ -59,6 +59,11 @@ export interface PendingBlockView {
   txs: PendingTx[];
   /** Number of transactions the latest flashblock added (the tail of `txs`). */
   newTxCount: number;
+  /**
+   * Each applied flashblock of this block, encoded (`flashblockMarks.ts`, index order): what
+   * answers as of an earlier index need. Absent in snapshots not built by the worker.
+   */
+  marks?: readonly Uint8Array[];
 }
 
 /** The pending state changes, absolute, relative to the anchor (the canonical parent of the earliest pending block). */
@@ -118,6 +123,8 @@ export interface WireBlock {
   /** The block JSON before and after its transactions list; or, in `whole`, the three JSON strings as they are. */
   around?: [string, string];
   whole?: [blockJson: string, blockJsonFull: string, receiptsJson: string];
+  /** The encoded marks of the block's applied flashblocks ({@link PendingBlockView.marks}). */
+  marks?: Uint8Array[];
 }
 
 /** One transaction on the wire: hash, from, to, transaction JSON, receipt JSON, logs (JSON and logs may hold the placeholder), envelope. */
@@ -239,6 +246,7 @@ class DecodedBlock implements PendingBlockView {
   readonly payloadId: string;
   readonly headerRlp: Uint8Array;
   readonly newTxCount: number;
+  readonly marks: readonly Uint8Array[] | undefined;
   private json: [string | undefined, string | undefined, string | undefined];
   constructor(
     w: WireBlock,
@@ -252,6 +260,7 @@ class DecodedBlock implements PendingBlockView {
     this.payloadId = w.payloadId;
     this.headerRlp = w.headerRlp;
     this.newTxCount = w.newTxCount;
+    this.marks = w.marks;
     this.around = w.around;
     this.json = w.whole ?? [undefined, undefined, undefined];
   }

@@ -14,6 +14,7 @@ import { UpstreamRpcError } from "../sync/rpcClient.js";
 import { TxPoolErrorCode } from "../txpool/errors.js";
 import { BasaltError } from "../util/errors.js";
 import { UnknownUpgradeError } from "../chain/errors.js";
+import { FlashblockPositionErrorCode } from "../flashblocks/errors.js";
 
 /** Standard JSON-RPC 2.0 / EIP-1474 codes used by basalt. */
 export const RpcCode = {
@@ -40,6 +41,12 @@ export const RpcCode = {
   TooLargeRequest: -38004,
   /** alloy/reth `ResourceNotFound`: reth's "block not found: …" for an unknown block. */
   ResourceNotFound: -32001,
+  /**
+   * EIP-1474 "resource unavailable": a `{blockNumber, flashblockIndex}` this node has not reached
+   * (or no longer retains). Its own code, so a load balancer retries another node on the code
+   * alone, never on a message; `data` gives the position asked and this node's height.
+   */
+  ResourceUnavailable: -32002,
 } as const;
 
 /** An error that already knows its JSON-RPC code (and optional `data`). */
@@ -158,6 +165,9 @@ const RPC_CODE_OF: Readonly<Record<string, number>> = {
   ...Object.fromEntries(Object.values(TxPoolErrorCode).map((code) => [code, RpcCode.Server])),
 };
 
+/** Codes of a flashblock position this node cannot serve (-32002 with the position and height as `data`). */
+const POSITION_CODES: ReadonlySet<string> = new Set(Object.values(FlashblockPositionErrorCode));
+
 /**
  * The answer of a failed `debug_executionWitness` / `debug_executePayload`: Base's node answers
  * every failure of these two with -32603 and the error's text (its provider errors go through
@@ -183,6 +193,10 @@ export function toJsonRpcError(err: unknown): JsonRpcErrorObject {
   // geth: a revert that carries data answers code 3 with the data; without data, -32000 without it.
   if (err instanceof ExecutionError && err.type.code === ExecutionErrorCode.REVERTED && err.type.data !== "0x") {
     return { code: RpcCode.Reverted, message: err.message, data: err.type.data };
+  }
+  if (err instanceof BasaltError && POSITION_CODES.has(err.code)) {
+    // Also when rebuilt from an execution worker's answer (a plain BasaltError with the same code and metadata).
+    return { code: RpcCode.ResourceUnavailable, message: err.message, data: err.meta };
   }
   if (err instanceof BasaltError) {
     return { code: RPC_CODE_OF[err.code] ?? RpcCode.Server, message: err.message };

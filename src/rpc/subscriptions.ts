@@ -5,7 +5,9 @@
  * Kinds: geth's `newHeads`, `logs` and `newPendingTransactions`, fed by the chain's head changes
  * and the mempool; `syncing` (reth's form: the status at once — `false`, or `{syncing: true,
  * startingBlock, currentBlock, highestBlock}` — then each change of it at a head change); and Base's flashblocks kinds (base/base `rpc/pubsub.rs`) `newFlashblocks`,
- * `pendingLogs` and `newFlashblockTransactions`, fed by the pending snapshots. Every notification
+ * `pendingLogs` and `newFlashblockTransactions`, fed by the pending snapshots, and basalt's
+ * `flashblockHeight` (the height half of base/base issue #508: `{blockNumber, flashblockIndex}`
+ * of the pending block after each snapshot). Every notification
  * is `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":<id>,"result":<item>}}`,
  * one item per message. Subscriptions belong to one connection and end with it.
  *
@@ -19,6 +21,7 @@ import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import type { PendingSource } from "../flashblocks/pendingView.js";
 import type { PendingSnapshot, PendingTx } from "../flashblocks/pendingSnapshot.js";
+import { heightJson } from "../flashblocks/errors.js";
 import type { PooledTx, TxPool } from "../txpool/txpool.js";
 import { InvalidParamsError, RpcCode, RpcError } from "./errors.js";
 import { formatBlockLogs, formatHeader, formatTransaction, toData, type RpcLog } from "../chain/json/index.js";
@@ -39,6 +42,7 @@ export const SUBSCRIPTION_KINDS = [
   "newFlashblocks",
   "pendingLogs",
   "newFlashblockTransactions",
+  "flashblockHeight",
 ] as const;
 
 /** A subscription kind (the first eth_subscribe parameter). */
@@ -283,6 +287,7 @@ export class SubscriptionHub {
     switch (kind) {
       case "newHeads":
       case "newFlashblocks":
+      case "flashblockHeight":
         maxParams(params, 1);
         break;
       case "syncing":
@@ -494,9 +499,14 @@ export class SubscriptionHub {
     const blocks = this.byKind.get("newFlashblocks") as Map<string, Subscription>;
     const logs = this.byKind.get("pendingLogs") as Map<string, Subscription>;
     const txs = this.byKind.get("newFlashblockTransactions") as Map<string, Subscription>;
-    if (blocks.size === 0 && logs.size === 0 && txs.size === 0) return;
+    const heights = this.byKind.get("flashblockHeight") as Map<string, Subscription>;
+    if (blocks.size === 0 && logs.size === 0 && txs.size === 0 && heights.size === 0) return;
     const head = s.blocks.at(-1);
     if (head === undefined) return;
+    if (heights.size > 0) {
+      const height = JSON.stringify(heightJson({ blockNumber: head.number, flashblockIndex: head.index }));
+      for (const sub of heights.values()) this.deliver(sub, height);
+    }
     for (const sub of blocks.values()) this.deliver(sub, head.blockJsonFull);
     const added = head.newTxCount > 0 ? head.txs.slice(-head.newTxCount) : [];
     if (logs.size > 0) {

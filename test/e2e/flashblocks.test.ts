@@ -204,6 +204,84 @@ describe("flashblocks end to end: sequencer + follower", () => {
     }
   }, 30_000);
 
+  it("answers as of a flashblock it has reached, refuses one it has not with -32002, falls back to the canonical block, and streams its height", async () => {
+    const ws = new WebSocket(followerWs);
+    const heights: Obj[] = [];
+    await new Promise((r) => ws.once("open", r));
+    ws.on("message", (d: Buffer) => {
+      const m = JSON.parse(d.toString()) as { method?: string; params?: { result: Obj } };
+      if (m.method === "eth_subscription") heights.push(m.params!.result);
+    });
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["flashblockHeight"] }));
+    const from = accounts[5]!.address.toLowerCase();
+    type Answer = { id: number; result?: Json; error?: { code: number; message: string; data?: Obj } };
+    /**
+     * Sends a transfer of 777 wei to a fresh address and reads, as of the node's height once it is
+     * pre-confirmed (N, K) and as of (N, 0), while block N is still pending; undefined when N was
+     * sealed before the reads were done (the caller tries again with a new transfer).
+     */
+    const attempt = async (round: number): Promise<{ to: string; hash: string; here: Obj; answers: Answer[] } | undefined> => {
+      const to = "0x" + "5e".repeat(19) + round.toString(16).padStart(2, "0");
+      const nonce = BigInt((await rpcResult(follower.url, "eth_getTransactionCount", [from, "pending"])) as string);
+      const { raw, hash } = transfer(5, nonce, to, 777n);
+      await rpcResult(follower.url, "eth_sendRawTransaction", [raw]);
+      // The node's height once the transfer is pre-confirmed (one batch: receipt, height and head agree).
+      const here = await until("the transfer pre-confirmed at the node's height", async () => {
+        const body = JSON.stringify([
+          { jsonrpc: "2.0", id: 0, method: "eth_getTransactionReceipt", params: [hash] },
+          { jsonrpc: "2.0", id: 1, method: "base_flashblockHeight", params: [] },
+          { jsonrpc: "2.0", id: 2, method: "eth_blockNumber", params: [] },
+        ]);
+        const [receipt, height, head] = (JSON.parse((await postRaw(follower.url, body)).body) as { id: number; result: Json }[]).sort((a, b) => a.id - b.id).map((x) => x.result);
+        const r = receipt as Obj | null;
+        const h = height as Obj | null;
+        if (r === null || h === null || BigInt(r.blockNumber as string) <= BigInt(head as string)) return undefined;
+        return r.blockNumber === h.blockNumber ? h : null;
+      });
+      if (here === null) return undefined;
+      const probe = "0x73" + to.slice(2) + "31" + "5f52" + "60205ff3";
+      const atK = { blockNumber: here.blockNumber, flashblockIndex: here.flashblockIndex };
+      const at0 = { blockNumber: here.blockNumber, flashblockIndex: "0x0" };
+      const batch = JSON.stringify([
+        { jsonrpc: "2.0", id: 0, method: "eth_getBalance", params: [to, atK] },
+        { jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [to, at0] },
+        { jsonrpc: "2.0", id: 2, method: "eth_call", params: [{ data: probe }, atK] },
+        { jsonrpc: "2.0", id: 3, method: "eth_call", params: [{ data: probe }, at0] },
+        { jsonrpc: "2.0", id: 4, method: "eth_getBlockByNumber", params: [atK, false] },
+        { jsonrpc: "2.0", id: 5, method: "eth_getBlockByNumber", params: [at0, false] },
+        { jsonrpc: "2.0", id: 6, method: "eth_getBalance", params: [to, { blockNumber: here.blockNumber, flashblockIndex: "0xfff0" }] },
+      ]);
+      const answers = (JSON.parse((await postRaw(follower.url, batch)).body) as Answer[]).sort((a, b) => a.id - b.id);
+      // The calls run on execution workers, whose head may move before the RPC thread's: block N must still be pending after the batch.
+      const after = BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string);
+      return after < BigInt(here.blockNumber as string) ? { to, hash, here, answers } : undefined;
+    };
+    let view: Awaited<ReturnType<typeof attempt>>;
+    for (let round = 0; round < 5 && view === undefined; round++) view = await attempt(round);
+    expect(view, "a view taken while the block was pending").toBeDefined();
+    const { to, hash, here, answers } = view!;
+    const at0 = { blockNumber: here.blockNumber, flashblockIndex: "0x0" };
+    // As of index K the transfer is there; as of index 0 (deposits only) it is not — balances, calls and the block agree.
+    expect(answers[0]!.result).toBe("0x309");
+    expect(answers[1]!.result).toBe("0x0");
+    expect(BigInt(answers[2]!.result as string)).toBe(777n);
+    expect(BigInt(answers[3]!.result as string)).toBe(0n);
+    expect(((answers[4]!.result as Obj).transactions as string[]).includes(hash)).toBe(true);
+    expect(((answers[5]!.result as Obj).transactions as string[]).includes(hash)).toBe(false);
+    expect(answers[6]!.error?.code).toBe(-32002);
+    expect(answers[6]!.error?.message).toMatch(/^flashblock \d+-65520 not yet received \(this node is at \d+-\d+\)$/);
+    expect(answers[6]!.error?.data?.flashblockIndex).toBe("0xfff0");
+
+    // Canonical: every index of the block answers from the sealed block.
+    await until("the block sealed on the follower", async () => (BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) >= BigInt(here.blockNumber as string) ? true : undefined));
+    expect(await rpcResult(follower.url, "eth_getBalance", [to, at0])).toBe("0x309");
+    const canonical = (await rpcResult(follower.url, "eth_getBlockByNumber", [here.blockNumber, false])) as Obj;
+    expect(((await rpcResult(follower.url, "eth_getBlockByNumber", [at0, false])) as Obj).hash).toBe(canonical.hash);
+    ws.terminate();
+    expect(heights.length).toBeGreaterThan(0);
+    for (const h of heights) expect(Object.keys(h).sort()).toEqual(["blockNumber", "flashblockIndex"]);
+  }, 60_000);
+
   it("recovers pending state after the producer is killed and restarted", async () => {
     seq.child.kill("SIGKILL");
     await seq.exited;

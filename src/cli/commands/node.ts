@@ -45,6 +45,7 @@ import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscription
 import { FilterRegistry } from "../../rpc/filters.js";
 import { filterMethods } from "../../rpc/methods/filters.js";
 import { poolAdminMethods } from "../../rpc/methods/poolAdmin.js";
+import { flashblockHeightMethods } from "../../rpc/methods/flashblockHeight.js";
 import { devAccountMethods } from "../../rpc/methods/devAccounts.js";
 import { RpcWsServer } from "../../rpc/wsServer.js";
 import type { MethodTable } from "../../rpc/types.js";
@@ -252,6 +253,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...blockMethods(backend),
     ...filterMethods(backend, filters),
     ...poolAdminMethods(backend),
+    ...flashblockHeightMethods(backend),
     ...stateMethods(backend),
     ...callMethods(backend),
     ...simulateMethods(backend),

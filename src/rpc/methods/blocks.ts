@@ -17,14 +17,14 @@ import type { Chain } from "../../blockchain/chain.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
 import { pendingHead, type PendingBlockView, type PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import type { RpcBackend } from "../backend.js";
-import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
+import { isPendingParam, parseBlockParam, resolveBlock, type BlockParam } from "../blockParam.js";
 import { envelopeOf } from "../../chain/envelope.js";
 import { formatBlock, formatBlockHeader, formatReceipt, formatReceipts, formatTransaction, toData, toQuantity, type RpcReceipt } from "../../chain/json/index.js";
 import { parseAddress, parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, parseBool, required } from "../params.js";
 import { BlockResponseCache, type BlockAnswer } from "../responseCache.js";
 import { RawJson, type MethodTable } from "../types.js";
-import { findPendingBlock, findPendingTx, pendingFor } from "./pending.js";
+import { findPendingBlock, findPendingTx, pendingFor, positionFor } from "./pending.js";
 
 /**
  * The canonical receipt of transaction `hash`, formatted as eth_getTransactionReceipt returns it
@@ -121,12 +121,20 @@ export function blockMethods(b: RpcBackend): MethodTable {
    * with a snapshot its pending block.
    */
   const byNumber = (method: string, params: unknown[]): Block | PendingBlockView | undefined => {
-    const p = parseBlockParam(required(params, 0), 0);
+    const p = parseBlockParam(required(params, 0), 0, { allowFlashblock: true });
+    const at = atFlashblock(method, p);
+    if (at !== undefined) return at;
     if (isPendingParam(p)) {
       const s = pendingFor(b, method);
       if (s !== undefined) return pendingHead(s);
     }
     return resolveBlock(chain, p);
+  };
+  /** A `{blockNumber, flashblockIndex}` parameter above the canonical head: the pending block as of that index (else undefined: canonical). */
+  const atFlashblock = (method: string, p: BlockParam): PendingBlockView | undefined => {
+    if (p.kind !== "flashblock") return undefined;
+    const answer = positionFor(b, method, p);
+    return answer.kind === "pending" ? answer.at.block : undefined;
   };
   /** A block of the current snapshot (if any) by hash: the by-hash methods' fallback after the stored blocks. */
   const pendingByHash = (method: string, hash: Uint8Array): PendingBlockView | undefined => {
@@ -156,8 +164,10 @@ export function blockMethods(b: RpcBackend): MethodTable {
     /** eth_getBlockByNumber(block, fullTransactions); `pending`: the pending block's pre-rendered JSON. */
     eth_getBlockByNumber: (params) => {
       maxParams(params, 2);
-      const p = parseBlockParam(required(params, 0), 0);
+      const p = parseBlockParam(required(params, 0), 0, { allowFlashblock: true });
       const full = parseBool(required(params, 1), 1);
+      const at = atFlashblock("eth_getBlockByNumber", p);
+      if (at !== undefined) return new RawJson(full ? at.blockJsonFull : at.blockJson);
       if (isPendingParam(p)) {
         const s = pendingFor(b, "eth_getBlockByNumber");
         if (s !== undefined) {
@@ -165,7 +175,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
           return new RawJson(full ? head.blockJsonFull : head.blockJson);
         }
       }
-      if (p.kind === "number") return cache.getByNumber(p.number, full ? "full" : "hashes") ?? null;
+      if (p.kind === "number" || p.kind === "flashblock") return cache.getByNumber(BigInt(p.number), full ? "full" : "hashes") ?? null;
       return blockJson(resolveBlock(chain, p), full);
     },
     /** eth_getBlockByHash(hash, fullTransactions): a stored block, else a block of the pending snapshot. */
@@ -186,12 +196,14 @@ export function blockMethods(b: RpcBackend): MethodTable {
      */
     eth_getBlockReceipts: (params) => {
       maxParams(params, 1);
-      const p = parseBlockParam(required(params, 0), 0, { allowHash: true });
+      const p = parseBlockParam(required(params, 0), 0, { allowHash: true, allowFlashblock: true });
+      const at = atFlashblock("eth_getBlockReceipts", p);
+      if (at !== undefined) return new RawJson(at.receiptsJson);
       if (isPendingParam(p)) {
         const s = pendingFor(b, "eth_getBlockReceipts");
         if (s !== undefined) return new RawJson(pendingHead(s).receiptsJson);
       }
-      if (p.kind === "number") return cache.getByNumber(p.number, "receipts") ?? null;
+      if (p.kind === "number" || p.kind === "flashblock") return cache.getByNumber(BigInt(p.number), "receipts") ?? null;
       const block = resolveBlock(chain, p);
       if (block === undefined) {
         const pb = p.kind === "hash" ? pendingByHash("eth_getBlockReceipts", p.hash) : undefined;

@@ -13,7 +13,7 @@ import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { maxParams, parseCallArgs, required } from "../params.js";
 import { RawJson, type MethodTable } from "../types.js";
-import { pendingFor } from "./pending.js";
+import { pendingFor, positionFor } from "./pending.js";
 import { to0x } from "../../util/bytes.js";
 
 /** Handlers of the call family. */
@@ -21,7 +21,9 @@ export function callMethods(b: RpcBackend): MethodTable {
   const { chain, calls } = b;
   /** Where the call of `method` runs: the block parameter at `params[i]`, resolved once, here, to a hash (or pending). */
   const blockRef = (method: string, params: unknown[], i: number): CallBlockRef => {
-    const p = parseBlockParam(params[i], i, { allowHash: true, optional: true });
+    const p = parseBlockParam(params[i], i, { allowHash: true, allowFlashblock: true, optional: true });
+    // As of a flashblock: checked here; the executing thread resolves it again on its own snapshot (canonical by then, or the same state).
+    if (p.kind === "flashblock" && positionFor(b, method, p).kind === "pending") return { pending: true, at: { blockNumber: p.number, flashblockIndex: p.index } };
     if (isPendingParam(p) && pendingFor(b, method) !== undefined) return { pending: true };
     return { hash: to0x(resolveStateBlock(chain, p).hash()) };
   };

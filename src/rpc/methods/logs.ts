@@ -7,7 +7,10 @@
  *   the pre-confirmed transactions of every snapshot block from `fromBlock` on, deduplicated by
  *   (blockNumber, logIndex) — a canonical log wins — and ordered by block, then log index (the
  *   reference node's rule, base/base `eth_getLogs`);
- * - `fromBlock: "pending"`: only the logs of the snapshot blocks not yet canonical.
+ * - `fromBlock: "pending"`: only the logs of the snapshot blocks not yet canonical;
+ * - `toBlock: {blockNumber, flashblockIndex}` (base/base #508): as `pending`, but only up to
+ *   flashblock K of block N — the earlier pending blocks whole, block N's transactions of
+ *   flashblocks 0..K (logs naming that index's block hash); a canonical N is a block number.
  * `blockHash` filters are unchanged. The filters (eth_newFilter, rpc/filters.ts) run their
  * eth_getFilterLogs through {@link getLogs} and read blocks with {@link collectBlockLogs}.
  */
@@ -22,8 +25,8 @@ import { parseAddress, parseHash } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 import { keccak256 } from "../../util/keccak.js";
-import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
-import { pendingFor } from "./pending.js";
+import type { PendingBlockView } from "../../flashblocks/pendingSnapshot.js";
+import { pendingFor, positionFor } from "./pending.js";
 
 /** A parsed log filter: lowercase 0x addresses (empty = any) and per position the accepted topics (null or empty = any). */
 export interface LogFilter {
@@ -70,10 +73,10 @@ function position(l: RpcLog): [bigint, bigint] {
  * numbered `from` or above that are not already in `out` at the same (blockNumber, logIndex),
  * then orders `out` by block and log index.
  */
-function mergePendingLogs(out: RpcLog[], s: PendingSnapshot, from: bigint, f: LogFilter): void {
+function mergePendingLogs(out: RpcLog[], blocks: readonly PendingBlockView[], from: bigint, f: LogFilter): void {
   const seen = new Set(out.map((l) => `${BigInt(l.blockNumber)}:${BigInt(l.logIndex)}`));
   let added = false;
-  for (const block of s.blocks) {
+  for (const block of blocks) {
     if (BigInt(block.number) < from) continue;
     for (const tx of block.txs) {
       for (const l of tx.logs) {
@@ -157,26 +160,37 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
   }
   const head = chain.head.header.number;
   const fromPending = o.fromBlock != null && isPendingParam(parseBlockParam(o.fromBlock, 0));
-  const toPending = o.toBlock != null && isPendingParam(parseBlockParam(o.toBlock, 0));
+  const toParam = o.toBlock != null ? parseBlockParam(o.toBlock, 0, { allowFlashblock: true }) : undefined;
+  const position = toParam?.kind === "flashblock" ? positionFor(b, "eth_getLogs", toParam) : undefined;
+  if (position?.kind === "pending") {
+    // Up to flashblock K of pending block N: canonical logs from fromBlock to the head, then the pending blocks before N and N as of K.
+    const n = BigInt(position.at.block.number);
+    const from = fromPending ? head + 1n : o.fromBlock == null ? head : numberOf(b, o.fromBlock, "from");
+    if (from > n) throw new InvalidParamsError("invalid block range params");
+    if (from <= head) {
+      if (head - from + 1n > BigInt(MAX_LOGS_BLOCK_RANGE)) throw new ServerError(`query exceeds max block range ${MAX_LOGS_BLOCK_RANGE}`);
+      for (let i = from; i <= head; i++) {
+        const block = chain.getBlockByNumber(i);
+        if (block !== undefined) collect(block);
+      }
+    }
+    const blocks = [...position.snapshot.blocks.filter((x) => BigInt(x.number) < n), position.at.block];
+    mergePendingLogs(out, blocks, from, filter);
+    return out;
+  }
+  const toPending = toParam !== undefined && isPendingParam(toParam);
   const s = fromPending || toPending ? pendingFor(b, "eth_getLogs") : undefined;
   if (s !== undefined && fromPending) {
     // Only the pre-confirmed logs: the snapshot blocks after the head.
-    mergePendingLogs(out, s, head + 1n, filter);
+    mergePendingLogs(out, s.blocks, head + 1n, filter);
     return out;
   }
-  const num = (v: unknown, name: string): bigint => {
-    if (v == null) return head;
-    const p = parseBlockParam(v, 0);
-    if (p.kind === "number") return p.number;
-    const blk = resolveBlock(chain, p);
-    if (blk === undefined) throw new ServerError(`${name} block not found`);
-    return blk.header.number;
-  };
+  const num = (v: unknown, name: "from" | "to"): bigint => (v == null ? head : numberOf(b, v, name));
   const from = num(o.fromBlock, "from");
   const to = num(o.toBlock, "to");
   if (s !== undefined && from > head && BigInt(s.blocks.at(-1)!.number) >= from) {
     // fromBlock after the head but within the pending blocks: only pre-confirmed logs.
-    mergePendingLogs(out, s, from, filter);
+    mergePendingLogs(out, s.blocks, from, filter);
     return out;
   }
   if (from > head || to > head) {
@@ -189,8 +203,17 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
     const block = chain.getBlockByNumber(n);
     if (block !== undefined) collect(block);
   }
-  if (s !== undefined) mergePendingLogs(out, s, from, filter);
+  if (s !== undefined) mergePendingLogs(out, s.blocks, from, filter);
   return out;
+}
+
+/** The block number of a fromBlock/toBlock value (a position at or below the head is its block number). */
+function numberOf(b: RpcBackend, v: unknown, name: "from" | "to"): bigint {
+  const p = parseBlockParam(v, 0, { allowFlashblock: name === "to" });
+  if (p.kind === "number") return p.number;
+  const blk = resolveBlock(b.chain, p);
+  if (blk === undefined) throw new ServerError(`${name} block not found`);
+  return blk.header.number;
 }
 
 /** Handlers of the logs family. */

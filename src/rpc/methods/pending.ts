@@ -13,6 +13,9 @@ import { pendingCallContextOf, pendingHeaderOf, pendingStateOf } from "../../fla
 import type { PendingBlockView, PendingSnapshot, PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, type PendingStateReader } from "../../flashblocks/pendingView.js";
 import { counter } from "../../util/metrics.js";
+import { FlashblockPositionError, FlashblockPositionErrorCode } from "../../flashblocks/errors.js";
+import { resolvePosition, type PositionAnswer } from "../../flashblocks/pendingAt.js";
+import type { BlockParam } from "../blockParam.js";
 import type { RpcBackend } from "../backend.js";
 
 /** Where a `pending` read was answered from: the pre-confirmed snapshot or, without one, the latest block. */
@@ -90,4 +93,31 @@ export function pendingHeader(b: RpcBackend, s: PendingSnapshot): BlockHeader {
 /** Where eth_call, eth_estimateGas and eth_createAccessList run for `pending` ({@link pendingCallContextOf}). */
 export function pendingCallContext(b: RpcBackend, s: PendingSnapshot): CallContext {
   return pendingCallContextOf(b.chain, s);
+}
+
+/** Reads as of a flashblock (`{blockNumber, flashblockIndex}`) by method and outcome. */
+export const rpcFlashblockPositionReadsTotal = counter({
+  name: "basalt_rpc_flashblock_position_reads_total",
+  help: "JSON-RPC reads as of a flashblock ({blockNumber, flashblockIndex}), by method and outcome: served from the pending block (pending), from the canonical block (canonical), refused because this node has not reached it (not_yet) or no longer retains it (not_retained)",
+  labelNames: ["method", "outcome"],
+});
+
+/**
+ * Where a `{blockNumber, flashblockIndex}` parameter of `method` is answered from
+ * (`flashblocks/pendingAt.ts` `resolvePosition`, over this request's snapshot and head); throws
+ * the typed `FlashblockPositionError` (JSON-RPC -32002, src/rpc/errors.ts) when this node cannot.
+ */
+export function positionFor(b: RpcBackend, method: string, p: Extract<BlockParam, { kind: "flashblock" }>): PositionAnswer {
+  const s = b.pending.current();
+  const head = b.chain.head.header.number;
+  try {
+    const answer = resolvePosition(s !== undefined && isAheadOfHead(s, head) ? s : undefined, head, { blockNumber: p.number, flashblockIndex: p.index });
+    rpcFlashblockPositionReadsTotal.inc({ method, outcome: answer.kind });
+    return answer;
+  } catch (e) {
+    if (e instanceof FlashblockPositionError) {
+      rpcFlashblockPositionReadsTotal.inc({ method, outcome: e.code === FlashblockPositionErrorCode.NOT_YET ? "not_yet" : "not_retained" });
+    }
+    throw e;
+  }
 }

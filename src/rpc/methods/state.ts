@@ -21,7 +21,8 @@ import { parseAddress } from "../hexParams.js";
 import { maxParams, parseStorageKey, required } from "../params.js";
 import type { MethodTable } from "../types.js";
 import type { StateReader } from "../../execution/state/stateReader.js";
-import { pendingFor, pendingState } from "./pending.js";
+import { pendingFor, pendingState, positionFor } from "./pending.js";
+import { PendingStateReader } from "../../flashblocks/pendingView.js";
 import { MAX_STORAGE_VALUES_KEYS, PROOFS_MAX_KEYS } from "../../config/constants.js";
 
 function word(v: Uint8Array): string {
@@ -33,7 +34,12 @@ export function stateMethods(b: RpcBackend): MethodTable {
   const { chain } = b;
   /** The state named by the block parameter at `params[index]`, for `method`; `pending` is the pre-confirmed state when there is one. */
   const stateFor = (method: string, params: unknown[], index: number): { state: StateReader; pending: boolean } => {
-    const p = parseBlockParam(params[index], index, { allowHash: true, optional: true });
+    const p = parseBlockParam(params[index], index, { allowHash: true, allowFlashblock: true, optional: true });
+    if (p.kind === "flashblock") {
+      // As of a flashblock: that point's state, without the mempool (a point in the block, not "pending now").
+      const answer = positionFor(b, method, p);
+      if (answer.kind === "pending") return { state: new PendingStateReader(chain.stateAt(chain.head.header), answer.at.state), pending: false };
+    }
     if (isPendingParam(p)) {
       const s = pendingFor(b, method);
       if (s !== undefined) return { state: pendingState(b, s), pending: true };

@@ -24,6 +24,8 @@ function blockIdText(p: BlockParam): string {
       return p.tag;
     case "hash":
       return `${p.requireCanonical ? "canonical hash" : "hash"} ${toData(p.hash)}`;
+    case "flashblock":
+      return "0x" + p.number.toString(16);
   }
 }
 

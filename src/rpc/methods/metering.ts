@@ -73,6 +73,8 @@ const meteredSeconds = histogram({
 function blockIdDebug(p: ReturnType<typeof parseBlockParam>): string {
   if (p.kind === "number") return `Number(${p.number})`;
   if (p.kind === "tag") return p.tag[0]!.toUpperCase() + p.tag.slice(1);
+  // Not admitted here (parseBlockParam without allowFlashblock); the union needs the case.
+  if (p.kind === "flashblock") return `Number(${p.number})`;
   return toData(p.hash);
 }
 

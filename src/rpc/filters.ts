@@ -349,13 +349,13 @@ export class FilterRegistry {
     if (f.pendingOnly) {
       cursor = added.length > 0 ? FilterRegistry.after(added.at(-1)!) : ancestor;
     } else {
-      for (const block of dropped) if (this.inRange(f, block.header.number)) collectBlockLogs(this.chain, block, f.filter, true, out, Infinity);
+      for (const block of dropped) if (this.inRange(f, block.header.number)) collectBlockLogs(this.chain, block, f.filter, true, out);
       for (const block of added) {
         if (out.length >= MAX_LOGS_PER_RESPONSE) break;
         const number = block.header.number;
         if (this.inRange(f, number)) {
           const logs: RpcLog[] = [];
-          collectBlockLogs(this.chain, block, f.filter, false, logs, Infinity);
+          collectBlockLogs(this.chain, block, f.filter, false, logs);
           for (const l of logs) if (f.reportedPending.get(logKey(l)) !== number) out.push(l);
         }
         cursor = FilterRegistry.after(block);

@@ -77,6 +77,7 @@ function bytesBeforeLast(runs: readonly BlockRun[]): number {
 export function appendBlocks(db: Bin, prefix: Buffer, blocks: readonly number[]): number {
   const openKey = shardKey(prefix, OPEN_SHARD_END);
   const held = db.get(openKey);
+  if (blocks.length === 1) return appendOne(db, prefix, openKey, held, blocks[0]!);
   // Only the open shard is read (one get per key and block): closed shards hold older blocks only.
   let runs: BlockRun[] = held === undefined ? [] : decodeShard(held);
   let before = bytesBeforeLast(runs);
@@ -105,6 +106,72 @@ export function appendBlocks(db: Bin, prefix: Buffer, blocks: readonly number[])
   }
   if (!added) return 0;
   const v = encodeShard(runs);
+  db.put(openKey, v);
+  return written + v.length + openKey.length;
+}
+
+function pushVarint(out: number[], v: number): void {
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/**
+ * {@link appendBlocks} of one block (import) on the encoded open shard, without decoding it into
+ * runs: only its last run changes, or a run is appended, or the shard closes. Same bytes.
+ */
+function appendOne(db: Bin, prefix: Buffer, openKey: Buffer, held: Buffer | undefined, n: number): number {
+  if (held === undefined || held.length === 0) {
+    const v = encodeShard([{ start: n, count: 1 }]);
+    db.put(openKey, v);
+    return v.length + openKey.length;
+  }
+  // Walk the varints: where the last run's pair starts, its gap, start and count.
+  let pos = 0;
+  let lastPairAt = 0;
+  let lastGap = 0;
+  let lastStart = 0;
+  let lastCount = 0;
+  let prevEnd = 0;
+  let first = true;
+  const varint = (): number => {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      const byte = held[pos++];
+      if (byte === undefined) throw new RangeError("log index shard: truncated varint");
+      v += (byte & 0x7f) * mul;
+      if (byte < 0x80) return v;
+      mul *= 0x80;
+    }
+  };
+  while (pos < held.length) {
+    lastPairAt = pos;
+    lastGap = varint();
+    lastStart = first ? lastGap : prevEnd + lastGap;
+    lastCount = varint() + 1;
+    prevEnd = lastStart + lastCount - 1;
+    first = false;
+  }
+  if (n <= prevEnd) return 0;
+  const tail: number[] = [];
+  let v: Buffer;
+  let written = 0;
+  if (n === prevEnd + 1) {
+    pushVarint(tail, lastGap);
+    pushVarint(tail, lastCount);
+    v = Buffer.concat([held.subarray(0, lastPairAt), Buffer.from(tail)]);
+  } else if (held.length >= LOG_INDEX_SHARD_BYTES) {
+    db.put(shardKey(prefix, BigInt(prevEnd)), Buffer.from(held));
+    written += held.length + openKey.length;
+    v = encodeShard([{ start: n, count: 1 }]);
+  } else {
+    pushVarint(tail, n - prevEnd);
+    tail.push(0);
+    v = Buffer.concat([held, Buffer.from(tail)]);
+  }
   db.put(openKey, v);
   return written + v.length + openKey.length;
 }

@@ -29,6 +29,7 @@ import { formatBlockLogs, formatSelectedLogs, toData, type RpcLog } from "../../
 import { decodeReceiptLogs } from "../../storage/store.js";
 import type { Log } from "../../storage/types.js";
 import { asBuffer } from "../../util/bytes.js";
+import { RLP } from "@ethereumjs/rlp";
 import { parseAddress, parseHash } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
@@ -93,11 +94,35 @@ function rawMatches(log: Log, f: LogFilter): boolean {
 function readBlockLogs(chain: Chain, hash: Uint8Array, header: { number: bigint; timestamp: bigint }, filter: LogFilter, out: RpcLog[]): boolean {
   const raw = chain.store.receipts.get(asBuffer(hash));
   if (raw === undefined) return false;
+  const receipts = decodeReceiptLogs(raw);
+  const keep = (log: Log): boolean => rawMatches(log, filter);
+  // The body (transaction hashes) only for a block with a match.
+  if (!receipts.some((r) => r.logs.some(keep))) return true;
   const txHashes = chain.transactionHashesOf(hash);
   if (txHashes === undefined) return false;
   const ctx = { blockHash: hash, blockNumber: header.number, blockTimestamp: header.timestamp, txHashes };
-  for (const l of formatSelectedLogs(ctx, decodeReceiptLogs(raw), (log) => rawMatches(log, filter), false, { op: chain.op })) out.push(l);
+  for (const l of formatSelectedLogs(ctx, receipts, keep, false, { op: chain.op })) out.push(l);
   return true;
+}
+
+/** A filter's bloom test with each criterion's bit positions computed once (the scan tests every block). */
+function bloomTest(f: LogFilter): (bloom: Uint8Array) => boolean {
+  const bitsOf = (hex: string): number[] => {
+    const h = keccak256(Buffer.from(hex.slice(2), "hex"));
+    return [0, 2, 4].map((i) => ((h[i]! << 8) | h[i + 1]!) & 2047);
+  };
+  const groups: number[][][] = [];
+  if (f.addresses.size > 0) groups.push([...f.addresses].map(bitsOf));
+  for (const t of f.topics) if (t !== null && t.size > 0) groups.push([...t].map(bitsOf));
+  const has = (bloom: Uint8Array, bits: number[]): boolean => bits.every((bit) => (bloom[255 - (bit >> 3)]! & (1 << (bit & 7))) !== 0);
+  return (bloom) => bloom.length !== 256 || groups.every((g) => g.some((bits) => has(bloom, bits)));
+}
+
+/** The fields eth_getLogs needs of a stored header, from its RLP (no header object). */
+function headerFields(rlp: Uint8Array): { timestamp: bigint; logsBloom: Uint8Array } {
+  const v = RLP.decode(rlp) as Uint8Array[];
+  const ts = v[11]!;
+  return { timestamp: ts.length === 0 ? 0n : BigInt("0x" + Buffer.from(ts).toString("hex")), logsBloom: v[6]! };
 }
 
 /** A log's position, the key of pending/canonical deduplication: (blockNumber, logIndex). */
@@ -212,12 +237,14 @@ export function rangeLogs(chain: Chain, filter: LogFilter, from: bigint, to: big
   const groups = opts.useIndex === false ? undefined : indexGroups(filter);
   const covered = groups === undefined ? to + 1n : chain.store.logIndexFrom();
   const scanTo = covered - 1n < to ? covered - 1n : to;
+  const mayMatchBloom = bloomTest(filter);
   const read = (n: bigint, bloom: boolean): boolean => {
     const hash = chain.getCanonicalHash(n);
-    const header = hash === undefined ? undefined : chain.getHeaderByHash(hash);
-    if (hash === undefined || header === undefined) return false;
-    if (bloom && !bloomMayMatch(header.logsBloom, filter)) return false;
-    const did = readBlockLogs(chain, hash, header, filter, out);
+    const rlp = hash === undefined ? undefined : chain.store.getHeaderRlp(hash);
+    if (hash === undefined || rlp === undefined) return false;
+    const header = headerFields(rlp);
+    if (bloom && !mayMatchBloom(header.logsBloom)) return false;
+    const did = readBlockLogs(chain, hash, { number: n, timestamp: header.timestamp }, filter, out);
     if (multi && out.length > maxLogs) throw tooManyLogs(maxLogs, from, n);
     return did;
   };

@@ -19,21 +19,19 @@ export const logIndexWriteBytesTotal = counter({
 
 let source: (() => { entries: number; bytes: number }) | undefined;
 
-/** Points the size gauges at the running node's store (one per process); `undefined` unbinds. */
+/** Points the size gauge at the running node's store (one per process); `undefined` unbinds. */
 export function bindLogIndexMetrics(stats: (() => { entries: number; bytes: number }) | undefined): void {
   source = stats;
+  registerLogIndexGauges();
+}
+
+/** Registers the size gauge (once per process; it reports nothing until a store is bound). */
+export function registerLogIndexGauges(): void {
   gauge({
     name: "basalt_storage_log_index_bytes",
     help: "Bytes of the log index sub-database (its LMDB pages)",
     collect() {
       if (source !== undefined) this.set(source().bytes);
-    },
-  });
-  gauge({
-    name: "basalt_storage_log_index_shards",
-    help: "Shards (entries) of the log index sub-database",
-    collect() {
-      if (source !== undefined) this.set(source().entries);
     },
   });
 }

@@ -227,10 +227,13 @@ export class ChainStore {
     this.meta.putSync(MetaKey.logIndexFrom, next.toString());
   }
 
-  /** The first block the log index covers (every canonical block from it on is indexed). */
+  /**
+   * The first block the log index covers (every canonical block from it on is indexed); u64 max
+   * (none) on a datadir no read-write open has marked yet (only read-only opens of an older one).
+   */
   logIndexFrom(): bigint {
     const v = this.getMeta<string | number>(MetaKey.logIndexFrom);
-    return v === undefined ? 0n : BigInt(v.toString());
+    return v === undefined ? 0xffff_ffff_ffff_ffffn : BigInt(v.toString());
   }
 
   /**

@@ -201,11 +201,11 @@ export function parseLogFilter(o: Record<string, unknown>, index: number): LogFi
 
 /**
  * Appends to `out` the logs of `block` that match `filter` (`removed` set as given), skipping
- * the receipts when the header's bloom cannot match (unless `bloom` is false: a block the log
- * index named); nothing when the receipts are not stored. Whether the receipts were read.
+ * the receipts when the header's bloom cannot match; nothing when the receipts are not stored
+ * (the polling filters' new and removed blocks). Whether the receipts were read.
  */
-export function collectBlockLogs(chain: Chain, block: Block, filter: LogFilter, removed: boolean, out: RpcLog[], bloom = true): boolean {
-  if (bloom && !mayMatch(block, filter)) return false;
+export function collectBlockLogs(chain: Chain, block: Block, filter: LogFilter, removed: boolean, out: RpcLog[]): boolean {
+  if (!mayMatch(block, filter)) return false;
   const receipts = chain.getReceipts(block.hash());
   if (receipts === undefined) return false;
   for (const l of formatBlockLogs(block, receipts, removed, { op: chain.op })) if (matches(l, filter)) out.push(l);

@@ -226,6 +226,20 @@ export function indexGroups(f: LogFilter): Buffer[][] | undefined {
 }
 
 /**
+ * The blocks of canonical [from, to] the log index names for `filter`, or undefined when it
+ * cannot narrow them (no criteria, or part of the range below the index's first block): the
+ * polling filters read only these of the new blocks.
+ */
+export function indexedCandidates(chain: Chain, filter: LogFilter, from: bigint, to: bigint): Set<number> | undefined {
+  const groups = indexGroups(filter);
+  if (groups === undefined || from > to || chain.store.logIndexFrom() > from) return undefined;
+  const candidates = candidateBlocks(chain.store.logIndex, groups, Number(from), Number(to));
+  rpcGetLogsBlocksTotal.inc({ path: "index" }, Number(to - from + 1n));
+  rpcGetLogsBlocksReadTotal.inc({ path: "index" }, candidates.length);
+  return new Set(candidates);
+}
+
+/**
  * Appends to `out` the logs of canonical blocks [from, to] matching `filter`, in block order:
  * the index's candidates where it covers the range and the filter has criteria, a bloom scan
  * elsewhere (or everywhere with `useIndex: false`).

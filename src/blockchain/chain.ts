@@ -6,6 +6,7 @@
 import { createBlockHeaderFromBytesArray, type Block, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
+import { rlpListItems } from "../chain/rlpFile.js";
 import { keccak256 } from "../util/keccak.js";
 import { KECCAK256_RLP_ARRAY, equalsBytes } from "@ethereumjs/util";
 import { createVM, runBlock, type VM } from "@ethereumjs/vm";
@@ -316,8 +317,11 @@ export class Chain {
   transactionHashesOf(hash: Uint8Array): Uint8Array[] | undefined {
     const body = this.store.getBodyRlp(hash);
     if (body === undefined) return undefined;
-    const txs = ((RLP.decode(body) as unknown[])[0] ?? []) as (Uint8Array | Uint8Array[])[];
-    return txs.map((t) => keccak256(t instanceof Uint8Array ? t : RLP.encode(t)));
+    // The body's first item is the transaction list: a legacy transaction is hashed as its list's
+    // encoding, a typed one as its envelope (the payload of its byte-string item).
+    const txs = rlpListItems(body)[0];
+    if (txs === undefined) return [];
+    return rlpListItems(txs.bytes).map((t) => keccak256(t.isList ? t.bytes : t.bytes.subarray(t.payloadOffset)));
   }
 
   /**

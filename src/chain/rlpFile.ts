@@ -55,3 +55,25 @@ export function* splitRlpItems(buf: Uint8Array): Generator<{ index: number; offs
     index++;
   }
 }
+
+/**
+ * The items of the RLP list `buf` (one list, its header first) as spans: each item's whole
+ * encoding (`bytes`) and where its payload starts in it. No decoding: for hashing items as stored.
+ * @throws RlpFileError when `buf` is not a list or an item runs past it.
+ */
+export function rlpListItems(buf: Uint8Array): { bytes: Uint8Array; payloadOffset: number; isList: boolean }[] {
+  const head = buf[0];
+  if (head === undefined || head < 0xc0) throw new RlpFileError(0, 0, "not an RLP list");
+  const start = head < 0xf8 ? 1 : 1 + (head - 0xf7);
+  const end = itemLength(buf, 0, 0);
+  const out: { bytes: Uint8Array; payloadOffset: number; isList: boolean }[] = [];
+  for (let offset = start, index = 0; offset < end; index++) {
+    const len = itemLength(buf, offset, index);
+    if (offset + len > end) throw new RlpFileError(index, offset, "item runs past its list");
+    const b = buf[offset]!;
+    const payloadOffset = b < 0x80 ? 0 : b < 0xb8 ? 1 : b < 0xc0 ? 1 + (b - 0xb7) : b < 0xf8 ? 1 : 1 + (b - 0xf7);
+    out.push({ bytes: buf.subarray(offset, offset + len), payloadOffset, isList: b >= 0xc0 });
+    offset += len;
+  }
+  return out;
+}

@@ -97,7 +97,7 @@ const SNAPSHOT_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path",
 /** `basalt proofs init` builds a datadir's proofs store: it takes these options only. */
 const PROOFS_COMMAND = "proofs";
 const PROOFS_OPTIONS: ReadonlySet<string> = new Set(["datadir", "proofs.path", "proofs.history-window", "network", "genesis-url", "env-file", "log.level", "log.format"]);
-/** `basalt db migrate` converts a datadir's store: it takes these options only. */
+/** `basalt db migrate|reindex-logs` converts or reindexes a datadir's store: it takes these options only. */
 const DB_COMMAND = "db";
 const DB_OPTIONS: ReadonlySet<string> = new Set(["datadir", "network", "genesis-url", "env-file", "log.level", "log.format"]);
 /** `basalt devnet rollup` runs a local rollup of processes: it takes these options only. */
@@ -565,8 +565,8 @@ function validatePositionals(command: Command, positionals: string[], explicitCo
       extra(1);
       return;
     case "db":
-      if (positionals[0] !== "migrate") {
-        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt db` needs an action: basalt db migrate --datadir D", {
+      if (positionals[0] !== "migrate" && positionals[0] !== "reindex-logs") {
+        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt db` needs an action: basalt db migrate|reindex-logs --datadir D", {
           command,
           value: positionals[0],
         });

@@ -42,8 +42,8 @@ export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary:
     summary: "Build the historical-proofs store of a stopped node's datadir: the head's state, then the window backwards (resumable)",
   },
   db: {
-    usage: "basalt db migrate --datadir D",
-    summary: "Convert a stopped node's datadir from an older basalt's state layout in place (resumable; progress and ETA)",
+    usage: "basalt db migrate|reindex-logs --datadir D",
+    summary: "On a stopped node's datadir: convert an older basalt's state layout in place (migrate), or rebuild the eth_getLogs log index (reindex-logs); both resumable, with progress and ETA",
   },
   devnet: {
     usage: "basalt devnet rollup [--l1.rpc URL --l1.beacon URL] [--batcher.data blobs|calldata] [--devnet.port-base P]",

@@ -55,9 +55,9 @@ export const RPC_TX_FEE_CAP_WEI = 10n ** 18n;
 export const ESTIMATE_GAS_ERROR_RATIO = 0.015;
 /** Gas added by the optimistic estimateGas probe: the call stipend (reth `CALL_STIPEND_GAS`). */
 export const CALL_STIPEND_GAS = 2_300n;
-/** Most blocks one eth_getLogs may scan (reth's 100k-block filter limit). */
+/** Default of `--rpc.max-blocks-per-filter`: most blocks one eth_getLogs range may span beyond its first (reth's 100k-block filter limit). */
 export const MAX_LOGS_BLOCK_RANGE = 100_000;
-/** Most logs one eth_getLogs may return (reth's 20k). */
+/** Default of `--rpc.max-logs-per-response`: most logs one eth_getLogs over several blocks may return (reth's 20k). */
 export const MAX_LOGS_PER_RESPONSE = 20_000;
 /** Most addresses in one log filter (geth `maxAddresses`: "exceed max addresses"); bounds the matching work per log. */
 export const MAX_FILTER_ADDRESSES = 1000;

@@ -59,7 +59,7 @@ import {
   DEFAULT_P2P_EL_PORT,
   P2P_EL_SECRET_FILE,
 } from "./constants.js";
-import { DEFAULT_MAX_FILTERS, TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
+import { DEFAULT_MAX_FILTERS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE, TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
 
 /** The commands that take options. */
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet" | "db";
@@ -334,6 +334,10 @@ export interface BasaltOptions {
   // ---- parity-style tracing (trace_*) ----
   /** Most blocks one trace_filter request may span (reth `--rpc.max-trace-filter-blocks`). */
   "rpc.max-trace-filter-blocks": number;
+  /** eth_getLogs / eth_getFilterLogs: most logs in one answer, 0 = no limit (reth `--rpc.max-logs-per-response`). */
+  "rpc.max-logs-per-response": number;
+  /** eth_getLogs / eth_getFilterLogs: most blocks one range may span, 0 = no limit (reth `--rpc.max-blocks-per-filter`). */
+  "rpc.max-blocks-per-filter": number;
   // ---- polling filters (eth_newFilter…) ----
   /** Most filters installed at once. */
   "rpc.max-filters": number;
@@ -1414,6 +1418,27 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "rpc",
     commands: ["node"],
     min: 1,
+    valueName: "<blocks>",
+  },
+  // ---- logs (eth_getLogs, eth_getFilterLogs) ----
+  "rpc.max-logs-per-response": {
+    name: "rpc.max-logs-per-response",
+    type: "number",
+    description: "eth_getLogs, eth_getFilterLogs: most logs one answer over several blocks may hold (0 = no limit), as reth's flag of the same name",
+    default: MAX_LOGS_PER_RESPONSE,
+    group: "rpc",
+    commands: ["node"],
+    min: 0,
+    valueName: "<logs>",
+  },
+  "rpc.max-blocks-per-filter": {
+    name: "rpc.max-blocks-per-filter",
+    type: "number",
+    description: "eth_getLogs, eth_getFilterLogs: most blocks one range may span beyond its first (0 = no limit), as reth's flag of the same name",
+    default: MAX_LOGS_BLOCK_RANGE,
+    group: "rpc",
+    commands: ["node"],
+    min: 0,
     valueName: "<blocks>",
   },
   // ---- polling filters (eth_newFilter…) ----

@@ -19,6 +19,10 @@ export interface RpcSettings {
   ethProofWindow?: number;
   /** `--rpc.max-trace-filter-blocks`: most blocks one trace_filter request may span (default TRACE_FILTER_MAX_BLOCKS). */
   maxTraceFilterBlocks?: number;
+  /** `--rpc.max-logs-per-response`: most logs one eth_getLogs / eth_getFilterLogs answer holds (0 = no limit; default MAX_LOGS_PER_RESPONSE). */
+  maxLogsPerResponse?: number;
+  /** `--rpc.max-blocks-per-filter`: most blocks one eth_getLogs / eth_getFilterLogs range may span (0 = no limit; default MAX_LOGS_BLOCK_RANGE). */
+  maxBlocksPerFilter?: number;
 }
 
 /** The historical proofs extension (`--historical-proofs`), as the RPC methods use it. */

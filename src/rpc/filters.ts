@@ -30,7 +30,7 @@ import { bytesEqual } from "../util/bytes.js";
 import { parseBlockParam } from "./blockParam.js";
 import { FilterNotFoundError, InvalidParamsError, LimitExceededError } from "./errors.js";
 import { rpcFilterPendingDroppedTotal, rpcFilters, rpcFiltersExpiredTotal } from "./metrics.js";
-import { collectBlockLogs, matches, parseLogFilter, type LogFilter } from "./methods/logs.js";
+import { collectBlockLogs, indexedCandidates, matches, parseLogFilter, type LogFilter } from "./methods/logs.js";
 import { newSubscriptionId } from "./subscriptions.js";
 import {
   DEFAULT_MAX_FILTERS,
@@ -349,13 +349,14 @@ export class FilterRegistry {
     if (f.pendingOnly) {
       cursor = added.length > 0 ? FilterRegistry.after(added.at(-1)!) : ancestor;
     } else {
-      for (const block of dropped) if (this.inRange(f, block.header.number)) collectBlockLogs(this.chain, block, f.filter, true, out, Infinity);
+      for (const block of dropped) if (this.inRange(f, block.header.number)) collectBlockLogs(this.chain, block, f.filter, true, out);
+      const candidates = this.indexed(f, added);
       for (const block of added) {
         if (out.length >= MAX_LOGS_PER_RESPONSE) break;
         const number = block.header.number;
-        if (this.inRange(f, number)) {
+        if (this.inRange(f, number) && (candidates === undefined || candidates.has(Number(number)))) {
           const logs: RpcLog[] = [];
-          collectBlockLogs(this.chain, block, f.filter, false, logs, Infinity);
+          collectBlockLogs(this.chain, block, f.filter, false, logs);
           for (const l of logs) if (f.reportedPending.get(logKey(l)) !== number) out.push(l);
         }
         cursor = FilterRegistry.after(block);
@@ -364,6 +365,20 @@ export class FilterRegistry {
     f.cursor = cursor;
     if (f.withPending) this.pendingLogChanges(f, out);
     return out;
+  }
+
+  /**
+   * The new canonical blocks the log index names for a log filter (several blocks, criteria,
+   * indexed range), or undefined to read them all. Unused when the last of them is no longer
+   * canonical: the index follows the chain, and a reorg since would make it describe other blocks.
+   */
+  private indexed(f: LogsFilter, added: Block[]): Set<number> | undefined {
+    const first = added[0];
+    const last = added.at(-1);
+    if (first === undefined || last === undefined || added.length < 2) return undefined;
+    const candidates = indexedCandidates(this.chain, f.filter, first.header.number, last.header.number);
+    const still = this.chain.getCanonicalHash(last.header.number);
+    return still !== undefined && bytesEqual(still, last.hash()) ? candidates : undefined;
   }
 
   /** Adds the matching pre-confirmed logs not reported yet, and forgets those at or below the head. */

@@ -187,3 +187,20 @@ export const rpcWsSlowConsumerDisconnectsTotal = counter({
   name: "basalt_rpc_ws_slow_consumer_disconnects_total",
   help: "WebSocket connections closed for unread output above the backpressure bound",
 });
+
+/** How an eth_getLogs range was answered: from the log index's candidate blocks, or a scan of every block's bloom. */
+export type GetLogsPath = "index" | "scan";
+
+/** Blocks of eth_getLogs / eth_getFilterLogs ranges, by the path that answered them. */
+export const rpcGetLogsBlocksTotal = counter<"path">({
+  name: "basalt_rpc_get_logs_blocks_total",
+  help: "Blocks of eth_getLogs/eth_getFilterLogs ranges, by path: candidates looked up in the log index (index) or every block's bloom checked (scan)",
+  labelNames: ["path"],
+});
+
+/** Blocks whose receipts eth_getLogs read: the index's candidates, or the scan's bloom hits. */
+export const rpcGetLogsBlocksReadTotal = counter<"path">({
+  name: "basalt_rpc_get_logs_blocks_read_total",
+  help: "Blocks whose receipts eth_getLogs/eth_getFilterLogs read, by path: the log index's candidate blocks (index) or the blocks whose bloom may match (scan)",
+  labelNames: ["path"],
+});

@@ -21,6 +21,8 @@ export const StorageErrorCode = {
   BULK_LOAD_REFUSED: "STORAGE_BULK_LOAD_REFUSED",
   /** A bulk load gave another state root than expected. */
   BULK_LOAD_ROOT: "STORAGE_BULK_LOAD_ROOT",
+  /** An interrupted `basalt db reindex-logs`: the log index is partial until it is run again. */
+  LOG_REINDEX_UNFINISHED: "STORAGE_LOG_REINDEX_UNFINISHED",
 } as const;
 
 /** An error of the chain store. */

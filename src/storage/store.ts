@@ -24,6 +24,9 @@
  * - `storageHistory`: hashedAddress ++ hashedSlot ++ block(8) → value before that block
  * - `changeSets`: block(8) ++ 'a'|'s' ++ hashedAddress[++hashedSlot] → "" (what a block changed;
  *   for unwinding, historical views and pruning)
+ * - `logIndex`: tag(1) ++ address(20) | topic(32) ++ shardEnd(8) → runs of canonical block numbers
+ *   holding such a log (tag 0 = address, 1–4 = topic position 0–3; storage/logIndexCodec.ts), for
+ *   eth_getLogs; covers the canonical blocks from meta `logIndexFrom` on
  * History is kept for `--history.blocks` blocks (every block with `--archive`); the tries hold
  * the latest state only: an older state's tries are the latest ones with that state's changes
  * reverted in memory (storage/stateRevert.ts), checked against its header's state root.
@@ -44,6 +47,8 @@ import { pathOfString, type TrieOverlay } from "./trie/source.js";
 import type { StateTries } from "./trie/stateTries.js";
 import { trieWritesTotal } from "./stateMetrics.js";
 import { asBuffer } from "../util/bytes.js";
+import { indexBlockLogs, pruneLogIndexBelow, unindexBlockLogs } from "./logIndex.js";
+import { logIndexWriteBytesTotal, logIndexWriteSeconds } from "./logIndexMetrics.js";
 
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
@@ -76,6 +81,14 @@ export const MetaKey = {
   bulkLoad: "bulkLoad",
   /** Where an interrupted `basalt db migrate` resumes (storage/migrate.ts); absent when none runs. */
   migration: "migration",
+  /**
+   * First block the log index covers (decimal string): every canonical block from it on is
+   * indexed. "0" on a datadir created with the index; the next block's number on a datadir that
+   * had none when this basalt first opened it (`basalt db reindex-logs` brings it to 0).
+   */
+  logIndexFrom: "logIndexFrom",
+  /** Where an interrupted `basalt db reindex-logs` resumes (storage/logReindex.ts); absent when none runs. */
+  logReindex: "logReindex",
 } as const;
 
 /** A change to one account made by a block: the value before and after as slim RLP (undefined = absent). */
@@ -158,6 +171,7 @@ export class ChainStore {
   readonly accountHistory: Bin;
   readonly storageHistory: Bin;
   readonly changeSets: Bin;
+  readonly logIndex: Bin;
 
   private constructor(
     readonly path: string,
@@ -165,6 +179,7 @@ export class ChainStore {
     checkLayout = true,
     mapBytes = LMDB_MAP_SIZE,
     readAhead = true,
+    logIndexCheck = checkLayout,
   ) {
     // noReadAhead: MDB_NORDAHEAD (madvise MADV_RANDOM on the map); the environment's first opener in a process decides.
     this.root = open({ path, maxDbs: 32, mapSize: mapBytes, readOnly, compression: false, noMemInit: true, ...(readAhead ? {} : { noReadAhead: true }) });
@@ -186,6 +201,39 @@ export class ChainStore {
     this.accountHistory = bin("accountHistory");
     this.storageHistory = bin("storageHistory");
     this.changeSets = bin("changeSets");
+    this.logIndex = bin("logIndex");
+    if (logIndexCheck) this.checkLogIndex(readOnly);
+  }
+
+  /**
+   * Starts the log index of a datadir that has none: a new store covers every block (from 0), an
+   * existing chain the blocks after its head (older ones are scanned until `basalt db
+   * reindex-logs` indexes them). Refuses a datadir whose reindex was interrupted: the index is
+   * partial until the command finishes.
+   */
+  private checkLogIndex(readOnly: boolean): void {
+    if (this.meta.get(MetaKey.logReindex) !== undefined) {
+      const datadir = join(this.path, "..");
+      void this.root.close();
+      throw new StorageError(
+        StorageErrorCode.LOG_REINDEX_UNFINISHED,
+        `datadir ${datadir} has a log index rebuild that did not finish: run \`basalt db reindex-logs --datadir ${datadir}\` again to complete it before starting the node`,
+        { datadir },
+      );
+    }
+    if (readOnly || this.meta.get(MetaKey.logIndexFrom) !== undefined) return;
+    let next = 0n;
+    for (const key of this.canonical.getKeys({ reverse: true, limit: 1 })) next = key.readBigUInt64BE(0) + 1n;
+    this.meta.putSync(MetaKey.logIndexFrom, next.toString());
+  }
+
+  /**
+   * The first block the log index covers (every canonical block from it on is indexed); u64 max
+   * (none) on a datadir no read-write open has marked yet (only read-only opens of an older one).
+   */
+  logIndexFrom(): bigint {
+    const v = this.getMeta<string | number>(MetaKey.logIndexFrom);
+    return v === undefined ? 0xffff_ffff_ffff_ffffn : BigInt(v.toString());
   }
 
   /**
@@ -243,6 +291,14 @@ export class ChainStore {
       Bin
     >;
     return { store, legacy };
+  }
+
+  /**
+   * Opens a datadir's store read-write for `basalt db reindex-logs` (storage/logReindex.ts) only:
+   * the state layout is checked, an interrupted rebuild is not refused (the command resumes it).
+   */
+  static openForLogReindex(datadir: string): ChainStore {
+    return new ChainStore(join(datadir, "chain"), false, true, LMDB_MAP_SIZE, true, false);
   }
 
   /** Closes the environment (flushes pending writes). */
@@ -436,6 +492,9 @@ export class ChainStore {
     }
     this.writeTries(w.tries);
     this.meta.put(MetaKey.stateRoot, asBuffer(w.stateRoot));
+    const t0 = performance.now();
+    logIndexWriteBytesTotal.inc(indexBlockLogs(this.logIndex, w.number, w.receipts));
+    logIndexWriteSeconds.observe((performance.now() - t0) / 1000);
   }
 
   /** Writes a state's trie changes: stored nodes put at their paths, vacated ones removed, wiped storage tries dropped. */
@@ -509,6 +568,9 @@ export class ChainStore {
       }
       this.writeTries(revert.tries);
       this.meta.put(MetaKey.stateRoot, asBuffer(revert.stateRoot));
+      const hash = this.canonical.get(start);
+      const raw = hash === undefined ? undefined : this.receipts.get(hash);
+      if (raw !== undefined) unindexBlockLogs(this.logIndex, number, decodeReceiptLogs(raw));
       this.canonical.remove(start);
       for (const t of txHashes) this.txIndex.remove(asBuffer(t));
       this.meta.put(MetaKey.head, asBuffer(newHead));
@@ -535,6 +597,26 @@ export class ChainStore {
       }
       this.meta.put(MetaKey.historyFloor, floor.toString());
     });
+  }
+
+  /**
+   * Drops the log index entries of blocks below `floor` and moves {@link MetaKey.logIndexFrom}
+   * up to it. basalt keeps every block's receipts today, so nothing calls it yet: whatever comes
+   * to prune receipts calls it with the same floor in the same step. Walks the whole index.
+   */
+  pruneLogIndex(floor: bigint): void {
+    if (floor <= 0n) return;
+    this.root.transactionSync(() => {
+      pruneLogIndexBelow(this.logIndex, Number(floor));
+      if (this.logIndexFrom() < floor) this.meta.put(MetaKey.logIndexFrom, floor.toString());
+    });
+  }
+
+  /** Entries and bytes (pages × page size) of the log index sub-database. */
+  logIndexStats(): { entries: number; bytes: number } {
+    const s = this.logIndex.getStats() as { entryCount?: number; pageSize?: number; treeBranchPageCount?: number; treeLeafPageCount?: number; overflowPages?: number };
+    const pages = (s.treeBranchPageCount ?? 0) + (s.treeLeafPageCount ?? 0) + (s.overflowPages ?? 0);
+    return { entries: s.entryCount ?? 0, bytes: pages * (s.pageSize ?? 4096) };
   }
 
   /** The lowest block whose state history is kept (0 for an archive node, which keeps all). */
@@ -570,6 +652,11 @@ export function encodeReceipts(receipts: StoredReceipt[]): Buffer {
     return p;
   });
   return packr.pack(packed);
+}
+
+/** The logs of {@link encodeReceipts}' receipts, without building blooms (log index writes). */
+export function decodeReceiptLogs(b: Uint8Array): { logs: Log[] }[] {
+  return (packr.unpack(b) as PackedReceipt[]).map(([, , , logs]) => ({ logs: logs.map(([address, topics, data]): Log => ({ address, topics, data })) }));
 }
 
 /** Decodes {@link encodeReceipts}. */

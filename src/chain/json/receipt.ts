@@ -393,3 +393,41 @@ export function formatBlockLogs(block: Block, receipts: StoredReceipt[], removed
   // OP chains: op-reth's (alloy) key order.
   return opts.op === undefined ? out : out.map(opRethLog);
 }
+
+/** What {@link formatSelectedLogs} needs of a block: no transaction objects, only their hashes. */
+export interface BlockLogsContext {
+  blockHash: Uint8Array;
+  blockNumber: bigint;
+  blockTimestamp: bigint;
+  /** The block's transaction hashes, in order (one per receipt). */
+  txHashes: Uint8Array[];
+}
+
+/**
+ * The logs of a block that `keep` accepts, formatted exactly as {@link formatBlockLogs} formats
+ * them (block-wide `logIndex` counted over every log): eth_getLogs formats only its matches.
+ */
+export function formatSelectedLogs(ctx: BlockLogsContext, receipts: readonly { logs: readonly Log[] }[], keep: (log: Log) => boolean, removed = false, opts: { op?: unknown } = {}): RpcLog[] {
+  if (receipts.length !== ctx.txHashes.length) {
+    throw new TypeError(`logs: ${receipts.length} receipts for ${ctx.txHashes.length} transactions`);
+  }
+  const out: RpcLog[] = [];
+  let logIndex = 0;
+  for (let i = 0; i < receipts.length; i++) {
+    for (const log of receipts[i]!.logs) {
+      const index = logIndex++;
+      if (!keep(log)) continue;
+      const l = formatLog(log, {
+        blockHash: ctx.blockHash,
+        blockNumber: ctx.blockNumber,
+        blockTimestamp: ctx.blockTimestamp,
+        transactionHash: ctx.txHashes[i]!,
+        transactionIndex: i,
+        logIndex: index,
+        removed,
+      });
+      out.push(opts.op === undefined ? l : opRethLog(l));
+    }
+  }
+  return out;
+}

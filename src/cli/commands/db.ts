@@ -1,4 +1,7 @@
 /**
+ * `basalt db reindex-logs --datadir D`: rebuilds the eth_getLogs log index of a stopped node's
+ * datadir (storage/logReindex.ts), resumable the same way.
+ *
  * `basalt db migrate --datadir D`: converts a stopped node's datadir from the plain-keyed state
  * layout of basalt before 0.9 to the current one in place (storage/migrate.ts), with a progress
  * line per step (entries/s, ETA). Interrupting it (Ctrl-C, SIGTERM) stops after the transaction
@@ -10,18 +13,22 @@ import type { Logger } from "pino";
 import { IMPORT_PROGRESS_INTERVAL_MS } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { migrateDatadir, type MigrationStep } from "../../storage/migrate.js";
+import { reindexLogs } from "../../storage/logReindex.js";
 import { to0x } from "../../util/bytes.js";
 import { BasaltError } from "../../util/errors.js";
 import { ProgressMeter } from "../../util/progress.js";
 
-/** Runs `basalt db migrate`. */
+/** Runs `basalt db migrate` or `basalt db reindex-logs`. */
 export async function dbCommand(opts: BasaltOptions, positionals: string[], log: Logger): Promise<void> {
   const [action] = positionals;
-  if (action !== "migrate" || positionals.length !== 1) throw new BasaltError("CLI_MISSING_ARGUMENT", "db needs one action: basalt db migrate --datadir D");
+  if ((action !== "migrate" && action !== "reindex-logs") || positionals.length !== 1) {
+    throw new BasaltError("CLI_MISSING_ARGUMENT", "db needs one action: basalt db migrate|reindex-logs --datadir D");
+  }
   const datadir = opts.datadir;
   if (!existsSync(join(datadir, "chain", "data.mdb"))) {
-    throw new BasaltError("CLI_NO_DATADIR", `no basalt datadir at ${datadir} (no chain/data.mdb): give the datadir of the node to migrate with --datadir`);
+    throw new BasaltError("CLI_NO_DATADIR", `no basalt datadir at ${datadir} (no chain/data.mdb): give the datadir of the stopped node with --datadir`);
   }
+  if (action === "reindex-logs") return reindexCommand(datadir, log);
   let stop = false;
   const interrupt = (): void => {
     stop = true;
@@ -56,6 +63,35 @@ export async function dbCommand(opts: BasaltOptions, positionals: string[], log:
         "datadir migrated: the state root matches the head's; start the node as before",
       );
     }
+  } finally {
+    process.off("SIGINT", interrupt);
+    process.off("SIGTERM", interrupt);
+  }
+}
+
+/** Runs `basalt db reindex-logs`: progress lines (blocks/s, ETA); Ctrl-C stops after the batch being written. */
+async function reindexCommand(datadir: string, log: Logger): Promise<void> {
+  let stop = false;
+  const interrupt = (): void => {
+    stop = true;
+  };
+  process.once("SIGINT", interrupt);
+  process.once("SIGTERM", interrupt);
+  const t0 = Date.now();
+  const meter = new ProgressMeter();
+  try {
+    log.info({ datadir }, "rebuilding the log index (stop the node first; interrupt with Ctrl-C and run again to continue)");
+    const r = await reindexLogs(datadir, {
+      stopRequested: () => stop,
+      onProgress: (p) => {
+        if (!meter.due(IMPORT_PROGRESS_INTERVAL_MS)) return;
+        const s = meter.sample(p.done, Math.max(p.total - p.done, 0));
+        log.info({ done: p.done, total: p.total, perSecond: Math.round(s.blocksPerSecond), ...(s.eta === undefined ? {} : { eta: s.eta }) }, "indexing logs");
+      },
+    });
+    const seconds = Math.round((Date.now() - t0) / 100) / 10;
+    if (r.outcome === "stopped") log.info({ datadir, seconds, blocks: r.blocks }, "interrupted: run `basalt db reindex-logs` again to continue where it stopped");
+    else log.info({ datadir, seconds, blocks: r.blocks, entries: r.entries, resumed: r.resumed }, "log index rebuilt: it covers every block; start the node as before");
   } finally {
     process.off("SIGINT", interrupt);
     process.off("SIGTERM", interrupt);

@@ -40,6 +40,7 @@ import { PublicPolicy } from "../../rpc/publicPolicy.js";
 import { selectNamespaces } from "../../rpc/namespaces.js";
 import { startMetricsServer, type MetricsServer } from "../../ops/metrics/server.js";
 import { bindChainMetrics } from "../../blockchain/metrics.js";
+import { bindLogIndexMetrics } from "../../storage/logIndexMetrics.js";
 import { RpcHttpServer } from "../../rpc/server.js";
 import { httpSubscriptionMethods, SubscriptionHub } from "../../rpc/subscriptions.js";
 import { FilterRegistry } from "../../rpc/filters.js";
@@ -175,7 +176,14 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     chain,
     pool,
     calls: callCache,
-    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver, ethProofWindow: opts["rpc.eth-proof-window"], maxTraceFilterBlocks: opts["rpc.max-trace-filter-blocks"] },
+    settings: {
+      gasCap: BigInt(opts["rpc.gascap"]),
+      clientVersion: ver,
+      ethProofWindow: opts["rpc.eth-proof-window"],
+      maxTraceFilterBlocks: opts["rpc.max-trace-filter-blocks"],
+      maxLogsPerResponse: opts["rpc.max-logs-per-response"],
+      maxBlocksPerFilter: opts["rpc.max-blocks-per-filter"],
+    },
     proofs,
     pending: flashblocks ?? NO_PENDING,
     // Follow mode reports its progress while more than a couple of blocks behind the source.
@@ -509,6 +517,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       await metrics?.close();
       if (metrics !== undefined) {
         bindChainMetrics(undefined);
+        bindLogIndexMetrics(undefined);
         bindUpgradeGuardMetrics(undefined);
       }
       await devp2p?.stop();
@@ -524,6 +533,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   if (opts.metrics) {
     try {
       bindChainMetrics(chain, datadir);
+      bindLogIndexMetrics(() => chain.store.logIndexStats());
       bindUpgradeGuardMetrics(chain.upgrades);
       metrics = await startMetricsServer({ host: opts["metrics.addr"], port: opts["metrics.port"], logger: log });
     } catch (e) {

@@ -24,6 +24,7 @@ import { registerDevP2PMetrics } from "../../p2p/el/metrics.js";
 import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";
 import { allocateIngestStats, IngestStats } from "../../flashblocks/ingestStats.js";
 import { registerStorageGauges } from "../../storage/metrics.js";
+import { registerLogIndexGauges } from "../../storage/logIndexMetrics.js";
 import { isMetricRegistered, METRIC_PREFIX } from "../../util/metrics.js";
 
 /** Prefix of prom-client's default process and Node.js metrics (`basalt_process_cpu_seconds_total`, …). */
@@ -43,6 +44,7 @@ export function registerAllMetrics(): void {
   registerChainGauges();
   registerUpgradeGuardMetrics();
   registerStorageGauges();
+  registerLogIndexGauges();
   registerDerivationMetrics();
   registerP2PMetrics();
   registerDevP2PMetrics();

@@ -1,6 +1,11 @@
 /**
  * eth_getLogs: logs of a block range or one block hash, filtered by address and topics.
- * Blocks whose header bloom cannot match are skipped without reading receipts.
+ * A range with address or topic criteria reads only the blocks the log index
+ * (storage/logIndex.ts) names: per criterion (the addresses; the topics at one position) the
+ * union of its keys' blocks, intersected across criteria. Blocks below the index's first block
+ * (a datadir indexed since it was upgraded) and ranges without criteria are scanned: blocks
+ * whose header bloom cannot match are skipped without reading receipts. Both give the same logs.
+ * Limits: `--rpc.max-blocks-per-filter` and `--rpc.max-logs-per-response` with reth's errors.
  *
  * `pending` with a pending snapshot (without one, `pending` is `latest`):
  * - `toBlock: "pending"`: the canonical logs of `fromBlock`..latest, then the matching logs of
@@ -16,11 +21,18 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { MAX_FILTER_ADDRESSES, MAX_FILTER_SUBTOPICS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
+import { candidateBlocks } from "../../storage/logIndex.js";
+import { addressKey, topicKey } from "../../storage/logIndexCodec.js";
+import { rpcGetLogsBlocksReadTotal, rpcGetLogsBlocksTotal } from "../metrics.js";
 import type { Chain } from "../../blockchain/chain.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError, ServerError } from "../errors.js";
-import { formatBlockLogs, type RpcLog } from "../../chain/json/index.js";
+import { formatBlockLogs, formatSelectedLogs, toData, type RpcLog } from "../../chain/json/index.js";
+import { decodeReceiptLogs } from "../../storage/store.js";
+import type { Log } from "../../storage/types.js";
+import { asBuffer } from "../../util/bytes.js";
+import { RLP } from "@ethereumjs/rlp";
 import { parseAddress, parseHash } from "../hexParams.js";
 import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
@@ -44,7 +56,10 @@ function bloomHas(bloom: Uint8Array, item: Uint8Array): boolean {
 }
 
 function mayMatch(block: Block, f: LogFilter): boolean {
-  const bloom = block.header.logsBloom;
+  return bloomMayMatch(block.header.logsBloom, f);
+}
+
+function bloomMayMatch(bloom: Uint8Array, f: LogFilter): boolean {
   if (f.addresses.size > 0 && ![...f.addresses].some((a) => bloomHas(bloom, Buffer.from(a.slice(2), "hex")))) return false;
   for (const t of f.topics) {
     if (t === null || t.size === 0) continue;
@@ -63,17 +78,80 @@ export function matches(log: RpcLog, f: LogFilter): boolean {
   return true;
 }
 
+/** {@link matches} on a stored log (before formatting): the same rule on the same lowercase hex. */
+function rawMatches(log: Log, f: LogFilter): boolean {
+  if (f.addresses.size > 0 && !f.addresses.has(toData(log.address))) return false;
+  if (f.topics.length > log.topics.length) return false;
+  for (let i = 0; i < f.topics.length; i++) {
+    const t = f.topics[i];
+    if (t !== null && t.size > 0 && !t.has(toData(log.topics[i]!))) return false;
+  }
+  return true;
+}
+
+/**
+ * Appends to `out` the matching logs of canonical block `hash` read from its stored bytes
+ * (receipts' logs without blooms, transaction hashes from the body; no block object), formatted
+ * as {@link collectBlockLogs} does. Whether the receipts were there.
+ */
+function readBlockLogs(chain: Chain, hash: Uint8Array, header: { number: bigint; timestamp: bigint }, filter: LogFilter, out: RpcLog[]): boolean {
+  const raw = chain.store.receipts.get(asBuffer(hash));
+  if (raw === undefined) return false;
+  const receipts = decodeReceiptLogs(raw);
+  const keep = (log: Log): boolean => rawMatches(log, filter);
+  // The body (transaction hashes) only for a block with a match.
+  if (!receipts.some((r) => r.logs.some(keep))) return true;
+  const txHashes = chain.transactionHashesOf(hash);
+  if (txHashes === undefined) return false;
+  const ctx = { blockHash: hash, blockNumber: header.number, blockTimestamp: header.timestamp, txHashes };
+  for (const l of formatSelectedLogs(ctx, receipts, keep, false, { op: chain.op })) out.push(l);
+  return true;
+}
+
+/** A filter's bloom test with each criterion's bit positions computed once (the scan tests every block). */
+function bloomTest(f: LogFilter): (bloom: Uint8Array) => boolean {
+  const bitsOf = (hex: string): number[] => {
+    const h = keccak256(Buffer.from(hex.slice(2), "hex"));
+    return [0, 2, 4].map((i) => ((h[i]! << 8) | h[i + 1]!) & 2047);
+  };
+  const groups: number[][][] = [];
+  if (f.addresses.size > 0) groups.push([...f.addresses].map(bitsOf));
+  for (const t of f.topics) if (t !== null && t.size > 0) groups.push([...t].map(bitsOf));
+  const has = (bloom: Uint8Array, bits: number[]): boolean => bits.every((bit) => (bloom[255 - (bit >> 3)]! & (1 << (bit & 7))) !== 0);
+  return (bloom) => bloom.length !== 256 || groups.every((g) => g.some((bits) => has(bloom, bits)));
+}
+
+/** The fields eth_getLogs needs of a stored header, from its RLP (no header object). */
+function headerFields(rlp: Uint8Array): { timestamp: bigint; logsBloom: Uint8Array } {
+  const v = RLP.decode(rlp) as Uint8Array[];
+  const ts = v[11]!;
+  return { timestamp: ts.length === 0 ? 0n : BigInt("0x" + Buffer.from(ts).toString("hex")), logsBloom: v[6]! };
+}
+
 /** A log's position, the key of pending/canonical deduplication: (blockNumber, logIndex). */
 function position(l: RpcLog): [bigint, bigint] {
   return [BigInt(l.blockNumber), BigInt(l.logIndex)];
 }
 
+/** Most logs in one answer over several blocks (`--rpc.max-logs-per-response`; 0 = no limit). */
+function maxLogsOf(b: RpcBackend): number {
+  const v = b.settings.maxLogsPerResponse ?? MAX_LOGS_PER_RESPONSE;
+  return v === 0 ? Infinity : v;
+}
+
+/** reth's `QueryExceedsMaxResults`: more than `max` logs once block `at` was added to a range starting at `from`. */
+function tooManyLogs(max: number, from: bigint, at: bigint): InvalidParamsError {
+  const retryTo = at === from ? from : at - 1n;
+  return new InvalidParamsError(`query exceeds max results ${max}, retry with the range ${from}-${retryTo}`);
+}
+
 /**
  * Adds to `out` the matching logs of the pre-confirmed transactions of the snapshot blocks
  * numbered `from` or above that are not already in `out` at the same (blockNumber, logIndex),
- * then orders `out` by block and log index.
+ * then orders `out` by block and log index. `rangeFrom` is the query's first block (the retry
+ * range of a too large answer).
  */
-function mergePendingLogs(out: RpcLog[], blocks: readonly PendingBlockView[], from: bigint, f: LogFilter): void {
+function mergePendingLogs(out: RpcLog[], blocks: readonly PendingBlockView[], from: bigint, f: LogFilter, maxLogs: number, rangeFrom: bigint): void {
   const seen = new Set(out.map((l) => `${BigInt(l.blockNumber)}:${BigInt(l.logIndex)}`));
   let added = false;
   for (const block of blocks) {
@@ -87,7 +165,7 @@ function mergePendingLogs(out: RpcLog[], blocks: readonly PendingBlockView[], fr
         seen.add(k);
         out.push(l);
         added = true;
-        if (out.length > MAX_LOGS_PER_RESPONSE) throw new ServerError(`query returned more than ${MAX_LOGS_PER_RESPONSE} results`);
+        if (out.length > maxLogs) throw tooManyLogs(maxLogs, rangeFrom, n);
       }
     }
   }
@@ -126,19 +204,83 @@ export function parseLogFilter(o: Record<string, unknown>, index: number): LogFi
 
 /**
  * Appends to `out` the logs of `block` that match `filter` (`removed` set as given), skipping
- * the receipts when the header's bloom cannot match; nothing when the receipts are not stored.
- * @throws ServerError past `limit` logs in `out` (eth_getLogs' MAX_LOGS_PER_RESPONSE).
+ * the receipts when the header's bloom cannot match; nothing when the receipts are not stored
+ * (the polling filters' new and removed blocks). Whether the receipts were read.
  */
-export function collectBlockLogs(chain: Chain, block: Block, filter: LogFilter, removed: boolean, out: RpcLog[], limit = MAX_LOGS_PER_RESPONSE): void {
-  if (!mayMatch(block, filter)) return;
+export function collectBlockLogs(chain: Chain, block: Block, filter: LogFilter, removed: boolean, out: RpcLog[]): boolean {
+  if (!mayMatch(block, filter)) return false;
   const receipts = chain.getReceipts(block.hash());
-  if (receipts === undefined) return;
-  for (const l of formatBlockLogs(block, receipts, removed, { op: chain.op })) {
-    if (matches(l, filter)) {
-      out.push(l);
-      if (out.length > limit) throw new ServerError(`query returned more than ${limit} results`);
-    }
+  if (receipts === undefined) return false;
+  for (const l of formatBlockLogs(block, receipts, removed, { op: chain.op })) if (matches(l, filter)) out.push(l);
+  return true;
+}
+
+/**
+ * The log index keys of a filter's criteria, one group per criterion (the addresses; the topics
+ * at one position); undefined when it has none (every log matches: the index cannot narrow).
+ */
+export function indexGroups(f: LogFilter): Buffer[][] | undefined {
+  const groups: Buffer[][] = [];
+  if (f.addresses.size > 0) groups.push([...f.addresses].map((a) => addressKey(Buffer.from(a.slice(2), "hex"))));
+  f.topics.forEach((t, i) => {
+    if (t !== null && t.size > 0) groups.push([...t].map((x) => topicKey(i, Buffer.from(x.slice(2), "hex"))));
+  });
+  return groups.length === 0 ? undefined : groups;
+}
+
+/**
+ * The blocks of canonical [from, to] the log index names for `filter`, or undefined when it
+ * cannot narrow them (no criteria, or part of the range below the index's first block): the
+ * polling filters read only these of the new blocks.
+ */
+export function indexedCandidates(chain: Chain, filter: LogFilter, from: bigint, to: bigint): Set<number> | undefined {
+  const groups = indexGroups(filter);
+  if (groups === undefined || from > to || chain.store.logIndexFrom() > from) return undefined;
+  const candidates = candidateBlocks(chain.store.logIndex, groups, Number(from), Number(to));
+  rpcGetLogsBlocksTotal.inc({ path: "index" }, Number(to - from + 1n));
+  rpcGetLogsBlocksReadTotal.inc({ path: "index" }, candidates.length);
+  return new Set(candidates);
+}
+
+/**
+ * Appends to `out` the logs of canonical blocks [from, to] matching `filter`, in block order:
+ * the index's candidates where it covers the range and the filter has criteria, a bloom scan
+ * elsewhere (or everywhere with `useIndex: false`).
+ * @throws InvalidParamsError (reth's "query exceeds max results") past `maxLogs` logs over several blocks.
+ */
+export function rangeLogs(chain: Chain, filter: LogFilter, from: bigint, to: bigint, out: RpcLog[], opts: { maxLogs?: number; useIndex?: boolean } = {}): void {
+  const maxLogs = opts.maxLogs ?? MAX_LOGS_PER_RESPONSE;
+  const multi = from !== to;
+  const groups = opts.useIndex === false ? undefined : indexGroups(filter);
+  const covered = groups === undefined ? to + 1n : chain.store.logIndexFrom();
+  const scanTo = covered - 1n < to ? covered - 1n : to;
+  const mayMatchBloom = bloomTest(filter);
+  const read = (n: bigint, bloom: boolean): boolean => {
+    const hash = chain.getCanonicalHash(n);
+    const rlp = hash === undefined ? undefined : chain.store.getHeaderRlp(hash);
+    if (hash === undefined || rlp === undefined) return false;
+    const header = headerFields(rlp);
+    if (bloom && !mayMatchBloom(header.logsBloom)) return false;
+    const did = readBlockLogs(chain, hash, { number: n, timestamp: header.timestamp }, filter, out);
+    if (multi && out.length > maxLogs) throw tooManyLogs(maxLogs, from, n);
+    return did;
+  };
+  let scanned = 0;
+  let scannedRead = 0;
+  for (let n = from; n <= scanTo; n++) {
+    scanned++;
+    if (read(n, true)) scannedRead++;
   }
+  if (scanned > 0) {
+    rpcGetLogsBlocksTotal.inc({ path: "scan" }, scanned);
+    rpcGetLogsBlocksReadTotal.inc({ path: "scan" }, scannedRead);
+  }
+  const start = covered > from ? covered : from;
+  if (groups === undefined || start > to) return;
+  const candidates = candidateBlocks(chain.store.logIndex, groups, Number(start), Number(to));
+  rpcGetLogsBlocksTotal.inc({ path: "index" }, Number(to - start + 1n));
+  rpcGetLogsBlocksReadTotal.inc({ path: "index" }, candidates.length);
+  for (const n of candidates) read(BigInt(n), false);
 }
 
 /** eth_getLogs(filter) with the filter object `raw` (argument 0); eth_getFilterLogs runs a log filter's criteria through it. */
@@ -151,11 +293,12 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
   }
   const filter = parseLogFilter(o, 0);
   const out: RpcLog[] = [];
-  const collect = (block: Block): void => collectBlockLogs(chain, block, filter, false, out);
+  const maxLogs = maxLogsOf(b);
   if (o.blockHash != null) {
+    // One block: all its logs, whatever their number (reth limits ranges of several blocks only).
     const block = chain.getBlockByHash(parseHash(o.blockHash, "0.blockHash"));
     if (block === undefined) throw new ServerError("unknown block");
-    collect(block);
+    collectBlockLogs(chain, block, filter, false, out);
     return out;
   }
   const head = chain.head.header.number;
@@ -168,21 +311,19 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
     const from = fromPending ? head + 1n : o.fromBlock == null ? head : numberOf(b, o.fromBlock, "from");
     if (from > n) throw new InvalidParamsError("invalid block range params");
     if (from <= head) {
-      if (head - from + 1n > BigInt(MAX_LOGS_BLOCK_RANGE)) throw new ServerError(`query exceeds max block range ${MAX_LOGS_BLOCK_RANGE}`);
-      for (let i = from; i <= head; i++) {
-        const block = chain.getBlockByNumber(i);
-        if (block !== undefined) collect(block);
-      }
+      const maxBlocks = b.settings.maxBlocksPerFilter ?? MAX_LOGS_BLOCK_RANGE;
+      if (maxBlocks > 0 && head - from > BigInt(maxBlocks)) throw new InvalidParamsError(`query exceeds max block range ${maxBlocks}`);
+      rangeLogs(chain, filter, from, head, out, { maxLogs });
     }
     const blocks = [...position.snapshot.blocks.filter((x) => BigInt(x.number) < n), position.at.block];
-    mergePendingLogs(out, blocks, from, filter);
+    mergePendingLogs(out, blocks, from, filter, maxLogs, from);
     return out;
   }
   const toPending = toParam !== undefined && isPendingParam(toParam);
   const s = fromPending || toPending ? pendingFor(b, "eth_getLogs") : undefined;
   if (s !== undefined && fromPending) {
     // Only the pre-confirmed logs: the snapshot blocks after the head.
-    mergePendingLogs(out, s.blocks, head + 1n, filter);
+    mergePendingLogs(out, s.blocks, head + 1n, filter, maxLogs, head + 1n);
     return out;
   }
   const num = (v: unknown, name: "from" | "to"): bigint => (v == null ? head : numberOf(b, v, name));
@@ -190,7 +331,7 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
   const to = num(o.toBlock, "to");
   if (s !== undefined && from > head && BigInt(s.blocks.at(-1)!.number) >= from) {
     // fromBlock after the head but within the pending blocks: only pre-confirmed logs.
-    mergePendingLogs(out, s.blocks, from, filter);
+    mergePendingLogs(out, s.blocks, from, filter, maxLogs, from);
     return out;
   }
   if (from > head || to > head) {
@@ -198,12 +339,11 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
     throw new InvalidParamsError("block range extends beyond current head block");
   }
   if (from > to) throw new InvalidParamsError("invalid block range params");
-  if (to - from + 1n > BigInt(MAX_LOGS_BLOCK_RANGE)) throw new ServerError(`query exceeds max block range ${MAX_LOGS_BLOCK_RANGE}`);
-  for (let n = from; n <= to; n++) {
-    const block = chain.getBlockByNumber(n);
-    if (block !== undefined) collect(block);
-  }
-  if (s !== undefined) mergePendingLogs(out, s.blocks, from, filter);
+  // reth's rule and text (EthFilterError::QueryExceedsMaxBlocks): the span beyond the first block is capped.
+  const maxBlocks = b.settings.maxBlocksPerFilter ?? MAX_LOGS_BLOCK_RANGE;
+  if (maxBlocks > 0 && to - from > BigInt(maxBlocks)) throw new InvalidParamsError(`query exceeds max block range ${maxBlocks}`);
+  rangeLogs(chain, filter, from, to, out, { maxLogs });
+  if (s !== undefined) mergePendingLogs(out, s.blocks, from, filter, maxLogs, from);
   return out;
 }
 

@@ -37,7 +37,7 @@ import {
 import { OPTION_LIST, envVarName } from "../../../src/config/options.js";
 import { DEFAULT_P2P_EL_DISCOVERY_PORT,
   DEFAULT_P2P_EL_DISCV5_PORT, DEFAULT_P2P_EL_MAX_INBOUND, DEFAULT_P2P_EL_MAX_OUTBOUND, DEFAULT_P2P_EL_PORT } from "../../../src/config/constants.js";
-import { DEFAULT_MAX_FILTERS, TRACE_FILTER_MAX_BLOCKS } from "../../../src/config/constants.js";
+import { DEFAULT_MAX_FILTERS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE, TRACE_FILTER_MAX_BLOCKS } from "../../../src/config/constants.js";
 import { BasaltError } from "../../../src/util/errors.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "basalt-cli-args-"));
@@ -225,6 +225,8 @@ describe("defaults", () => {
       "enable-metering": false,
       "metering.priority-fee-percentile": 0.5,
       "metering.uncongested-priority-fee": 1_000_000,
+      "rpc.max-logs-per-response": MAX_LOGS_PER_RESPONSE,
+      "rpc.max-blocks-per-filter": MAX_LOGS_BLOCK_RANGE,
       "db.read-ahead": false,
     });
     expect(Object.keys(options).sort()).toEqual(OPTION_LIST.map((o) => o.name).sort());

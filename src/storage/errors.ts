@@ -21,6 +21,8 @@ export const StorageErrorCode = {
   BULK_LOAD_REFUSED: "STORAGE_BULK_LOAD_REFUSED",
   /** A bulk load gave another state root than expected. */
   BULK_LOAD_ROOT: "STORAGE_BULK_LOAD_ROOT",
+  /** A stored record's bytes do not follow their encoding (truncated, undefined type byte). */
+  RECORD_CORRUPT: "STORAGE_RECORD_CORRUPT",
 } as const;
 
 /** An error of the chain store. */

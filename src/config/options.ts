@@ -59,7 +59,7 @@ import {
   DEFAULT_P2P_EL_PORT,
   P2P_EL_SECRET_FILE,
 } from "./constants.js";
-import { DEFAULT_MAX_FILTERS, TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
+import { DEFAULT_MAX_FILTERS, RESPONSE_CACHE_BLOCKS, TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
 
 /** The commands that take options. */
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet" | "db";
@@ -322,6 +322,8 @@ export interface BasaltOptions {
   // ---- parity-style tracing (trace_*) ----
   /** Most blocks one trace_filter request may span (reth `--rpc.max-trace-filter-blocks`). */
   "rpc.max-trace-filter-blocks": number;
+  /** Blocks whose rendered answers (eth_getBlockBy*, eth_getBlockReceipts) the response cache keeps; 0 = no cache. */
+  "rpc.response-cache-blocks": number;
   // ---- polling filters (eth_newFilter…) ----
   /** Most filters installed at once. */
   "rpc.max-filters": number;
@@ -1347,6 +1349,16 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     group: "rpc",
     commands: ["node"],
     min: 1,
+    valueName: "<blocks>",
+  },
+  "rpc.response-cache-blocks": {
+    name: "rpc.response-cache-blocks",
+    type: "number",
+    description: "blocks whose final eth_getBlockBy*/eth_getBlockReceipts answers are kept rendered (0: render every request; benchmarks of the uncached path)",
+    default: RESPONSE_CACHE_BLOCKS,
+    group: "rpc",
+    commands: ["node"],
+    min: 0,
     valueName: "<blocks>",
   },
   // ---- polling filters (eth_newFilter…) ----

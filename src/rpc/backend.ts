@@ -19,6 +19,8 @@ export interface RpcSettings {
   ethProofWindow?: number;
   /** `--rpc.max-trace-filter-blocks`: most blocks one trace_filter request may span (default TRACE_FILTER_MAX_BLOCKS). */
   maxTraceFilterBlocks?: number;
+  /** `--rpc.response-cache-blocks`: blocks the response cache keeps rendered (default RESPONSE_CACHE_BLOCKS; 0 = none). */
+  responseCacheBlocks?: number;
 }
 
 /** The historical proofs extension (`--historical-proofs`), as the RPC methods use it. */

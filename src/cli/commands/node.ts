@@ -171,7 +171,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     chain,
     pool,
     calls: callCache,
-    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver, ethProofWindow: opts["rpc.eth-proof-window"], maxTraceFilterBlocks: opts["rpc.max-trace-filter-blocks"] },
+    settings: { gasCap: BigInt(opts["rpc.gascap"]), clientVersion: ver, ethProofWindow: opts["rpc.eth-proof-window"], maxTraceFilterBlocks: opts["rpc.max-trace-filter-blocks"], responseCacheBlocks: opts["rpc.response-cache-blocks"] },
     proofs,
     pending: flashblocks ?? NO_PENDING,
     // Follow mode reports its progress while more than a couple of blocks behind the source.

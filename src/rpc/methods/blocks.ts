@@ -89,7 +89,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
   const op = chain.op;
 
   /** Final JSON of recent blocks' answers, rendered when they become the head. */
-  const cache = new BlockResponseCache((block, answer) => renderBlockAnswer(chain, block, answer), chain);
+  const cache = new BlockResponseCache((block, answer) => renderBlockAnswer(chain, block, answer), chain, b.settings.responseCacheBlocks);
   chain.onHead((head, reorged) => cache.onHead(head, reorged));
 
   const blockJson = (block: Block | undefined, full: boolean): unknown => {

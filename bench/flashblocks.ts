@@ -78,6 +78,7 @@ interface Percentiles {
 }
 
 function percentiles(xs: number[]): Percentiles {
+  if (xs.length === 0) return { n: 0, p50: 0, p90: 0, p99: 0, max: 0 };
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number): number => Number(s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))]!.toFixed(3));
   return { n: s.length, p50: q(50), p90: q(90), p99: q(99), max: Number(s[s.length - 1]!.toFixed(3)) };

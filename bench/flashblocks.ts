@@ -203,6 +203,9 @@ async function main(): Promise<void> {
       ...tableDefaults(),
       // Not measured here; off so the bench never collides with a node on 7545.
       rollup: false,
+      // No peer-to-peer networking either: 9222/30303 may be taken by another node on the machine.
+      "p2p.disable": true,
+      "p2p.el.disable": true,
       datadir: dirs[1]!,
       network: "devnet",
       "http.port": 0,

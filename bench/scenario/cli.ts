@@ -2,9 +2,11 @@
  * The basalt-vs-anvil scenario (`node dist/bench/scenario.js`): builds the same realistic chain
  * (blocks of ~200 transfers, ERC-20 transfers and swaps, from the same signed transactions) in
  * basalt and in anvil, checks both executed it identically, serves basalt's exact block and
- * receipts bytes from a bare uWebSockets.js server, runs the same load against all of them (one
- * at a time), then calibrates the load generator against a bare server (its own ceiling per
- * answer size, next to wrk's), then an overload step on basalt's eth_call at 10× its peak; prints
+ * receipts bytes from a bare uWebSockets.js server (also every block's, per request body), runs
+ * the same load against all of them (one at a time), restarts basalt on the same chain with the
+ * response cache off and loads every block's full body and receipts (the path of older blocks),
+ * then calibrates the load generator against a bare server (its own ceiling per answer size, next
+ * to wrk's), then an overload step on basalt's eth_call at 10× its peak; prints
  * the load table and the targets (ratios basalt/anvil and basalt/bare, latency, overload) with
  * PASS/MISS/GENERATOR-BOUND, and writes the reports and targets.json.
  */
@@ -262,7 +264,9 @@ async function runOverload(basalt: BasaltNode, report: LoadReport, corpora: Corp
 /**
  * Runs the scenario: workload → basalt and anvil started → the chain built on both and checked
  * for agreement → basalt's block and receipts bytes captured and served by the bare server →
- * the load run on every endpoint (one at a time) → the overload stage (if any) → targets. Writes
+ * the load run on every endpoint (one at a time) → basalt restarted with
+ * `--rpc.response-cache-blocks 0` and the uncached corpora run (its results join the report) →
+ * basalt restarted with its cache → the overload stage (if any) → targets. Writes
  * `load.json`/`load.html`, `overload.json`/`overload.html` (with an overload stage) and
  * `targets.json` to `opts.out`. Every child process is stopped before it returns or throws.
  */

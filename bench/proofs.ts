@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     const anvil = await startAnvil();
     const anvilChain = await applyWorkload(
       { name: "anvil", url: anvil.url },
-      { chainId, setup: [], blocks: rounds, tokens: [token], pools: [], senders: [addr(0), addr(1), addr(2)], probe: { token, from: addr(0), to: addr(2) } },
+      { chainId, setup: [], blocks: rounds, tokens: [token], pools: [], senders: [addr(0), addr(1), addr(2)], probe: { token, from: addr(0), to: addr(2) }, holders: [] },
     );
     // The first body asks for accounts 0 and 2 (balances at every block); the others for two of the holders buildChain paid.
     const holders = [addr(0), addr(2), ...Array.from({ length: Math.min(blocks, DISTINCT_BODIES) }, (_, i) => holderOf(i + 1))];

@@ -12,6 +12,7 @@ import { commonFromGenesis } from "../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
 import { createAddress } from "../src/chain/json/receipt.js";
 import { startAnvil } from "./scenario/anvil.js";
+import { recordSummary } from "./summary.js";
 import { startBasalt } from "./scenario/basalt.js";
 import { rpc } from "./scenario/rpc.js";
 import { calleeRuntime, deploy, word } from "./workload/traceContracts.js";
@@ -20,6 +21,8 @@ import { calleeRuntime, deploy, word } from "./workload/traceContracts.js";
 const BLOCK_TXS = 200;
 /** Senders sharing them (nonce order per sender). */
 const SENDERS = 4;
+/** The issue's target: the struct logger's block trace within 2× of anvil's time. */
+const STRUCT_LOGGER_VS_ANVIL_MAX = 2;
 
 const common = commonFromGenesis(devnetGenesis(), "devnet");
 const accounts = devAccounts();
@@ -82,6 +85,12 @@ async function main(): Promise<void> {
       const b = await timeTrace(basalt.url, blocks.basalt!, config, repeats, BLOCK_TXS + 1);
       const a = await timeTrace(anvil.url, blocks.anvil!, config, repeats, BLOCK_TXS);
       rows.push(`| ${label} | ${b.ms.toFixed(1)} | ${a.ms.toFixed(1)} | ${(b.ms / a.ms).toFixed(2)} | ${b.bytes} |`);
+      const measured = `basalt ${b.ms.toFixed(1)} ms / anvil ${a.ms.toFixed(1)} ms = ${(b.ms / a.ms).toFixed(2)} (median of ${repeats}, one in flight)`;
+      if (label === "struct logger") {
+        recordSummary([{ bench: "traceBlock", target: `debug_traceBlockByNumber struct logger, ${BLOCK_TXS} txs: basalt within ${STRUCT_LOGGER_VS_ANVIL_MAX}× of anvil`, measured, verdict: b.ms / a.ms <= STRUCT_LOGGER_VS_ANVIL_MAX ? "PASS" : "MISS" }]);
+      } else {
+        recordSummary([{ bench: "traceBlock", target: `debug_traceBlockByNumber callTracer, ${BLOCK_TXS} txs (informational)`, measured, verdict: "N/A" }]);
+      }
     }
     console.log(`debug_traceBlockByNumber, ${BLOCK_TXS} transactions, median of ${repeats}\n${rows.join("\n")}`);
   } finally {

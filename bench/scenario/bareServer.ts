@@ -5,7 +5,7 @@
  * over HTTP at all on this machine: the scenario compares basalt with it, and the load generator
  * calibrates its own ceiling against it (bench/load/calibrate.ts).
  *
- * Runs as its own process: `node dist/bench/scenario/bareServer.js <port> <path>=<file>…`;
+ * Runs as its own process: `node dist/bench/scenario/bareServer.js <port> <path>=<file>|map:<file>…`;
  * {@link startBareServer} launches it. {@link serveBare} runs it in-process (tests).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,11 +23,19 @@ import { waitForRpc } from "./rpc.js";
 const READY_TIMEOUT_MS = 15_000;
 /** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT: fail instead of sharing a port via SO_REUSEPORT. */
 const LISTEN_EXCLUSIVE_PORT = 1;
+/** Marks a route's file as per-body answers (`/path=map:file`) in the child's arguments. */
+const PER_BODY_PREFIX = "map:";
 /** The 4-argument listen overload the native module has but the bundled typings omit. */
 type ListenWithOptions = (host: string, port: number, options: number, cb: (socket: unknown) => void) => unknown;
 
-/** Bytes to answer, by request path (e.g. `{ "/": block, "/receipts": receipts }`). */
-export type BareRoutes = Record<string, Buffer>;
+/**
+ * What a path answers: fixed bytes, or bytes per request body (the exact request text → its
+ * answer, e.g. basalt's answer to each `eth_getBlockByNumber(n, true)`; an unknown body answers 404).
+ */
+export type BareAnswer = Buffer | Map<string, Buffer>;
+
+/** Answers by request path (e.g. `{ "/": block, "/receipts": receipts, "/bodies": perBody }`). */
+export type BareRoutes = Record<string, BareAnswer>;
 
 /** A running bare server (child process or in-process). */
 export interface BareServerHandle {
@@ -59,10 +67,36 @@ function answer(bytes: Buffer): (res: HttpResponse) => void {
   };
 }
 
+/**
+ * A POST handler answering the bytes `answers` holds for the request's body (read whole, then one
+ * map lookup: the least a server can do to answer per request), 404 for a body it does not hold.
+ */
+function answerPerBody(answers: Map<string, Buffer>): (res: HttpResponse) => void {
+  return (res) => {
+    let aborted = false;
+    let chunks: Buffer[] = [];
+    res.onAborted(() => {
+      aborted = true;
+    });
+    res.onData((chunk, isLast) => {
+      // uWS reuses the chunk's memory after the callback: copy it.
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
+      if (!isLast || aborted) return;
+      const body = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+      chunks = [];
+      const bytes = answers.get(body);
+      res.cork(() => {
+        if (bytes === undefined) res.writeStatus("404 Not Found").end();
+        else res.writeHeader("Content-Type", "application/json").end(bytes);
+      });
+    });
+  };
+}
+
 /** Serves `routes` on 127.0.0.1:`port` (`port` 0: any free port), in this process; unknown paths answer 404. */
 export function serveBare(port: number, routes: BareRoutes): Promise<BareServerHandle> {
   const app = uws.App();
-  for (const [route, bytes] of Object.entries(routes)) app.post(route, answer(bytes));
+  for (const [route, a] of Object.entries(routes)) app.post(route, a instanceof Map ? answerPerBody(a) : answer(a));
   app.any("/*", (res) => {
     res.writeStatus("404 Not Found").end();
   });
@@ -87,9 +121,14 @@ export function serveBare(port: number, routes: BareRoutes): Promise<BareServerH
 export async function startBareServer(routes: BareRoutes): Promise<BareServer> {
   const script = compiledScript("bench", "scenario", "bareServer.js");
   const dir = mkdtempSync(path.join(tmpdir(), "basalt-bare-"));
-  const args = Object.entries(routes).map(([route, bytes], i) => {
+  const args = Object.entries(routes).map(([route, a], i) => {
     const file = path.join(dir, `route-${i}.json`);
-    writeFileSync(file, bytes);
+    if (a instanceof Map) {
+      // Per-body answers: a JSON object { request text: answer text }.
+      writeFileSync(file, JSON.stringify(Object.fromEntries([...a].map(([body, bytes]) => [body, bytes.toString("utf8")]))));
+      return `${route}=${PER_BODY_PREFIX}${file}`;
+    }
+    writeFileSync(file, a);
     return `${route}=${file}`;
   });
   const [port] = await freePorts(1);
@@ -116,7 +155,10 @@ async function main(argv: string[]): Promise<void> {
   for (const p of pairs) {
     const eq = p.indexOf("=");
     if (eq <= 0 || !p.startsWith("/")) throw new ScenarioError("BENCH_SCENARIO_ARG", `bare server route ${JSON.stringify(p)}: expected /path=file`);
-    routes[p.slice(0, eq)] = readFileSync(p.slice(eq + 1));
+    const file = p.slice(eq + 1);
+    routes[p.slice(0, eq)] = file.startsWith(PER_BODY_PREFIX)
+      ? new Map(Object.entries(JSON.parse(readFileSync(file.slice(PER_BODY_PREFIX.length), "utf8")) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, "utf8")]))
+      : readFileSync(file);
   }
   if (!Number.isInteger(port) || port <= 0 || pairs.length === 0) {
     throw new ScenarioError("BENCH_SCENARIO_ARG", `bare server arguments ${JSON.stringify(argv)}: expected <port> <path>=<file>…`);

@@ -62,3 +62,30 @@ export function gasCheck(above: bigint, atMost: bigint): Validate {
     return g > above && g <= atMost ? undefined : `${g} gas, more than ${above} and at most ${atMost} expected`;
   };
 }
+
+/** Validator factory: the balance of body `i` — positive for the first `present` bodies (funded accounts), 0x0 after (absent ones). */
+export function balanceCheck(present: number): Validate {
+  return (r, i) => {
+    if (typeof r !== "string" || !QUANTITY.test(r)) return "quantity expected";
+    if ((i ?? 0) < present) return r !== "0x0" ? undefined : "positive balance of a funded account expected";
+    return r === "0x0" ? undefined : `balance ${r} of an absent account, 0x0 expected`;
+  };
+}
+
+/** Validator factory: block `numbers[bodyIndex]` with full transaction objects. */
+export function blockAtCheck(numbers: string[]): Validate {
+  return (r, i) => {
+    if (!isObject(r) || !Array.isArray(r.transactions)) return "block object with transactions expected";
+    if (r.number !== numbers[i ?? 0]) return `block ${String(r.number)}, ${numbers[i ?? 0]} expected`;
+    return r.transactions.every(isObject) ? undefined : "full transaction objects expected";
+  };
+}
+
+/** Validator factory: the receipts of block `numbers[bodyIndex]` (at least one: the L1-info deposit or a transaction), each of that block. */
+export function receiptsAtCheck(numbers: string[]): Validate {
+  return (r, i) => {
+    if (!Array.isArray(r) || r.length === 0) return "a non-empty array of receipts expected";
+    const want = numbers[i ?? 0];
+    return r.every((x) => isObject(x) && x.blockNumber === want) ? undefined : `receipts of block ${want} expected`;
+  };
+}

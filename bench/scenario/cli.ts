@@ -2,13 +2,16 @@
  * The basalt-vs-anvil scenario (`node dist/bench/scenario.js`): builds the same realistic chain
  * (blocks of ~200 transfers, ERC-20 transfers and swaps, from the same signed transactions) in
  * basalt and in anvil, checks both executed it identically, serves basalt's exact block and
- * receipts bytes from a bare uWebSockets.js server, runs the same load against all of them (one
- * at a time), then calibrates the load generator against a bare server (its own ceiling per
- * answer size, next to wrk's), then an overload step on basalt's eth_call at 10× its peak; prints
+ * receipts bytes from a bare uWebSockets.js server (also every block's, per request body), runs
+ * the same load against all of them (one at a time), restarts basalt on the same chain with the
+ * response cache off and loads every block's full body and receipts (the path of older blocks),
+ * then calibrates the load generator against a bare server (its own ceiling per answer size, next
+ * to wrk's), then an overload step on basalt's eth_call at 10× its peak; prints
  * the load table and the targets (ratios basalt/anvil and basalt/bare, latency, overload) with
  * PASS/MISS/GENERATOR-BOUND, and writes the reports and targets.json.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
 import { DEFAULT_CALIBRATION_SECONDS } from "../load/calibrate.js";
@@ -22,7 +25,8 @@ import { startAnvil, type AnvilNode } from "./anvil.js";
 import { startBareServer, type BareServer } from "./bareServer.js";
 import { startBasalt, type BasaltNode } from "./basalt.js";
 import { buildChains, type Agreement } from "./chain.js";
-import { BLOCK_FULL_BODY, CORPUS, DISTINCT_CALL_BODIES, ENDPOINT, RECEIPTS_BODY, scenarioCorpora } from "./corpora.js";
+import { BLOCK_FULL_BODY, CORPUS, DISTINCT_CALL_BODIES, ENDPOINT, RECEIPTS_BODY, scenarioCorpora, uncachedBodies, uncachedCorpora } from "./corpora.js";
+import { recordSummary } from "../summary.js";
 import { ScenarioError } from "./errors.js";
 import { stopAllChildren } from "./processes.js";
 import { postText } from "./rpc.js";
@@ -39,9 +43,11 @@ const FULL = {
   peakConcurrency: 32,
   peakSeconds: 5,
   overloadSeconds: 5,
+  /** funded accounts of the eth_getBalance corpus (distinct existing addresses) */
+  holders: 1_024,
 };
 /** --quick: 2 blocks, two steps (one at the latency target's 256 req/s) of 1 s, a 2 s peak and overload — about a minute and a half. */
-const QUICK = { ...FULL, blocks: 2, steps: [16, 256], stepSeconds: 1, peakSeconds: 2, overloadSeconds: 2 };
+const QUICK = { ...FULL, blocks: 2, steps: [16, 256], stepSeconds: 1, peakSeconds: 2, overloadSeconds: 2, holders: 256 };
 /** Overload: offered rate as a multiple of basalt's measured eth_call throughput (the issue's 10×). */
 const DEFAULT_OVERLOAD_FACTOR = 10;
 /** Connections of the overload step: above basalt's default execution queue (256 per thread), so the queue bound is what answers. */
@@ -55,6 +61,10 @@ const OVERLOAD_SETTLE_MS = 1_000;
 export interface ScenarioOptions {
   blocks: number;
   txsPerBlock: number;
+  /** accounts funded in setup for the eth_getBalance corpus */
+  holders: number;
+  /** the --quick variant (labels its figures in the summary) */
+  quick?: boolean;
   steps: number[];
   stepSeconds: number;
   /** closed-loop peak; undefined = none */
@@ -92,6 +102,7 @@ export const SCENARIO_USAGE = `node dist/bench/scenario.js: basalt vs anvil (and
 Options:
   --blocks N              workload blocks (default ${FULL.blocks}; --quick ${QUICK.blocks})
   --txs-per-block N       transactions per block (default ${FULL.txsPerBlock})
+  --holders N             accounts funded in setup for the eth_getBalance corpus (default ${FULL.holders}; --quick ${QUICK.holders})
   --steps a,b,c           open-loop rates in req/s (default ${FULL.steps.join(",")}; --quick ${QUICK.steps.join(",")})
   --step-seconds N        seconds per step (default ${FULL.stepSeconds}; --quick ${QUICK.stepSeconds})
   --peak-concurrency N    closed-loop peak clients (default ${FULL.peakConcurrency})
@@ -110,6 +121,7 @@ Options:
 const VALUE_FLAGS: Record<string, "int" | "num0" | "int0" | "list" | "path"> = {
   "--blocks": "int",
   "--txs-per-block": "int",
+  "--holders": "int0",
   "--steps": "list",
   "--step-seconds": "num0",
   "--peak-concurrency": "int",
@@ -178,6 +190,8 @@ export function parseScenarioArgs(argv: readonly string[], now: Date = new Date(
     calibrationSeconds,
     blocks: num("--blocks", d.blocks),
     txsPerBlock: num("--txs-per-block", d.txsPerBlock),
+    holders: num("--holders", d.holders),
+    quick,
     steps,
     stepSeconds,
     ...(peakSeconds > 0 ? { peak: { concurrency: num("--peak-concurrency", d.peakConcurrency), seconds: peakSeconds } } : {}),
@@ -250,7 +264,9 @@ async function runOverload(basalt: BasaltNode, report: LoadReport, corpora: Corp
 /**
  * Runs the scenario: workload → basalt and anvil started → the chain built on both and checked
  * for agreement → basalt's block and receipts bytes captured and served by the bare server →
- * the load run on every endpoint (one at a time) → the overload stage (if any) → targets. Writes
+ * the load run on every endpoint (one at a time) → basalt restarted with
+ * `--rpc.response-cache-blocks 0` and the uncached corpora run (its results join the report) →
+ * basalt restarted with its cache → the overload stage (if any) → targets. Writes
  * `load.json`/`load.html`, `overload.json`/`overload.html` (with an overload stage) and
  * `targets.json` to `opts.out`. Every child process is stopped before it returns or throws.
  */
@@ -259,19 +275,30 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
   let basalt: BasaltNode | undefined;
   let anvil: AnvilNode | undefined;
   let bare: BareServer | undefined;
+  let datadir: string | undefined;
   try {
     progress(`workload: ${opts.blocks} blocks × ${opts.txsPerBlock} txs`);
-    const w = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: opts.blocks, txsPerBlock: opts.txsPerBlock });
-    progress(`workload: ${w.setup.reduce((n, r) => n + r.length, 0)} setup txs in ${w.setup.length} rounds, ${w.senders.length} senders`);
-    [basalt, anvil] = await Promise.all([startBasalt({ extraArgs: opts.basaltArgs ?? [] }), startAnvil()]);
+    const w = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: opts.blocks, txsPerBlock: opts.txsPerBlock, holders: opts.holders });
+    progress(`workload: ${w.setup.reduce((n, r) => n + r.length, 0)} setup txs in ${w.setup.length} rounds, ${w.senders.length} senders, ${w.holders.length} funded holders`);
+    // The scenario owns basalt's datadir: basalt is restarted on it with the response cache off.
+    datadir = mkdtempSync(path.join(tmpdir(), "basalt-scenario-"));
+    [basalt, anvil] = await Promise.all([startBasalt({ datadir, extraArgs: opts.basaltArgs ?? [] }), startAnvil()]);
     progress(`basalt ${basalt.url} (pid ${basalt.pid}), anvil ${anvil.url} (pid ${anvil.pid})`);
-    const { agreement } = await buildChains(w, { name: ENDPOINT.basalt, url: basalt.url }, { name: ENDPOINT.anvil, url: anvil.url }, progress);
+    const { agreement, basalt: applied } = await buildChains(w, { name: ENDPOINT.basalt, url: basalt.url }, { name: ENDPOINT.anvil, url: anvil.url }, progress);
     const blockBytes = await capture(basalt.url, BLOCK_FULL_BODY, "eth_getBlockByNumber(latest,true)");
     const receiptsBytes = await capture(basalt.url, RECEIPTS_BODY, "eth_getBlockReceipts(latest)");
-    bare = await startBareServer({ "/": blockBytes, "/receipts": receiptsBytes });
+    // Basalt's answer for every block 1..head, full body and receipts, served per request body.
+    const perBody = new Map<string, Buffer>();
+    for (let n = 1n; n <= applied.head; n++) {
+      const b = uncachedBodies(n);
+      perBody.set(b.block, await capture(basalt.url, b.block, `eth_getBlockByNumber(${n},true)`));
+      perBody.set(b.receipts, await capture(basalt.url, b.receipts, `eth_getBlockReceipts(${n})`));
+    }
+    bare = await startBareServer({ "/": blockBytes, "/receipts": receiptsBytes, "/bodies": perBody });
     const blockUrl = `${bare.base}/`;
     const receiptsUrl = `${bare.base}/receipts`;
-    progress(`bare server ${blockUrl} (${blockBytes.length} bytes), ${receiptsUrl} (${receiptsBytes.length} bytes)`);
+    const bodiesUrl = `${bare.base}/bodies`;
+    progress(`bare server ${blockUrl} (${blockBytes.length} bytes), ${receiptsUrl} (${receiptsBytes.length} bytes), ${bodiesUrl} (${perBody.size} answers)`);
 
     const endpoints: Endpoint[] = [
       { name: ENDPOINT.basalt, url: basalt.url, pid: basalt.pid },
@@ -291,8 +318,34 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
       ...(opts.calibrationSeconds !== undefined ? { calibration: { seconds: opts.calibrationSeconds } } : {}),
       onProgress: progress,
     });
-    // The overload stage loads basalt alone: the others stop first so they take no CPU.
-    await Promise.all([bare.stop(), anvil.stop()]);
+    // Outside the response cache: basalt restarted on the same chain with the cache off
+    // (--rpc.response-cache-blocks 0), every block's full body and receipts round-robin, against
+    // anvil and the bare server answering basalt's bytes for each request body.
+    await basalt.stop();
+    progress("basalt: restarting on the same datadir with --rpc.response-cache-blocks 0");
+    basalt = await startBasalt({ datadir, extraArgs: [...(opts.basaltArgs ?? []), "--rpc.response-cache-blocks", "0"] });
+    const uncachedReport = await runLoad({
+      endpoints: [
+        { name: ENDPOINT.basaltUncached, url: basalt.url, pid: basalt.pid },
+        { name: ENDPOINT.anvil, url: anvil.url, pid: anvil.pid },
+        { name: ENDPOINT.bareBodies, url: bodiesUrl, pid: bare.pid },
+      ],
+      corpora: uncachedCorpora(applied.head, [ENDPOINT.basaltUncached, ENDPOINT.anvil], ENDPOINT.bareBodies),
+      steps: opts.steps,
+      stepSeconds: opts.stepSeconds,
+      ...(opts.peak !== undefined ? { peak: opts.peak } : {}),
+      ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+      ...(opts.pipeline !== undefined ? { pipeline: opts.pipeline } : {}),
+      ...(opts.calibrationSeconds !== undefined ? { calibration: { seconds: opts.calibrationSeconds } } : {}),
+      onProgress: progress,
+    });
+    report.results.push(...uncachedReport.results);
+    // The second run calibrated its own answer sizes: keep the ones the first had not.
+    const known = new Set(report.generator?.calibration.map((c) => `${c.sizeClass} ${c.pipeline}`));
+    for (const c of uncachedReport.generator?.calibration ?? []) if (!known.has(`${c.sizeClass} ${c.pipeline}`)) report.generator?.calibration.push(c);
+    // The overload stage loads basalt (with its response cache: the default) alone: the others stop first so they take no CPU.
+    await Promise.all([bare.stop(), anvil.stop(), basalt.stop()]);
+    basalt = await startBasalt({ datadir, extraArgs: opts.basaltArgs ?? [] });
     const overload = opts.overloadSeconds > 0 ? await runOverload(basalt, report, corpora, opts) : undefined;
 
     const targets = computeTargets(report, overload);
@@ -319,6 +372,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioResult
     return { agreement, report, ...(overload !== undefined ? { overload } : {}), targets, files: { json, html, targets: targetsFile } };
   } finally {
     await Promise.all([bare?.stop(), anvil?.stop(), basalt?.stop()]);
+    if (datadir !== undefined) rmSync(datadir, { recursive: true, force: true });
   }
 }
 
@@ -350,6 +404,7 @@ export async function main(argv: string[]): Promise<void> {
     const result = await runScenario({ ...opts, onProgress: (line) => process.stderr.write(`${line}\n`) });
     process.stdout.write(formatTable(result.report));
     process.stdout.write(`\n${formatTargets(result.targets, result.report)}`);
+    recordSummary(result.targets.map((t) => ({ bench: opts.quick ? "scenario --quick" : "scenario", target: t.target, measured: t.measured, verdict: t.verdict })));
     process.stdout.write(`\nreports: ${result.files.json}, ${result.files.html}, ${result.files.targets}\n`);
   } catch (e) {
     process.stderr.write(`scenario failed: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -9,19 +9,30 @@ import type { Corpus } from "../load/types.js";
 import { validatorRef } from "../load/validator.js";
 import { balanceOfCalldata, transferCalldata } from "../workload/contracts.js";
 import { ERC20_TRANSFER_GAS, TRANSFER_GAS, type Workload } from "../workload/workload.js";
-import { txHash } from "./chain.js";
-import { blockCheck, CHECKS_MODULE, gasCheck, nonzeroWordCheck, positiveQuantityCheck, receiptsCheck, trueWordCheck, txReceiptCheck } from "./checks.js";
+import { labelledTxs } from "./chain.js";
+import { balanceCheck, blockAtCheck, blockCheck, CHECKS_MODULE, gasCheck, nonzeroWordCheck, receiptsAtCheck, receiptsCheck, trueWordCheck, txReceiptCheck } from "./checks.js";
 
 /** Names of the scenario's endpoints (the two nodes and the bare server's two paths). */
-export const ENDPOINT = { basalt: "basalt", anvil: "anvil", bare: "bare", bareReceipts: "bare-receipts" } as const;
+export const ENDPOINT = {
+  basalt: "basalt",
+  anvil: "anvil",
+  bare: "bare",
+  bareReceipts: "bare-receipts",
+  /** the same basalt restarted on its datadir with `--rpc.response-cache-blocks 0` */
+  basaltUncached: "basalt-uncached",
+  /** the bare server answering basalt's bytes per request body (each block number's answer) */
+  bareBodies: "bare-bodies",
+} as const;
 
 /** Names of the scenario's corpora (the targets refer to them). */
 export const CORPUS = {
   blockFull: "eth_getBlockByNumber(latest,true)",
   blockHashes: "eth_getBlockByNumber(latest,false)",
   receipts: "eth_getBlockReceipts(latest)",
-  balance: "eth_getBalance(sender)",
-  txReceipt: "eth_getTransactionReceipt",
+  balance: "eth_getBalance(distinct)",
+  txReceipt: "eth_getTransactionReceipt(all txs)",
+  blockFullUncached: "eth_getBlockByNumber(n,true) uncached",
+  receiptsUncached: "eth_getBlockReceipts(n) uncached",
   callBalanceOf: "eth_call(balanceOf)",
   callTransfer: "eth_call(transfer)",
   estimateGas: "eth_estimateGas(transfer)",
@@ -56,6 +67,32 @@ export const DISTINCT_CALL_BODIES = 4 * CALL_CACHE_ENTRIES;
 export const REPETITIVE_NOTE = "repetitive: one body repeated; cacheable, never used for a target";
 
 const hex = to0x;
+/** One absent account per this many existing ones in the eth_getBalance corpus (unknown addresses are asked for too). */
+const ABSENT_BALANCE_SHARE = 8;
+
+/**
+ * The request of block `n`'s full body and of its receipts: the bodies of the uncached corpora
+ * (one per block, every block of the chain, round-robin), which the bare server answers per body.
+ */
+export function uncachedBodies(n: bigint): { block: string; receipts: string } {
+  const q = `0x${n.toString(16)}`;
+  return { block: requestBody("eth_getBlockByNumber", [q, true]), receipts: requestBody("eth_getBlockReceipts", [q]) };
+}
+
+/**
+ * The corpora outside the response cache: `eth_getBlockByNumber(n, true)` and
+ * `eth_getBlockReceipts(n)` of every block 1..`head`, on `nodes` (basalt restarted with
+ * `--rpc.response-cache-blocks 0`, and anvil) and the bare server's per-body path.
+ */
+export function uncachedCorpora(head: bigint, nodes: string[], bareBodies: string): Corpus[] {
+  const numbers = Array.from({ length: Number(head) }, (_, i) => BigInt(i + 1));
+  const quantities = numbers.map((n) => `0x${n.toString(16)}`);
+  const here = CHECKS_MODULE;
+  return [
+    { name: CORPUS.blockFullUncached, bodies: numbers.map((n) => uncachedBodies(n).block), endpoints: [...nodes, bareBodies], ...validatorRef(here, blockAtCheck, quantities) },
+    { name: CORPUS.receiptsUncached, bodies: numbers.map((n) => uncachedBodies(n).receipts), endpoints: [...nodes, bareBodies], ...validatorRef(here, receiptsAtCheck, quantities) },
+  ];
+}
 
 /** The `i`-th recipient of the distinct corpora: an address nobody holds (no code, no balance). */
 export function freshRecipient(i: number): Uint8Array {
@@ -76,8 +113,9 @@ export interface CorporaEndpoints {
  * The corpora on the chain built from `w` (its last block is the head):
  * - `eth_getBlockByNumber(latest, true|false)` and `eth_getBlockReceipts(latest)` (the full-block
  *   and receipts corpora also run on the bare server's endpoints);
- * - `eth_getBalance` of every sender, `eth_getTransactionReceipt` of every transaction of the
- *   head block, `eth_call` of `balanceOf(sender)` on every token;
+ * - `eth_getBalance` of every funded holder, sender, token and pool, plus one absent address per
+ *   eight; `eth_getTransactionReceipt` of every transaction of the chain (setup and blocks);
+ *   `eth_call` of `balanceOf(sender)` on every token;
  * - {@link DISTINCT_CALL_BODIES} distinct ERC-20 `transfer(freshRecipient(i), 1 + i)` calls (sender
  *   and token rotating) as `eth_call` and `eth_estimateGas`, and as many distinct plain ETH
  *   transfers (sender rotating, fresh recipient, 1 + i wei) as `eth_estimateGas`;
@@ -87,8 +125,12 @@ export interface CorporaEndpoints {
 export function scenarioCorpora(w: Workload, ep: CorporaEndpoints): Corpus[] {
   const head = w.blocks[w.blocks.length - 1] ?? [];
   const minTxs = head.length;
-  const headHashes = head.map(txHash);
+  // Every transaction of the chain (setup and blocks), round-robin: no answer cache holds receipts.
+  const allHashes = labelledTxs(w).map((t) => t.hash);
   const senders = w.senders;
+  // Existing accounts (funded holders, senders, tokens, pools), then absent ones (balance 0).
+  const present = [...w.holders, ...senders, ...w.tokens, ...w.pools];
+  const absent = Array.from({ length: Math.ceil(present.length / ABSENT_BALANCE_SHARE) }, (_, i) => freshRecipient(i));
   const transferCalls = Array.from({ length: DISTINCT_CALL_BODIES }, (_, i) => ({
     from: hex(senders[i % senders.length]!),
     to: hex(w.tokens[Math.floor(i / senders.length) % w.tokens.length]!),
@@ -115,15 +157,15 @@ export function scenarioCorpora(w: Workload, ep: CorporaEndpoints): Corpus[] {
     { name: CORPUS.receipts, bodies: [RECEIPTS_BODY], endpoints: withBare(ep.bareReceipts), ...validatorRef(here, receiptsCheck, minTxs) },
     {
       name: CORPUS.balance,
-      bodies: senders.map((s) => requestBody("eth_getBalance", [hex(s), "latest"])),
+      bodies: [...present, ...absent].map((a) => requestBody("eth_getBalance", [hex(a), "latest"])),
       endpoints: ep.nodes,
-      ...validatorRef(here, positiveQuantityCheck),
+      ...validatorRef(here, balanceCheck, present.length),
     },
     {
       name: CORPUS.txReceipt,
-      bodies: headHashes.map((h) => requestBody("eth_getTransactionReceipt", [h])),
+      bodies: allHashes.map((h) => requestBody("eth_getTransactionReceipt", [h])),
       endpoints: ep.nodes,
-      ...validatorRef(here, txReceiptCheck, headHashes),
+      ...validatorRef(here, txReceiptCheck, allHashes),
     },
     {
       name: CORPUS.callBalanceOf,

@@ -37,6 +37,8 @@ export interface Workload {
   senders: Uint8Array[];
   /** a holder with token balance and a recipient, for eth_call / eth_estimateGas of an ERC-20 transfer */
   probe: { token: Uint8Array; from: Uint8Array; to: Uint8Array };
+  /** accounts funded in setup with `HOLDER_FUNDING_WEI + i` wei and nothing else ({@link WorkloadOptions.holders}) */
+  holders: Uint8Array[];
 }
 
 /** Relative weights of the transaction kinds in a block (any nonnegative numbers, not all 0). */
@@ -65,6 +67,19 @@ export interface WorkloadOptions {
    * {@link MAX_TXS_PER_SENDER_PER_ROUND}.
    */
   txsPerSenderPerBlock?: number;
+  /**
+   * Extra accounts funded by the dev accounts in setup stage 1 (distinct existing accounts for
+   * eth_getBalance corpora); default 0. Their addresses: {@link holderAddress}.
+   */
+  holders?: number;
+}
+
+/** Wei sent to holder `i` (plus `i`): any positive balance. */
+export const HOLDER_FUNDING_WEI = 1_000_000_000n;
+
+/** The address of the `i`-th holder of {@link WorkloadOptions.holders}: keccak256("basalt-bench-holder-i")[12:], an address no key controls. */
+export function holderAddress(i: number): Uint8Array {
+  return keccak_256(new TextEncoder().encode(`basalt-bench-holder-${i}`)).subarray(12);
 }
 
 /** Default kind weights: 30 % ETH transfers, 40 % ERC-20 transfers, 30 % swaps (a DeFi-heavy L2 block). */
@@ -302,6 +317,12 @@ export function buildWorkload(opts: WorkloadOptions): Workload {
     deploys.push({ from, to: senders[e]!.address, value: EXTRA_SENDER_FUNDING_WEI, data: new Uint8Array(0), gasLimit: TRANSFER_GAS });
     planned[from]!++;
   }
+  const holders = Array.from({ length: opts.holders ?? 0 }, (_, i) => holderAddress(i));
+  for (const [i, to] of holders.entries()) {
+    const from = i % DEV_ACCOUNT_COUNT;
+    deploys.push({ from, to, value: HOLDER_FUNDING_WEI + BigInt(i), data: new Uint8Array(0), gasLimit: TRANSFER_GAS });
+    planned[from]!++;
+  }
   // Setup stage 2: token grants and pool mints.
   const grants: TxSpec[] = [];
   for (let i = 0; i < WORKLOAD_TOKENS; i++) {
@@ -349,5 +370,6 @@ export function buildWorkload(opts: WorkloadOptions): Workload {
     pools,
     senders: senders.map((s) => s.address),
     probe: { token: tokens[0]!, from: senders[0]!.address, to: senders[1]!.address },
+    holders,
   };
 }

@@ -23,7 +23,7 @@ import {
 } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
-import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
+import { ChainStore, MetaKey, type BlockWrite, type ReceiptAt } from "../storage/store.js";
 import type { BulkAccount, BulkLoadProgress } from "../storage/bulkLoad.js";
 import { buildGenesis, initChain, initChainWithState } from "./genesisInit.js";
 import { StoreTrieSource } from "../storage/stateTrieSource.js";
@@ -394,6 +394,16 @@ export class Chain {
 
   getReceipts(hash: Uint8Array): StoredReceipt[] | undefined {
     return this.store.getReceipts(hash);
+  }
+
+  /** Receipt `index` of block `hash` with what its JSON needs of the ones before it, decoding no other receipt (eth_getTransactionReceipt). */
+  getReceiptAt(hash: Uint8Array, index: number): ReceiptAt | undefined {
+    return this.store.getReceiptAt(hash, index);
+  }
+
+  /** The recovered sender of transaction `index` of block `hash`. */
+  getSenderAt(hash: Uint8Array, index: number): Uint8Array | undefined {
+    return this.store.getSenderAt(hash, index);
   }
 
   /** Pointer block (safe/finalized) or undefined. */

@@ -59,7 +59,7 @@ import {
   DEFAULT_P2P_EL_PORT,
   P2P_EL_SECRET_FILE,
 } from "./constants.js";
-import { DEFAULT_MAX_FILTERS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE, TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
+import { DEFAULT_MAX_FILTERS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE, RESPONSE_CACHE_BLOCKS, TRACE_FILTER_MAX_BLOCKS } from "./constants.js";
 
 /** The commands that take options. */
 export type Command = "node" | "init" | "import" | "export" | "doctor" | "snapshot" | "proofs" | "devnet" | "db";
@@ -338,6 +338,8 @@ export interface BasaltOptions {
   "rpc.max-logs-per-response": number;
   /** eth_getLogs / eth_getFilterLogs: most blocks one range may span, 0 = no limit (reth `--rpc.max-blocks-per-filter`). */
   "rpc.max-blocks-per-filter": number;
+  /** Blocks whose rendered answers (eth_getBlockBy*, eth_getBlockReceipts) the response cache keeps; 0 = no cache. */
+  "rpc.response-cache-blocks": number;
   // ---- polling filters (eth_newFilter…) ----
   /** Most filters installed at once. */
   "rpc.max-filters": number;
@@ -1436,6 +1438,16 @@ export const OPTIONS: { readonly [K in OptionName]: OptionRow<K> } = {
     type: "number",
     description: "eth_getLogs, eth_getFilterLogs: most blocks one range may span beyond its first (0 = no limit), as reth's flag of the same name",
     default: MAX_LOGS_BLOCK_RANGE,
+    group: "rpc",
+    commands: ["node"],
+    min: 0,
+    valueName: "<blocks>",
+  },
+  "rpc.response-cache-blocks": {
+    name: "rpc.response-cache-blocks",
+    type: "number",
+    description: "blocks whose final eth_getBlockBy*/eth_getBlockReceipts answers are kept rendered (0: render every request; benchmarks of the uncached path)",
+    default: RESPONSE_CACHE_BLOCKS,
     group: "rpc",
     commands: ["node"],
     min: 0,

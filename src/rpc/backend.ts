@@ -23,6 +23,8 @@ export interface RpcSettings {
   maxLogsPerResponse?: number;
   /** `--rpc.max-blocks-per-filter`: most blocks one eth_getLogs / eth_getFilterLogs range may span (0 = no limit; default MAX_LOGS_BLOCK_RANGE). */
   maxBlocksPerFilter?: number;
+  /** `--rpc.response-cache-blocks`: blocks the response cache keeps rendered (default RESPONSE_CACHE_BLOCKS; 0 = none). */
+  responseCacheBlocks?: number;
 }
 
 /** The historical proofs extension (`--historical-proofs`), as the RPC methods use it. */

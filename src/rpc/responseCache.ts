@@ -92,9 +92,17 @@ export class BlockResponseCache {
     private readonly capacity = RESPONSE_CACHE_BLOCKS,
   ) {}
 
-  /** The answer for `block`, rendered once. */
+  /** The answer for `block`, rendered once (every time with capacity 0). */
   get(block: Block, answer: BlockAnswer): RawJson | undefined {
+    if (this.capacity === 0) return this.uncached(block, answer);
     return this.answerOf(this.entryOf(block), block, answer);
+  }
+
+  /** Capacity 0 (`--rpc.response-cache-blocks 0`): `block`'s answer rendered now, kept nowhere (a miss). */
+  private uncached(block: Block, answer: BlockAnswer): RawJson | undefined {
+    counts.misses[answer]++;
+    const json = this.render(block, answer);
+    return json === undefined ? undefined : RawJson.encoded(json);
   }
 
   /**
@@ -109,6 +117,10 @@ export class BlockResponseCache {
     const chain = this.canonical;
     if (chain === undefined) throw new BasaltError("RPC_CACHE_NO_CHAIN", "BlockResponseCache.getByNumber needs the canonical blocks (constructor)");
     const head = chain.head;
+    if (this.capacity === 0) {
+      const block = n === head.header.number ? head : chain.getBlockByNumber(n);
+      return block === undefined ? null : this.uncached(block, answer);
+    }
     if (head !== this.indexHead) this.reindex(head);
     const indexed = this.byNumber.get(n);
     if (indexed !== undefined && indexed.live) {
@@ -124,6 +136,7 @@ export class BlockResponseCache {
 
   /** A new head: render its answers now; forget the blocks a reorg removed. */
   onHead(head: Block, reorged: readonly Block[]): void {
+    if (this.capacity === 0) return;
     for (const b of reorged) {
       const e = this.entries.get(toHex(b.hash()));
       if (e !== undefined) this.evict(e);

@@ -23,6 +23,8 @@ export const StorageErrorCode = {
   BULK_LOAD_ROOT: "STORAGE_BULK_LOAD_ROOT",
   /** An interrupted `basalt db reindex-logs`: the log index is partial until it is run again. */
   LOG_REINDEX_UNFINISHED: "STORAGE_LOG_REINDEX_UNFINISHED",
+  /** A stored record's bytes do not follow their encoding (truncated, undefined type byte). */
+  RECORD_CORRUPT: "STORAGE_RECORD_CORRUPT",
 } as const;
 
 /** An error of the chain store. */

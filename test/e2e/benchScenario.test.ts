@@ -20,18 +20,26 @@ import { makeTempDir, removeDir } from "../helpers/basaltProcess.js";
 
 const BLOCKS = 2;
 const TXS_PER_BLOCK = 20;
+/** Funded accounts of the eth_getBalance corpus. */
+const HOLDERS = 16;
 /** Every target id the scenario reports, in order. */
 const TARGET_IDS = [
   "block-full-vs-anvil",
   "block-full-vs-bare",
   "receipts-vs-anvil",
   "receipts-vs-bare",
+  "block-full-uncached-vs-bare",
+  "block-full-uncached-vs-anvil",
+  "receipts-uncached-vs-bare",
+  "receipts-uncached-vs-anvil",
   "call-vs-anvil",
   "call-p99",
   "estimate-vs-anvil",
   "estimate-p99",
   "estimate-eth-vs-anvil",
   "estimate-eth-p99",
+  "balance-vs-anvil",
+  "tx-receipt-vs-anvil",
   "overload-errors",
   "overload-latency",
   "overload-memory",
@@ -47,6 +55,7 @@ describe("bench scenario: basalt vs anvil (e2e)", () => {
     result = await runScenario({
       blocks: BLOCKS,
       txsPerBlock: TXS_PER_BLOCK,
+      holders: HOLDERS,
       steps: [8],
       stepSeconds: 1,
       overloadSeconds: 0,
@@ -63,7 +72,7 @@ describe("bench scenario: basalt vs anvil (e2e)", () => {
   });
 
   it("built the same chain on both nodes: every workload transaction compared", () => {
-    const w = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: BLOCKS, txsPerBlock: TXS_PER_BLOCK });
+    const w = buildWorkload({ chainId: DEVNET_CHAIN_ID, blocks: BLOCKS, txsPerBlock: TXS_PER_BLOCK, holders: HOLDERS });
     const total = w.setup.flat().length + w.blocks.flat().length;
     expect(result!.agreement.txs).toBe(total);
     expect(result!.agreement.blocks).toBe(w.setup.length + BLOCKS);
@@ -75,7 +84,10 @@ describe("bench scenario: basalt vs anvil (e2e)", () => {
     const report = result!.report;
     const expected: string[] = [];
     for (const corpus of Object.values(CORPUS)) {
-      expected.push(`${ENDPOINT.basalt} ${corpus}`, `${ENDPOINT.anvil} ${corpus}`);
+      const uncached = corpus === CORPUS.blockFullUncached || corpus === CORPUS.receiptsUncached;
+      // Outside the response cache: basalt restarted with it off, anvil, and the bare server's per-body answers.
+      expected.push(`${uncached ? ENDPOINT.basaltUncached : ENDPOINT.basalt} ${corpus}`, `${ENDPOINT.anvil} ${corpus}`);
+      if (uncached) expected.push(`${ENDPOINT.bareBodies} ${corpus}`);
       if (corpus === CORPUS.blockFull) expected.push(`${ENDPOINT.bare} ${corpus}`);
       if (corpus === CORPUS.receipts) expected.push(`${ENDPOINT.bareReceipts} ${corpus}`);
     }

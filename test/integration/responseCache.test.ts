@@ -154,4 +154,26 @@ describe("block response cache", () => {
     expect(cache.get(b, "hashes")).toBe(cache.get(a, "hashes"));
     expect(renders).toBe(1);
   });
+
+  it("with capacity 0 (--rpc.response-cache-blocks 0) renders every request and keeps nothing", () => {
+    const renders: string[] = [];
+    const chain = new TestChain();
+    chain.extend(3);
+    const cache = new BlockResponseCache(
+      (b, a) => {
+        renders.push(`${b.header.number}:${a}`);
+        return JSON.stringify({ number: Number(b.header.number), a });
+      },
+      chain,
+      0,
+    );
+    cache.onHead(chain.head, []);
+    expect(renders).toEqual([]);
+    expect(cache.getByNumber(1n, "full")!.json).toBe('{"number":1,"a":"full"}');
+    expect(cache.getByNumber(1n, "full")!.json).toBe('{"number":1,"a":"full"}');
+    expect(cache.get(chain.head, "receipts")!.json).toBe('{"number":2,"a":"receipts"}');
+    expect(cache.getByNumber(9n, "hashes")).toBeNull();
+    expect(renders).toEqual(["1:full", "1:full", "2:receipts"]);
+    expect(cache.size).toBe(0);
+  });
 });

@@ -3,6 +3,7 @@
  * geth builds these as Go maps, so the JSON keys come out sorted; the objects built here have
  * their keys in the same sorted order, so `JSON.stringify` reproduces geth's bytes.
  */
+import { blockRlpLength } from "../blockSize.js";
 import { txHashOf } from "../envelope.js";
 import type { Block, BlockHeader } from "@ethereumjs/block";
 import type { OpChainConfig } from "../op/forks.js";
@@ -125,7 +126,7 @@ export function formatHeader(header: BlockHeader): RpcHeader {
  * methods of the same names leave `size` out; reth (and so op-reth and base-reth-node) keep it.
  */
 export function formatBlockHeader(block: Block): RpcHeader & { size: string } {
-  return sortKeys({ ...headerFields(block.header), size: toQuantity(block.serialize().length) });
+  return sortKeys({ ...headerFields(block.header), size: toQuantity(blockRlpLength(block)) });
 }
 
 /**
@@ -141,7 +142,7 @@ export function formatBlock(block: Block, opts: FormatBlockOptions): RpcBlock {
   const blockHash = header.hash();
   const out: RpcBlock = {
     ...headerFields(header),
-    size: toQuantity(block.serialize().length),
+    size: toQuantity(blockRlpLength(block)),
     transactions: opts.fullTransactions
       ? block.transactions.map((tx, index) => {
           const sender = opts.senders[index];

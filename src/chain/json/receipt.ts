@@ -339,6 +339,25 @@ export function formatReceipt(
   return buildReceipt(blockReceiptContext(block, opts), tx, receipt, sender, index, previous, logIndex);
 }
 
+/**
+ * {@link formatReceipt} from the one receipt and sender it reads, plus the two values it derives
+ * from the receipts before it (the previous cumulative gas, for `gasUsed`; their log count, the
+ * first `logIndex`): eth_getTransactionReceipt, which decodes only that receipt from the store.
+ */
+export function formatReceiptAt(
+  block: Block,
+  receipt: StoredReceipt,
+  sender: Uint8Array,
+  index: number,
+  previousCumulativeGas: bigint,
+  firstLogIndex: number,
+  opts: RpcFormatOptions = {},
+): RpcReceipt {
+  const tx = block.transactions[index];
+  if (tx === undefined) throw new RangeError(`formatReceiptAt: no transaction at index ${index}`);
+  return buildReceipt(blockReceiptContext(block, opts), tx, receipt, sender, index, previousCumulativeGas, firstLogIndex);
+}
+
 /** Formats one receipt of a block: see {@link blockReceiptFormatter}. */
 export type ReceiptFormatter = (tx: AnyTransaction, receipts: StoredReceipt[], senders: Uint8Array[], index: number) => RpcReceipt;
 

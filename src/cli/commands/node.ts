@@ -183,6 +183,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       maxTraceFilterBlocks: opts["rpc.max-trace-filter-blocks"],
       maxLogsPerResponse: opts["rpc.max-logs-per-response"],
       maxBlocksPerFilter: opts["rpc.max-blocks-per-filter"],
+      responseCacheBlocks: opts["rpc.response-cache-blocks"],
     },
     proofs,
     pending: flashblocks ?? NO_PENDING,

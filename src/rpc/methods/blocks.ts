@@ -19,7 +19,7 @@ import { pendingHead, type PendingBlockView, type PendingTx } from "../../flashb
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock, type BlockParam } from "../blockParam.js";
 import { envelopeOf } from "../../chain/envelope.js";
-import { formatBlock, formatBlockHeader, formatReceipt, formatReceipts, formatTransaction, toData, toQuantity, type RpcReceipt } from "../../chain/json/index.js";
+import { formatBlock, formatBlockHeader, formatReceiptAt, formatReceipts, formatTransaction, toData, toQuantity, type RpcReceipt } from "../../chain/json/index.js";
 import { parseAddress, parseHash, parseQuantity } from "../hexParams.js";
 import { maxParams, parseBool, required } from "../params.js";
 import { BlockResponseCache, type BlockAnswer } from "../responseCache.js";
@@ -38,9 +38,11 @@ export function canonicalReceipt(chain: Chain, hash: Uint8Array): RpcReceipt | n
 /** The receipt of the transaction at `loc` (a canonical transaction's location); null when its block or receipts are missing. */
 function receiptAt(chain: Chain, loc: { blockHash: Uint8Array; index: number }): RpcReceipt | null {
   const block = chain.getBlockByHash(loc.blockHash);
-  const receipts = chain.getReceipts(loc.blockHash);
-  if (block === undefined || receipts === undefined) return null;
-  return formatReceipt(block, receipts, chain.getSenders(loc.blockHash), loc.index, { op: chain.op });
+  // Only this receipt is decoded (a block's receipts are not all needed for one).
+  const at = chain.getReceiptAt(loc.blockHash, loc.index);
+  const sender = chain.getSenderAt(loc.blockHash, loc.index);
+  if (block === undefined || at === undefined || sender === undefined) return null;
+  return formatReceiptAt(block, at.receipt, sender, loc.index, at.previousCumulativeGas, at.firstLogIndex, { op: chain.op });
 }
 
 /** The n-th transaction of a pending block as eth_getTransactionBy*AndIndex returns it, null out of range. */
@@ -87,7 +89,7 @@ export function blockMethods(b: RpcBackend): MethodTable {
   const op = chain.op;
 
   /** Final JSON of recent blocks' answers, rendered when they become the head. */
-  const cache = new BlockResponseCache((block, answer) => renderBlockAnswer(chain, block, answer), chain);
+  const cache = new BlockResponseCache((block, answer) => renderBlockAnswer(chain, block, answer), chain, b.settings.responseCacheBlocks);
   chain.onHead((head, reorged) => cache.onHead(head, reorged));
 
   const blockJson = (block: Block | undefined, full: boolean): unknown => {

@@ -37,7 +37,7 @@ import {
 import { OPTION_LIST, envVarName } from "../../../src/config/options.js";
 import { DEFAULT_P2P_EL_DISCOVERY_PORT,
   DEFAULT_P2P_EL_DISCV5_PORT, DEFAULT_P2P_EL_MAX_INBOUND, DEFAULT_P2P_EL_MAX_OUTBOUND, DEFAULT_P2P_EL_PORT } from "../../../src/config/constants.js";
-import { DEFAULT_MAX_FILTERS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE, TRACE_FILTER_MAX_BLOCKS } from "../../../src/config/constants.js";
+import { DEFAULT_MAX_FILTERS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE, RESPONSE_CACHE_BLOCKS, TRACE_FILTER_MAX_BLOCKS } from "../../../src/config/constants.js";
 import { BasaltError } from "../../../src/util/errors.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "basalt-cli-args-"));
@@ -221,6 +221,7 @@ describe("defaults", () => {
       nat: undefined,
       "txpool.gossip": false,
       "rpc.max-trace-filter-blocks": TRACE_FILTER_MAX_BLOCKS,
+      "rpc.response-cache-blocks": RESPONSE_CACHE_BLOCKS,
       "rpc.max-filters": DEFAULT_MAX_FILTERS,
       "enable-metering": false,
       "metering.priority-fee-percentile": 0.5,

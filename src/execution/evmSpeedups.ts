@@ -57,6 +57,8 @@ export async function installEvmCaches(): Promise<void> {
   }
 
   const mod = await load<{ Interpreter?: { prototype: Record<string, unknown> } }>("interpreter.js");
+  const delta = (await load<{ stackDelta?: Record<number, { intermediates: number }> }>("eof/stackDelta.js"))?.stackDelta;
+  if (mod?.Interpreter !== undefined && delta !== undefined) installLeanStepHook(mod.Interpreter.prototype, delta);
   const ip = mod?.Interpreter?.prototype as { _getValidJumpDestinations?: (code: Uint8Array) => Analysis } | undefined;
   const original = ip?._getValidJumpDestinations;
   if (ip === undefined || typeof original !== "function") return;
@@ -68,5 +70,67 @@ export async function installEvmCaches(): Promise<void> {
     const result = original.call(this, code);
     cache.set(code, { table, result });
     return result;
+  };
+}
+
+/** The interpreter's fields the step event reads (@ethereumjs/evm 10.1.3 `Interpreter._runStepHook`). */
+interface StepHookThis {
+  _evm: { DEBUG: boolean; events: { listeners(topic: string): ((data: unknown, resolve?: () => void) => void)[] } };
+  _env: { eof?: unknown; depth: number; address: unknown; contract: unknown; codeAddress: unknown };
+  _runState: {
+    opCode: number;
+    programCounter: number;
+    gasRefund: bigint;
+    code: Uint8Array;
+    stack: { getStack(): bigint[]; peek(n: number): bigint[] };
+    memory: { _store: Uint8Array; read(offset: number, size: number): Uint8Array };
+    stateManager: unknown;
+  };
+  lookupOpInfo(op: number): { opcodeInfo: { fullName: string; fee: number; isAsync: boolean; code: number } };
+}
+
+/**
+ * Replaces `_runStepHook` with one emitting the same event synchronously (see the module's
+ * comment); EOF code, debug mode and two-argument (callback) listeners keep the original.
+ */
+function installLeanStepHook(proto: Record<string, unknown>, stackDelta: Record<number, { intermediates: number }>): void {
+  const original = proto._runStepHook as ((this: StepHookThis, dynamicFee: bigint, gasLeft: bigint, memorySize: bigint) => Promise<void>) | undefined;
+  if (typeof original !== "function" || typeof proto.lookupOpInfo !== "function") return;
+  proto._runStepHook = function (this: StepHookThis, dynamicFee: bigint, gasLeft: bigint, memorySize: bigint): Promise<void> | undefined {
+    const listeners = this._evm.events.listeners("step");
+    let callbacks = this._evm.DEBUG || this._env.eof !== undefined;
+    for (let i = 0; i < listeners.length && !callbacks; i++) callbacks = listeners[i]!.length === 2;
+    if (callbacks) return original.call(this, dynamicFee, gasLeft, memorySize);
+    const rs = this._runState;
+    const info = this.lookupOpInfo(rs.opCode).opcodeInfo;
+    const pc = rs.programCounter;
+    const code = rs.code;
+    const words = Number(memorySize);
+    const d = stackDelta[info.code];
+    const event = {
+      pc,
+      gasLeft,
+      gasRefund: rs.gasRefund,
+      opcode: { name: info.fullName, fee: info.fee, dynamicFee, isAsync: info.isAsync, code: info.code },
+      stack: rs.stack.getStack(),
+      depth: this._env.depth,
+      address: this._env.address,
+      account: this._env.contract,
+      memory: rs.memory._store.subarray(0, words * 32),
+      memoryWordCount: memorySize,
+      codeAddress: this._env.codeAddress,
+      stateManager: rs.stateManager,
+      eofSection: undefined,
+      immediate: d !== undefined && d.intermediates > 0 ? code.slice(pc + 1, pc + 1 + d.intermediates) : undefined,
+      error: undefined as Uint8Array | undefined,
+      eofFunctionDepth: undefined,
+    };
+    if (info.code === 0xfd) {
+      // REVERT: the revert data, as the original reads it.
+      const [offset, length] = rs.stack.peek(2) as [bigint, bigint];
+      event.error = length === 0n ? new Uint8Array(0) : rs.memory.read(Number(offset), Number(length));
+    }
+    for (const l of listeners) l(event);
+    return undefined;
   };
 }

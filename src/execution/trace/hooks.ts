@@ -71,6 +71,16 @@ export function stateViewOf(state: OverlayStateManager): StateView {
   };
 }
 
+/** A stack word as 32 bytes (big-endian). */
+function word32(v: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  for (let i = 31; i >= 0 && v > 0n; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
+}
+
 function equal(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -245,7 +255,16 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
         cost += want < cap ? want : cap;
       }
     }
-    if (f !== undefined) f.lastOp = { op, name: s.opcode.name, stackLen: stack.length };
+    if (f !== undefined) {
+      // One record per frame, overwritten each step (the steps of a tracer run by the hundred thousand).
+      const last = f.lastOp;
+      if (last === undefined) f.lastOp = { op, name: s.opcode.name, stackLen: stack.length };
+      else {
+        last.op = op;
+        last.name = s.opcode.name;
+        last.stackLen = stack.length;
+      }
+    }
     tracer.onStep({
       pc: s.pc,
       op,
@@ -267,7 +286,7 @@ export function attachTracer(evm: EVM, tracer: Tracer, state: StateView, sender:
       const offset = Number(stack[n - 1]!);
       const size = Number(stack[n - 2]!);
       const topics: Uint8Array[] = [];
-      for (let i = 0; i < op - 0xa0; i++) topics.push(setLengthLeft(bigIntToBytes(stack[n - 3 - i]!), 32));
+      for (let i = 0; i < op - 0xa0; i++) topics.push(word32(stack[n - 3 - i]!));
       const data = new Uint8Array(size);
       if (offset < s.memory.length) data.set(s.memory.subarray(offset, Math.min(offset + size, s.memory.length)));
       tracer.onLog(s.depth, s.address.bytes, topics, data);

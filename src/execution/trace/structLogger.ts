@@ -5,42 +5,54 @@
  * `{gas, failed, returnValue, structLogs}`. Entries are serialized as they come and their bytes
  * counted: past TRACE_STRUCT_LOG_MAX_BYTES the trace fails (the `limit` option bounds it).
  */
-import { bigIntToBytes, bytesToHex, setLengthLeft } from "@ethereumjs/util";
+import { bytesToHex } from "@ethereumjs/util";
 import { TRACE_STRUCT_LOG_MAX_BYTES } from "../../config/constants.js";
 import type { StructLoggerOptions } from "./config.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
 import type { Step, Tracer, TxEnd } from "./tracer.js";
 import { NO_HOOKS } from "./tracer.js";
 
-const hex32 = (b: Uint8Array): string => bytesToHex(b.length === 32 ? b : padLeft(b));
+/** Two hex digits per byte value. */
+const HEX_BYTE: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
-function padLeft(b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(32);
-  out.set(b.subarray(Math.max(0, b.length - 32)), 32 - Math.min(32, b.length));
+/** 32 bytes as 0x-hex, left-padded with zeros (the last 32 bytes when longer). */
+function hex32(b: Uint8Array): string {
+  let out = "0x";
+  for (let i = b.length; i < 32; i++) out += "00";
+  for (let i = Math.max(0, b.length - 32); i < b.length; i++) out += HEX_BYTE[b[i]!];
   return out;
 }
 
+/** A stack word as 0x-hex of 32 bytes. */
 function hexOfWord(v: bigint): string {
-  return hex32(bigToBytes(v));
+  return "0x" + v.toString(16).padStart(64, "0");
 }
 
-/** A stack word as 32 bytes. */
+/** A stack word as 32 bytes (big-endian). */
 function bigToBytes(v: bigint): Uint8Array {
-  return setLengthLeft(bigIntToBytes(v), 32);
+  const out = new Uint8Array(32);
+  for (let i = 31; i >= 0 && v > 0n; i--) {
+    out[i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
+  return out;
 }
 
-/** An entry being built: everything but the error, which a failing opcode adds afterwards. */
-interface PendingEntry {
-  head: string;
-  tail: string;
-  depth: number;
+/** The stack as geth's JSON array of minimal hex quantities, bottom first. */
+function stackJson(stack: readonly bigint[]): string {
+  let out = ',"stack":[';
+  for (let i = 0; i < stack.length; i++) out += (i === 0 ? '"0x' : ',"0x') + stack[i]!.toString(16) + '"';
+  return out + "]";
 }
 
 /** The struct logger of one transaction. */
 export class StructLogger implements Tracer {
   readonly wantsSteps = true;
   private readonly entries: string[] = [];
-  private pending: PendingEntry | undefined;
+  /** The entry being built (everything but the error, which a failing opcode adds afterwards), or undefined. */
+  private pendingHead: string | undefined;
+  private pendingTail = "";
+  private pendingDepth = 0;
   private bytes = 0;
   /** Storage seen per contract (lower-case hex address → slot hex → value hex). */
   private readonly storage = new Map<string, Map<string, string>>();
@@ -63,7 +75,7 @@ export class StructLogger implements Tracer {
     if (this.opts.limit !== 0 && this.entries.length >= this.opts.limit) return;
     const head = `{"pc":${s.pc},"op":"${s.opName}","gas":${s.gas},"gasCost":${s.gasCost},"depth":${s.depth}`;
     let tail = "";
-    if (!this.opts.disableStack) tail += `,"stack":[${s.stack.map((v) => `"0x${v.toString(16)}"`).join(",")}]`;
+    if (!this.opts.disableStack) tail += stackJson(s.stack);
     if (this.opts.enableReturnData && s.returnData.length > 0) tail += `,"returnData":"${bytesToHex(s.returnData)}"`;
     if (this.opts.enableMemory && s.memory.length > 0) {
       const words: string[] = [];
@@ -86,15 +98,17 @@ export class StructLogger implements Tracer {
       }
     }
     if (s.refund > 0n) tail += `,"refund":${s.refund}`;
-    this.pending = { head, tail, depth: s.depth };
+    this.pendingHead = head;
+    this.pendingTail = tail;
+    this.pendingDepth = s.depth;
   }
 
   /** Appends the pending entry (its error, if any, already attached). */
   private flush(error?: string): void {
-    const p = this.pending;
-    if (p === undefined) return;
-    this.pending = undefined;
-    const text = p.head + (error === undefined ? "" : `,"error":${JSON.stringify(error)}`) + p.tail + "}";
+    const head = this.pendingHead;
+    if (head === undefined) return;
+    this.pendingHead = undefined;
+    const text = head + (error === undefined ? "" : `,"error":${JSON.stringify(error)}`) + this.pendingTail + "}";
     this.bytes += text.length + 1;
     if (this.bytes > this.maxBytes) {
       this.stop(
@@ -109,7 +123,7 @@ export class StructLogger implements Tracer {
   }
 
   onStepError(depth: number, error: string): void {
-    if (this.pending !== undefined && this.pending.depth === depth) this.flush(error);
+    if (this.pendingHead !== undefined && this.pendingDepth === depth) this.flush(error);
   }
 
   onTxEnd(e: TxEnd): void {

@@ -7,7 +7,9 @@
  * eth_getLogs over 10k blocks when bench/getLogs.ts exists, and last the basalt-vs-anvil scenario
  * (about 15 minutes). Ends with one table of every target the benches measured, with its figure
  * and verdict (bench/summary.ts). `--quick`: the scenario's quick variant, the other benches
- * unchanged but the long ones skipped (import throughput, devnet, proofs).
+ * unchanged but the long ones skipped (import throughput, devnet, proofs). `--targets`: only the
+ * benches that measure the issue's speed targets (Base-sized flashblocks, tracing, eth_getLogs,
+ * the full scenario), in one sequence — the run the README's target table comes from.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -18,6 +20,7 @@ import { formatSummary, readSummary, SUMMARY_ENV } from "./summary.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes("--quick");
+const targetsOnly = process.argv.includes("--targets");
 
 /** Each bench: its script and arguments; `full` ones only run without --quick. */
 const BENCHES: Array<{ script: string; args?: string[]; full?: boolean; optional?: boolean }> = [
@@ -43,7 +46,7 @@ const summaryFile = join(dir, "summary.jsonl");
 let status = 0;
 try {
   for (const b of BENCHES) {
-    if (quick && b.full === true) continue;
+    if ((quick || targetsOnly) && b.full === true) continue;
     const script = join(here, b.script);
     if (b.optional === true && !existsSync(script)) {
       process.stderr.write(`bench ${b.script}: not built, skipped\n`);

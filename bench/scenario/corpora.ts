@@ -113,8 +113,8 @@ export interface CorporaEndpoints {
  * The corpora on the chain built from `w` (its last block is the head):
  * - `eth_getBlockByNumber(latest, true|false)` and `eth_getBlockReceipts(latest)` (the full-block
  *   and receipts corpora also run on the bare server's endpoints);
- * - `eth_getBalance` of every funded holder, sender, token and pool, plus one absent address per
- *   eight; `eth_getTransactionReceipt` of every transaction of the chain (setup and blocks);
+ * - `eth_getBalance` of every funded holder and sender (a positive balance expected), token and
+ *   pool (no ether: 0x0), plus one absent address per eight (0x0); `eth_getTransactionReceipt` of every transaction of the chain (setup and blocks);
  *   `eth_call` of `balanceOf(sender)` on every token;
  * - {@link DISTINCT_CALL_BODIES} distinct ERC-20 `transfer(freshRecipient(i), 1 + i)` calls (sender
  *   and token rotating) as `eth_call` and `eth_estimateGas`, and as many distinct plain ETH
@@ -128,9 +128,11 @@ export function scenarioCorpora(w: Workload, ep: CorporaEndpoints): Corpus[] {
   // Every transaction of the chain (setup and blocks), round-robin: no answer cache holds receipts.
   const allHashes = labelledTxs(w).map((t) => t.hash);
   const senders = w.senders;
-  // Existing accounts (funded holders, senders, tokens, pools), then absent ones (balance 0).
-  const present = [...w.holders, ...senders, ...w.tokens, ...w.pools];
-  const absent = Array.from({ length: Math.ceil(present.length / ABSENT_BALANCE_SHARE) }, (_, i) => freshRecipient(i));
+  // Funded accounts (holders, senders: a positive balance), then accounts whose balance is 0 —
+  // the token and pool contracts (they hold no ether) and absent ones.
+  const present = [...w.holders, ...senders];
+  const contracts = [...w.tokens, ...w.pools];
+  const absent = Array.from({ length: Math.ceil((present.length + contracts.length) / ABSENT_BALANCE_SHARE) }, (_, i) => freshRecipient(i));
   const transferCalls = Array.from({ length: DISTINCT_CALL_BODIES }, (_, i) => ({
     from: hex(senders[i % senders.length]!),
     to: hex(w.tokens[Math.floor(i / senders.length) % w.tokens.length]!),
@@ -157,7 +159,7 @@ export function scenarioCorpora(w: Workload, ep: CorporaEndpoints): Corpus[] {
     { name: CORPUS.receipts, bodies: [RECEIPTS_BODY], endpoints: withBare(ep.bareReceipts), ...validatorRef(here, receiptsCheck, minTxs) },
     {
       name: CORPUS.balance,
-      bodies: [...present, ...absent].map((a) => requestBody("eth_getBalance", [hex(a), "latest"])),
+      bodies: [...present, ...contracts, ...absent].map((a) => requestBody("eth_getBalance", [hex(a), "latest"])),
       endpoints: ep.nodes,
       ...validatorRef(here, balanceCheck, present.length),
     },

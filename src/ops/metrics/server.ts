@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { register } from "prom-client";
+import { scrapeAllMetrics } from "../../util/workerMetrics.js";
 import { BasaltError } from "../../util/errors.js";
 import { registerAllMetrics } from "./families.js";
 
@@ -46,8 +46,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, log: Logger | u
     return;
   }
   try {
-    const text = await register.metrics();
-    res.writeHead(200, { "content-type": register.contentType });
+    const { text, contentType } = await scrapeAllMetrics();
+    res.writeHead(200, { "content-type": contentType });
     res.end(req.method === "HEAD" ? undefined : text);
   } catch (err) {
     log?.warn({ err }, "metrics scrape failed");

@@ -23,7 +23,8 @@ import {
 } from "../config/constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
-import { ChainStore, MetaKey, type BlockWrite, type ReceiptAt } from "../storage/store.js";
+import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";
+import type { ReceiptAt } from "../storage/receiptCodec.js";
 import type { BulkAccount, BulkLoadProgress } from "../storage/bulkLoad.js";
 import { buildGenesis, initChain, initChainWithState } from "./genesisInit.js";
 import { StoreTrieSource } from "../storage/stateTrieSource.js";

@@ -6,7 +6,8 @@
  * stopped; while it is present the node refuses to open the datadir (the index is partial).
  * When done the index covers every block (meta `logIndexFrom` = 0).
  */
-import { ChainStore, decodeReceiptLogs, MetaKey } from "./store.js";
+import { ChainStore, MetaKey } from "./store.js";
+import { decodeReceiptLogs } from "./receiptCodec.js";
 import { numberKey } from "./keys.js";
 import { appendBlocks, blockLogKeys } from "./logIndex.js";
 

@@ -29,7 +29,7 @@ import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveBlock } from "../blockParam.js";
 import { InvalidParamsError, ServerError } from "../errors.js";
 import { formatBlockLogs, formatSelectedLogs, toData, type RpcLog } from "../../chain/json/index.js";
-import { decodeReceiptLogs } from "../../storage/store.js";
+import { decodeReceiptLogs } from "../../storage/receiptCodec.js";
 import type { Log } from "../../storage/types.js";
 import { asBuffer } from "../../util/bytes.js";
 import { RLP } from "@ethereumjs/rlp";
@@ -311,8 +311,7 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
     const from = fromPending ? head + 1n : o.fromBlock == null ? head : numberOf(b, o.fromBlock, "from");
     if (from > n) throw new InvalidParamsError("invalid block range params");
     if (from <= head) {
-      const maxBlocks = b.settings.maxBlocksPerFilter ?? MAX_LOGS_BLOCK_RANGE;
-      if (maxBlocks > 0 && head - from > BigInt(maxBlocks)) throw new InvalidParamsError(`query exceeds max block range ${maxBlocks}`);
+      checkRange(b, from, head);
       rangeLogs(chain, filter, from, head, out, { maxLogs });
     }
     const blocks = [...position.snapshot.blocks.filter((x) => BigInt(x.number) < n), position.at.block];
@@ -339,12 +338,19 @@ export function getLogs(b: RpcBackend, raw: unknown): RpcLog[] {
     throw new InvalidParamsError("block range extends beyond current head block");
   }
   if (from > to) throw new InvalidParamsError("invalid block range params");
-  // reth's rule and text (EthFilterError::QueryExceedsMaxBlocks): the span beyond the first block is capped.
-  const maxBlocks = b.settings.maxBlocksPerFilter ?? MAX_LOGS_BLOCK_RANGE;
-  if (maxBlocks > 0 && to - from > BigInt(maxBlocks)) throw new InvalidParamsError(`query exceeds max block range ${maxBlocks}`);
+  checkRange(b, from, to);
   rangeLogs(chain, filter, from, to, out, { maxLogs });
   if (s !== undefined) mergePendingLogs(out, s.blocks, from, filter, maxLogs, from);
   return out;
+}
+
+/**
+ * `--rpc.max-blocks-per-filter`, reth's rule and text (EthFilterError::QueryExceedsMaxBlocks): the
+ * span beyond the first block is capped; 0 lifts the cap.
+ */
+function checkRange(b: RpcBackend, from: bigint, to: bigint): void {
+  const maxBlocks = b.settings.maxBlocksPerFilter ?? MAX_LOGS_BLOCK_RANGE;
+  if (maxBlocks > 0 && to - from > BigInt(maxBlocks)) throw new InvalidParamsError(`query exceeds max block range ${maxBlocks}`);
 }
 
 /** The block number of a fromBlock/toBlock value (a position at or below the head is its block number). */

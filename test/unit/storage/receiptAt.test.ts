@@ -7,7 +7,7 @@
 import { Packr } from "msgpackr";
 import { describe, expect, it } from "vitest";
 import { arrayHeader, skipValue } from "../../../src/storage/msgpackWalk.js";
-import { decodeReceiptAt, decodeReceipts, encodeReceipts } from "../../../src/storage/store.js";
+import { decodeReceiptAt, decodeReceipts, encodeReceipts } from "../../../src/storage/receiptCodec.js";
 import type { StoredReceipt } from "../../../src/storage/types.js";
 import { logsBloom } from "../../../src/util/bloom.js";
 

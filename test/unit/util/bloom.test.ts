@@ -1,7 +1,7 @@
 import { Bloom } from "@ethereumjs/vm";
 import { describe, expect, it } from "vitest";
 import { Packr } from "msgpackr";
-import { decodeReceipts, encodeReceipts } from "../../../src/storage/store.js";
+import { decodeReceipts, encodeReceipts } from "../../../src/storage/receiptCodec.js";
 import type { StoredReceipt } from "../../../src/storage/types.js";
 import { bloomMayContain, logsBloom } from "../../../src/util/bloom.js";
 import { keccak256 } from "../../../src/util/keccak.js";

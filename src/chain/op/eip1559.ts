@@ -15,7 +15,7 @@
  *   at the child's timestamp). Zero params in the parent's extraData mean the chain constants at
  *   the child's timestamp. The core formula is alloy-eips `calc_next_block_base_fee`.
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { OpFork, opForkAt, type OpChainConfig } from "./forks.js";
 
 /** Version byte of Holocene `extraData` (specs holocene/exec-engine.md). */
@@ -42,10 +42,13 @@ export type Eip1559ErrorCode =
   | "OP_MIN_BASE_FEE_NOT_SET"
   | "OP_MIN_BASE_FEE_MUST_BE_NONE";
 
+/** A {@link Eip1559ParamsError}'s code with its metadata. */
+type Eip1559ParamsErrorType = { code: Eip1559ErrorCode } & Record<string, unknown>;
+
 /** Malformed OP `extraData` / `eip1559Params`, or parameters the base-fee formula cannot use. */
-export class Eip1559ParamsError extends BasaltError {
+export class Eip1559ParamsError extends TypedError<Eip1559ParamsErrorType> {
   constructor(code: Eip1559ErrorCode, message: string, meta: Record<string, unknown> = {}) {
-    super(code, message, meta);
+    super({ code, ...meta }, message);
   }
 }
 

@@ -18,7 +18,7 @@
  */
 import { Address } from "@ethereumjs/util";
 import { fromHex } from "../../util/bytes.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { DepositTransaction } from "./depositTx.js";
 import { l1InfoSourceHash } from "./sourceHash.js";
 import { isActivationBlock, OpFork, opForkAt, type OpForkSchedule } from "./forks.js";
@@ -58,10 +58,13 @@ export const L1_INFO_CALLDATA_LENGTH: Readonly<Record<L1InfoVariant, number>> = 
 /** Stable codes of L1-info calldata errors. */
 export type L1InfoErrorCode = "L1_INFO_MISSING_SELECTOR" | "L1_INFO_UNKNOWN_SELECTOR" | "L1_INFO_BAD_LENGTH" | "L1_INFO_VALUE_OUT_OF_RANGE";
 
+/** A {@link L1InfoCalldataError}'s code with its metadata. */
+type L1InfoCalldataErrorType = { code: L1InfoErrorCode } & Record<string, unknown>;
+
 /** Malformed L1-info calldata, or a value that does not fit its field when encoding. */
-export class L1InfoCalldataError extends BasaltError {
+export class L1InfoCalldataError extends TypedError<L1InfoCalldataErrorType> {
   constructor(code: L1InfoErrorCode, message: string, meta: Record<string, unknown> = {}) {
-    super(code, message, meta);
+    super({ code, ...meta }, message);
   }
 }
 

@@ -14,7 +14,7 @@ import { GENESIS_DOWNLOAD_TIMEOUT_MS } from "../config/constants.js";
 import { isDevnet, isDevnetL1, type BasaltOptions } from "../config/options.js";
 import { ChainStore, MetaKey } from "../storage/store.js";
 import { fromHex, to0x } from "../util/bytes.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { Chain } from "./chain.js";
 import { buildGenesis } from "./genesisInit.js";
 import { commonFromGenesis } from "../chain/chainSpec.js";
@@ -43,10 +43,13 @@ export interface GenesisSourceErrorMeta extends Record<string, unknown> {
   actual?: string;
 }
 
+/** A {@link GenesisSourceError}'s code with its metadata. */
+type GenesisSourceErrorType = { code: GenesisSourceErrorCode } & GenesisSourceErrorMeta;
+
 /** A genesis could not be read, downloaded, or is not the genesis of the named network. */
-export class GenesisSourceError extends BasaltError<GenesisSourceErrorMeta> {
+export class GenesisSourceError extends TypedError<GenesisSourceErrorType> {
   constructor(code: GenesisSourceErrorCode, message: string, meta: GenesisSourceErrorMeta = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
+    super({ code, ...meta }, message, options);
   }
 }
 

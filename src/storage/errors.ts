@@ -1,4 +1,4 @@
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** Stable codes of storage errors. */
 export const StorageErrorCode = {
@@ -27,9 +27,12 @@ export const StorageErrorCode = {
   RECORD_CORRUPT: "STORAGE_RECORD_CORRUPT",
 } as const;
 
+/** A {@link StorageError}'s code with its metadata. */
+type StorageErrorType = { code: (typeof StorageErrorCode)[keyof typeof StorageErrorCode] } & Record<string, unknown>;
+
 /** An error of the chain store. */
-export class StorageError extends BasaltError {
+export class StorageError extends TypedError<StorageErrorType> {
   constructor(code: (typeof StorageErrorCode)[keyof typeof StorageErrorCode], message: string, meta: Record<string, unknown> = {}) {
-    super(code, message, meta);
+    super({ code, ...meta }, message);
   }
 }

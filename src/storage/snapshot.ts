@@ -27,7 +27,7 @@ import { basename, dirname, join } from "node:path";
 import { Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants as zc, createBrotliCompress, createBrotliDecompress, createGunzip } from "node:zlib";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { ChainStore } from "./store.js";
 import { SNAPSHOT_MAX_HEADER_BYTES, SNAPSHOT_BROTLI_QUALITY } from "../config/constants.js";
 
@@ -122,10 +122,13 @@ export type SnapshotErrorCode =
   | "SNAPSHOT_PROOFS_INVALID"
   | "SNAPSHOT_GENESIS_MISMATCH";
 
+/** A {@link SnapshotError}'s code with its metadata. */
+type SnapshotErrorType = { code: SnapshotErrorCode; file?: string; datadir?: string; expected?: string; actual?: string };
+
 /** A snapshot could not be written, read or verified. */
-export class SnapshotError extends BasaltError<{ file?: string; datadir?: string; expected?: string; actual?: string }> {
+export class SnapshotError extends TypedError<SnapshotErrorType> {
   constructor(code: SnapshotErrorCode, message: string, meta: { file?: string; datadir?: string; expected?: string; actual?: string } = {}) {
-    super(code, message, meta);
+    super({ code, ...meta }, message);
   }
 }
 

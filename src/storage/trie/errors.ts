@@ -1,7 +1,7 @@
 /**
  * Errors of the path-keyed state tries (update, build, verify, proofs): one class, stable codes.
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Stable codes of {@link StateTrieError}. */
 export const StateTrieErrorCode = {
@@ -43,9 +43,12 @@ export interface StateTrieErrorMeta extends Record<string, unknown> {
   side?: "built" | "stored";
 }
 
+/** A {@link StateTrieError}'s code with its metadata. */
+type StateTrieErrorType = { code: StateTrieErrorCodeValue } & StateTrieErrorMeta;
+
 /** A state trie operation that met something other than what it expected. */
-export class StateTrieError extends BasaltError<StateTrieErrorMeta> {
+export class StateTrieError extends TypedError<StateTrieErrorType> {
   constructor(code: StateTrieErrorCodeValue, message: string, meta: StateTrieErrorMeta = {}) {
-    super(code, message, meta);
+    super({ code, ...meta }, message);
   }
 }

@@ -1,4 +1,4 @@
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** Stable codes of flashblock frame decoding errors (base/base `Flashblock::try_decode_message` failure classes). */
 export const FlashblockErrorCode = {
@@ -16,10 +16,13 @@ export const FlashblockErrorCode = {
 /** One of the {@link FlashblockErrorCode} values. */
 export type FlashblockErrorCodeT = (typeof FlashblockErrorCode)[keyof typeof FlashblockErrorCode];
 
+/** A {@link FlashblockDecodeError}'s code with its metadata. */
+type FlashblockDecodeErrorType = { code: FlashblockErrorCodeT; field?: string };
+
 /** A flashblocks wire frame that could not be decoded; `meta.field` names the offending JSON path when there is one. */
-export class FlashblockDecodeError extends BasaltError<{ field?: string }> {
+export class FlashblockDecodeError extends TypedError<FlashblockDecodeErrorType> {
   constructor(code: FlashblockErrorCodeT, message: string, meta: { field?: string } = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
+    super({ code, ...meta }, message, options);
   }
 }
 
@@ -51,20 +54,19 @@ export function heightJson(h: FlashblockPosition): { blockNumber: string; flashb
   return { blockNumber: q(h.blockNumber), flashblockIndex: q(h.flashblockIndex) };
 }
 
+/** A {@link FlashblockPositionError}'s code with its metadata. */
+type FlashblockPositionErrorType = { code: (typeof FlashblockPositionErrorCode)[keyof typeof FlashblockPositionErrorCode] } & FlashblockPositionMeta;
+
 /**
  * The pending state at `{blockNumber, flashblockIndex}` cannot be served by this node: not yet
  * received ({@link FlashblockPositionErrorCode.NOT_YET}) or no longer retained. The message
  * names the position and this node's height as `<block>-<index>` (base/base's flashblock id
  * form, `prev_flashblock_id`).
  */
-export class FlashblockPositionError extends BasaltError<FlashblockPositionMeta> {
+export class FlashblockPositionError extends TypedError<FlashblockPositionErrorType> {
   constructor(code: (typeof FlashblockPositionErrorCode)[keyof typeof FlashblockPositionErrorCode], at: FlashblockPosition, height: FlashblockPosition | undefined) {
     const here = height === undefined ? "no pending block" : `${height.blockNumber}-${height.flashblockIndex}`;
     const what = code === FlashblockPositionErrorCode.NOT_YET ? "not yet received" : "no longer retained";
-    super(code, `flashblock ${at.blockNumber}-${at.flashblockIndex} ${what} (this node is at ${here})`, {
-      blockNumber: q(at.blockNumber),
-      flashblockIndex: q(at.flashblockIndex),
-      height: height === undefined ? null : heightJson(height),
-    });
+    super({ code, blockNumber: q(at.blockNumber), flashblockIndex: q(at.flashblockIndex), height: height === undefined ? null : heightJson(height) }, `flashblock ${at.blockNumber}-${at.flashblockIndex} ${what} (this node is at ${here})`);
   }
 }

@@ -11,7 +11,7 @@
  */
 import type { Logger } from "pino";
 import WebSocket from "ws";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { RPC_CLIENT_TIMEOUT_MS, RPC_CLIENT_WS_RECONNECT_INITIAL_MS, RPC_CLIENT_WS_RECONNECT_MAX_MS, RPC_CLIENT_BODY_EXCERPT_CHARS } from "../config/constants.js";
 
 /** Stable codes of {@link RpcClientError}. */
@@ -25,33 +25,41 @@ export const RpcClientErrorCode = {
 } as const;
 export type RpcClientErrorCodeT = (typeof RpcClientErrorCode)[keyof typeof RpcClientErrorCode];
 
+/** A {@link RpcClientError}'s code with its metadata. */
+type RpcClientErrorType = { code: RpcClientErrorCodeT; endpoint: string; method: string };
+
 /** A transport-level failure of a JSON-RPC request (no answer from the remote node's handler). */
-export class RpcClientError extends BasaltError<{ endpoint: string; method: string }> {
+export class RpcClientError extends TypedError<RpcClientErrorType> {
   constructor(code: RpcClientErrorCodeT, message: string, meta: { endpoint: string; method: string }, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
+    super({ code, ...meta }, message, options);
   }
 }
+
+/** Stable code of {@link UpstreamRpcError}. */
+const UpstreamRpcErrorCode = { UPSTREAM_ERROR: "RPC_UPSTREAM_ERROR" } as const;
+/** A {@link UpstreamRpcError}'s code with its metadata. */
+type UpstreamRpcErrorType = { code: typeof UpstreamRpcErrorCode.UPSTREAM_ERROR; method: string; rpcCode: number; data?: unknown };
 
 /**
  * The remote node answered with a JSON-RPC error. Carries the upstream JSON-RPC code
  * (`rpcCode`), message and `data`, which the RPC boundary passes through unchanged.
  */
-export class UpstreamRpcError extends BasaltError<{ method: string; rpcCode: number; data?: unknown }> {
+export class UpstreamRpcError extends TypedError<UpstreamRpcErrorType> {
   constructor(
     readonly method: string,
     upstreamCode: number,
     upstreamMessage: string,
     data?: unknown,
   ) {
-    super("RPC_UPSTREAM_ERROR", upstreamMessage, data === undefined ? { method, rpcCode: upstreamCode } : { method, rpcCode: upstreamCode, data });
+    super({ code: UpstreamRpcErrorCode.UPSTREAM_ERROR, ...(data === undefined ? { method, rpcCode: upstreamCode } : { method, rpcCode: upstreamCode, data }) }, upstreamMessage);
   }
   /** The upstream JSON-RPC error code. */
   get rpcCode(): number {
-    return this.meta.rpcCode;
+    return this.type.rpcCode;
   }
   /** The upstream error's `data`, if any. */
   get data(): unknown {
-    return this.meta.data;
+    return this.type.data;
   }
 }
 

@@ -23,7 +23,7 @@ import {
   type OptionName,
   type OptionSource,
 } from "../config/options.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** What `basalt` was asked to do (`bench` runs a tool of the benchmark suite with its own arguments). */
 export type CliCommand = Command | "help" | "version" | "bench";
@@ -78,10 +78,13 @@ export interface CliErrorMeta extends Record<string, unknown> {
   file?: string;
 }
 
+/** A {@link CliError}'s code with its metadata. */
+type CliErrorType = { code: CliErrorCode } & CliErrorMeta;
+
 /** A command-line, environment or env-file error: the user's input is wrong. */
-export class CliError extends BasaltError<CliErrorMeta> {
+export class CliError extends TypedError<CliErrorType> {
   constructor(code: CliErrorCode, message: string, meta: CliErrorMeta = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
+    super({ code, ...meta }, message, options);
   }
 }
 

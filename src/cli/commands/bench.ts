@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** The tools of the bench suite, in display order. */
 export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro", "wrk", "state-scale"] as const;
@@ -40,10 +40,13 @@ export const BENCH_HELP = [
 /** Stable codes of {@link BenchCommandError}. */
 export type BenchCommandErrorCode = "BENCH_UNKNOWN_TOOL" | "BENCH_MODULE_MISSING" | "BENCH_MODULE_INVALID";
 
+/** A {@link BenchCommandError}'s code with its metadata. */
+type BenchCommandErrorType = { code: BenchCommandErrorCode; tool: string; module?: string };
+
 /** `basalt bench` was asked for a tool that does not exist or is not built. */
-export class BenchCommandError extends BasaltError<{ tool: string; module?: string }> {
+export class BenchCommandError extends TypedError<BenchCommandErrorType> {
   constructor(code: BenchCommandErrorCode, message: string, meta: { tool: string; module?: string }) {
-    super(code, message, meta);
+    super({ code, ...meta }, message);
   }
 }
 

@@ -3,7 +3,7 @@
  * check reads (the resolved options and where each came from), and the doctor's error class.
  */
 import type { BasaltOptions, OptionName, OptionSource } from "../../config/options.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Verdicts in display order: fine, worth a look, blocks running the node, not applicable. */
 export const VERDICTS = ["OK", "WARN", "FAIL", "SKIP"] as const;
@@ -48,10 +48,13 @@ export interface DoctorErrorMeta extends Record<string, unknown> {
   status?: number;
 }
 
+/** A {@link DoctorError}'s code with its metadata. */
+type DoctorErrorType = { code: DoctorErrorCode } & DoctorErrorMeta;
+
 /** A probe of `basalt doctor` failed: the target is unreachable, or answered something unexpected. */
-export class DoctorError extends BasaltError<DoctorErrorMeta> {
+export class DoctorError extends TypedError<DoctorErrorType> {
   constructor(code: DoctorErrorCode, message: string, meta: DoctorErrorMeta = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
+    super({ code, ...meta }, message, options);
   }
 }
 

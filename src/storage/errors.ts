@@ -28,11 +28,17 @@ export const StorageErrorCode = {
 } as const;
 
 /** A {@link StorageError}'s code with its metadata. */
-type StorageErrorType = { code: (typeof StorageErrorCode)[keyof typeof StorageErrorCode] } & Record<string, unknown>;
+type StorageErrorType =
+  | { code: typeof StorageErrorCode.RECORD_CORRUPT; pos?: number; length?: number }
+  | { code: typeof StorageErrorCode.LOG_REINDEX_UNFINISHED; datadir: string }
+  | { code: typeof StorageErrorCode.LAYOUT_OUTDATED; datadir: string; found: number; expected: number }
+  | { code: typeof StorageErrorCode.LAYOUT_UNKNOWN; datadir: string; found: number; expected: number }
+  | { code: typeof StorageErrorCode.STATE_MISMATCH; number: string }
+  | { code: typeof StorageErrorCode.BULK_LOAD_REFUSED }
+  | { code: typeof StorageErrorCode.BULK_LOAD_ROOT }
+  | { code: typeof StorageErrorCode.HISTORY_PRUNED; number: string; floor: string }
+  | { code: typeof StorageErrorCode.REVERT_MISMATCH; number: string }
+  | { code: typeof StorageErrorCode.MISSING_DATA };
 
 /** An error of the chain store. */
-export class StorageError extends TypedError<StorageErrorType> {
-  constructor(code: (typeof StorageErrorCode)[keyof typeof StorageErrorCode], message: string, meta: Record<string, unknown> = {}) {
-    super({ code, ...meta }, message);
-  }
-}
+export class StorageError extends TypedError<StorageErrorType> {}

@@ -216,11 +216,7 @@ export class ChainStore {
     if (this.meta.get(MetaKey.logReindex) !== undefined) {
       const datadir = join(this.path, "..");
       void this.root.close();
-      throw new StorageError(
-        StorageErrorCode.LOG_REINDEX_UNFINISHED,
-        `datadir ${datadir} has a log index rebuild that did not finish: run \`basalt db reindex-logs --datadir ${datadir}\` again to complete it before starting the node`,
-        { datadir },
-      );
+      throw new StorageError({ code: StorageErrorCode.LOG_REINDEX_UNFINISHED, datadir }, `datadir ${datadir} has a log index rebuild that did not finish: run \`basalt db reindex-logs --datadir ${datadir}\` again to complete it before starting the node`);
     }
     if (readOnly || this.meta.get(MetaKey.logIndexFrom) !== undefined) return;
     let next = 0n;
@@ -253,17 +249,9 @@ export class ChainStore {
     const datadir = join(this.path, "..");
     void this.root.close();
     if (version === undefined) {
-      throw new StorageError(
-        StorageErrorCode.LAYOUT_OUTDATED,
-        `datadir ${datadir} holds the state in the plain-keyed layout of basalt before 0.9 (state layout 1); this basalt reads layout ${STATE_LAYOUT_VERSION}: convert it in place with \`basalt db migrate --datadir ${datadir}\``,
-        { datadir, found: 1, expected: STATE_LAYOUT_VERSION },
-      );
+      throw new StorageError({ code: StorageErrorCode.LAYOUT_OUTDATED, datadir, found: 1, expected: STATE_LAYOUT_VERSION }, `datadir ${datadir} holds the state in the plain-keyed layout of basalt before 0.9 (state layout 1); this basalt reads layout ${STATE_LAYOUT_VERSION}: convert it in place with \`basalt db migrate --datadir ${datadir}\``);
     }
-    throw new StorageError(StorageErrorCode.LAYOUT_UNKNOWN, `datadir ${datadir} has state layout ${String(version)}, this basalt reads layout ${STATE_LAYOUT_VERSION}: use the basalt that wrote it`, {
-      datadir,
-      found: version,
-      expected: STATE_LAYOUT_VERSION,
-    });
+    throw new StorageError({ code: StorageErrorCode.LAYOUT_UNKNOWN, datadir, found: version, expected: STATE_LAYOUT_VERSION }, `datadir ${datadir} has state layout ${String(version)}, this basalt reads layout ${STATE_LAYOUT_VERSION}: use the basalt that wrote it`);
   }
 
   /**
@@ -457,11 +445,7 @@ export class ChainStore {
     // Genesis: an empty store holds no state yet.
     if (held === undefined && w.number === 0n) return;
     if (!equal(held, w.parentStateRoot)) {
-      throw new StorageError(
-        StorageErrorCode.STATE_MISMATCH,
-        `block ${w.number} was executed on state ${hex0x(w.parentStateRoot)}, but the store holds state ${hex0x(held)}: it must be executed again on the current head`,
-        { number: w.number.toString() },
-      );
+      throw new StorageError({ code: StorageErrorCode.STATE_MISMATCH, number: w.number.toString() }, `block ${w.number} was executed on state ${hex0x(w.parentStateRoot)}, but the store holds state ${hex0x(held)}: it must be executed again on the current head`);
     }
   }
 
@@ -710,18 +694,18 @@ export interface ReceiptAt {
  */
 export function decodeReceiptAt(b: Uint8Array, index: number): ReceiptAt | undefined {
   const list = arrayHeader(b, 0);
-  if (list === undefined) throw new StorageError(StorageErrorCode.RECORD_CORRUPT, "stored receipts: a msgpack array expected at byte 0", { length: b.length });
+  if (list === undefined) throw new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, length: b.length }, "stored receipts: a msgpack array expected at byte 0");
   if (!Number.isInteger(index) || index < 0 || index >= list.count) return undefined;
   let pos = list.start;
   let firstLogIndex = 0;
   let previousStart = -1;
   for (let i = 0; i < index; i++) {
     const fields = arrayHeader(b, pos);
-    if (fields === undefined || fields.count < 4) throw new StorageError(StorageErrorCode.RECORD_CORRUPT, `stored receipt ${i}: an array of at least 4 fields expected at byte ${pos}`, { pos });
+    if (fields === undefined || fields.count < 4) throw new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, pos }, `stored receipt ${i}: an array of at least 4 fields expected at byte ${pos}`);
     // [type, status|root, cumulativeGas, logs, …]: the logs' count is all that is read.
     let p = skipValue(b, skipValue(b, skipValue(b, fields.start)));
     const logs = arrayHeader(b, p);
-    if (logs === undefined) throw new StorageError(StorageErrorCode.RECORD_CORRUPT, `stored receipt ${i}: a logs array expected at byte ${p}`, { pos: p });
+    if (logs === undefined) throw new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, pos: p }, `stored receipt ${i}: a logs array expected at byte ${p}`);
     firstLogIndex += logs.count;
     previousStart = pos;
     p = skipValue(b, p);

@@ -27,11 +27,14 @@ export const MeteringErrorCode = {
 export type MeteringErrorCode = (typeof MeteringErrorCode)[keyof typeof MeteringErrorCode];
 
 /** A {@link MeteringError}'s code with its metadata. */
-type MeteringErrorType = { code: MeteringErrorCode };
+type MeteringErrorType =
+  | { code: typeof MeteringErrorCode.BLOCK_FAILED }
+  | { code: typeof MeteringErrorCode.PARSE }
+  | { code: typeof MeteringErrorCode.NO_L1_INFO }
+  | { code: typeof MeteringErrorCode.BUNDLE_FAILED }
+  | { code: typeof MeteringErrorCode.BLOCK_NOT_FOUND }
+  | { code: typeof MeteringErrorCode.ESTIMATE_FAILED }
+  | { code: typeof MeteringErrorCode.NOT_CONFIGURED };
 
 /** A metering request that could not be answered. */
-export class MeteringError extends TypedError<MeteringErrorType> {
-  constructor(code: MeteringErrorCode, message: string) {
-    super({ code }, message);
-  }
-}
+export class MeteringError extends TypedError<MeteringErrorType> {}

@@ -13,18 +13,16 @@ export const FlashblockErrorCode = {
   /** A field is missing, has the wrong JSON type or encoding, or breaks a cross-field rule. */
   BAD_FIELD: "FB_BAD_FIELD",
 } as const;
-/** One of the {@link FlashblockErrorCode} values. */
-export type FlashblockErrorCodeT = (typeof FlashblockErrorCode)[keyof typeof FlashblockErrorCode];
-
 /** A {@link FlashblockDecodeError}'s code with its metadata. */
-type FlashblockDecodeErrorType = { code: FlashblockErrorCodeT; field?: string };
+type FlashblockDecodeErrorType =
+  | { code: typeof FlashblockErrorCode.BAD_FIELD; field: string }
+  | { code: typeof FlashblockErrorCode.MALFORMED_JSON }
+  | { code: typeof FlashblockErrorCode.TOO_LARGE }
+  | { code: typeof FlashblockErrorCode.BAD_COMPRESSION }
+  | { code: typeof FlashblockErrorCode.BAD_UTF8 };
 
 /** A flashblocks wire frame that could not be decoded; `meta.field` names the offending JSON path when there is one. */
-export class FlashblockDecodeError extends TypedError<FlashblockDecodeErrorType> {
-  constructor(code: FlashblockErrorCodeT, message: string, meta: { field?: string } = {}, options?: { cause?: unknown }) {
-    super({ code, ...meta }, message, options);
-  }
-}
+export class FlashblockDecodeError extends TypedError<FlashblockDecodeErrorType> {}
 
 /** Stable codes of a request for the pending state as of one flashblock (`{blockNumber, flashblockIndex}`, base/base issue #508). */
 export const FlashblockPositionErrorCode = {

@@ -258,7 +258,7 @@ export class Follower {
         const rawId = await this.client.call<unknown>("eth_chainId");
         if (typeof rawId !== "string" || !/^0x[0-9a-fA-F]+$/.test(rawId)) {
           const meta = { endpoint: this.endpoint, method: "eth_chainId" };
-          throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: eth_chainId: expected a hex quantity`, meta);
+          throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, ...meta }, `${this.endpoint}: eth_chainId: expected a hex quantity`);
         }
         const id = BigInt(rawId);
         if (id !== this.chain.chainId) {
@@ -579,10 +579,7 @@ export class Follower {
     const o = json as { number?: unknown; hash?: unknown; parentHash?: unknown };
     const ok = (v: unknown, re: RegExp): v is string => typeof v === "string" && re.test(v);
     if (typeof json !== "object" || !ok(o.number, /^0x[0-9a-fA-F]+$/) || !ok(o.hash, /^0x[0-9a-fA-F]{64}$/) || !ok(o.parentHash, /^0x[0-9a-fA-F]{64}$/)) {
-      throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: eth_getBlockByNumber(${tag}): not a block object`, {
-        endpoint: this.endpoint,
-        method: "eth_getBlockByNumber",
-      });
+      throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, endpoint: this.endpoint, method: "eth_getBlockByNumber" }, `${this.endpoint}: eth_getBlockByNumber(${tag}): not a block object`);
     }
     return { number: BigInt(o.number), hash: fromHex(o.hash), parentHash: fromHex(o.parentHash) };
   }

@@ -37,18 +37,14 @@ export const BENCH_HELP = [
   "",
 ].join("\n");
 
-/** Stable codes of {@link BenchCommandError}. */
-export type BenchCommandErrorCode = "BENCH_UNKNOWN_TOOL" | "BENCH_MODULE_MISSING" | "BENCH_MODULE_INVALID";
-
-/** A {@link BenchCommandError}'s code with its metadata. */
-type BenchCommandErrorType = { code: BenchCommandErrorCode; tool: string; module?: string };
+/** A {@link BenchCommandError}'s stable code with its metadata. */
+type BenchCommandErrorType =
+  | { code: "BENCH_UNKNOWN_TOOL"; tool: string }
+  | { code: "BENCH_MODULE_MISSING"; tool: string; module: string }
+  | { code: "BENCH_MODULE_INVALID"; tool: string; module: string };
 
 /** `basalt bench` was asked for a tool that does not exist or is not built. */
-export class BenchCommandError extends TypedError<BenchCommandErrorType> {
-  constructor(code: BenchCommandErrorCode, message: string, meta: { tool: string; module?: string }) {
-    super({ code, ...meta }, message);
-  }
-}
+export class BenchCommandError extends TypedError<BenchCommandErrorType> {}
 
 function isSubcommand(s: string): s is BenchSubcommand {
   return (BENCH_SUBCOMMANDS as readonly string[]).includes(s);
@@ -76,22 +72,18 @@ export async function benchCommand(argv: string[]): Promise<void> {
   }
   if (!isSubcommand(tool)) {
     const message = `unknown bench tool ${JSON.stringify(tool)}: expected one of ${BENCH_SUBCOMMANDS.join(", ")}`;
-    throw new BenchCommandError("BENCH_UNKNOWN_TOOL", message, { tool });
+    throw new BenchCommandError({ code: "BENCH_UNKNOWN_TOOL", tool }, message);
   }
   const url = benchModuleUrl(tool);
   const file = fileURLToPath(url);
   if (!existsSync(file)) {
-    throw new BenchCommandError(
-      "BENCH_MODULE_MISSING",
-      `the bench tool ${tool} is not available: expected its compiled module at ${file} ` +
-        "(run `npm run build`; the bench folder is compiled with the node)",
-      { tool, module: file },
-    );
+    throw new BenchCommandError({ code: "BENCH_MODULE_MISSING", tool, module: file }, `the bench tool ${tool} is not available: expected its compiled module at ${file} ` +
+        "(run `npm run build`; the bench folder is compiled with the node)");
   }
   const mod = (await import(url.href)) as { main?: unknown };
   if (typeof mod.main !== "function") {
     const message = `the bench module ${file} exports no main function: expected main(argv: string[]): Promise<void>`;
-    throw new BenchCommandError("BENCH_MODULE_INVALID", message, { tool, module: file });
+    throw new BenchCommandError({ code: "BENCH_MODULE_INVALID", tool, module: file }, message);
   }
   await (mod.main as (argv: string[]) => Promise<void>)(argv.slice(1));
 }

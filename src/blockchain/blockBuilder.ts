@@ -10,7 +10,7 @@ import type { PoolSource } from "../execution/op/opPayload.js";
 import { blockWriteOf, type Chain, type ExecutedBlock } from "./chain.js";
 import type { Log, StoredReceipt } from "../storage/types.js";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { watchRequestSystemCalls } from "../execution/systemCalls.js";
 
 /** Attributes of a block to build (Engine API PayloadAttributes). */
@@ -31,10 +31,15 @@ export interface BuildAttributes {
   transactions?: TypedTransaction[];
 }
 
+/** Stable code of {@link BlockBuildError}. */
+const BlockBuildErrorCode = { BUILD_TX_REJECTED: "BLOCK_BUILD_TX_REJECTED" } as const;
+/** A {@link BlockBuildError}'s code with its metadata. */
+type BlockBuildErrorType = { code: typeof BlockBuildErrorCode.BUILD_TX_REJECTED; index: number };
+
 /** A transaction given to {@link buildOnHead} could not be applied; the message says why. */
-export class BlockBuildError extends BasaltError {
+export class BlockBuildError extends TypedError<BlockBuildErrorType> {
   constructor(message: string, index: number) {
-    super("BLOCK_BUILD_TX_REJECTED", message, { index });
+    super({ code: BlockBuildErrorCode.BUILD_TX_REJECTED, index }, message);
   }
 }
 

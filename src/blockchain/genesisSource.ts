@@ -14,7 +14,7 @@ import { GENESIS_DOWNLOAD_TIMEOUT_MS } from "../config/constants.js";
 import { isDevnet, isDevnetL1, type BasaltOptions } from "../config/options.js";
 import { ChainStore, MetaKey } from "../storage/store.js";
 import { fromHex, to0x } from "../util/bytes.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { Chain } from "./chain.js";
 import { buildGenesis } from "./genesisInit.js";
 import { commonFromGenesis } from "../chain/chainSpec.js";
@@ -28,27 +28,18 @@ import { OP_FORK_NAMES, opConfigFromGenesisConfig, type OpForkName } from "../ch
 /** The options that select a genesis. */
 export type GenesisOptions = Pick<BasaltOptions, "network" | "genesis" | "genesis-url"> & Partial<Pick<BasaltOptions, "dev.beryl-time" | "dev.cobalt-time">>;
 
-/** Stable codes of {@link GenesisSourceError}. */
-export type GenesisSourceErrorCode = "GENESIS_UNREADABLE" | "GENESIS_DOWNLOAD_FAILED" | "GENESIS_HASH_MISMATCH";
-
-/** Details of a {@link GenesisSourceError}. */
-export interface GenesisSourceErrorMeta extends Record<string, unknown> {
-  /** The built-in network concerned. */
-  network?: string;
-  /** The file path or URL the genesis was read from. */
-  source?: string;
-  /** The network's known genesis hash. */
-  expected?: string;
-  /** The genesis hash of the given file. */
-  actual?: string;
-}
+/**
+ * A {@link GenesisSourceError}'s stable code with its metadata: `network` is the built-in network
+ * concerned, `source` the file path or URL the genesis was read from, `expected` the network's known
+ * genesis hash and `actual` the genesis hash of the given file.
+ */
+type GenesisSourceErrorType =
+  | { code: "GENESIS_UNREADABLE"; source: string }
+  | { code: "GENESIS_DOWNLOAD_FAILED"; network: string; source: string }
+  | { code: "GENESIS_HASH_MISMATCH"; network: string; source: string; expected: string; actual: string };
 
 /** A genesis could not be read, downloaded, or is not the genesis of the named network. */
-export class GenesisSourceError extends BasaltError<GenesisSourceErrorMeta> {
-  constructor(code: GenesisSourceErrorCode, message: string, meta: GenesisSourceErrorMeta = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
-  }
-}
+export class GenesisSourceError extends TypedError<GenesisSourceErrorType> {}
 
 /** Test seams of {@link resolveGenesis}. */
 export interface ResolveGenesisDeps {
@@ -62,13 +53,13 @@ function readGenesisFile(file: string): unknown {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new GenesisSourceError("GENESIS_UNREADABLE", `cannot read genesis file ${file}: ${(e as Error).message}`, { source: file }, { cause: e });
+    throw new GenesisSourceError({ code: "GENESIS_UNREADABLE", source: file }, `cannot read genesis file ${file}: ${(e as Error).message}`, { cause: e });
   }
   try {
     return JSON.parse(text);
   } catch (e) {
     const reason = (e as Error).message;
-    throw new GenesisSourceError("GENESIS_UNREADABLE", `genesis file ${file} is not valid JSON: ${reason}`, { source: file }, { cause: e });
+    throw new GenesisSourceError({ code: "GENESIS_UNREADABLE", source: file }, `genesis file ${file} is not valid JSON: ${reason}`, { cause: e });
   }
 }
 
@@ -87,13 +78,8 @@ function fetchFailureReason(e: unknown, timeoutMs: number): string {
  */
 async function downloadGenesis(network: OpNetwork, url: string, timeoutMs: number): Promise<unknown> {
   const fail = (reason: string, cause?: unknown): GenesisSourceError =>
-    new GenesisSourceError(
-      "GENESIS_DOWNLOAD_FAILED",
-      `cannot download the ${network.name} genesis from ${url}: ${reason}; download it yourself and pass --genesis <file> ` +
-        `(basalt init --network ${network.name} --genesis <file>)`,
-      { network: network.name, source: url },
-      { cause },
-    );
+    new GenesisSourceError({ code: "GENESIS_DOWNLOAD_FAILED", network: network.name, source: url }, `cannot download the ${network.name} genesis from ${url}: ${reason}; download it yourself and pass --genesis <file> ` +
+        `(basalt init --network ${network.name} --genesis <file>)`, { cause });
   const signal = AbortSignal.timeout(timeoutMs);
   let text: string;
   try {
@@ -125,11 +111,7 @@ export async function checkedNetworkGenesis(network: OpNetwork, file: unknown, s
   const g = withNetworkConfig(network, file);
   const actual = await genesisHashOf(g);
   if (actual !== network.genesisHash.toLowerCase()) {
-    throw new GenesisSourceError(
-      "GENESIS_HASH_MISMATCH",
-      `${source} is not the ${network.name} genesis: its genesis block hash is ${actual}, expected ${network.genesisHash}`,
-      { network: network.name, source, expected: network.genesisHash, actual },
-    );
+    throw new GenesisSourceError({ code: "GENESIS_HASH_MISMATCH", network: network.name, source, expected: network.genesisHash, actual }, `${source} is not the ${network.name} genesis: its genesis block hash is ${actual}, expected ${network.genesisHash}`);
   }
   return g;
 }

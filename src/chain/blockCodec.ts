@@ -7,7 +7,7 @@ import { createTxFromBlockBodyData } from "@ethereumjs/tx";
 import { DEPOSIT_TX_TYPE, DepositTransaction } from "./op/depositTx.js";
 import { envelopeOf, rememberEnvelope } from "./envelope.js";
 import { RLP } from "@ethereumjs/rlp";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { toHex } from "../util/bytes.js";
 import type { OpChainConfig } from "./op/forks.js";
 
@@ -21,10 +21,15 @@ export interface BlockDecodeRules {
   commonAt(number: bigint, timestamp: bigint): Common;
 }
 
+/** Stable code of {@link BlockDecodeError}. */
+const BlockDecodeErrorCode = { DECODE_FAILED: "BLOCK_DECODE_FAILED" } as const;
+/** A {@link BlockDecodeError}'s code with its metadata. */
+type BlockDecodeErrorType = { code: typeof BlockDecodeErrorCode.DECODE_FAILED };
+
 /** A block whose RLP cannot be decoded. */
-export class BlockDecodeError extends BasaltError {
+export class BlockDecodeError extends TypedError<BlockDecodeErrorType> {
   constructor(message: string) {
-    super("BLOCK_DECODE_FAILED", message);
+    super({ code: BlockDecodeErrorCode.DECODE_FAILED }, message);
   }
 }
 

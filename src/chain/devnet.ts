@@ -24,7 +24,7 @@ export const DEVNET_EIP1559_ELASTICITY = 6;
 export const DEVNET_EIP1559_DENOMINATOR = 50;
 /** Devnet EIP-1559 denominator from Canyon (OP/Base 250). */
 export const DEVNET_EIP1559_DENOMINATOR_CANYON = 250;
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import type { GenesisAccount, GenesisJson } from "./genesis.js";
 import { encodeJovianExtraData } from "./op/eip1559.js";
 import { opDevnetPredeployAlloc } from "./op/devnetAlloc.js";
@@ -108,13 +108,15 @@ export interface DevnetForkTimes {
   preinstalls?: boolean;
 }
 
+/** Stable code of {@link DevnetForkTimesError}. */
+const DevnetForkTimesErrorCode = { FORK_ORDER: "DEVNET_FORK_ORDER" } as const;
+/** A {@link DevnetForkTimesError}'s code with its metadata. */
+type DevnetForkTimesErrorType = { code: typeof DevnetForkTimesErrorCode.FORK_ORDER; beryl: string; cobalt: string };
+
 /** A devnet fork schedule that cannot be: an upgrade before the one it builds on. */
-export class DevnetForkTimesError extends BasaltError<{ beryl: string; cobalt: string }> {
+export class DevnetForkTimesError extends TypedError<DevnetForkTimesErrorType> {
   constructor(beryl: bigint, cobalt: bigint) {
-    super("DEVNET_FORK_ORDER", `devnet fork times: Cobalt at ${cobalt} is before Beryl at ${beryl}; expected --dev.cobalt-time at or after --dev.beryl-time`, {
-      beryl: beryl.toString(),
-      cobalt: cobalt.toString(),
-    });
+    super({ code: DevnetForkTimesErrorCode.FORK_ORDER, beryl: beryl.toString(), cobalt: cobalt.toString() }, `devnet fork times: Cobalt at ${cobalt} is before Beryl at ${beryl}; expected --dev.cobalt-time at or after --dev.beryl-time`);
   }
 }
 

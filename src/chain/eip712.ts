@@ -5,7 +5,7 @@
  * `bytesN` right-padded, `address`, `bool`, `uintN` and `intN` as 32-byte words.
  */
 import { keccak256 } from "../util/keccak.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** One member of a struct type. */
 export interface TypedDataField {
@@ -21,10 +21,15 @@ export interface TypedData {
   message: Record<string, unknown>;
 }
 
+/** Stable code of {@link TypedDataError}. */
+const TypedDataErrorCode = { TYPED_DATA_INVALID: "CHAIN_TYPED_DATA_INVALID" } as const;
+/** A {@link TypedDataError}'s code with its metadata. */
+type TypedDataErrorType = { code: typeof TypedDataErrorCode.TYPED_DATA_INVALID; path: string };
+
 /** Typed data that does not follow EIP-712 (an unknown type, a value that does not fit its type). */
-export class TypedDataError extends BasaltError<{ path: string }> {
+export class TypedDataError extends TypedError<TypedDataErrorType> {
   constructor(path: string, why: string) {
-    super("CHAIN_TYPED_DATA_INVALID", `typed data ${path}: ${why}`, { path });
+    super({ code: TypedDataErrorCode.TYPED_DATA_INVALID, path }, `typed data ${path}: ${why}`);
   }
 }
 

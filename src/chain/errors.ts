@@ -1,4 +1,4 @@
-import { BasaltError, TypedError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** Stable codes of block import and chain errors. */
 export const ChainErrorCode = {
@@ -16,10 +16,13 @@ export const ChainErrorCode = {
 } as const;
 export type ChainErrorCodeT = (typeof ChainErrorCode)[keyof typeof ChainErrorCode];
 
+/** A {@link ChainError}'s code with its metadata. */
+type ChainErrorType = { code: ChainErrorCodeT; number?: string; hash?: string };
+
 /** An error of block import / chain management, naming the block it concerns. */
-export class ChainError extends BasaltError<{ number?: string; hash?: string }> {
+export class ChainError extends TypedError<ChainErrorType> {
   constructor(code: ChainErrorCodeT, message: string, meta: { number?: bigint; hash?: string } = {}) {
-    super(code, message, { number: meta.number?.toString(), hash: meta.hash });
+    super({ code, number: meta.number?.toString(), hash: meta.hash }, message);
   }
 }
 
@@ -52,14 +55,17 @@ export interface UnknownUpgradeMeta extends Record<string, unknown> {
   kind: "unknown" | "conflict";
 }
 
+/** A {@link UnknownUpgradeError}'s code with its metadata. */
+type UnknownUpgradeErrorType = { code: typeof UnknownUpgradeError.CODE } & UnknownUpgradeMeta;
+
 /**
  * A block at or after the activation of an upgrade basalt does not implement (or schedules at
  * another time than the network does) was refused: executing it would silently diverge from the
  * network. Code `CHAIN_UNKNOWN_UPGRADE`; the node stays up and serves what it has.
  */
-export class UnknownUpgradeError extends BasaltError<UnknownUpgradeMeta> {
+export class UnknownUpgradeError extends TypedError<UnknownUpgradeErrorType> {
   static readonly CODE = "CHAIN_UNKNOWN_UPGRADE";
   constructor(message: string, meta: UnknownUpgradeMeta) {
-    super(UnknownUpgradeError.CODE, message, meta);
+    super({ code: UnknownUpgradeError.CODE, ...meta }, message);
   }
 }

@@ -5,7 +5,7 @@ import { createBlock, type Block } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { Account, Address, KECCAK256_RLP, bigIntToBytes, hexToBytes, setLengthLeft, createAddressFromString } from "@ethereumjs/util";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** One account of a genesis `alloc`. */
 export interface GenesisAccount {
@@ -34,10 +34,15 @@ export interface GenesisJson {
   blobGasUsed?: string | null;
 }
 
+/** Stable code of {@link GenesisError}. */
+const GenesisErrorCode = { INVALID: "GENESIS_INVALID" } as const;
+/** A {@link GenesisError}'s code with its metadata. */
+type GenesisErrorType = { code: typeof GenesisErrorCode.INVALID };
+
 /** Raised for a malformed genesis file. */
-export class GenesisError extends BasaltError {
+export class GenesisError extends TypedError<GenesisErrorType> {
   constructor(message: string) {
-    super("GENESIS_INVALID", message);
+    super({ code: GenesisErrorCode.INVALID }, message);
   }
 }
 

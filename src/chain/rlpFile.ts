@@ -2,12 +2,17 @@
  * Concatenated RLP block files (the `chain.rlp` of geth/reth `import` and `export`).
  */
 import { RLP } from "@ethereumjs/rlp";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
+
+/** Stable code of {@link RlpFileError}. */
+const RlpFileErrorCode = { FILE_INVALID: "RLP_FILE_INVALID" } as const;
+/** A {@link RlpFileError}'s code with its metadata. */
+type RlpFileErrorType = { code: typeof RlpFileErrorCode.FILE_INVALID; index: number; offset: number };
 
 /** A block file that cannot be decoded at some item. */
-export class RlpFileError extends BasaltError<{ index: number; offset: number }> {
+export class RlpFileError extends TypedError<RlpFileErrorType> {
   constructor(index: number, offset: number, reason: string) {
-    super("RLP_FILE_INVALID", `RLP item ${index + 1} of the file (byte offset ${offset}): ${reason}`, { index, offset });
+    super({ code: RlpFileErrorCode.FILE_INVALID, index, offset }, `RLP item ${index + 1} of the file (byte offset ${offset}): ${reason}`);
   }
 }
 

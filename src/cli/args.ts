@@ -23,7 +23,7 @@ import {
   type OptionName,
   type OptionSource,
 } from "../config/options.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** What `basalt` was asked to do (`bench` runs a tool of the benchmark suite with its own arguments). */
 export type CliCommand = Command | "help" | "version" | "bench";
@@ -51,39 +51,26 @@ export interface ParsedCli {
   force?: boolean;
 }
 
+/**
+ * A {@link CliError}'s code with its metadata: `option` is the option, flag, environment variable
+ * or command concerned; `value` the offending value or argument; `expected` the type or form
+ * expected; `suggestion` the closest known name, when one was guessed; `command` the command being
+ * parsed; `file` the env file concerned.
+ */
+type CliErrorType =
+  | { code: "CLI_UNKNOWN_OPTION"; option: string; suggestion?: string; file?: string }
+  | { code: "CLI_MISSING_VALUE"; option: string; expected: string }
+  | { code: "CLI_INVALID_VALUE"; option: string; expected: string; value?: string }
+  | { code: "CLI_ENV_FILE"; file: string; option?: string }
+  | { code: "CLI_UNKNOWN_COMMAND"; command: string; suggestion?: string }
+  | { code: "CLI_UNEXPECTED_ARGUMENT"; value: string; command?: string }
+  | { code: "CLI_OPTION_NOT_FOR_COMMAND"; option: string; command: string }
+  | { code: "CLI_MISSING_ARGUMENT"; command: string; value?: string };
 /** Stable codes of {@link CliError}. */
-export type CliErrorCode =
-  | "CLI_UNKNOWN_OPTION"
-  | "CLI_INVALID_VALUE"
-  | "CLI_MISSING_VALUE"
-  | "CLI_OPTION_NOT_FOR_COMMAND"
-  | "CLI_UNKNOWN_COMMAND"
-  | "CLI_UNEXPECTED_ARGUMENT"
-  | "CLI_MISSING_ARGUMENT"
-  | "CLI_ENV_FILE";
-
-/** Structured details of a {@link CliError}. */
-export interface CliErrorMeta extends Record<string, unknown> {
-  /** The option, flag, environment variable or command concerned. */
-  option?: string;
-  /** The offending value or argument. */
-  value?: string;
-  /** The expected type or form of the value. */
-  expected?: string;
-  /** The closest known name, when one was guessed. */
-  suggestion?: string;
-  /** The command being parsed. */
-  command?: string;
-  /** The env file concerned. */
-  file?: string;
-}
+export type CliErrorCode = CliErrorType["code"];
 
 /** A command-line, environment or env-file error: the user's input is wrong. */
-export class CliError extends BasaltError<CliErrorMeta> {
-  constructor(code: CliErrorCode, message: string, meta: CliErrorMeta = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
-  }
-}
+export class CliError extends TypedError<CliErrorType> {}
 
 const ALL_COMMANDS: readonly CliCommand[] = [...COMMANDS, "help", "version", "bench"];
 
@@ -168,11 +155,7 @@ const ENV_FILE_VAR = envVarName("env-file");
 
 function unknownOption(flag: string, name: string): CliError {
   const suggestion = closest(name, OPTION_NAMES);
-  return new CliError(
-    "CLI_UNKNOWN_OPTION",
-    `unknown option ${flag}${suggestion === undefined ? "" : ` (did you mean --${suggestion}?)`}; see basalt --help`,
-    { option: flag, suggestion: suggestion === undefined ? undefined : `--${suggestion}` },
-  );
+  return new CliError({ code: "CLI_UNKNOWN_OPTION", option: flag, suggestion: suggestion === undefined ? undefined : `--${suggestion}` }, `unknown option ${flag}${suggestion === undefined ? "" : ` (did you mean --${suggestion}?)`}; see basalt --help`);
 }
 
 /** One option occurrence on the command line. */
@@ -249,10 +232,7 @@ function tokenize(argv: readonly string[], strict: boolean): Tokens {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith("--") && next.length > 2) || next === "--") {
         if (strict) {
-          throw new CliError("CLI_MISSING_VALUE", `option ${flag} requires a value (${expectedOf(def)})`, {
-            option: flag,
-            expected: expectedOf(def),
-          });
+          throw new CliError({ code: "CLI_MISSING_VALUE", option: flag, expected: expectedOf(def) }, `option ${flag} requires a value (${expectedOf(def)})`);
         }
         continue;
       }
@@ -265,20 +245,13 @@ function tokenize(argv: readonly string[], strict: boolean): Tokens {
       const def: OptionDefinition = OPTIONS[negated];
       if (def.type !== "boolean") {
         if (strict) {
-          throw new CliError("CLI_INVALID_VALUE", `${flag}: the --no- prefix applies only to boolean options, and --${negated} takes a ${def.type}`, {
-            option: flag,
-            expected: expectedOf(def),
-          });
+          throw new CliError({ code: "CLI_INVALID_VALUE", option: flag, expected: expectedOf(def) }, `${flag}: the --no- prefix applies only to boolean options, and --${negated} takes a ${def.type}`);
         }
         continue;
       }
       if (inline !== undefined) {
         if (strict) {
-          throw new CliError("CLI_INVALID_VALUE", `${flag} takes no value (use --${negated}=${inline} instead)`, {
-            option: flag,
-            value: inline,
-            expected: "no value",
-          });
+          throw new CliError({ code: "CLI_INVALID_VALUE", option: flag, value: inline, expected: "no value" }, `${flag} takes no value (use --${negated}=${inline} instead)`);
         }
         continue;
       }
@@ -316,11 +289,7 @@ const FALSE_WORDS = new Set(["false", "0", "no", "off"]);
  */
 export function parseOptionValue(def: OptionDefinition, raw: string, origin: string): string | number | boolean {
   const invalid = (): CliError =>
-    new CliError("CLI_INVALID_VALUE", `invalid value ${JSON.stringify(raw)} for ${origin}: expected ${expectedOf(def)}`, {
-      option: origin,
-      value: raw,
-      expected: expectedOf(def),
-    });
+    new CliError({ code: "CLI_INVALID_VALUE", option: origin, value: raw, expected: expectedOf(def) }, `invalid value ${JSON.stringify(raw)} for ${origin}: expected ${expectedOf(def)}`);
   switch (def.type) {
     case "boolean": {
       const v = raw.trim().toLowerCase();
@@ -369,7 +338,7 @@ export function parseEnvFile(text: string, file = "env file"): EnvFileEntry[] {
     const eq = line.indexOf("=");
     const key = eq >= 0 ? line.slice(0, eq).trim() : "";
     if (eq < 0 || !ENV_KEY.test(key)) {
-      throw new CliError("CLI_ENV_FILE", `${file}:${n + 1}: expected KEY=value, got ${JSON.stringify(lines[n])}`, { file });
+      throw new CliError({ code: "CLI_ENV_FILE", file }, `${file}:${n + 1}: expected KEY=value, got ${JSON.stringify(lines[n])}`);
     }
     let value = line.slice(eq + 1).trim();
     const q = value[0];
@@ -377,7 +346,7 @@ export function parseEnvFile(text: string, file = "env file"): EnvFileEntry[] {
       value = value.slice(1, -1);
       if (q === '"') value = value.replace(/\\([n"\\])/g, (_, c: string) => (c === "n" ? "\n" : c));
     } else if (q === '"' || q === "'") {
-      throw new CliError("CLI_ENV_FILE", `${file}:${n + 1}: unterminated quote in the value of ${key}`, { file, option: key });
+      throw new CliError({ code: "CLI_ENV_FILE", file, option: key }, `${file}:${n + 1}: unterminated quote in the value of ${key}`);
     } else {
       const hash = value.search(/\s#/);
       if (hash >= 0) value = value.slice(0, hash).trimEnd();
@@ -392,7 +361,7 @@ function readEnvFile(file: string): EnvFileEntry[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new CliError("CLI_ENV_FILE", `cannot read env file ${file}: ${(e as Error).message}`, { file }, { cause: e });
+    throw new CliError({ code: "CLI_ENV_FILE", file }, `cannot read env file ${file}: ${(e as Error).message}`, { cause: e });
   }
   return parseEnvFile(text, file);
 }
@@ -406,11 +375,7 @@ function defaultsOnly(): { options: BasaltOptions; sources: Record<OptionName, O
 
 function unknownCommand(word: string): CliError {
   const suggestion = closest(word, ALL_COMMANDS);
-  return new CliError(
-    "CLI_UNKNOWN_COMMAND",
-    `unknown command ${JSON.stringify(word)}${suggestion === undefined ? "" : ` (did you mean ${suggestion}?)`}; commands: ${ALL_COMMANDS.join(", ")}`,
-    { command: word, suggestion },
-  );
+  return new CliError({ code: "CLI_UNKNOWN_COMMAND", command: word, suggestion }, `unknown command ${JSON.stringify(word)}${suggestion === undefined ? "" : ` (did you mean ${suggestion}?)`}; commands: ${ALL_COMMANDS.join(", ")}`);
 }
 
 /**
@@ -436,32 +401,22 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
   const explicitCommand = positionals[0] !== undefined && isCliCommand(positionals[0]);
   if (positionals[0] === BENCH_COMMAND) {
     const message = "`bench` must be the first argument: basalt bench <tool> [args] (the node options do not apply to it)";
-    throw new CliError("CLI_UNEXPECTED_ARGUMENT", message, { value: BENCH_COMMAND });
+    throw new CliError({ code: "CLI_UNEXPECTED_ARGUMENT", value: BENCH_COMMAND }, message);
   }
   const command = (explicitCommand ? positionals.shift() : "node") as Command;
   if (tokens.json && command !== DOCTOR_COMMAND) {
-    throw new CliError("CLI_OPTION_NOT_FOR_COMMAND", `option ${JSON_FLAG} does not apply to \`basalt ${command}\` (it is an option of: doctor)`, {
-      option: JSON_FLAG,
-      command,
-    });
+    throw new CliError({ code: "CLI_OPTION_NOT_FOR_COMMAND", option: JSON_FLAG, command }, `option ${JSON_FLAG} does not apply to \`basalt ${command}\` (it is an option of: doctor)`);
   }
 
   if (tokens.force && command !== SNAPSHOT_COMMAND) {
-    throw new CliError("CLI_OPTION_NOT_FOR_COMMAND", `option ${FORCE_FLAG} does not apply to \`basalt ${command}\` (it is an option of: snapshot)`, {
-      option: FORCE_FLAG,
-      command,
-    });
+    throw new CliError({ code: "CLI_OPTION_NOT_FOR_COMMAND", option: FORCE_FLAG, command }, `option ${FORCE_FLAG} does not apply to \`basalt ${command}\` (it is an option of: snapshot)`);
   }
 
   // Command-line values (last occurrence wins).
   const fromCli = new Map<OptionName, unknown>();
   for (const t of tokens.flags) {
     if (!appliesTo(t.def, command)) {
-      throw new CliError(
-        "CLI_OPTION_NOT_FOR_COMMAND",
-        `option ${t.flag} does not apply to \`basalt ${command}\` (it is an option of: ${t.def.commands.join(", ")})`,
-        { option: t.flag, command },
-      );
+      throw new CliError({ code: "CLI_OPTION_NOT_FOR_COMMAND", option: t.flag, command }, `option ${t.flag} does not apply to \`basalt ${command}\` (it is an option of: ${t.def.commands.join(", ")})`);
     }
     fromCli.set(t.def.name, parseOptionValue(t.def, t.value, t.flag));
   }
@@ -484,14 +439,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
       const def = ENV_TO_OPTION.get(e.key);
       if (def === undefined) {
         const suggestion = closest(e.key, [...ENV_TO_OPTION.keys()]);
-        throw new CliError(
-          "CLI_UNKNOWN_OPTION",
-          `unknown variable ${origin}${suggestion === undefined ? "" : ` (did you mean ${suggestion}?)`}`,
-          { option: e.key, suggestion, file: envFile },
-        );
+        throw new CliError({ code: "CLI_UNKNOWN_OPTION", option: e.key, suggestion, file: envFile }, `unknown variable ${origin}${suggestion === undefined ? "" : ` (did you mean ${suggestion}?)`}`);
       }
       if (e.key === ENV_FILE_VAR) {
-        throw new CliError("CLI_ENV_FILE", `${origin}: an env file cannot name another env file`, { option: e.key, file: envFile });
+        throw new CliError({ code: "CLI_ENV_FILE", option: e.key, file: envFile }, `${origin}: an env file cannot name another env file`);
       }
       if (e.value === "" || !appliesTo(def, command)) continue;
       fromFile.set(def.name, parseOptionValue(def, e.value, origin));
@@ -521,11 +472,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Parse
 
   validatePositionals(command, positionals, explicitCommand);
   if (command === "export" && opts.from !== undefined && opts.to !== undefined && opts.from > opts.to) {
-    throw new CliError("CLI_INVALID_VALUE", `--from ${opts.from} is after --to ${opts.to}`, {
-      option: "--from",
-      value: String(opts.from),
-      expected: `a block number <= ${opts.to}`,
-    });
+    throw new CliError({ code: "CLI_INVALID_VALUE", option: "--from", value: String(opts.from), expected: `a block number <= ${opts.to}` }, `--from ${opts.from} is after --to ${opts.to}`);
   }
   return { command, options: opts, positionals, help: false, sources, json: tokens.json, force: tokens.force };
 }
@@ -535,10 +482,7 @@ function validatePositionals(command: Command, positionals: string[], explicitCo
     const arg = positionals[from];
     if (arg === undefined) return;
     if (!explicitCommand && from === 0) throw unknownCommand(arg);
-    throw new CliError("CLI_UNEXPECTED_ARGUMENT", `unexpected argument ${JSON.stringify(arg)} for \`basalt ${command}\``, {
-      value: arg,
-      command,
-    });
+    throw new CliError({ code: "CLI_UNEXPECTED_ARGUMENT", value: arg, command }, `unexpected argument ${JSON.stringify(arg)} for \`basalt ${command}\``);
   };
   switch (command) {
     case "node":
@@ -548,52 +492,36 @@ function validatePositionals(command: Command, positionals: string[], explicitCo
       return;
     case "snapshot":
       if ((positionals[0] !== "export" && positionals[0] !== "import") || positionals.length < 2) {
-        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt snapshot` needs an action and a file: basalt snapshot export|import --datadir D <file>", {
-          command,
-          value: positionals[0],
-        });
+        throw new CliError({ code: "CLI_MISSING_ARGUMENT", command, value: positionals[0] }, "`basalt snapshot` needs an action and a file: basalt snapshot export|import --datadir D <file>");
       }
       extra(2);
       return;
     case "proofs":
       if (positionals[0] !== "init") {
-        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt proofs` needs an action: basalt proofs init --datadir D [--proofs.history-window W]", {
-          command,
-          value: positionals[0],
-        });
+        throw new CliError({ code: "CLI_MISSING_ARGUMENT", command, value: positionals[0] }, "`basalt proofs` needs an action: basalt proofs init --datadir D [--proofs.history-window W]");
       }
       extra(1);
       return;
     case "db":
       if (positionals[0] !== "migrate" && positionals[0] !== "reindex-logs") {
-        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt db` needs an action: basalt db migrate|reindex-logs --datadir D", {
-          command,
-          value: positionals[0],
-        });
+        throw new CliError({ code: "CLI_MISSING_ARGUMENT", command, value: positionals[0] }, "`basalt db` needs an action: basalt db migrate|reindex-logs --datadir D");
       }
       extra(1);
       return;
     case "devnet":
       if (positionals[0] !== "rollup") {
-        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt devnet` needs an action: basalt devnet rollup [--l1.rpc URL --l1.beacon URL] [--batcher.data blobs|calldata]", {
-          command,
-          value: positionals[0],
-        });
+        throw new CliError({ code: "CLI_MISSING_ARGUMENT", command, value: positionals[0] }, "`basalt devnet` needs an action: basalt devnet rollup [--l1.rpc URL --l1.beacon URL] [--batcher.data blobs|calldata]");
       }
       extra(1);
       return;
     case "import":
       if (positionals.length === 0) {
-        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt import` needs at least one RLP chain file: basalt import --datadir D <chain.rlp>...", {
-          command,
-        });
+        throw new CliError({ code: "CLI_MISSING_ARGUMENT", command }, "`basalt import` needs at least one RLP chain file: basalt import --datadir D <chain.rlp>...");
       }
       return;
     case "export":
       if (positionals.length === 0) {
-        throw new CliError("CLI_MISSING_ARGUMENT", "`basalt export` needs an output file: basalt export --datadir D [--from N --to M] <out.rlp>", {
-          command,
-        });
+        throw new CliError({ code: "CLI_MISSING_ARGUMENT", command }, "`basalt export` needs an output file: basalt export --datadir D [--from N --to M] <out.rlp>");
       }
       extra(1);
       return;

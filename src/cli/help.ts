@@ -109,10 +109,7 @@ export function renderHelp(command?: string): string {
   if (command === "bench") return BENCH_HELP;
   if (command !== undefined && !(COMMANDS as readonly string[]).includes(command)) {
     const suggestion = closest(command, [...COMMANDS, "bench"]);
-    throw new CliError("CLI_UNKNOWN_COMMAND", `unknown command ${JSON.stringify(command)} (did you mean ${suggestion}?)`, {
-      command,
-      suggestion,
-    });
+    throw new CliError({ code: "CLI_UNKNOWN_COMMAND", command, suggestion }, `unknown command ${JSON.stringify(command)} (did you mean ${suggestion}?)`);
   }
   const lines: string[] = [];
   if (command === undefined) {

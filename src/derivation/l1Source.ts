@@ -12,7 +12,7 @@ import { customCrypto } from "../chain/crypto.js";
 import type { JsonRpcClient } from "../sync/rpcClient.js";
 import { L1_SOURCE_CACHE_BLOCKS } from "../config/constants.js";
 import { LruMap } from "../util/lru.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import type { L1BlockRef } from "./batchValidity.js";
 
 /** An L1 block's header fields derivation uses (specs derivation.md "L1 Traversal"). */
@@ -49,10 +49,15 @@ export interface L1Block {
   inboxTxs: { txIndex: number; from: Uint8Array; type: number; data: BatcherData }[];
 }
 
+/** Stable code of {@link L1SourceError}. */
+const L1SourceErrorCode = { L1_SOURCE: "DERIVATION_L1_SOURCE" } as const;
+/** A {@link L1SourceError}'s code with its metadata. */
+type L1SourceErrorType = { code: typeof L1SourceErrorCode.L1_SOURCE; what: string };
+
 /** Errors of the L1 source. */
-export class L1SourceError extends BasaltError<{ what: string }> {
+export class L1SourceError extends TypedError<L1SourceErrorType> {
   constructor(what: string, message: string) {
-    super("DERIVATION_L1_SOURCE", message, { what });
+    super({ code: L1SourceErrorCode.L1_SOURCE, what }, message);
   }
 }
 

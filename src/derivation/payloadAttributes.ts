@@ -13,7 +13,7 @@ import { SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
 import { systemConfigAttributes, type SystemConfig } from "../chain/op/systemConfig.js";
 import { upgradeTransactionsForBlock } from "../chain/op/upgrades.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { l1InfoDeposit, type L1InfoRollupConfig } from "./attributesL1.js";
 import type { L2BlockRef } from "./batchValidity.js";
@@ -44,10 +44,13 @@ export interface AttributesInputs {
   transactions: readonly Uint8Array[];
 }
 
+/** A {@link AttributesError}'s code with its metadata. */
+type AttributesErrorType = { code: "ATTRIBUTES_ORIGIN_NOT_NEXT" | "ATTRIBUTES_ORIGIN_PARENT_MISMATCH" | "ATTRIBUTES_BEFORE_ORIGIN"; parent: string; l1Origin: string };
+
 /** Attributes that cannot follow the parent: derivation must reset (kona `ResetError`). */
-export class AttributesError extends BasaltError<{ parent: string; l1Origin: string }> {
+export class AttributesError extends TypedError<AttributesErrorType> {
   constructor(code: "ATTRIBUTES_ORIGIN_NOT_NEXT" | "ATTRIBUTES_ORIGIN_PARENT_MISMATCH" | "ATTRIBUTES_BEFORE_ORIGIN", message: string, parent: AttributesParent, origin: L1BlockInfo) {
-    super(code, message, { parent: parent.number.toString(), l1Origin: origin.number.toString() });
+    super({ code, parent: parent.number.toString(), l1Origin: origin.number.toString() }, message);
   }
 }
 

@@ -9,7 +9,7 @@
  * exists).
  */
 import { equalsBytes } from "@ethereumjs/util";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { isInvalidBlobEncoding } from "./blobErrors.js";
 import { decodeBlob } from "./blobCodec.js";
 import type { IndexedBlobHash } from "./beaconClient.js";
@@ -38,10 +38,15 @@ export interface RetrievedData {
   unauthorized: number;
 }
 
+/** Stable code of {@link NoBeaconError}. */
+const NoBeaconErrorCode = { NO_BEACON: "DERIVATION_NO_BEACON" } as const;
+/** A {@link NoBeaconError}'s code with its metadata. */
+type NoBeaconErrorType = { code: typeof NoBeaconErrorCode.NO_BEACON; l1Number: string };
+
 /** A blob transaction met with no beacon API configured: derivation cannot go on. */
-export class NoBeaconError extends BasaltError<{ l1Number: string }> {
+export class NoBeaconError extends TypedError<NoBeaconErrorType> {
   constructor(l1Number: bigint) {
-    super("DERIVATION_NO_BEACON", `L1 block ${l1Number} carries batcher blobs, but no beacon API is configured: give --l1.beacon`, { l1Number: l1Number.toString() });
+    super({ code: NoBeaconErrorCode.NO_BEACON, l1Number: l1Number.toString() }, `L1 block ${l1Number} carries batcher blobs, but no beacon API is configured: give --l1.beacon`);
   }
 }
 

@@ -39,7 +39,7 @@ import {
 } from "../config/constants.js";
 import { HttpRpcClient } from "../sync/rpcClient.js";
 import { to0x } from "../util/bytes.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { deployRollupContracts } from "./l1Contracts.js";
 
 /** The ports of every process, in the order `--devnet.port-base` assigns them. */
@@ -123,10 +123,15 @@ export interface RunningRollup {
   stop(): Promise<void>;
 }
 
+/** Stable code of {@link RollupDevnetError}. */
+const RollupDevnetErrorCode = { ROLLUP_FAILED: "DEVNET_ROLLUP_FAILED" } as const;
+/** A {@link RollupDevnetError}'s code with its metadata. */
+type RollupDevnetErrorType = { code: typeof RollupDevnetErrorCode.ROLLUP_FAILED; part: string };
+
 /** The local rollup could not start (a process failed, the L1 lost the anchor, …). */
-export class RollupDevnetError extends BasaltError<{ part: string }> {
+export class RollupDevnetError extends TypedError<RollupDevnetErrorType> {
   constructor(part: string, message: string) {
-    super("DEVNET_ROLLUP_FAILED", message, { part });
+    super({ code: RollupDevnetErrorCode.ROLLUP_FAILED, part }, message);
   }
 }
 

@@ -87,7 +87,7 @@ export interface FlashblocksPayloadV1 {
 type Json = Record<string, unknown>;
 
 function bad(field: string, message: string): FlashblockDecodeError {
-  return new FlashblockDecodeError(FlashblockErrorCode.BAD_FIELD, `flashblock field ${field}: ${message}`, { field });
+  return new FlashblockDecodeError({ code: FlashblockErrorCode.BAD_FIELD, field }, `flashblock field ${field}: ${message}`);
 }
 
 function isObject(v: unknown): v is Json {
@@ -188,7 +188,7 @@ function decodeMetadata(o: Json): FlashblockMetadata {
 
 /** Validates a parsed JSON value as a `FlashblocksPayloadV1` (all field, encoding and cross-field rules of §1.1–1.4). */
 export function flashblockFromJson(value: unknown): FlashblocksPayloadV1 {
-  if (!isObject(value)) throw new FlashblockDecodeError(FlashblockErrorCode.MALFORMED_JSON, "flashblock frame: top-level JSON value is not an object");
+  if (!isObject(value)) throw new FlashblockDecodeError({ code: FlashblockErrorCode.MALFORMED_JSON }, "flashblock frame: top-level JSON value is not an object");
   const payloadId = dataField(value, "payload_id", "payload_id", PAYLOAD_ID_BYTES);
   const index = plainIntegerField(value, "index", "index");
   if (index >= MAX_FLASHBLOCKS_PER_PAYLOAD) throw bad("index", `index ${index} is not below MAX_FLASHBLOCKS_PER_PAYLOAD (${MAX_FLASHBLOCKS_PER_PAYLOAD})`);
@@ -231,19 +231,14 @@ function decompress(bytes: Uint8Array): string {
     out = brotliDecompressSync(bytes, { maxOutputLength: MAX_DECOMPRESSED_FLASHBLOCK_BYTES });
   } catch (e) {
     if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || e instanceof RangeError) {
-      throw new FlashblockDecodeError(
-        FlashblockErrorCode.TOO_LARGE,
-        `flashblock frame decompresses to more than MAX_DECOMPRESSED_FLASHBLOCK_BYTES (${MAX_DECOMPRESSED_FLASHBLOCK_BYTES} bytes)`,
-        {},
-        { cause: e },
-      );
+      throw new FlashblockDecodeError({ code: FlashblockErrorCode.TOO_LARGE }, `flashblock frame decompresses to more than MAX_DECOMPRESSED_FLASHBLOCK_BYTES (${MAX_DECOMPRESSED_FLASHBLOCK_BYTES} bytes)`, { cause: e });
     }
-    throw new FlashblockDecodeError(FlashblockErrorCode.BAD_COMPRESSION, "flashblock frame is neither JSON text nor a valid brotli stream", {}, { cause: e });
+    throw new FlashblockDecodeError({ code: FlashblockErrorCode.BAD_COMPRESSION }, "flashblock frame is neither JSON text nor a valid brotli stream", { cause: e });
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(out);
   } catch (e) {
-    throw new FlashblockDecodeError(FlashblockErrorCode.BAD_UTF8, "decompressed flashblock frame is not valid UTF-8", {}, { cause: e });
+    throw new FlashblockDecodeError({ code: FlashblockErrorCode.BAD_UTF8 }, "decompressed flashblock frame is not valid UTF-8", { cause: e });
   }
 }
 
@@ -259,7 +254,7 @@ export function decodeFlashblockFrame(frame: Uint8Array | string): FlashblocksPa
   let text = jsonTextOf(bytes);
   if (text !== undefined) {
     if (bytes.length > MAX_DECOMPRESSED_FLASHBLOCK_BYTES) {
-      throw new FlashblockDecodeError(FlashblockErrorCode.TOO_LARGE, `flashblock frame of ${bytes.length} bytes exceeds ${MAX_DECOMPRESSED_FLASHBLOCK_BYTES}`);
+      throw new FlashblockDecodeError({ code: FlashblockErrorCode.TOO_LARGE }, `flashblock frame of ${bytes.length} bytes exceeds ${MAX_DECOMPRESSED_FLASHBLOCK_BYTES}`);
     }
   } else {
     text = decompress(bytes);
@@ -268,7 +263,7 @@ export function decodeFlashblockFrame(frame: Uint8Array | string): FlashblocksPa
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new FlashblockDecodeError(FlashblockErrorCode.MALFORMED_JSON, `flashblock frame is not valid JSON: ${(e as Error).message}`, {}, { cause: e });
+    throw new FlashblockDecodeError({ code: FlashblockErrorCode.MALFORMED_JSON }, `flashblock frame is not valid JSON: ${(e as Error).message}`, { cause: e });
   }
   return flashblockFromJson(value);
 }

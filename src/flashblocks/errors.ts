@@ -1,4 +1,4 @@
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** Stable codes of flashblock frame decoding errors (base/base `Flashblock::try_decode_message` failure classes). */
 export const FlashblockErrorCode = {
@@ -13,15 +13,16 @@ export const FlashblockErrorCode = {
   /** A field is missing, has the wrong JSON type or encoding, or breaks a cross-field rule. */
   BAD_FIELD: "FB_BAD_FIELD",
 } as const;
-/** One of the {@link FlashblockErrorCode} values. */
-export type FlashblockErrorCodeT = (typeof FlashblockErrorCode)[keyof typeof FlashblockErrorCode];
+/** A {@link FlashblockDecodeError}'s code with its metadata. */
+type FlashblockDecodeErrorType =
+  | { code: typeof FlashblockErrorCode.BAD_FIELD; field: string }
+  | { code: typeof FlashblockErrorCode.MALFORMED_JSON }
+  | { code: typeof FlashblockErrorCode.TOO_LARGE }
+  | { code: typeof FlashblockErrorCode.BAD_COMPRESSION }
+  | { code: typeof FlashblockErrorCode.BAD_UTF8 };
 
 /** A flashblocks wire frame that could not be decoded; `meta.field` names the offending JSON path when there is one. */
-export class FlashblockDecodeError extends BasaltError<{ field?: string }> {
-  constructor(code: FlashblockErrorCodeT, message: string, meta: { field?: string } = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
-  }
-}
+export class FlashblockDecodeError extends TypedError<FlashblockDecodeErrorType> {}
 
 /** Stable codes of a request for the pending state as of one flashblock (`{blockNumber, flashblockIndex}`, base/base issue #508). */
 export const FlashblockPositionErrorCode = {
@@ -51,20 +52,19 @@ export function heightJson(h: FlashblockPosition): { blockNumber: string; flashb
   return { blockNumber: q(h.blockNumber), flashblockIndex: q(h.flashblockIndex) };
 }
 
+/** A {@link FlashblockPositionError}'s code with its metadata. */
+type FlashblockPositionErrorType = { code: (typeof FlashblockPositionErrorCode)[keyof typeof FlashblockPositionErrorCode] } & FlashblockPositionMeta;
+
 /**
  * The pending state at `{blockNumber, flashblockIndex}` cannot be served by this node: not yet
  * received ({@link FlashblockPositionErrorCode.NOT_YET}) or no longer retained. The message
  * names the position and this node's height as `<block>-<index>` (base/base's flashblock id
  * form, `prev_flashblock_id`).
  */
-export class FlashblockPositionError extends BasaltError<FlashblockPositionMeta> {
+export class FlashblockPositionError extends TypedError<FlashblockPositionErrorType> {
   constructor(code: (typeof FlashblockPositionErrorCode)[keyof typeof FlashblockPositionErrorCode], at: FlashblockPosition, height: FlashblockPosition | undefined) {
     const here = height === undefined ? "no pending block" : `${height.blockNumber}-${height.flashblockIndex}`;
     const what = code === FlashblockPositionErrorCode.NOT_YET ? "not yet received" : "no longer retained";
-    super(code, `flashblock ${at.blockNumber}-${at.flashblockIndex} ${what} (this node is at ${here})`, {
-      blockNumber: q(at.blockNumber),
-      flashblockIndex: q(at.flashblockIndex),
-      height: height === undefined ? null : heightJson(height),
-    });
+    super({ code, blockNumber: q(at.blockNumber), flashblockIndex: q(at.flashblockIndex), height: height === undefined ? null : heightJson(height) }, `flashblock ${at.blockNumber}-${at.flashblockIndex} ${what} (this node is at ${here})`);
   }
 }

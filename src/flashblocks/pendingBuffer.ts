@@ -16,7 +16,7 @@
  * the new state, which is what `basalt_flashblocks_published_latency_seconds` measures.
  */
 import { decodePendingSnapshot, encodePreparedSnapshot, prepareSnapshot, type PendingSnapshot, type PreparedSnapshot } from "./pendingSnapshot.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { PENDING_READ_MAX_ATTEMPTS } from "../config/constants.js";
 
 /** Int32 words of the control block. */
@@ -34,10 +34,15 @@ interface AtomicsWithWaitAsync {
   waitAsync(ta: Int32Array, index: number, value: number, timeoutMs?: number): { async: false; value: string } | { async: true; value: Promise<string> };
 }
 
+/** Stable code of {@link PendingSnapshotTooLargeError}. */
+const PendingSnapshotTooLargeErrorCode = { SNAPSHOT_TOO_LARGE: "FB_SNAPSHOT_TOO_LARGE" } as const;
+/** A {@link PendingSnapshotTooLargeError}'s code with its metadata. */
+type PendingSnapshotTooLargeErrorType = { code: typeof PendingSnapshotTooLargeErrorCode.SNAPSHOT_TOO_LARGE; bytes: number; slotBytes: number };
+
 /** A snapshot larger than a slot. */
-export class PendingSnapshotTooLargeError extends BasaltError<{ bytes: number; slotBytes: number }> {
+export class PendingSnapshotTooLargeError extends TypedError<PendingSnapshotTooLargeErrorType> {
   constructor(bytes: number, slotBytes: number) {
-    super("FB_SNAPSHOT_TOO_LARGE", `pending snapshot of ${bytes} bytes does not fit the ${slotBytes}-byte shared slot`, { bytes, slotBytes });
+    super({ code: PendingSnapshotTooLargeErrorCode.SNAPSHOT_TOO_LARGE, bytes, slotBytes }, `pending snapshot of ${bytes} bytes does not fit the ${slotBytes}-byte shared slot`);
   }
 }
 

@@ -26,7 +26,7 @@ import type { OverlayStateManager } from "../execution/state/overlayStateManager
 import { toData, toQuantity } from "../chain/json/quantity.js";
 import { blockReceiptFormatter, type ReceiptFormatter } from "../chain/json/receipt.js";
 import { formatTransaction } from "../chain/json/transaction.js";
-import { BasaltError } from "../util/errors.js";
+import { BasaltError, TypedError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
 import { envelopeOf, rememberEnvelope, txHashOf } from "../chain/envelope.js";
 import { GrowingBlockTries, headerTemplateFromBase, PartialHeaderSeries, type PartialHeader } from "./partialBlock.js";
@@ -36,33 +36,39 @@ import { encodeMark, MarkRecorder } from "./flashblockMarks.js";
 /** Why a flashblock could not be applied. */
 export type BuildFailure = "execution" | "decode" | "parent-unknown" | "not-next";
 
+/** Stable code of {@link FastEngineMismatchError}. */
+const FastEngineMismatchErrorCode = { FAST_EVM_MISMATCH: "FB_FAST_EVM_MISMATCH" } as const;
+/** A {@link FastEngineMismatchError}'s code with its metadata. */
+type FastEngineMismatchErrorType = { code: typeof FastEngineMismatchErrorCode.FAST_EVM_MISMATCH; block: string; index: number; fields: string[] };
+
 /**
  * The fast EVM's result differs from the published diff: the caller rebuilds the pending block
  * on the reference engine ({@link PendingBuilder.useReferenceFor}) before anything is served.
  */
-export class FastEngineMismatchError extends BasaltError<{ block: string; index: number; fields: string[] }> {
+export class FastEngineMismatchError extends TypedError<FastEngineMismatchErrorType> {
   constructor(
     fb: FlashblocksPayloadV1,
     /** The fast engine's values of the differing fields. */
     readonly mismatches: DiffMismatch[],
   ) {
     const fields = mismatches.map((m) => m.field);
-    super("FB_FAST_EVM_MISMATCH", `flashblock ${fb.metadata.blockNumber}-${fb.index}: the fast EVM's ${fields.join(", ")} differ from the published diff`, {
-      block: fb.metadata.blockNumber.toString(),
-      index: fb.index,
-      fields,
-    });
+    super({ code: FastEngineMismatchErrorCode.FAST_EVM_MISMATCH, block: fb.metadata.blockNumber.toString(), index: fb.index, fields }, `flashblock ${fb.metadata.blockNumber}-${fb.index}: the fast EVM's ${fields.join(", ")} differ from the published diff`);
   }
 }
 
+/** Stable code of {@link PendingBuildError}. */
+const PendingBuildErrorCode = { BUILD_FAILED: "FB_BUILD_FAILED" } as const;
+/** A {@link PendingBuildError}'s code with its metadata. */
+type PendingBuildErrorType = { code: typeof PendingBuildErrorCode.BUILD_FAILED; reason: BuildFailure; block: string; index: number };
+
 /** A flashblock that cannot be turned into pending state; the previous snapshot stays. */
-export class PendingBuildError extends BasaltError<{ reason: BuildFailure; block: string; index: number }> {
+export class PendingBuildError extends TypedError<PendingBuildErrorType> {
   constructor(reason: BuildFailure, fb: FlashblocksPayloadV1, why: string) {
     const id = `${fb.metadata.blockNumber}-${fb.index}`;
-    super("FB_BUILD_FAILED", `flashblock ${id}: ${why}`, { reason, block: fb.metadata.blockNumber.toString(), index: fb.index });
+    super({ code: PendingBuildErrorCode.BUILD_FAILED, reason, block: fb.metadata.blockNumber.toString(), index: fb.index }, `flashblock ${id}: ${why}`);
   }
   get reason(): BuildFailure {
-    return this.meta!.reason;
+    return this.type.reason;
   }
 }
 

@@ -19,7 +19,7 @@ import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, us_socket_context_t, WebSocket } from "uWebSockets.js";
 import type { Logger } from "pino";
 import type { FlashblocksFormat } from "../config/options.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { encodeFlashblock, type FlashblocksPayloadV1 } from "./codec.js";
 import {
   flashblocksPublishBytesTotal,
@@ -54,10 +54,15 @@ export interface FlashblocksPublisherOptions {
   slowSubscriberTimeoutMs?: number;
 }
 
+/** Stable code of {@link FlashblocksPublisherError}. */
+const FlashblocksPublisherErrorCode = { LISTEN_FAILED: "FLASHBLOCKS_LISTEN_FAILED" } as const;
+/** A {@link FlashblocksPublisherError}'s code with its metadata. */
+type FlashblocksPublisherErrorType = { code: typeof FlashblocksPublisherErrorCode.LISTEN_FAILED; host: string; port: number };
+
 /** The server could not be bound. */
-export class FlashblocksPublisherError extends BasaltError<{ host: string; port: number }> {
+export class FlashblocksPublisherError extends TypedError<FlashblocksPublisherErrorType> {
   constructor(message: string, host: string, port: number) {
-    super("FLASHBLOCKS_LISTEN_FAILED", message, { host, port });
+    super({ code: FlashblocksPublisherErrorCode.LISTEN_FAILED, host, port }, message);
   }
 }
 

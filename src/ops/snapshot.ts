@@ -54,7 +54,7 @@ async function verifyImported(datadir: string, header: SnapshotHeader, file: str
   const chain = Chain.open(datadir);
   try {
     const fail = (what: string, expected: string, actual: string): never => {
-      throw new SnapshotError("SNAPSHOT_VERIFY_FAILED", `${file}: imported chain ${what} is ${actual}, the snapshot header says ${expected}`, { file, expected, actual });
+      throw new SnapshotError({ code: "SNAPSHOT_VERIFY_FAILED", file, expected, actual }, `${file}: imported chain ${what} is ${actual}, the snapshot header says ${expected}`);
     };
     const head = chain.head;
     if (to0x(chain.genesisHash) !== header.genesisHash) fail("genesis hash", header.genesisHash, to0x(chain.genesisHash));
@@ -63,19 +63,13 @@ async function verifyImported(datadir: string, header: SnapshotHeader, file: str
     if (to0x(head.header.stateRoot) !== header.head.stateRoot) fail("head state root", header.head.stateRoot, to0x(head.header.stateRoot));
     const held = chain.store.getStateRoot();
     if (held === undefined || to0x(held) !== header.head.stateRoot) {
-      throw new SnapshotError("SNAPSHOT_VERIFY_FAILED", `${file}: the imported chain's state is at root ${held === undefined ? "(none)" : to0x(held)}, the head's state root is ${header.head.stateRoot}`, {
-        file,
-      });
+      throw new SnapshotError({ code: "SNAPSHOT_VERIFY_FAILED", file }, `${file}: the imported chain's state is at root ${held === undefined ? "(none)" : to0x(held)}, the head's state root is ${header.head.stateRoot}`);
     }
     // The whole state, not only its root record: every trie rebuilt from the flat tables and compared
     // record by record, every storage root with its account, the state root with the head's.
     const v = verifyState(chain.store, head.header.stateRoot);
     if (v.problems.length > 0) {
-      throw new SnapshotError(
-        "SNAPSHOT_VERIFY_FAILED",
-        `${file}: the imported state does not verify (${v.accounts} accounts, ${v.slots} slots checked): ${v.problems.slice(0, 5).join("; ")}${v.problems.length > 5 ? `; and ${v.problems.length - 5} more` : ""}`,
-        { file },
-      );
+      throw new SnapshotError({ code: "SNAPSHOT_VERIFY_FAILED", file }, `${file}: the imported state does not verify (${v.accounts} accounts, ${v.slots} slots checked): ${v.problems.slice(0, 5).join("; ")}${v.problems.length > 5 ? `; and ${v.problems.length - 5} more` : ""}`);
     }
   } finally {
     await chain.close();
@@ -148,7 +142,7 @@ export async function exportChainSnapshot(datadir: string, file: string, proofsD
         withChain(copy, true, async (chain) => {
           checked = (await checkAgainstChain(store, chain)).accounts;
         }).catch((e: unknown) => {
-          throw new SnapshotError("SNAPSHOT_PROOFS_INVALID", `the proofs store at ${proofsDir} cannot be exported: ${(e as Error).message}`, { datadir });
+          throw new SnapshotError({ code: "SNAPSHOT_PROOFS_INVALID", datadir }, `the proofs store at ${proofsDir} cannot be exported: ${(e as Error).message}`);
         }),
     };
     const header = await exportSnapshot(datadir, file, describeChain, { proofs });
@@ -179,7 +173,7 @@ export async function importChainSnapshot(file: string, datadir: string, opts: I
   const dir = opts.proofsDir ?? join(datadir, "proofs");
   let checked: number | undefined;
   const invalid = (reason: string): SnapshotError =>
-    new SnapshotError("SNAPSHOT_PROOFS_INVALID", `${file}: the proofs store in the snapshot does not verify, so nothing was imported: ${reason}`, { file });
+    new SnapshotError({ code: "SNAPSHOT_PROOFS_INVALID", file }, `${file}: the proofs store in the snapshot does not verify, so nothing was imported: ${reason}`);
   const proofs: ImportProofsSection = {
     dir,
     restore: async (source: Readable, staging: string, info: SnapshotProofsHeader) => {

@@ -12,7 +12,7 @@ import { PoolErrorCode } from "../execution/pool/errors.js";
 import { MeteringErrorCode } from "../execution/metering/errors.js";
 import { UpstreamRpcError } from "../sync/rpcClient.js";
 import { TxPoolErrorCode } from "../txpool/errors.js";
-import { BasaltError } from "../util/errors.js";
+import { BasaltError, TypedError } from "../util/errors.js";
 import { UnknownUpgradeError } from "../chain/errors.js";
 import { FlashblockPositionErrorCode } from "../flashblocks/errors.js";
 
@@ -49,58 +49,100 @@ export const RpcCode = {
   ResourceUnavailable: -32002,
 } as const;
 
+/**
+ * Stable codes of {@link RpcError} and its subclasses (the basalt code; the JSON-RPC code the
+ * error answers with is its `rpcCode`).
+ */
+export const RpcErrorCode = {
+  /** An RpcError that names no more specific code. */
+  ERROR: "RPC_ERROR",
+  PARSE_ERROR: "RPC_PARSE_ERROR",
+  INVALID_REQUEST: "RPC_INVALID_REQUEST",
+  METHOD_NOT_FOUND: "RPC_METHOD_NOT_FOUND",
+  INVALID_PARAMS: "RPC_INVALID_PARAMS",
+  INTERNAL: "RPC_INTERNAL",
+  SERVER_ERROR: "RPC_SERVER_ERROR",
+  FILTER_NOT_FOUND: "RPC_FILTER_NOT_FOUND",
+  LIMIT_EXCEEDED: "RPC_LIMIT_EXCEEDED",
+  /** A method the public mode (`--rpc.public`) does not serve. */
+  PUBLIC_FORBIDDEN: "RPC_PUBLIC_FORBIDDEN",
+  /** eth_sendBundle parameters of the wrong shape. */
+  BUNDLE_PARAMS: "RPC_BUNDLE_PARAMS",
+  /** eth_sendBundle refused. */
+  BUNDLE_REJECTED: "RPC_BUNDLE_REJECTED",
+  /** eth_sendBundle: an empty raw transaction. */
+  EMPTY_RAW_TX: "RPC_EMPTY_RAW_TX",
+  /** eth_sendBundle: a raw transaction that does not decode. */
+  UNDECODABLE_TX: "RPC_UNDECODABLE_TX",
+  /** eth_subscribe over a transport without notifications (HTTP). */
+  NOTIFICATIONS_UNSUPPORTED: "RPC_NOTIFICATIONS_UNSUPPORTED",
+  /** eth_subscribe of a kind that does not exist. */
+  SUBSCRIPTION_NOT_FOUND: "RPC_SUBSCRIPTION_NOT_FOUND",
+  /** eth_sign and friends with an account the dev node does not hold. */
+  UNKNOWN_ACCOUNT: "RPC_UNKNOWN_ACCOUNT",
+  /** txpool methods while the node is behind the network. */
+  NODE_SYNCING: "RPC_NODE_SYNCING",
+  /** eth_sendRawTransactionSync: the transaction was not included in time. */
+  TX_CONFIRMATION_TIMEOUT: "RPC_TX_CONFIRMATION_TIMEOUT",
+} as const;
+/** One of the {@link RpcErrorCode} values. */
+export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
+
+/** An {@link RpcError}'s code with its metadata: the JSON-RPC `data`, if any. */
+type RpcErrorType = { code: RpcErrorCode; data?: unknown };
+
 /** An error that already knows its JSON-RPC code (and optional `data`). */
-export class RpcError extends BasaltError<{ data?: unknown }> {
+export class RpcError extends TypedError<RpcErrorType> {
   readonly rpcCode: number;
-  constructor(rpcCode: number, message: string, data?: unknown, code = "RPC_ERROR") {
-    super(code, message, data === undefined ? {} : { data });
+  constructor(rpcCode: number, message: string, data?: unknown, code: RpcErrorCode = RpcErrorCode.ERROR) {
+    super(data === undefined ? { code } : { code, data }, message);
     this.rpcCode = rpcCode;
   }
   get data(): unknown {
-    return this.meta.data;
+    return this.type.data;
   }
 }
 
 export class ParseError extends RpcError {
   constructor(message = "parse error") {
-    super(RpcCode.ParseError, message, undefined, "RPC_PARSE_ERROR");
+    super(RpcCode.ParseError, message, undefined, RpcErrorCode.PARSE_ERROR);
   }
 }
 export class InvalidRequestError extends RpcError {
   constructor(message = "invalid request") {
-    super(RpcCode.InvalidRequest, message, undefined, "RPC_INVALID_REQUEST");
+    super(RpcCode.InvalidRequest, message, undefined, RpcErrorCode.INVALID_REQUEST);
   }
 }
 export class MethodNotFoundError extends RpcError {
   constructor(method: string) {
-    super(RpcCode.MethodNotFound, `the method ${method} does not exist/is not available`, undefined, "RPC_METHOD_NOT_FOUND");
+    super(RpcCode.MethodNotFound, `the method ${method} does not exist/is not available`, undefined, RpcErrorCode.METHOD_NOT_FOUND);
   }
 }
 export class InvalidParamsError extends RpcError {
   constructor(message: string) {
-    super(RpcCode.InvalidParams, message, undefined, "RPC_INVALID_PARAMS");
+    super(RpcCode.InvalidParams, message, undefined, RpcErrorCode.INVALID_PARAMS);
   }
 }
 export class InternalError extends RpcError {
   constructor(message = "internal error") {
-    super(RpcCode.Internal, message, undefined, "RPC_INTERNAL");
+    super(RpcCode.Internal, message, undefined, RpcErrorCode.INTERNAL);
   }
 }
 /** geth-style generic server error (-32000) with a message such as "nonce too low". */
 export class ServerError extends RpcError {
-  constructor(message: string, data?: unknown, code = "RPC_SERVER_ERROR") {
+  constructor(message: string, data?: unknown, code: RpcErrorCode = RpcErrorCode.SERVER_ERROR) {
     super(RpcCode.Server, message, data, code);
   }
 }
 /** eth_getFilterChanges / eth_getFilterLogs of an id that is not an installed filter of the right kind: geth's `errFilterNotFound`. */
 export class FilterNotFoundError extends RpcError {
   constructor() {
-    super(RpcCode.Server, "filter not found", undefined, "RPC_FILTER_NOT_FOUND");
+    super(RpcCode.Server, "filter not found", undefined, RpcErrorCode.FILTER_NOT_FOUND);
   }
 }
 export class LimitExceededError extends RpcError {
   constructor(message: string) {
-    super(RpcCode.LimitExceeded, message, undefined, "RPC_LIMIT_EXCEEDED");
+    super(RpcCode.LimitExceeded, message, undefined, RpcErrorCode.LIMIT_EXCEEDED);
   }
 }
 

@@ -7,22 +7,32 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { JWT_IAT_DRIFT_S } from "../config/constants.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** Length of the shared secret in bytes (the spec fixes 256 bits). */
 export const JWT_SECRET_BYTES = 32;
 
+/** Stable code of {@link JwtError}. */
+const JwtErrorCode = { INVALID: "JWT_INVALID" } as const;
+/** A {@link JwtError}'s code with its metadata. */
+type JwtErrorType = { code: typeof JwtErrorCode.INVALID; reason: string };
+
 /** A request's JWT was missing, malformed, wrongly signed or outside the allowed time window. */
-export class JwtError extends BasaltError<{ reason: string }> {
+export class JwtError extends TypedError<JwtErrorType> {
   constructor(reason: string) {
-    super("JWT_INVALID", reason, { reason });
+    super({ code: JwtErrorCode.INVALID, reason }, reason);
   }
 }
 
+/** Stable code of {@link JwtSecretError}. */
+const JwtSecretErrorCode = { SECRET_INVALID: "JWT_SECRET_INVALID" } as const;
+/** A {@link JwtSecretError}'s code with its metadata. */
+type JwtSecretErrorType = { code: typeof JwtSecretErrorCode.SECRET_INVALID; path: string };
+
 /** The JWT secret file could not be read, parsed or created. */
-export class JwtSecretError extends BasaltError<{ path: string }> {
+export class JwtSecretError extends TypedError<JwtSecretErrorType> {
   constructor(path: string, message: string, cause?: unknown) {
-    super("JWT_SECRET_INVALID", message, { path }, cause === undefined ? undefined : { cause });
+    super({ code: JwtSecretErrorCode.SECRET_INVALID, path }, message, cause === undefined ? undefined : { cause });
   }
 }
 

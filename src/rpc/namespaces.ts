@@ -5,12 +5,17 @@
  * `--public` still turns the operator namespaces off, rpc/publicPolicy.ts).
  */
 import type { MethodTable } from "./types.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
+
+/** Stable code of {@link UnknownNamespaceError}. */
+const UnknownNamespaceErrorCode = { UNKNOWN_NAMESPACE: "RPC_UNKNOWN_NAMESPACE" } as const;
+/** A {@link UnknownNamespaceError}'s code with its metadata. */
+type UnknownNamespaceErrorType = { code: typeof UnknownNamespaceErrorCode.UNKNOWN_NAMESPACE; option: string; namespace: string; known: string[] };
 
 /** A namespace list naming something no method belongs to. */
-export class UnknownNamespaceError extends BasaltError<{ option: string; namespace: string; known: string[] }> {
+export class UnknownNamespaceError extends TypedError<UnknownNamespaceErrorType> {
   constructor(option: string, namespace: string, known: string[]) {
-    super("RPC_UNKNOWN_NAMESPACE", `--${option}: unknown namespace "${namespace}"; expected some of ${known.join(", ")}`, { option, namespace, known });
+    super({ code: UnknownNamespaceErrorCode.UNKNOWN_NAMESPACE, option, namespace, known }, `--${option}: unknown namespace "${namespace}"; expected some of ${known.join(", ")}`);
   }
 }
 

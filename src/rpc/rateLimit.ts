@@ -3,7 +3,7 @@
  * remote IP) gets `rate` tokens per second up to `burst`; a request costs one token per JSON-RPC
  * call it carries. The clock is injectable so tests drive refill deterministically.
  */
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { RATE_LIMIT_MAX_CLIENTS, RATE_LIMIT_SWEEP_INTERVAL_MS } from "../config/constants.js";
 
 /** Milliseconds on a monotonic clock. */
@@ -24,10 +24,15 @@ export interface TokenBucketOptions {
 /** Outcome of {@link TokenBucketLimiter.take}. */
 export type TakeResult = { allowed: true } | { allowed: false; /** Whole seconds (≥ 1) until the request would be allowed. */ retryAfterS: number };
 
+/** Stable code of {@link RateLimitConfigError}. */
+const RateLimitConfigErrorCode = { LIMIT_CONFIG: "RATE_LIMIT_CONFIG" } as const;
+/** A {@link RateLimitConfigError}'s code with its metadata. */
+type RateLimitConfigErrorType = { code: typeof RateLimitConfigErrorCode.LIMIT_CONFIG; rate: number; burst: number };
+
 /** The limiter's settings are unusable. */
-export class RateLimitConfigError extends BasaltError<{ rate: number; burst: number }> {
+export class RateLimitConfigError extends TypedError<RateLimitConfigErrorType> {
   constructor(message: string, rate: number, burst: number) {
-    super("RATE_LIMIT_CONFIG", message, { rate, burst });
+    super({ code: RateLimitConfigErrorCode.LIMIT_CONFIG, rate, burst }, message);
   }
 }
 

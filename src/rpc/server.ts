@@ -9,7 +9,7 @@ import { listenExclusive } from "../util/listen.js";
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from "uWebSockets.js";
 import type { Logger } from "pino";
 import { MAX_REQUEST_BODY_BYTES } from "../config/constants.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { answerBody, SplicedResponse, type ResponseBody } from "./envelope.js";
 import { verifyJwt } from "./jwt.js";
 import { STATUS_FORBIDDEN, STATUS_TOO_MANY_REQUESTS, STATUS_UNAVAILABLE, type Admission, type PublicPolicy } from "./publicPolicy.js";
@@ -42,10 +42,13 @@ export interface RpcHttpServerOptions {
   get?: (path: string, query: string) => { status: string; body: string } | undefined;
 }
 
+/** A {@link RpcServerError}'s code with its metadata. */
+type RpcServerErrorType = { code: "RPC_LISTEN_FAILED" | "RPC_SERVER_CONFIG"; host: string; port: number };
+
 /** The server could not be configured or bound. */
-export class RpcServerError extends BasaltError<{ host: string; port: number }> {
+export class RpcServerError extends TypedError<RpcServerErrorType> {
   constructor(code: "RPC_LISTEN_FAILED" | "RPC_SERVER_CONFIG", message: string, host: string, port: number) {
-    super(code, message, { host, port });
+    super({ code, host, port }, message);
   }
 }
 

@@ -37,7 +37,7 @@ import { decodeOpTransaction, opHeaderTemplate, type OpPayloadAttributes, type P
 import type { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockBase, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { assemblePartialBlock, GrowingBlockTries, headerTemplateFromBase } from "../flashblocks/partialBlock.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { envelopeOf } from "../chain/envelope.js";
 import { senderOf } from "../chain/sender.js";
 import { fitsBuilderLimits } from "../execution/op/builderLimits.js";
@@ -63,10 +63,13 @@ export const BlockSessionErrorCode = {
 /** One of the {@link BlockSessionErrorCode} values. */
 export type BlockSessionErrorCodeT = (typeof BlockSessionErrorCode)[keyof typeof BlockSessionErrorCode];
 
+/** A {@link BlockSessionError}'s code with its metadata. */
+type BlockSessionErrorType = { code: BlockSessionErrorCodeT; number: string };
+
 /** A block session used out of order (a programming error of its caller). */
-export class BlockSessionError extends BasaltError<{ number: string }> {
+export class BlockSessionError extends TypedError<BlockSessionErrorType> {
   constructor(code: BlockSessionErrorCodeT, number: bigint, message: string) {
-    super(code, `block ${number} session: ${message}`, { number: number.toString() });
+    super({ code, number: number.toString() }, `block ${number} session: ${message}`);
   }
 }
 

@@ -31,7 +31,7 @@ import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { flashblocksBuildSeconds } from "../flashblocks/metrics.js";
 import type { TxPool } from "../txpool/txpool.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
 import { FaultLog } from "./faultLog.js";
@@ -74,11 +74,16 @@ interface OpenBlock extends PlannedBlock {
   sealAt: number;
 }
 
+/** Stable code of {@link DevSequencerStaleHeadError}. */
+const DevSequencerStaleHeadErrorCode = { SEQUENCER_STALE_HEAD: "DEV_SEQUENCER_STALE_HEAD" } as const;
+/** A {@link DevSequencerStaleHeadError}'s code with its metadata. */
+type DevSequencerStaleHeadErrorType = { code: typeof DevSequencerStaleHeadErrorCode.SEQUENCER_STALE_HEAD; number: string };
+
 /** The head changed under an open block session (another writer committed a block). */
-export class DevSequencerStaleHeadError extends BasaltError<{ number: string }> {
+export class DevSequencerStaleHeadError extends TypedError<DevSequencerStaleHeadErrorType> {
   constructor(number: bigint) {
     const message = `block ${number} was being built on a parent that is no longer the head; abandoning it`;
-    super("DEV_SEQUENCER_STALE_HEAD", message, { number: number.toString() });
+    super({ code: DevSequencerStaleHeadErrorCode.SEQUENCER_STALE_HEAD, number: number.toString() }, message);
   }
 }
 
@@ -92,10 +97,13 @@ export const SequencerL1ErrorCode = {
 /** One of the {@link SequencerL1ErrorCode} values. */
 export type SequencerL1ErrorCodeT = (typeof SequencerL1ErrorCode)[keyof typeof SequencerL1ErrorCode];
 
+/** A {@link SequencerL1Error}'s code with its metadata. */
+type SequencerL1ErrorType = { code: SequencerL1ErrorCodeT; head: string };
+
 /** An operation the sequencer's L1 cannot serve. */
-export class SequencerL1Error extends BasaltError<{ head: string }> {
+export class SequencerL1Error extends TypedError<SequencerL1ErrorType> {
   constructor(code: SequencerL1ErrorCodeT, head: bigint, message: string) {
-    super(code, message, { head: head.toString() });
+    super({ code, head: head.toString() }, message);
   }
 }
 

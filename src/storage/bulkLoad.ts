@@ -100,7 +100,7 @@ function slim(nonce: bigint, balance: bigint, storageRoot: Uint8Array, codeHash:
 export function bulkLoadState(store: ChainStore, accounts: Iterable<BulkAccount>, opts: BulkLoadOptions = {}): BulkLoadResult {
   const marker = store.getMeta<Marker>(MetaKey.bulkLoad);
   if (marker === undefined && (store.getStateRoot() !== undefined || !isEmpty(store))) {
-    throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `the store at ${store.path} already holds a state: a bulk load needs an empty one`, {});
+    throw new StorageError({ code: StorageErrorCode.BULK_LOAD_REFUSED }, `the store at ${store.path} already holds a state: a bulk load needs an empty one`);
   }
   const resumed = marker !== undefined;
   let count = marker?.accounts ?? 0;
@@ -113,11 +113,7 @@ export function bulkLoadState(store: ChainStore, accounts: Iterable<BulkAccount>
   }
   const stateRoot = buildAccountTrie(store, count, slotCount, opts);
   if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
-    throw new StorageError(
-      StorageErrorCode.BULK_LOAD_ROOT,
-      `the loaded state has root ${to0x(stateRoot)}, expected ${to0x(opts.expectedRoot)}: the source is not that state`,
-      {},
-    );
+    throw new StorageError({ code: StorageErrorCode.BULK_LOAD_ROOT }, `the loaded state has root ${to0x(stateRoot)}, expected ${to0x(opts.expectedRoot)}: the source is not that state`);
   }
   store.root.transactionSync(() => {
     store.meta.put(MetaKey.stateRoot, asBuffer(stateRoot));
@@ -172,7 +168,7 @@ function loadAccounts(store: ChainStore, accounts: Iterable<BulkAccount>, after:
   for (const a of accounts) {
     if (after !== undefined && compare(a.hashedAddress, after) <= 0) continue;
     if (prev !== undefined && compare(a.hashedAddress, prev) <= 0) {
-      throw new StorageError(StorageErrorCode.BULK_LOAD_REFUSED, `bulk load: account ${to0x(a.hashedAddress)} comes after ${to0x(prev)}: hashed addresses must ascend`, {});
+      throw new StorageError({ code: StorageErrorCode.BULK_LOAD_REFUSED }, `bulk load: account ${to0x(a.hashedAddress)} comes after ${to0x(prev)}: hashed addresses must ascend`);
     }
     prev = a.hashedAddress;
     const prefix = Buffer.from(a.hashedAddress);
@@ -323,14 +319,10 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
     storageSink: (prefix) => (path, record) => pending.push([store.storageTrie, pathKey(path, prefix), record]),
     storageDone: (prefix, root, held) => {
       if (compare(root, held) === 0) return;
-      throw new StorageError(
-        StorageErrorCode.BULK_LOAD_ROOT,
-        `account 0x${prefix.toString("hex")}: its slots give storage root ${to0x(root)}, the account holds ${to0x(held)}: the flat state is inconsistent`,
-        {},
-      );
+      throw new StorageError({ code: StorageErrorCode.BULK_LOAD_ROOT }, `account 0x${prefix.toString("hex")}: its slots give storage root ${to0x(root)}, the account holds ${to0x(held)}: the flat state is inconsistent`);
     },
     orphanSlot: (key) => {
-      throw new StorageError(StorageErrorCode.BULK_LOAD_ROOT, `slot 0x${key.toString("hex")} of the flat state belongs to no account: the flat state is inconsistent`, {});
+      throw new StorageError({ code: StorageErrorCode.BULK_LOAD_ROOT }, `slot 0x${key.toString("hex")} of the flat state belongs to no account: the flat state is inconsistent`);
     },
     accountNode: (path, record) => pending.push([store.accountTrie, pathKey(path), record]),
     afterAccount: (a, n) => {
@@ -342,11 +334,7 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
   flush();
   opts.onProgress?.({ accounts, slots });
   if (opts.expectedRoot !== undefined && compare(stateRoot, opts.expectedRoot) !== 0) {
-    throw new StorageError(
-      StorageErrorCode.BULK_LOAD_ROOT,
-      `the flat state gives state root ${to0x(stateRoot)}, expected ${to0x(opts.expectedRoot)}: the flat state is not that block's`,
-      {},
-    );
+    throw new StorageError({ code: StorageErrorCode.BULK_LOAD_ROOT }, `the flat state gives state root ${to0x(stateRoot)}, expected ${to0x(opts.expectedRoot)}: the flat state is not that block's`);
   }
   return stateRoot;
 }

@@ -1,4 +1,4 @@
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** Stable codes of storage errors. */
 export const StorageErrorCode = {
@@ -27,9 +27,18 @@ export const StorageErrorCode = {
   RECORD_CORRUPT: "STORAGE_RECORD_CORRUPT",
 } as const;
 
+/** A {@link StorageError}'s code with its metadata. */
+type StorageErrorType =
+  | { code: typeof StorageErrorCode.RECORD_CORRUPT; pos?: number; length?: number }
+  | { code: typeof StorageErrorCode.LOG_REINDEX_UNFINISHED; datadir: string }
+  | { code: typeof StorageErrorCode.LAYOUT_OUTDATED; datadir: string; found: number; expected: number }
+  | { code: typeof StorageErrorCode.LAYOUT_UNKNOWN; datadir: string; found: number; expected: number }
+  | { code: typeof StorageErrorCode.STATE_MISMATCH; number: string }
+  | { code: typeof StorageErrorCode.BULK_LOAD_REFUSED }
+  | { code: typeof StorageErrorCode.BULK_LOAD_ROOT }
+  | { code: typeof StorageErrorCode.HISTORY_PRUNED; number: string; floor: string }
+  | { code: typeof StorageErrorCode.REVERT_MISMATCH; number: string }
+  | { code: typeof StorageErrorCode.MISSING_DATA };
+
 /** An error of the chain store. */
-export class StorageError extends BasaltError {
-  constructor(code: (typeof StorageErrorCode)[keyof typeof StorageErrorCode], message: string, meta: Record<string, unknown> = {}) {
-    super(code, message, meta);
-  }
-}
+export class StorageError extends TypedError<StorageErrorType> {}

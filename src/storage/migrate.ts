@@ -88,7 +88,7 @@ function entries(db: Table): number | undefined {
 function headStateRoot(store: ChainStore): Uint8Array {
   const head = store.getPointer("head");
   const rlp = head === undefined ? undefined : store.getHeaderRlp(head);
-  if (rlp === undefined) throw new StorageError(StorageErrorCode.MISSING_DATA, `datadir store at ${store.path} has no head header: nothing to migrate from`, {});
+  if (rlp === undefined) throw new StorageError({ code: StorageErrorCode.MISSING_DATA }, `datadir store at ${store.path} has no head header: nothing to migrate from`);
   return (RLP.decode(rlp) as Uint8Array[])[3]!;
 }
 
@@ -106,11 +106,7 @@ export async function migrateDatadir(datadir: string, opts: MigrateOptions = {})
     const none = { accounts: 0, slots: 0, historyEntries: 0 };
     if (version === STATE_LAYOUT_VERSION && marker === undefined) return { outcome: "current", resumed: false, ...none };
     if (version !== undefined && version !== STATE_LAYOUT_VERSION) {
-      throw new StorageError(StorageErrorCode.LAYOUT_UNKNOWN, `datadir ${datadir} has state layout ${String(version)}, newer than this basalt's ${STATE_LAYOUT_VERSION}: use the basalt that wrote it`, {
-        datadir,
-        found: version,
-        expected: STATE_LAYOUT_VERSION,
-      });
+      throw new StorageError({ code: StorageErrorCode.LAYOUT_UNKNOWN, datadir, found: version, expected: STATE_LAYOUT_VERSION }, `datadir ${datadir} has state layout ${String(version)}, newer than this basalt's ${STATE_LAYOUT_VERSION}: use the basalt that wrote it`);
     }
     if (store.getPointer("genesis") === undefined && marker === undefined) {
       // An empty datadir: stamp it, there is nothing to convert.

@@ -8,7 +8,7 @@
 import { StorageError, StorageErrorCode } from "./errors.js";
 
 function truncated(pos: number, length: number): StorageError {
-  return new StorageError(StorageErrorCode.RECORD_CORRUPT, `msgpack value truncated at byte ${pos} of ${length}: the stored record is shorter than its headers say`, { pos, length });
+  return new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, pos, length }, `msgpack value truncated at byte ${pos} of ${length}: the stored record is shorter than its headers say`);
 }
 
 function uint(b: Uint8Array, pos: number, bytes: 1 | 2 | 4): number {
@@ -62,7 +62,7 @@ export function skipValue(b: Uint8Array, pos: number): number {
         case 0xde: pending += 2 * uint(b, pos + 1, 2); pos += 3; break; // map16
         case 0xdf: pending += 2 * uint(b, pos + 1, 4); pos += 5; break; // map32
         default:
-          throw new StorageError(StorageErrorCode.RECORD_CORRUPT, `msgpack type byte 0x${t.toString(16)} at ${pos} is not defined by the format: the stored record is corrupt`, { pos, length: b.length });
+          throw new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, pos, length: b.length }, `msgpack type byte 0x${t.toString(16)} at ${pos} is not defined by the format: the stored record is corrupt`);
       }
     }
   }

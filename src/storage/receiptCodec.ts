@@ -87,18 +87,18 @@ export interface ReceiptAt {
  */
 export function decodeReceiptAt(b: Uint8Array, index: number): ReceiptAt | undefined {
   const list = arrayHeader(b, 0);
-  if (list === undefined) throw new StorageError(StorageErrorCode.RECORD_CORRUPT, "stored receipts: a msgpack array expected at byte 0", { length: b.length });
+  if (list === undefined) throw new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, length: b.length }, "stored receipts: a msgpack array expected at byte 0");
   if (!Number.isInteger(index) || index < 0 || index >= list.count) return undefined;
   let pos = list.start;
   let firstLogIndex = 0;
   let previousStart = -1;
   for (let i = 0; i < index; i++) {
     const fields = arrayHeader(b, pos);
-    if (fields === undefined || fields.count < 4) throw new StorageError(StorageErrorCode.RECORD_CORRUPT, `stored receipt ${i}: an array of at least 4 fields expected at byte ${pos}`, { pos });
+    if (fields === undefined || fields.count < 4) throw new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, pos }, `stored receipt ${i}: an array of at least 4 fields expected at byte ${pos}`);
     // [type, status|root, cumulativeGas, logs, …]: the logs' count is all that is read.
     let p = skipValue(b, skipValue(b, skipValue(b, fields.start)));
     const logs = arrayHeader(b, p);
-    if (logs === undefined) throw new StorageError(StorageErrorCode.RECORD_CORRUPT, `stored receipt ${i}: a logs array expected at byte ${p}`, { pos: p });
+    if (logs === undefined) throw new StorageError({ code: StorageErrorCode.RECORD_CORRUPT, pos: p }, `stored receipt ${i}: a logs array expected at byte ${p}`);
     firstLogIndex += logs.count;
     previousStart = pos;
     p = skipValue(b, p);

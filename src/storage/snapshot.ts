@@ -27,7 +27,7 @@ import { basename, dirname, join } from "node:path";
 import { Readable, Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { constants as zc, createBrotliCompress, createBrotliDecompress, createGunzip } from "node:zlib";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { ChainStore } from "./store.js";
 import { SNAPSHOT_MAX_HEADER_BYTES, SNAPSHOT_BROTLI_QUALITY } from "../config/constants.js";
 
@@ -110,24 +110,20 @@ export interface ImportProofsSection {
   verify(dir: string, datadir: string, info: SnapshotProofsHeader, file: string): Promise<void>;
 }
 
-/** Stable codes of {@link SnapshotError}. */
-export type SnapshotErrorCode =
-  | "SNAPSHOT_NOT_A_SNAPSHOT"
-  | "SNAPSHOT_VERSION"
-  | "SNAPSHOT_CHECKSUM"
-  | "SNAPSHOT_TRUNCATED"
-  | "SNAPSHOT_DATADIR_NOT_EMPTY"
-  | "SNAPSHOT_NO_CHAIN"
-  | "SNAPSHOT_VERIFY_FAILED"
-  | "SNAPSHOT_PROOFS_INVALID"
-  | "SNAPSHOT_GENESIS_MISMATCH";
+/** A {@link SnapshotError}'s stable code with its metadata. */
+type SnapshotErrorType =
+  | { code: "SNAPSHOT_NOT_A_SNAPSHOT"; file: string }
+  | { code: "SNAPSHOT_TRUNCATED"; file: string; expected?: string; actual?: string }
+  | { code: "SNAPSHOT_VERSION"; file: string; expected: string; actual: string }
+  | { code: "SNAPSHOT_CHECKSUM"; file: string; expected?: string; actual?: string }
+  | { code: "SNAPSHOT_NO_CHAIN"; datadir: string }
+  | { code: "SNAPSHOT_GENESIS_MISMATCH"; file: string; expected: string; actual: string }
+  | { code: "SNAPSHOT_DATADIR_NOT_EMPTY"; datadir: string }
+  | { code: "SNAPSHOT_VERIFY_FAILED"; file: string; expected?: string; actual?: string }
+  | { code: "SNAPSHOT_PROOFS_INVALID"; datadir?: string; file?: string };
 
 /** A snapshot could not be written, read or verified. */
-export class SnapshotError extends BasaltError<{ file?: string; datadir?: string; expected?: string; actual?: string }> {
-  constructor(code: SnapshotErrorCode, message: string, meta: { file?: string; datadir?: string; expected?: string; actual?: string } = {}) {
-    super(code, message, meta);
-  }
-}
+export class SnapshotError extends TypedError<SnapshotErrorType> {}
 
 /** Passes bytes through while hashing (sha256) and counting them. */
 class HashCounter extends Transform {
@@ -159,48 +155,32 @@ export function readSnapshotHeader(file: string): { header: SnapshotHeader; payl
     const prefix = Buffer.alloc(PREFIX_BYTES);
     const got = readSync(fd, prefix, 0, PREFIX_BYTES, 0);
     if (got < SNAPSHOT_MAGIC.length || prefix.toString("ascii", 0, SNAPSHOT_MAGIC.length) !== SNAPSHOT_MAGIC) {
-      throw new SnapshotError("SNAPSHOT_NOT_A_SNAPSHOT", `${file} is not a basalt snapshot: expected it to start with "${SNAPSHOT_MAGIC}"`, { file });
+      throw new SnapshotError({ code: "SNAPSHOT_NOT_A_SNAPSHOT", file }, `${file} is not a basalt snapshot: expected it to start with "${SNAPSHOT_MAGIC}"`);
     }
-    if (got < PREFIX_BYTES) throw new SnapshotError("SNAPSHOT_TRUNCATED", `${file} is truncated: it ends inside the header`, { file });
+    if (got < PREFIX_BYTES) throw new SnapshotError({ code: "SNAPSHOT_TRUNCATED", file }, `${file} is truncated: it ends inside the header`);
     const version = prefix.readUInt8(SNAPSHOT_MAGIC.length);
     if (version < SNAPSHOT_FORMAT_VERSION_CHAIN || version > SNAPSHOT_FORMAT_VERSION) {
-      throw new SnapshotError(
-        "SNAPSHOT_VERSION",
-        `${file} has snapshot format version ${version}; this basalt reads versions ${SNAPSHOT_FORMAT_VERSION_CHAIN} to ${SNAPSHOT_FORMAT_VERSION}`,
-        { file, expected: `${SNAPSHOT_FORMAT_VERSION_CHAIN}-${SNAPSHOT_FORMAT_VERSION}`, actual: String(version) },
-      );
+      throw new SnapshotError({ code: "SNAPSHOT_VERSION", file, expected: `${SNAPSHOT_FORMAT_VERSION_CHAIN}-${SNAPSHOT_FORMAT_VERSION}`, actual: String(version) }, `${file} has snapshot format version ${version}; this basalt reads versions ${SNAPSHOT_FORMAT_VERSION_CHAIN} to ${SNAPSHOT_FORMAT_VERSION}`);
     }
     const len = prefix.readUInt32BE(SNAPSHOT_MAGIC.length + 1);
     if (len > SNAPSHOT_MAX_HEADER_BYTES || PREFIX_BYTES + len > size) {
-      throw new SnapshotError("SNAPSHOT_CHECKSUM", `${file}: header length ${len} is impossible (file ${size} bytes): the file is corrupt`, { file });
+      throw new SnapshotError({ code: "SNAPSHOT_CHECKSUM", file }, `${file}: header length ${len} is impossible (file ${size} bytes): the file is corrupt`);
     }
     const json = Buffer.alloc(len);
     readSync(fd, json, 0, len, PREFIX_BYTES);
     const want = prefix.subarray(SNAPSHOT_MAGIC.length + 5, PREFIX_BYTES).toString("hex");
     const actual = createHash("sha256").update(json).digest("hex");
     if (actual !== want) {
-      throw new SnapshotError("SNAPSHOT_CHECKSUM", `${file}: header checksum mismatch (sha256 ${actual}, expected ${want}): the file is corrupt`, {
-        file,
-        expected: want,
-        actual,
-      });
+      throw new SnapshotError({ code: "SNAPSHOT_CHECKSUM", file, expected: want, actual }, `${file}: header checksum mismatch (sha256 ${actual}, expected ${want}): the file is corrupt`);
     }
     const header = JSON.parse(json.toString("utf8")) as SnapshotHeader;
     if ((header.proofs !== undefined) !== (version === SNAPSHOT_FORMAT_VERSION)) {
-      throw new SnapshotError(
-        "SNAPSHOT_CHECKSUM",
-        `${file}: format version ${version} ${header.proofs === undefined ? "without" : "with"} a proofs section: expected one exactly in version ${SNAPSHOT_FORMAT_VERSION}; the file is corrupt`,
-        { file },
-      );
+      throw new SnapshotError({ code: "SNAPSHOT_CHECKSUM", file }, `${file}: format version ${version} ${header.proofs === undefined ? "without" : "with"} a proofs section: expected one exactly in version ${SNAPSHOT_FORMAT_VERSION}; the file is corrupt`);
     }
     const payloadOffset = PREFIX_BYTES + len;
     const payloads = header.payloadBytes + (header.proofs?.payloadBytes ?? 0);
     if (payloadOffset + payloads !== size) {
-      throw new SnapshotError(
-        "SNAPSHOT_TRUNCATED",
-        `${file}: payload is ${size - payloadOffset} bytes, the header says ${payloads}: the file is truncated or has trailing data`,
-        { file, expected: String(payloads), actual: String(size - payloadOffset) },
-      );
+      throw new SnapshotError({ code: "SNAPSHOT_TRUNCATED", file, expected: String(payloads), actual: String(size - payloadOffset) }, `${file}: payload is ${size - payloadOffset} bytes, the header says ${payloads}: the file is truncated or has trailing data`);
     }
     return { header, payloadOffset };
   } finally {
@@ -244,7 +224,7 @@ export interface ExportSnapshotOptions {
  */
 export async function exportSnapshot(datadir: string, file: string, describe: DescribeChain, opts: ExportSnapshotOptions = {}): Promise<SnapshotHeader> {
   if (!existsSync(join(datadir, CHAIN_DIR))) {
-    throw new SnapshotError("SNAPSHOT_NO_CHAIN", `datadir ${datadir} has no chain to export: expected ${join(datadir, CHAIN_DIR)}`, { datadir });
+    throw new SnapshotError({ code: "SNAPSHOT_NO_CHAIN", datadir }, `datadir ${datadir} has no chain to export: expected ${join(datadir, CHAIN_DIR)}`);
   }
   const work = join(dirname(file), `.${basename(file)}.export-${process.pid}`);
   rmSync(work, { recursive: true, force: true });
@@ -326,11 +306,7 @@ async function checkPayload(file: string, offset: number, bytes: number, expecte
   });
   const actual = check.hash.digest("hex");
   if (actual !== expected) {
-    throw new SnapshotError("SNAPSHOT_CHECKSUM", `${file}: ${what} checksum mismatch (sha256 ${actual}, expected ${expected}): the file is corrupt`, {
-      file,
-      expected,
-      actual,
-    });
+    throw new SnapshotError({ code: "SNAPSHOT_CHECKSUM", file, expected, actual }, `${file}: ${what} checksum mismatch (sha256 ${actual}, expected ${expected}): the file is corrupt`);
   }
 }
 
@@ -370,25 +346,15 @@ function nonEmpty(dir: string): boolean {
 export async function importSnapshot(file: string, datadir: string, verify: VerifyImport, opts: ImportSnapshotOptions = {}): Promise<ImportSnapshotResult> {
   const { header, payloadOffset } = readSnapshotHeader(file);
   if (opts.expectedGenesis !== undefined && opts.expectedGenesis.toLowerCase() !== header.genesisHash.toLowerCase()) {
-    throw new SnapshotError(
-      "SNAPSHOT_GENESIS_MISMATCH",
-      `${file} is a snapshot of chain ${header.chainId} with genesis ${header.genesisHash}, expected the genesis of ${opts.expectedLabel ?? "the network"} ${opts.expectedGenesis}`,
-      { file, expected: opts.expectedGenesis, actual: header.genesisHash },
-    );
+    throw new SnapshotError({ code: "SNAPSHOT_GENESIS_MISMATCH", file, expected: opts.expectedGenesis, actual: header.genesisHash }, `${file} is a snapshot of chain ${header.chainId} with genesis ${header.genesisHash}, expected the genesis of ${opts.expectedLabel ?? "the network"} ${opts.expectedGenesis}`);
   }
   const chainDir = join(datadir, CHAIN_DIR);
   if (nonEmpty(datadir) && opts.force !== true) {
-    throw new SnapshotError("SNAPSHOT_DATADIR_NOT_EMPTY", `datadir ${datadir} is not empty: import into an empty directory, or pass --force to replace its chain`, {
-      datadir,
-    });
+    throw new SnapshotError({ code: "SNAPSHOT_DATADIR_NOT_EMPTY", datadir }, `datadir ${datadir} is not empty: import into an empty directory, or pass --force to replace its chain`);
   }
   const proofs = header.proofs !== undefined ? opts.proofs : undefined;
   if (proofs !== undefined && nonEmpty(proofs.dir) && opts.force !== true) {
-    throw new SnapshotError(
-      "SNAPSHOT_DATADIR_NOT_EMPTY",
-      `proofs directory ${proofs.dir} is not empty: import into an empty one, or pass --force to replace its proofs store`,
-      { datadir: proofs.dir },
-    );
+    throw new SnapshotError({ code: "SNAPSHOT_DATADIR_NOT_EMPTY", datadir: proofs.dir }, `proofs directory ${proofs.dir} is not empty: import into an empty one, or pass --force to replace its proofs store`);
   }
   // Checksums first: nothing is written from a corrupt file.
   await checkPayload(file, payloadOffset, header.payloadBytes, header.payloadSha256, "payload");

@@ -43,11 +43,7 @@ export interface RevertedState {
 export function revertState(store: ChainStore, head: { number: bigint; stateRoot: Uint8Array }, target: { number: bigint; stateRoot: Uint8Array }): RevertedState {
   const floor = store.historyFloor();
   if (target.number + 1n < floor) {
-    throw new StorageError(
-      StorageErrorCode.HISTORY_PRUNED,
-      `the state of block ${target.number} needs the state history of block ${target.number + 1n}, but history is kept from block ${floor} (--history.blocks; --archive keeps all)`,
-      { number: target.number.toString(), floor: floor.toString() },
-    );
+    throw new StorageError({ code: StorageErrorCode.HISTORY_PRUNED, number: target.number.toString(), floor: floor.toString() }, `the state of block ${target.number} needs the state history of block ${target.number + 1n}, but history is kept from block ${floor} (--history.blocks; --archive keeps all)`);
   }
   const accounts = new Map<string, Buffer>();
   const slots = new Map<string, Map<string, [Buffer, Buffer]>>();
@@ -75,11 +71,7 @@ export function revertState(store: ChainStore, head: { number: bigint; stateRoot
     const root = updateTrie(tries.storageOf(hashedAddress), storageRootOf(store.getAccount(hashedAddress)), changes);
     const want = storageRootOf(store.getHistoricalAccount(hashedAddress, target.number));
     if (!bytesEqual(root, want)) {
-      throw new StorageError(
-        StorageErrorCode.REVERT_MISMATCH,
-        `reverting the storage of account 0x${k} to block ${target.number} gave root 0x${toHex(root)}, its account there says 0x${toHex(want)}: the store is inconsistent (re-sync or restore a snapshot)`,
-        { number: target.number.toString() },
-      );
+      throw new StorageError({ code: StorageErrorCode.REVERT_MISMATCH, number: target.number.toString() }, `reverting the storage of account 0x${k} to block ${target.number} gave root 0x${toHex(root)}, its account there says 0x${toHex(want)}: the store is inconsistent (re-sync or restore a snapshot)`);
     }
   }
   const changes: TrieChange[] = [];
@@ -89,11 +81,7 @@ export function revertState(store: ChainStore, head: { number: bigint; stateRoot
   }
   const stateRoot = updateTrie(tries.account, head.stateRoot, changes);
   if (!bytesEqual(stateRoot, target.stateRoot)) {
-    throw new StorageError(
-      StorageErrorCode.REVERT_MISMATCH,
-      `reverting the state from block ${head.number} to block ${target.number} gave root 0x${toHex(stateRoot)}, the header says 0x${toHex(target.stateRoot)}: the store is inconsistent (re-sync or restore a snapshot)`,
-      { number: target.number.toString() },
-    );
+    throw new StorageError({ code: StorageErrorCode.REVERT_MISMATCH, number: target.number.toString() }, `reverting the state from block ${head.number} to block ${target.number} gave root 0x${toHex(stateRoot)}, the header says 0x${toHex(target.stateRoot)}: the store is inconsistent (re-sync or restore a snapshot)`);
   }
   return {
     tries,

@@ -53,9 +53,7 @@ export class StoreTrieSource implements StateTrieSource {
     if (rec === undefined) return undefined;
     const r = readRecord(rec);
     if (r === undefined) {
-      throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `the ${prefix === undefined ? "account" : "storage"} trie record at path ${pathString(path) || "(root)"} has an unknown tag ${rec[0]}`, {
-        where: pathString(path),
-      });
+      throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE, where: pathString(path) }, `the ${prefix === undefined ? "account" : "storage"} trie record at path ${pathString(path) || "(root)"} has an unknown tag ${rec[0]}`);
     }
     return { rlp: r.rlp, storedMask: r.storedMask, kind: r.kind };
   }

@@ -215,11 +215,7 @@ export class ChainStore {
     if (this.meta.get(MetaKey.logReindex) !== undefined) {
       const datadir = join(this.path, "..");
       void this.root.close();
-      throw new StorageError(
-        StorageErrorCode.LOG_REINDEX_UNFINISHED,
-        `datadir ${datadir} has a log index rebuild that did not finish: run \`basalt db reindex-logs --datadir ${datadir}\` again to complete it before starting the node`,
-        { datadir },
-      );
+      throw new StorageError({ code: StorageErrorCode.LOG_REINDEX_UNFINISHED, datadir }, `datadir ${datadir} has a log index rebuild that did not finish: run \`basalt db reindex-logs --datadir ${datadir}\` again to complete it before starting the node`);
     }
     if (readOnly || this.meta.get(MetaKey.logIndexFrom) !== undefined) return;
     let next = 0n;
@@ -252,17 +248,9 @@ export class ChainStore {
     const datadir = join(this.path, "..");
     void this.root.close();
     if (version === undefined) {
-      throw new StorageError(
-        StorageErrorCode.LAYOUT_OUTDATED,
-        `datadir ${datadir} holds the state in the plain-keyed layout of basalt before 0.9 (state layout 1); this basalt reads layout ${STATE_LAYOUT_VERSION}: convert it in place with \`basalt db migrate --datadir ${datadir}\``,
-        { datadir, found: 1, expected: STATE_LAYOUT_VERSION },
-      );
+      throw new StorageError({ code: StorageErrorCode.LAYOUT_OUTDATED, datadir, found: 1, expected: STATE_LAYOUT_VERSION }, `datadir ${datadir} holds the state in the plain-keyed layout of basalt before 0.9 (state layout 1); this basalt reads layout ${STATE_LAYOUT_VERSION}: convert it in place with \`basalt db migrate --datadir ${datadir}\``);
     }
-    throw new StorageError(StorageErrorCode.LAYOUT_UNKNOWN, `datadir ${datadir} has state layout ${String(version)}, this basalt reads layout ${STATE_LAYOUT_VERSION}: use the basalt that wrote it`, {
-      datadir,
-      found: version,
-      expected: STATE_LAYOUT_VERSION,
-    });
+    throw new StorageError({ code: StorageErrorCode.LAYOUT_UNKNOWN, datadir, found: version, expected: STATE_LAYOUT_VERSION }, `datadir ${datadir} has state layout ${String(version)}, this basalt reads layout ${STATE_LAYOUT_VERSION}: use the basalt that wrote it`);
   }
 
   /**
@@ -456,11 +444,7 @@ export class ChainStore {
     // Genesis: an empty store holds no state yet.
     if (held === undefined && w.number === 0n) return;
     if (!equal(held, w.parentStateRoot)) {
-      throw new StorageError(
-        StorageErrorCode.STATE_MISMATCH,
-        `block ${w.number} was executed on state ${hex0x(w.parentStateRoot)}, but the store holds state ${hex0x(held)}: it must be executed again on the current head`,
-        { number: w.number.toString() },
-      );
+      throw new StorageError({ code: StorageErrorCode.STATE_MISMATCH, number: w.number.toString() }, `block ${w.number} was executed on state ${hex0x(w.parentStateRoot)}, but the store holds state ${hex0x(held)}: it must be executed again on the current head`);
     }
   }
 

@@ -21,7 +21,7 @@ import { Address, bigIntToUnpaddedBytes, createWithdrawal, equalsBytes, type Wit
 import type { OpChainConfig } from "../chain/op/forks.js";
 import { DEPOSIT_TX_TYPE, DepositTransaction } from "../chain/op/depositTx.js";
 import { fromHex, to0x } from "../util/bytes.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 
 /** What rebuilding needs from the chain: the fork rules at a block, and whether it is an OP chain. */
 export interface BlockRulesSource {
@@ -41,10 +41,15 @@ export interface BlockFromRpcErrorMeta extends Record<string, unknown> {
   field: string;
 }
 
+/** Stable code of {@link BlockFromRpcError}. */
+const BlockFromRpcErrorCode = { BLOCK_JSON_INVALID: "SYNC_BLOCK_JSON_INVALID" } as const;
+/** A {@link BlockFromRpcError}'s code with its metadata. */
+type BlockFromRpcErrorType = { code: typeof BlockFromRpcErrorCode.BLOCK_JSON_INVALID } & BlockFromRpcErrorMeta;
+
 /** A block JSON that cannot be rebuilt, or whose rebuilt form does not hash to what the JSON says. */
-export class BlockFromRpcError extends BasaltError<BlockFromRpcErrorMeta> {
+export class BlockFromRpcError extends TypedError<BlockFromRpcErrorType> {
   constructor(message: string, meta: BlockFromRpcErrorMeta) {
-    super("SYNC_BLOCK_JSON_INVALID", message, meta);
+    super({ code: BlockFromRpcErrorCode.BLOCK_JSON_INVALID, ...meta }, message);
   }
 }
 

@@ -30,7 +30,7 @@ import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import { ChainError, ChainErrorCode, UnknownUpgradeError } from "../chain/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
-import { BasaltError } from "../util/errors.js";
+import { BasaltError, TypedError } from "../util/errors.js";
 import { BlockFromRpcError, blockFromRpc } from "./blockFromRpc.js";
 import { ProgressMeter } from "../util/progress.js";
 import {
@@ -79,24 +79,39 @@ export interface FollowerOptions {
   beforeFollowing?: () => Promise<void>;
 }
 
+/** Stable code of {@link FollowSourceMismatchError}. */
+const FollowSourceMismatchErrorCode = { FOLLOW_SOURCE_MISMATCH: "SYNC_FOLLOW_SOURCE_MISMATCH" } as const;
+/** A {@link FollowSourceMismatchError}'s code with its metadata. */
+type FollowSourceMismatchErrorType = { code: typeof FollowSourceMismatchErrorCode.FOLLOW_SOURCE_MISMATCH; source: string; field: "chainId" | "genesis"; local: string; remote: string };
+
 /** The followed RPC serves another chain (chain id or genesis differs): following is refused. */
-export class FollowSourceMismatchError extends BasaltError<{ source: string; field: "chainId" | "genesis"; local: string; remote: string }> {
+export class FollowSourceMismatchError extends TypedError<FollowSourceMismatchErrorType> {
   constructor(message: string, meta: { source: string; field: "chainId" | "genesis"; local: string; remote: string }) {
-    super("SYNC_FOLLOW_SOURCE_MISMATCH", message, meta);
+    super({ code: FollowSourceMismatchErrorCode.FOLLOW_SOURCE_MISMATCH, ...meta }, message);
   }
 }
+
+/** Stable code of {@link FollowInconsistentError}. */
+const FollowInconsistentErrorCode = { FOLLOW_INCONSISTENT: "SYNC_FOLLOW_INCONSISTENT" } as const;
+/** A {@link FollowInconsistentError}'s code with its metadata. */
+type FollowInconsistentErrorType = { code: typeof FollowInconsistentErrorCode.FOLLOW_INCONSISTENT; source: string; block?: string };
 
 /** The source's answers do not fit together (a block it announced is missing, a hash moved under us). */
-export class FollowInconsistentError extends BasaltError<{ source: string; block?: string }> {
+export class FollowInconsistentError extends TypedError<FollowInconsistentErrorType> {
   constructor(message: string, meta: { source: string; block?: string }) {
-    super("SYNC_FOLLOW_INCONSISTENT", message, meta);
+    super({ code: FollowInconsistentErrorCode.FOLLOW_INCONSISTENT, ...meta }, message);
   }
 }
 
+/** Stable code of {@link FollowStoppedError}. */
+const FollowStoppedErrorCode = { FOLLOW_STOPPED: "SYNC_FOLLOW_STOPPED" } as const;
+/** A {@link FollowStoppedError}'s code with its metadata. */
+type FollowStoppedErrorType = { code: typeof FollowStoppedErrorCode.FOLLOW_STOPPED };
+
 /** The follower was stopped while an operation (the start check) was still waiting. */
-export class FollowStoppedError extends BasaltError {
+export class FollowStoppedError extends TypedError<FollowStoppedErrorType> {
   constructor() {
-    super("SYNC_FOLLOW_STOPPED", "follow mode stopped");
+    super({ code: FollowStoppedErrorCode.FOLLOW_STOPPED }, "follow mode stopped");
   }
 }
 
@@ -243,7 +258,7 @@ export class Follower {
         const rawId = await this.client.call<unknown>("eth_chainId");
         if (typeof rawId !== "string" || !/^0x[0-9a-fA-F]+$/.test(rawId)) {
           const meta = { endpoint: this.endpoint, method: "eth_chainId" };
-          throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: eth_chainId: expected a hex quantity`, meta);
+          throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, ...meta }, `${this.endpoint}: eth_chainId: expected a hex quantity`);
         }
         const id = BigInt(rawId);
         if (id !== this.chain.chainId) {
@@ -564,10 +579,7 @@ export class Follower {
     const o = json as { number?: unknown; hash?: unknown; parentHash?: unknown };
     const ok = (v: unknown, re: RegExp): v is string => typeof v === "string" && re.test(v);
     if (typeof json !== "object" || !ok(o.number, /^0x[0-9a-fA-F]+$/) || !ok(o.hash, /^0x[0-9a-fA-F]{64}$/) || !ok(o.parentHash, /^0x[0-9a-fA-F]{64}$/)) {
-      throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: eth_getBlockByNumber(${tag}): not a block object`, {
-        endpoint: this.endpoint,
-        method: "eth_getBlockByNumber",
-      });
+      throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, endpoint: this.endpoint, method: "eth_getBlockByNumber" }, `${this.endpoint}: eth_getBlockByNumber(${tag}): not a block object`);
     }
     return { number: BigInt(o.number), hash: fromHex(o.hash), parentHash: fromHex(o.parentHash) };
   }

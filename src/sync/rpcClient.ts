@@ -11,7 +11,7 @@
  */
 import type { Logger } from "pino";
 import WebSocket from "ws";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { RPC_CLIENT_TIMEOUT_MS, RPC_CLIENT_WS_RECONNECT_INITIAL_MS, RPC_CLIENT_WS_RECONNECT_MAX_MS, RPC_CLIENT_BODY_EXCERPT_CHARS } from "../config/constants.js";
 
 /** Stable codes of {@link RpcClientError}. */
@@ -25,33 +25,37 @@ export const RpcClientErrorCode = {
 } as const;
 export type RpcClientErrorCodeT = (typeof RpcClientErrorCode)[keyof typeof RpcClientErrorCode];
 
+/** A {@link RpcClientError}'s code with its metadata. */
+type RpcClientErrorType = { code: RpcClientErrorCodeT; endpoint: string; method: string };
+
 /** A transport-level failure of a JSON-RPC request (no answer from the remote node's handler). */
-export class RpcClientError extends BasaltError<{ endpoint: string; method: string }> {
-  constructor(code: RpcClientErrorCodeT, message: string, meta: { endpoint: string; method: string }, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
-  }
-}
+export class RpcClientError extends TypedError<RpcClientErrorType> {}
+
+/** Stable code of {@link UpstreamRpcError}. */
+const UpstreamRpcErrorCode = { UPSTREAM_ERROR: "RPC_UPSTREAM_ERROR" } as const;
+/** A {@link UpstreamRpcError}'s code with its metadata. */
+type UpstreamRpcErrorType = { code: typeof UpstreamRpcErrorCode.UPSTREAM_ERROR; method: string; rpcCode: number; data?: unknown };
 
 /**
  * The remote node answered with a JSON-RPC error. Carries the upstream JSON-RPC code
  * (`rpcCode`), message and `data`, which the RPC boundary passes through unchanged.
  */
-export class UpstreamRpcError extends BasaltError<{ method: string; rpcCode: number; data?: unknown }> {
+export class UpstreamRpcError extends TypedError<UpstreamRpcErrorType> {
   constructor(
     readonly method: string,
     upstreamCode: number,
     upstreamMessage: string,
     data?: unknown,
   ) {
-    super("RPC_UPSTREAM_ERROR", upstreamMessage, data === undefined ? { method, rpcCode: upstreamCode } : { method, rpcCode: upstreamCode, data });
+    super({ code: UpstreamRpcErrorCode.UPSTREAM_ERROR, ...(data === undefined ? { method, rpcCode: upstreamCode } : { method, rpcCode: upstreamCode, data }) }, upstreamMessage);
   }
   /** The upstream JSON-RPC error code. */
   get rpcCode(): number {
-    return this.meta.rpcCode;
+    return this.type.rpcCode;
   }
   /** The upstream error's `data`, if any. */
   get data(): unknown {
-    return this.meta.data;
+    return this.type.data;
   }
 }
 
@@ -103,18 +107,18 @@ function excerpt(text: string): string {
 /** Reads `result` or the error out of a parsed JSON-RPC response object. */
 function settle(endpoint: string, method: string, body: unknown): unknown {
   if (!isObject(body)) {
-    throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${endpoint}: ${method}: expected a JSON-RPC response object`, { endpoint, method });
+    throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, endpoint, method }, `${endpoint}: ${method}: expected a JSON-RPC response object`);
   }
   const err = body.error;
   if (err !== undefined && err !== null) {
     if (!isObject(err) || typeof err.code !== "number" || typeof err.message !== "string") {
       const what = `${endpoint}: ${method}: malformed error object ${excerpt(JSON.stringify(err))}`;
-      throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, what, { endpoint, method });
+      throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, endpoint, method }, what);
     }
     throw new UpstreamRpcError(method, err.code, err.message, err.data);
   }
   if (!("result" in body)) {
-    throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${endpoint}: ${method}: response has neither result nor error`, { endpoint, method });
+    throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, endpoint, method }, `${endpoint}: ${method}: response has neither result nor error`);
   }
   return body.result;
 }
@@ -155,9 +159,9 @@ export class HttpRpcClient implements JsonRpcClient {
       status = res.status;
       text = await res.text();
     } catch (e) {
-      if (timedOut) throw new RpcClientError(RpcClientErrorCode.TIMEOUT, `${this.endpoint}: ${method} timed out after ${timeoutMs} ms`, meta);
+      if (timedOut) throw new RpcClientError({ code: RpcClientErrorCode.TIMEOUT, ...meta }, `${this.endpoint}: ${method} timed out after ${timeoutMs} ms`);
       const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : "";
-      throw new RpcClientError(RpcClientErrorCode.TRANSPORT, `${this.endpoint}: ${method} failed: ${(e as Error).message}${cause}`, meta, { cause: e });
+      throw new RpcClientError({ code: RpcClientErrorCode.TRANSPORT, ...meta }, `${this.endpoint}: ${method} failed: ${(e as Error).message}${cause}`, { cause: e });
     } finally {
       clearTimeout(timer);
       this.controllers.delete(controller);
@@ -166,8 +170,8 @@ export class HttpRpcClient implements JsonRpcClient {
     try {
       body = JSON.parse(text);
     } catch {
-      if (status < 200 || status >= 300) throw new RpcClientError(RpcClientErrorCode.TRANSPORT, `${this.endpoint}: ${method}: HTTP ${status}`, meta);
-      throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: ${method}: body is not JSON: ${excerpt(text)}`, meta);
+      if (status < 200 || status >= 300) throw new RpcClientError({ code: RpcClientErrorCode.TRANSPORT, ...meta }, `${this.endpoint}: ${method}: HTTP ${status}`);
+      throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, ...meta }, `${this.endpoint}: ${method}: body is not JSON: ${excerpt(text)}`);
     }
     return settle(this.endpoint, method, body) as T;
   }
@@ -273,7 +277,7 @@ export class WsRpcClient implements JsonRpcClient {
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       const meta = { endpoint: this.endpoint, method: p.method };
-      p.reject(new RpcClientError(RpcClientErrorCode.TRANSPORT, `${this.endpoint}: ${p.method}: WebSocket closed`, meta));
+      p.reject(new RpcClientError({ code: RpcClientErrorCode.TRANSPORT, ...meta }, `${this.endpoint}: ${p.method}: WebSocket closed`));
       this.pending.delete(id);
     }
     if (this.closed) return;
@@ -321,20 +325,20 @@ export class WsRpcClient implements JsonRpcClient {
     const meta = { endpoint: this.endpoint, method };
     const ws = this.socket;
     if (!this.open || ws === undefined) {
-      return Promise.reject(new RpcClientError(RpcClientErrorCode.TRANSPORT, `${this.endpoint}: ${method}: WebSocket not connected`, meta));
+      return Promise.reject(new RpcClientError({ code: RpcClientErrorCode.TRANSPORT, ...meta }, `${this.endpoint}: ${method}: WebSocket not connected`));
     }
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new RpcClientError(RpcClientErrorCode.TIMEOUT, `${this.endpoint}: ${method} timed out after ${timeoutMs} ms`, meta));
+        reject(new RpcClientError({ code: RpcClientErrorCode.TIMEOUT, ...meta }, `${this.endpoint}: ${method} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
       ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }), (err) => {
         if (err === undefined || err === null) return;
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(new RpcClientError(RpcClientErrorCode.TRANSPORT, `${this.endpoint}: ${method}: send failed: ${err.message}`, meta));
+        reject(new RpcClientError({ code: RpcClientErrorCode.TRANSPORT, ...meta }, `${this.endpoint}: ${method}: send failed: ${err.message}`));
       });
     });
   }
@@ -346,10 +350,7 @@ export class WsRpcClient implements JsonRpcClient {
   async subscribe(kind: string, listener: SubscriptionListener, params: unknown[] = []): Promise<string> {
     const id = await this.call<unknown>("eth_subscribe", [kind, ...params]);
     if (typeof id !== "string") {
-      throw new RpcClientError(RpcClientErrorCode.INVALID_RESPONSE, `${this.endpoint}: eth_subscribe: expected a subscription id string`, {
-        endpoint: this.endpoint,
-        method: "eth_subscribe",
-      });
+      throw new RpcClientError({ code: RpcClientErrorCode.INVALID_RESPONSE, endpoint: this.endpoint, method: "eth_subscribe" }, `${this.endpoint}: eth_subscribe: expected a subscription id string`);
     }
     this.subscriptions.set(id, listener);
     return id;

@@ -8,7 +8,7 @@
 import type { Logger } from "pino";
 import type { TxPool } from "../txpool/txpool.js";
 import { fromHex } from "../util/bytes.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { sequencerForwardSeconds, sequencerForwardTotal } from "./metrics.js";
 import { UpstreamRpcError, createRpcClient, type JsonRpcClient } from "./rpcClient.js";
 
@@ -27,17 +27,27 @@ export interface TxForwarder {
   transactionStatus(hash: string): Promise<unknown>;
 }
 
+/** Stable code of {@link SequencerStatusError}. */
+const SequencerStatusErrorCode = { SEQUENCER_STATUS_FAILED: "SYNC_SEQUENCER_STATUS_FAILED" } as const;
+/** A {@link SequencerStatusError}'s code with its metadata. */
+type SequencerStatusErrorType = { code: typeof SequencerStatusErrorCode.SEQUENCER_STATUS_FAILED; sequencer: string };
+
 /** base_transactionStatus could not be asked of the sequencer (-32603 on the wire, as Base's node answers). */
-export class SequencerStatusError extends BasaltError<{ sequencer: string }> {
+export class SequencerStatusError extends TypedError<SequencerStatusErrorType> {
   constructor(message: string, sequencer: string) {
-    super("SYNC_SEQUENCER_STATUS_FAILED", message, { sequencer });
+    super({ code: SequencerStatusErrorCode.SEQUENCER_STATUS_FAILED, sequencer }, message);
   }
 }
 
+/** Stable code of {@link SequencerForwardError}. */
+const SequencerForwardErrorCode = { SEQUENCER_FORWARD_FAILED: "SYNC_SEQUENCER_FORWARD_FAILED" } as const;
+/** A {@link SequencerForwardError}'s code with its metadata. */
+type SequencerForwardErrorType = { code: typeof SequencerForwardErrorCode.SEQUENCER_FORWARD_FAILED; sequencer: string };
+
 /** The sequencer could not be reached, or did not answer with a transaction hash (-32000 on the wire). */
-export class SequencerForwardError extends BasaltError<{ sequencer: string }> {
+export class SequencerForwardError extends TypedError<SequencerForwardErrorType> {
   constructor(message: string, sequencer: string) {
-    super("SYNC_SEQUENCER_FORWARD_FAILED", message, { sequencer });
+    super({ code: SequencerForwardErrorCode.SEQUENCER_FORWARD_FAILED, sequencer }, message);
   }
 }
 

@@ -19,7 +19,7 @@ import {
   type HistogramConfiguration,
   type Metric,
 } from "prom-client";
-import { BasaltError } from "./errors.js";
+import { TypedError } from "./errors.js";
 
 /** Prefix of every basalt metric (prom-client's default process metrics carry it too). */
 export const METRIC_PREFIX = "basalt_";
@@ -37,10 +37,15 @@ export const METRIC_UNITS = ["seconds", "bytes", "gas", "blocks", "requests", "t
 /** The kinds of metric the helpers create. */
 export type MetricKind = "counter" | "gauge" | "histogram";
 
+/** Stable code of {@link MetricNameError}. */
+const MetricNameErrorCode = { NAME_INVALID: "METRIC_NAME_INVALID" } as const;
+/** A {@link MetricNameError}'s code with its metadata. */
+type MetricNameErrorType = { code: typeof MetricNameErrorCode.NAME_INVALID; name: string; kind: MetricKind };
+
 /** A metric name that breaks the naming rule (a programming error, raised when the module loads). */
-export class MetricNameError extends BasaltError<{ name: string; kind: MetricKind }> {
+export class MetricNameError extends TypedError<MetricNameErrorType> {
   constructor(name: string, kind: MetricKind, why: string) {
-    super("METRIC_NAME_INVALID", `metric ${name} (${kind}): ${why}`, { name, kind });
+    super({ code: MetricNameErrorCode.NAME_INVALID, name, kind }, `metric ${name} (${kind}): ${why}`);
   }
 }
 

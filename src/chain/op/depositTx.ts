@@ -12,15 +12,20 @@ import { Capability } from "@ethereumjs/tx";
 import { RLP } from "@ethereumjs/rlp";
 import { Address, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, concatBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../util/keccak.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** EIP-2718 type byte of deposit transactions (specs deposits.md "The Deposited Transaction Type"). */
 export const DEPOSIT_TX_TYPE = 0x7e;
 
+/** Stable code of {@link DepositDecodeError}. */
+const DepositDecodeErrorCode = { TX_INVALID: "DEPOSIT_TX_INVALID" } as const;
+/** A {@link DepositDecodeError}'s code with its metadata. */
+type DepositDecodeErrorType = { code: typeof DepositDecodeErrorCode.TX_INVALID };
+
 /** A malformed deposit transaction encoding. */
-export class DepositDecodeError extends BasaltError {
+export class DepositDecodeError extends TypedError<DepositDecodeErrorType> {
   constructor(message: string) {
-    super("DEPOSIT_TX_INVALID", message);
+    super({ code: DepositDecodeErrorCode.TX_INVALID }, message);
   }
 }
 

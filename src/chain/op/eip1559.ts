@@ -15,7 +15,7 @@
  *   at the child's timestamp). Zero params in the parent's extraData mean the chain constants at
  *   the child's timestamp. The core formula is alloy-eips `calc_next_block_base_fee`.
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { OpFork, opForkAt, type OpChainConfig } from "./forks.js";
 
 /** Version byte of Holocene `extraData` (specs holocene/exec-engine.md). */
@@ -33,21 +33,17 @@ const U32_MAX = 0xffffffff;
 /** Largest u64 (min base fee is a u64). */
 const U64_MAX = (1n << 64n) - 1n;
 
-/** Stable codes of OP EIP-1559 parameter errors. */
-export type Eip1559ErrorCode =
-  | "OP_EXTRA_DATA_INVALID_LENGTH"
-  | "OP_EXTRA_DATA_INVALID_VERSION"
-  | "OP_EXTRA_DATA_PRE_HOLOCENE"
-  | "OP_EIP1559_PARAMS_INVALID"
-  | "OP_MIN_BASE_FEE_NOT_SET"
-  | "OP_MIN_BASE_FEE_MUST_BE_NONE";
+/** A {@link Eip1559ParamsError}'s stable code with its metadata. */
+type Eip1559ParamsErrorType =
+  | { code: "OP_EIP1559_PARAMS_INVALID"; minBaseFee?: string; length?: number; denominator?: number; elasticity?: number; gasLimit?: string; gasUsed?: string }
+  | { code: "OP_EXTRA_DATA_INVALID_LENGTH"; length: number; expected: number }
+  | { code: "OP_EXTRA_DATA_INVALID_VERSION"; version: number; expected: number }
+  | { code: "OP_EXTRA_DATA_PRE_HOLOCENE"; fork: number }
+  | { code: "OP_MIN_BASE_FEE_NOT_SET" }
+  | { code: "OP_MIN_BASE_FEE_MUST_BE_NONE" };
 
 /** Malformed OP `extraData` / `eip1559Params`, or parameters the base-fee formula cannot use. */
-export class Eip1559ParamsError extends BasaltError {
-  constructor(code: Eip1559ErrorCode, message: string, meta: Record<string, unknown> = {}) {
-    super(code, message, meta);
-  }
-}
+export class Eip1559ParamsError extends TypedError<Eip1559ParamsErrorType> {}
 
 /** EIP-1559 parameters decoded from OP `extraData`. */
 export interface OpExtraDataParams {
@@ -65,9 +61,9 @@ export interface Eip1559Defaults {
   elasticity: number;
 }
 
-function checkU32(name: string, v: number): void {
+function checkU32(name: "denominator" | "elasticity", v: number): void {
   if (!Number.isInteger(v) || v < 0 || v > U32_MAX) {
-    throw new Eip1559ParamsError("OP_EIP1559_PARAMS_INVALID", `${name} ${v} is not a u32`, { [name]: v });
+    throw new Eip1559ParamsError({ code: "OP_EIP1559_PARAMS_INVALID", [name]: v }, `${name} ${v} is not a u32`);
   }
 }
 
@@ -95,7 +91,7 @@ export function encodeJovianExtraData(denominator: number, elasticity: number, m
   checkU32("denominator", denominator);
   checkU32("elasticity", elasticity);
   if (minBaseFee < 0n || minBaseFee > U64_MAX) {
-    throw new Eip1559ParamsError("OP_EIP1559_PARAMS_INVALID", `minBaseFee ${minBaseFee} is not a u64`, { minBaseFee: minBaseFee.toString() });
+    throw new Eip1559ParamsError({ code: "OP_EIP1559_PARAMS_INVALID", minBaseFee: minBaseFee.toString() }, `minBaseFee ${minBaseFee} is not a u64`);
   }
   const out = new Uint8Array(JOVIAN_EXTRA_DATA_LENGTH);
   out[0] = JOVIAN_EXTRA_DATA_VERSION;
@@ -107,17 +103,10 @@ export function encodeJovianExtraData(denominator: number, elasticity: number, m
 
 function decodeVersioned(extraData: Uint8Array, version: number, length: number, name: string): void {
   if (extraData.length !== length) {
-    throw new Eip1559ParamsError(
-      "OP_EXTRA_DATA_INVALID_LENGTH",
-      `${name} extraData has ${extraData.length} bytes, exactly ${length} expected (version ${version} layout)`,
-      { length: extraData.length, expected: length },
-    );
+    throw new Eip1559ParamsError({ code: "OP_EXTRA_DATA_INVALID_LENGTH", length: extraData.length, expected: length }, `${name} extraData has ${extraData.length} bytes, exactly ${length} expected (version ${version} layout)`);
   }
   if (extraData[0] !== version) {
-    throw new Eip1559ParamsError("OP_EXTRA_DATA_INVALID_VERSION", `${name} extraData has version byte ${extraData[0]}, ${version} expected`, {
-      version: extraData[0],
-      expected: version,
-    });
+    throw new Eip1559ParamsError({ code: "OP_EXTRA_DATA_INVALID_VERSION", version: extraData[0], expected: version }, `${name} extraData has version byte ${extraData[0]}, ${version} expected`);
   }
 }
 
@@ -137,15 +126,13 @@ export function decodeOpExtraData(extraData: Uint8Array, fork: OpFork): OpExtraD
     decodeVersioned(extraData, HOLOCENE_EXTRA_DATA_VERSION, HOLOCENE_EXTRA_DATA_LENGTH, "Holocene");
     return { denominator: readU32(extraData, 1), elasticity: readU32(extraData, 5) };
   }
-  throw new Eip1559ParamsError("OP_EXTRA_DATA_PRE_HOLOCENE", "extraData carries EIP-1559 parameters only from Holocene on", { fork });
+  throw new Eip1559ParamsError({ code: "OP_EXTRA_DATA_PRE_HOLOCENE", fork }, "extraData carries EIP-1559 parameters only from Holocene on");
 }
 
 /** Decodes the 8-byte `eip1559Params` payload attribute: denominator u32 ++ elasticity u32. */
 export function decodeEip1559Params(eip1559Params: Uint8Array): Eip1559Defaults {
   if (eip1559Params.length !== EIP1559_PARAMS_LENGTH) {
-    throw new Eip1559ParamsError("OP_EIP1559_PARAMS_INVALID", `eip1559Params has ${eip1559Params.length} bytes, exactly 8 expected`, {
-      length: eip1559Params.length,
-    });
+    throw new Eip1559ParamsError({ code: "OP_EIP1559_PARAMS_INVALID", length: eip1559Params.length }, `eip1559Params has ${eip1559Params.length} bytes, exactly 8 expected`);
   }
   return { denominator: readU32(eip1559Params, 0), elasticity: readU32(eip1559Params, 4) };
 }
@@ -157,14 +144,14 @@ export function decodeEip1559Params(eip1559Params: Uint8Array): Eip1559Defaults 
  * @throws Eip1559ParamsError for a pre-Holocene fork, a wrong params length, or a missing/forbidden `minBaseFee`.
  */
 export function extraDataFromEip1559Params(eip1559Params: Uint8Array, defaults: Eip1559Defaults, fork: OpFork, minBaseFee?: bigint): Uint8Array {
-  if (fork < OpFork.holocene) throw new Eip1559ParamsError("OP_EXTRA_DATA_PRE_HOLOCENE", "eip1559Params must be null before Holocene", { fork });
+  if (fork < OpFork.holocene) throw new Eip1559ParamsError({ code: "OP_EXTRA_DATA_PRE_HOLOCENE", fork }, "eip1559Params must be null before Holocene");
   const decoded = decodeEip1559Params(eip1559Params);
   const params = decoded.denominator === 0 && decoded.elasticity === 0 ? defaults : decoded;
   if (fork >= OpFork.jovian) {
-    if (minBaseFee === undefined) throw new Eip1559ParamsError("OP_MIN_BASE_FEE_NOT_SET", "minBaseFee must be set from Jovian on");
+    if (minBaseFee === undefined) throw new Eip1559ParamsError({ code: "OP_MIN_BASE_FEE_NOT_SET" }, "minBaseFee must be set from Jovian on");
     return encodeJovianExtraData(params.denominator, params.elasticity, minBaseFee);
   }
-  if (minBaseFee !== undefined) throw new Eip1559ParamsError("OP_MIN_BASE_FEE_MUST_BE_NONE", "minBaseFee must be null before Jovian");
+  if (minBaseFee !== undefined) throw new Eip1559ParamsError({ code: "OP_MIN_BASE_FEE_MUST_BE_NONE" }, "minBaseFee must be null before Jovian");
   return encodeHoloceneExtraData(params.denominator, params.elasticity);
 }
 
@@ -177,13 +164,13 @@ export function extraDataFromEip1559Params(eip1559Params: Uint8Array, defaults: 
 export function calcNextBaseFee(gasUsed: bigint, gasLimit: bigint, baseFee: bigint, denominator: number, elasticity: number): bigint {
   if (elasticity === 0 || denominator === 0) {
     const message = `EIP-1559 parameters must be non-zero, got denominator ${denominator}, elasticity ${elasticity}`;
-    throw new Eip1559ParamsError("OP_EIP1559_PARAMS_INVALID", message, { denominator, elasticity });
+    throw new Eip1559ParamsError({ code: "OP_EIP1559_PARAMS_INVALID", denominator, elasticity }, message);
   }
   const target = gasLimit / BigInt(elasticity);
   if (gasUsed === target) return baseFee;
   if (target === 0n) {
     const message = `gas target is 0 (gas limit ${gasLimit} < elasticity ${elasticity}) but ${gasUsed} gas was used`;
-    throw new Eip1559ParamsError("OP_EIP1559_PARAMS_INVALID", message, { gasLimit: gasLimit.toString(), gasUsed: gasUsed.toString() });
+    throw new Eip1559ParamsError({ code: "OP_EIP1559_PARAMS_INVALID", gasLimit: gasLimit.toString(), gasUsed: gasUsed.toString() }, message);
   }
   const divisor = target * BigInt(denominator);
   if (gasUsed > target) {

@@ -130,11 +130,7 @@ function be(data: Uint8Array, start: number, end: number): bigint {
 
 function checkBodyLength(body: Uint8Array, variant: keyof typeof BODY_LEN): void {
   if (body.length !== BODY_LEN[variant]) {
-    throw new L1InfoCalldataError(
-      "L1_INFO_BAD_LENGTH",
-      `${variant} L1-info calldata has ${body.length + 4} bytes, ${BODY_LEN[variant] + 4} expected (selector + ${BODY_LEN[variant]})`,
-      { variant, length: body.length + 4 },
-    );
+    throw new L1InfoCalldataError({ code: "L1_INFO_BAD_LENGTH", variant, length: body.length + 4 }, `${variant} L1-info calldata has ${body.length + 4} bytes, ${BODY_LEN[variant] + 4} expected (selector + ${BODY_LEN[variant]})`);
   }
 }
 
@@ -152,9 +148,7 @@ function selectorEquals(data: Uint8Array, selector: Uint8Array): boolean {
  */
 export function l1BlockInfoFromCalldata(calldata: Uint8Array): L1BlockInfo {
   if (calldata.length < 4) {
-    throw new L1InfoCalldataError("L1_INFO_MISSING_SELECTOR", `L1-info calldata has ${calldata.length} bytes, at least a 4-byte selector expected`, {
-      length: calldata.length,
-    });
+    throw new L1InfoCalldataError({ code: "L1_INFO_MISSING_SELECTOR", length: calldata.length }, `L1-info calldata has ${calldata.length} bytes, at least a 4-byte selector expected`);
   }
   const body = calldata.subarray(4);
   const isJovian = selectorEquals(calldata, L1InfoSelector.jovian);

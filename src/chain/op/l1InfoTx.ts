@@ -18,7 +18,7 @@
  */
 import { Address } from "@ethereumjs/util";
 import { fromHex } from "../../util/bytes.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { DepositTransaction } from "./depositTx.js";
 import { l1InfoSourceHash } from "./sourceHash.js";
 import { isActivationBlock, OpFork, opForkAt, type OpForkSchedule } from "./forks.js";
@@ -55,15 +55,15 @@ export const L1_INFO_CALLDATA_LENGTH: Readonly<Record<L1InfoVariant, number>> = 
   jovian: 4 + 32 * 5 + 4 + 8 + 2,
 };
 
-/** Stable codes of L1-info calldata errors. */
-export type L1InfoErrorCode = "L1_INFO_MISSING_SELECTOR" | "L1_INFO_UNKNOWN_SELECTOR" | "L1_INFO_BAD_LENGTH" | "L1_INFO_VALUE_OUT_OF_RANGE";
+/** A {@link L1InfoCalldataError}'s stable code with its metadata. */
+type L1InfoCalldataErrorType =
+  | { code: "L1_INFO_VALUE_OUT_OF_RANGE"; field?: string; value?: string }
+  | { code: "L1_INFO_MISSING_SELECTOR"; length: number }
+  | { code: "L1_INFO_UNKNOWN_SELECTOR"; selector: string }
+  | { code: "L1_INFO_BAD_LENGTH"; variant: string; length: number };
 
 /** Malformed L1-info calldata, or a value that does not fit its field when encoding. */
-export class L1InfoCalldataError extends BasaltError {
-  constructor(code: L1InfoErrorCode, message: string, meta: Record<string, unknown> = {}) {
-    super(code, message, meta);
-  }
-}
+export class L1InfoCalldataError extends TypedError<L1InfoCalldataErrorType> {}
 
 /** The values carried by an L1-info deposit; optional fields belong to later variants (missing ones encode as 0). */
 export interface L1InfoValues {
@@ -106,14 +106,14 @@ const U256 = 256;
 function checkRange(name: string, v: bigint, bits: number): bigint {
   if (v < 0n || v >= 1n << BigInt(bits)) {
     const message = `L1-info field ${name} = ${v} does not fit in uint${bits}`;
-    throw new L1InfoCalldataError("L1_INFO_VALUE_OUT_OF_RANGE", message, { field: name, value: v.toString() });
+    throw new L1InfoCalldataError({ code: "L1_INFO_VALUE_OUT_OF_RANGE", field: name, value: v.toString() }, message);
   }
   return v;
 }
 
 function check32(name: string, b: Uint8Array): Uint8Array {
   if (b.length !== 32) {
-    throw new L1InfoCalldataError("L1_INFO_VALUE_OUT_OF_RANGE", `L1-info field ${name} is ${b.length} bytes, 32 expected`, { field: name });
+    throw new L1InfoCalldataError({ code: "L1_INFO_VALUE_OUT_OF_RANGE", field: name }, `L1-info field ${name} is ${b.length} bytes, 32 expected`);
   }
   return b;
 }
@@ -152,7 +152,7 @@ export function ecotoneScalarsFromSystemConfig(scalar: bigint): { baseFeeScalar:
 
 /** The version-0 batcher hash of a 20-byte batcher address: the address left-padded to 32 bytes (specs system-config.md). */
 export function batcherHashFromAddress(address: Uint8Array): Uint8Array {
-  if (address.length !== 20) throw new L1InfoCalldataError("L1_INFO_VALUE_OUT_OF_RANGE", `batcher address is ${address.length} bytes, 20 expected`);
+  if (address.length !== 20) throw new L1InfoCalldataError({ code: "L1_INFO_VALUE_OUT_OF_RANGE" }, `batcher address is ${address.length} bytes, 20 expected`);
   const out = new Uint8Array(32);
   out.set(address, 12);
   return out;
@@ -219,23 +219,16 @@ function variantOfSelector(data: Uint8Array): L1InfoVariant | undefined {
 export function decodeL1InfoCalldata(data: Uint8Array): { variant: L1InfoVariant; values: L1InfoValues } {
   if (data.length < 4) {
     const message = `L1-info calldata has ${data.length} bytes, at least a 4-byte selector expected`;
-    throw new L1InfoCalldataError("L1_INFO_MISSING_SELECTOR", message, { length: data.length });
+    throw new L1InfoCalldataError({ code: "L1_INFO_MISSING_SELECTOR", length: data.length }, message);
   }
   const variant = variantOfSelector(data);
   if (variant === undefined) {
     const sel = Buffer.from(data.subarray(0, 4)).toString("hex");
-    throw new L1InfoCalldataError(
-      "L1_INFO_UNKNOWN_SELECTOR",
-      `unknown L1-info selector 0x${sel}; expected 0x015d8eb9 (Bedrock), 0x440a5e20 (Ecotone), 0x098999be (Isthmus) or 0x3db6be2b (Jovian)`,
-      { selector: `0x${sel}` },
-    );
+    throw new L1InfoCalldataError({ code: "L1_INFO_UNKNOWN_SELECTOR", selector: `0x${sel}` }, `unknown L1-info selector 0x${sel}; expected 0x015d8eb9 (Bedrock), 0x440a5e20 (Ecotone), 0x098999be (Isthmus) or 0x3db6be2b (Jovian)`);
   }
   const expected = L1_INFO_CALLDATA_LENGTH[variant];
   if (data.length !== expected) {
-    throw new L1InfoCalldataError("L1_INFO_BAD_LENGTH", `${variant} L1-info calldata has ${data.length} bytes, ${expected} expected`, {
-      variant,
-      length: data.length,
-    });
+    throw new L1InfoCalldataError({ code: "L1_INFO_BAD_LENGTH", variant, length: data.length }, `${variant} L1-info calldata has ${data.length} bytes, ${expected} expected`);
   }
   if (variant === "bedrock") {
     return {

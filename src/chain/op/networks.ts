@@ -11,7 +11,7 @@
  * `LoadOPStackRollupConfig`; Base's own upgrades (Azul, Beryl) from base/base
  * crates/common/genesis/src/chain/upgrade.rs (`UpgradeConfig::BASE_MAINNET` / `BASE_SEPOLIA`).
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { GenesisError, validateGenesis, type GenesisJson } from "../genesis.js";
 import { OP_FORK_TIME_KEYS, type OpChainConfig, type OpEip1559Config, type OpForkName } from "./forks.js";
 import type { AnnouncedUpgrade } from "./upgradeSchedule.js";
@@ -291,10 +291,15 @@ export function opNetworkByChainId(chainId: bigint): OpNetwork | undefined {
   return Object.values(OP_NETWORKS).find((n) => n.chainId === chainId);
 }
 
+/** Stable code of {@link UnknownNetworkError}. */
+const UnknownNetworkErrorCode = { UNKNOWN: "NETWORK_UNKNOWN" } as const;
+/** A {@link UnknownNetworkError}'s code with its metadata. */
+type UnknownNetworkErrorType = { code: typeof UnknownNetworkErrorCode.UNKNOWN; network: string };
+
 /** Raised for a network name that is not a built-in OP network (code `NETWORK_UNKNOWN`). */
-export class UnknownNetworkError extends BasaltError<{ network: string }> {
+export class UnknownNetworkError extends TypedError<UnknownNetworkErrorType> {
   constructor(name: string) {
-    super("NETWORK_UNKNOWN", `unknown network ${JSON.stringify(name)}: expected one of ${OP_NETWORK_NAMES.join(", ")}`, { network: name });
+    super({ code: UnknownNetworkErrorCode.UNKNOWN, network: name }, `unknown network ${JSON.stringify(name)}: expected one of ${OP_NETWORK_NAMES.join(", ")}`);
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import { toChecksumAddress } from "@ethereumjs/util";
 import { readFileSync } from "node:fs";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { OP_FORK_NAMES, type OpChainConfig, type OpEip1559Config, type OpForkName } from "./forks.js";
 import { opNetworkByChainId, type OpNetwork, type RollupGenesis } from "./networks.js";
 
@@ -44,10 +44,15 @@ export interface RollupConfig {
   genesis: RollupGenesis;
 }
 
+/** Stable code of {@link RollupConfigError}. */
+const RollupConfigErrorCode = { CONFIG_INVALID: "ROLLUP_CONFIG_INVALID" } as const;
+/** A {@link RollupConfigError}'s code with its metadata. */
+type RollupConfigErrorType = { code: typeof RollupConfigErrorCode.CONFIG_INVALID; field: string };
+
 /** A rollup configuration that could not be read. */
-export class RollupConfigError extends BasaltError<{ field: string }> {
+export class RollupConfigError extends TypedError<RollupConfigErrorType> {
   constructor(field: string, message: string) {
-    super("ROLLUP_CONFIG_INVALID", message, { field });
+    super({ code: RollupConfigErrorCode.CONFIG_INVALID, field }, message);
   }
 }
 

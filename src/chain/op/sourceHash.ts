@@ -5,7 +5,7 @@
  * (`keccak256(l1BlockHash ++ uint256(sequenceNumber))`), 2 = upgrade deposit (`keccak256(intent)`).
  */
 import { keccak256 } from "../../util/keccak.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Source-hash domain of user deposits (TransactionDeposited logs). */
 export const USER_DEPOSIT_DOMAIN = 0n;
@@ -16,10 +16,15 @@ export const UPGRADE_DEPOSIT_DOMAIN = 2n;
 /** Word size of the hashed big-endian integers (uint256). */
 const WORD = 32;
 
+/** Stable code of {@link SourceHashInputError}. */
+const SourceHashInputErrorCode = { HASH_INVALID_INPUT: "SOURCE_HASH_INVALID_INPUT" } as const;
+/** A {@link SourceHashInputError}'s code with its metadata. */
+type SourceHashInputErrorType = { code: typeof SourceHashInputErrorCode.HASH_INVALID_INPUT };
+
 /** An input that cannot be hashed: a block hash that is not 32 bytes or an index outside uint256. */
-export class SourceHashInputError extends BasaltError {
+export class SourceHashInputError extends TypedError<SourceHashInputErrorType> {
   constructor(message: string) {
-    super("SOURCE_HASH_INVALID_INPUT", message);
+    super({ code: SourceHashInputErrorCode.HASH_INVALID_INPUT }, message);
   }
 }
 

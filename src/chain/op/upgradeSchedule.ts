@@ -21,7 +21,7 @@
  * scheduled by the source at another time than basalt's table). Either way basalt cannot execute
  * blocks from the finding's activation time on without risking a silent divergence.
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { keccak256 } from "../../util/keccak.js";
 import type { OpChainConfig, OpForkName } from "./forks.js";
 
@@ -112,10 +112,15 @@ export const GET_SCHEDULE_CALLDATA = `0x${selectorOf("getSchedule()")}`;
 /** `minimumProtocolVersion()` calldata (0x-hex). */
 export const MINIMUM_PROTOCOL_VERSION_CALLDATA = `0x${selectorOf("minimumProtocolVersion()")}`;
 
+/** Stable code of {@link UpgradeSignalDecodeError}. */
+const UpgradeSignalDecodeErrorCode = { SIGNAL_DECODE: "UPGRADE_SIGNAL_DECODE" } as const;
+/** A {@link UpgradeSignalDecodeError}'s code with its metadata. */
+type UpgradeSignalDecodeErrorType = { code: typeof UpgradeSignalDecodeErrorCode.SIGNAL_DECODE };
+
 /** An answer of the upgrade-signal contract that is not the ABI encoding expected. */
-export class UpgradeSignalDecodeError extends BasaltError {
+export class UpgradeSignalDecodeError extends TypedError<UpgradeSignalDecodeErrorType> {
   constructor(message: string) {
-    super("UPGRADE_SIGNAL_DECODE", message);
+    super({ code: UpgradeSignalDecodeErrorCode.SIGNAL_DECODE }, message);
   }
 }
 
@@ -247,10 +252,15 @@ export interface LocalForkView {
   forkIdAt(t: bigint): string;
 }
 
+/** Stable code of {@link EthConfigShapeError}. */
+const EthConfigShapeErrorCode = { CONFIG_SHAPE: "ETH_CONFIG_SHAPE" } as const;
+/** A {@link EthConfigShapeError}'s code with its metadata. */
+type EthConfigShapeErrorType = { code: typeof EthConfigShapeErrorCode.CONFIG_SHAPE };
+
 /** An eth_config answer that is not EIP-7910's shape. */
-export class EthConfigShapeError extends BasaltError {
+export class EthConfigShapeError extends TypedError<EthConfigShapeErrorType> {
   constructor(message: string) {
-    super("ETH_CONFIG_SHAPE", message);
+    super({ code: EthConfigShapeErrorCode.CONFIG_SHAPE }, message);
   }
 }
 

@@ -23,7 +23,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes, createAddressFromString, toChecksumAddress } from "@ethereumjs/util";
 import { keccak256 } from "../../util/keccak.js";
 import { fromHex } from "../../util/bytes.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { GAS_PRICE_ORACLE_ECOTONE_CREATION_CODE } from "./bytecode/gasPriceOracleEcotone.js";
 import { GAS_PRICE_ORACLE_FJORD_CREATION_CODE } from "./bytecode/gasPriceOracleFjord.js";
 import { GAS_PRICE_ORACLE_ISTHMUS_CREATION_CODE } from "./bytecode/gasPriceOracleIsthmus.js";
@@ -110,17 +110,29 @@ export interface UpgradeDeposit {
   data: Uint8Array;
 }
 
+/** Stable codes of {@link OpUpgradeError}. */
+const OpUpgradeErrorCode = {
+  /** An address that is not 0x and 40 hex digits. */
+  BAD_ADDRESS: "OP_UPGRADE_BAD_ADDRESS",
+  /** A negative account nonce. */
+  BAD_NONCE: "OP_UPGRADE_BAD_NONCE",
+  /** A fork that has no network-upgrade transactions. */
+  UNKNOWN_FORK: "OP_UPGRADE_UNKNOWN_FORK",
+} as const;
+
+/** An {@link OpUpgradeError}'s code with its metadata (`nonce` decimal). */
+type OpUpgradeErrorType =
+  | { code: typeof OpUpgradeErrorCode.BAD_ADDRESS; address: string }
+  | { code: typeof OpUpgradeErrorCode.BAD_NONCE; nonce: string }
+  | { code: typeof OpUpgradeErrorCode.UNKNOWN_FORK; fork: string };
+
 /** Raised for malformed input to the upgrade-transaction helpers. */
-export class OpUpgradeError extends BasaltError {
-  constructor(code: string, message: string, meta: Record<string, unknown> = {}) {
-    super(code, message, meta);
-  }
-}
+export class OpUpgradeError extends TypedError<OpUpgradeErrorType> {}
 
 /** 20 address bytes of a 0x-prefixed hex address; throws {@link OpUpgradeError} if it is not 20 bytes of hex. */
 function addressBytes(address: string): Uint8Array {
   if (!/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    throw new OpUpgradeError("OP_UPGRADE_BAD_ADDRESS", `expected a 0x-prefixed 20-byte hex address, got "${address}"`, { address });
+    throw new OpUpgradeError({ code: OpUpgradeErrorCode.BAD_ADDRESS, address }, `expected a 0x-prefixed 20-byte hex address, got "${address}"`);
   }
   return fromHex(address);
 }
@@ -136,7 +148,7 @@ function selector(signature: string): Uint8Array {
  * EIP-55 checksummed.
  */
 export function contractCreationAddress(from: string, nonce: bigint): string {
-  if (nonce < 0n) throw new OpUpgradeError("OP_UPGRADE_BAD_NONCE", `nonce must be >= 0, got ${nonce}`, { nonce: nonce.toString() });
+  if (nonce < 0n) throw new OpUpgradeError({ code: OpUpgradeErrorCode.BAD_NONCE, nonce: nonce.toString() }, `nonce must be >= 0, got ${nonce}`);
   const hash = keccak256(RLP.encode([addressBytes(from), bigIntToUnpaddedBytes(nonce)]));
   return toChecksumAddress(`0x${Buffer.from(hash.slice(12)).toString("hex")}`);
 }
@@ -237,9 +249,8 @@ function depositSpecs(fork: UpgradeFork): DepositSpec[] {
       ];
     default:
       throw new OpUpgradeError(
-        "OP_UPGRADE_UNKNOWN_FORK",
+        { code: OpUpgradeErrorCode.UNKNOWN_FORK, fork: String(fork) },
         `no network-upgrade transactions for fork "${String(fork)}"; expected one of ${UPGRADE_FORKS.join(", ")}`,
-        { fork: String(fork) },
       );
   }
 }

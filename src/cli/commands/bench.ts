@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** The tools of the bench suite, in display order. */
 export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro", "wrk", "state-scale"] as const;
@@ -37,15 +37,14 @@ export const BENCH_HELP = [
   "",
 ].join("\n");
 
-/** Stable codes of {@link BenchCommandError}. */
-export type BenchCommandErrorCode = "BENCH_UNKNOWN_TOOL" | "BENCH_MODULE_MISSING" | "BENCH_MODULE_INVALID";
+/** A {@link BenchCommandError}'s stable code with its metadata. */
+type BenchCommandErrorType =
+  | { code: "BENCH_UNKNOWN_TOOL"; tool: string }
+  | { code: "BENCH_MODULE_MISSING"; tool: string; module: string }
+  | { code: "BENCH_MODULE_INVALID"; tool: string; module: string };
 
 /** `basalt bench` was asked for a tool that does not exist or is not built. */
-export class BenchCommandError extends BasaltError<{ tool: string; module?: string }> {
-  constructor(code: BenchCommandErrorCode, message: string, meta: { tool: string; module?: string }) {
-    super(code, message, meta);
-  }
-}
+export class BenchCommandError extends TypedError<BenchCommandErrorType> {}
 
 function isSubcommand(s: string): s is BenchSubcommand {
   return (BENCH_SUBCOMMANDS as readonly string[]).includes(s);
@@ -73,22 +72,18 @@ export async function benchCommand(argv: string[]): Promise<void> {
   }
   if (!isSubcommand(tool)) {
     const message = `unknown bench tool ${JSON.stringify(tool)}: expected one of ${BENCH_SUBCOMMANDS.join(", ")}`;
-    throw new BenchCommandError("BENCH_UNKNOWN_TOOL", message, { tool });
+    throw new BenchCommandError({ code: "BENCH_UNKNOWN_TOOL", tool }, message);
   }
   const url = benchModuleUrl(tool);
   const file = fileURLToPath(url);
   if (!existsSync(file)) {
-    throw new BenchCommandError(
-      "BENCH_MODULE_MISSING",
-      `the bench tool ${tool} is not available: expected its compiled module at ${file} ` +
-        "(run `npm run build`; the bench folder is compiled with the node)",
-      { tool, module: file },
-    );
+    throw new BenchCommandError({ code: "BENCH_MODULE_MISSING", tool, module: file }, `the bench tool ${tool} is not available: expected its compiled module at ${file} ` +
+        "(run `npm run build`; the bench folder is compiled with the node)");
   }
   const mod = (await import(url.href)) as { main?: unknown };
   if (typeof mod.main !== "function") {
     const message = `the bench module ${file} exports no main function: expected main(argv: string[]): Promise<void>`;
-    throw new BenchCommandError("BENCH_MODULE_INVALID", message, { tool, module: file });
+    throw new BenchCommandError({ code: "BENCH_MODULE_INVALID", tool, module: file }, message);
   }
   await (mod.main as (argv: string[]) => Promise<void>)(argv.slice(1));
 }

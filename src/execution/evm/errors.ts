@@ -3,7 +3,7 @@
  * eth_call and eth_estimateGas answer with it), and requests it does not support and hands to
  * the reference engine. Codes are stable; JSON-RPC codes are assigned only in rpc/errors.ts.
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Why a transaction is invalid (it cannot be included, or a call cannot run). */
 export enum TxInvalidCode {
@@ -25,13 +25,16 @@ export enum TxInvalidCode {
   INSUFFICIENT_FUNDS = "TX_INSUFFICIENT_FUNDS",
 }
 
+/** A {@link TxInvalidError}'s code with its metadata: the code is the reason. */
+type TxInvalidErrorType = { code: TxInvalidCode; reason: TxInvalidCode };
+
 /** A transaction the fast engine refuses, before any state change. */
-export class TxInvalidError extends BasaltError<{ reason: TxInvalidCode }> {
+export class TxInvalidError extends TypedError<TxInvalidErrorType> {
   constructor(
     readonly reason: TxInvalidCode,
     message: string,
   ) {
-    super(reason, message, { reason });
+    super({ code: reason, reason }, message);
   }
 }
 
@@ -43,9 +46,12 @@ export enum FastEvmUnsupportedCode {
   TX_TYPE = "FAST_EVM_TX_TYPE_UNSUPPORTED",
 }
 
+/** A {@link FastEvmUnsupported}'s code with its metadata: the code is the reason. */
+type FastEvmUnsupportedType = { code: FastEvmUnsupportedCode; reason: FastEvmUnsupportedCode; detail: string };
+
 /** Work the fast engine does not support (the caller re-runs it on the reference engine). */
-export class FastEvmUnsupported extends BasaltError<{ reason: FastEvmUnsupportedCode; detail: string }> {
+export class FastEvmUnsupported extends TypedError<FastEvmUnsupportedType> {
   constructor(reason: FastEvmUnsupportedCode, detail: string) {
-    super(reason, `fast EVM does not support this: ${detail}`, { reason, detail });
+    super({ code: reason, reason, detail }, `fast EVM does not support this: ${detail}`);
   }
 }

@@ -4,7 +4,7 @@
  * `crates/client/metering/src/rpc.rs`); src/rpc/errors.ts maps the codes to Base's JSON-RPC codes
  * (-32602 for what the caller named wrongly, -32603 for a failed metering).
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Stable codes of {@link MeteringError}. */
 export const MeteringErrorCode = {
@@ -26,9 +26,15 @@ export const MeteringErrorCode = {
 /** One of the {@link MeteringErrorCode} values. */
 export type MeteringErrorCode = (typeof MeteringErrorCode)[keyof typeof MeteringErrorCode];
 
+/** A {@link MeteringError}'s code with its metadata. */
+type MeteringErrorType =
+  | { code: typeof MeteringErrorCode.BLOCK_FAILED }
+  | { code: typeof MeteringErrorCode.PARSE }
+  | { code: typeof MeteringErrorCode.NO_L1_INFO }
+  | { code: typeof MeteringErrorCode.BUNDLE_FAILED }
+  | { code: typeof MeteringErrorCode.BLOCK_NOT_FOUND }
+  | { code: typeof MeteringErrorCode.ESTIMATE_FAILED }
+  | { code: typeof MeteringErrorCode.NOT_CONFIGURED };
+
 /** A metering request that could not be answered. */
-export class MeteringError extends BasaltError {
-  constructor(code: MeteringErrorCode, message: string) {
-    super(code, message);
-  }
-}
+export class MeteringError extends TypedError<MeteringErrorType> {}

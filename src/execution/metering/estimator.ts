@@ -46,7 +46,7 @@ export interface ResourceEstimate {
 function estimateOne(resource: (typeof RESOURCES)[number], sorted: FeeSample[], demand: bigint, limit: bigint, percentile: number, defaultFee: bigint): ResourceEstimate {
   const key = resource.key;
   if (demand > limit) {
-    throw new MeteringError(MeteringErrorCode.ESTIMATE_FAILED, `Priority fee estimation failed: bundle ${resource.name} demand (${demand}) exceeds capacity limit (${limit})`);
+    throw new MeteringError({ code: MeteringErrorCode.ESTIMATE_FAILED }, `Priority fee estimation failed: bundle ${resource.name} demand (${demand}) exceeds capacity limit (${limit})`);
   }
   const uncongested = (usage: bigint, count: number): ResourceEstimate => ({
     resource: key,

@@ -74,7 +74,7 @@ export function effectivePriorityFee(tx: OpTransaction, baseFee: bigint): bigint
 export async function meterBlock(chain: MeterChain, block: Block, withFees = false): Promise<{ response: MeterBlockResponse; fees?: MeteredTxFees[] }> {
   const op = chain.op;
   const h = block.header;
-  const failed = (why: string): MeteringError => new MeteringError(MeteringErrorCode.BLOCK_FAILED, `Block metering failed: ${why}`);
+  const failed = (why: string): MeteringError => new MeteringError({ code: MeteringErrorCode.BLOCK_FAILED }, `Block metering failed: ${why}`);
   if (op === undefined) throw failed("metering needs an OP Stack chain");
   const parent: BlockHeader | undefined = h.number === 0n ? undefined : chain.getHeaderByHash(h.parentHash);
   if (parent === undefined) throw failed(`Parent header not found: ${bytesToHex(h.parentHash)}`);

@@ -100,14 +100,14 @@ function parseBundle(chain: CallChain, head: BlockHeader, rawTxs: string[]): Bun
     try {
       tx = decodeOpTransaction(envelope, common, i);
     } catch (e) {
-      throw new MeteringError(MeteringErrorCode.PARSE, `Failed to parse bundle: Failed to decode transaction: ${(e as Error).message}`);
+      throw new MeteringError({ code: MeteringErrorCode.PARSE }, `Failed to parse bundle: Failed to decode transaction: ${(e as Error).message}`);
     }
-    if (isDeposit(tx)) throw new MeteringError(MeteringErrorCode.PARSE, "Failed to parse bundle: Failed to decode transaction: deposit transactions cannot be bundled");
+    if (isDeposit(tx)) throw new MeteringError({ code: MeteringErrorCode.PARSE }, "Failed to parse bundle: Failed to decode transaction: deposit transactions cannot be bundled");
     let from: Address;
     try {
       from = senderOf(tx as TypedTransaction);
     } catch (e) {
-      throw new MeteringError(MeteringErrorCode.PARSE, `Failed to parse bundle: Failed to convert transaction to recovered: ${(e as Error).message}`);
+      throw new MeteringError({ code: MeteringErrorCode.PARSE }, `Failed to parse bundle: Failed to convert transaction to recovered: ${(e as Error).message}`);
     }
     return { tx: tx as TypedTransaction, envelope, hash: keccak256(envelope), from };
   });
@@ -122,8 +122,8 @@ export async function meterBundle(chain: CallChain, head: BlockHeader, rawTxs: s
   const bundle = parseBundle(chain, head, rawTxs);
   const bundleHash = bundleHashOf(bundle.map((b) => b.hash));
   // Base reads the L1 info from the state block's first transaction: genesis has none.
-  if (head.number === 0n || op === undefined) throw new MeteringError(MeteringErrorCode.NO_L1_INFO, "Block has no transactions: Latest");
-  const failed = (why: string): MeteringError => new MeteringError(MeteringErrorCode.BUNDLE_FAILED, `Bundle metering failed: ${why}`);
+  if (head.number === 0n || op === undefined) throw new MeteringError({ code: MeteringErrorCode.NO_L1_INFO }, "Block has no transactions: Latest");
+  const failed = (why: string): MeteringError => new MeteringError({ code: MeteringErrorCode.BUNDLE_FAILED }, `Bundle metering failed: ${why}`);
   const state = chain.stateManagerAt(head).state;
   // Each sender starts at its first transaction's nonce; balances are checked against the state before the bundle.
   const before = new Map<string, Account | undefined>();

@@ -24,11 +24,11 @@ export type MeterRequest =
 export async function answerMeterRequest(chain: MeterChain, req: MeterRequest): Promise<string> {
   if (req.kind === "bundle") {
     const head = chain.getHeaderByHash(fromHex(req.stateHash));
-    if (head === undefined) throw new MeteringError(MeteringErrorCode.BUNDLE_FAILED, `Bundle metering failed: state block ${req.stateHash} is no longer stored`);
+    if (head === undefined) throw new MeteringError({ code: MeteringErrorCode.BUNDLE_FAILED }, `Bundle metering failed: state block ${req.stateHash} is no longer stored`);
     return JSON.stringify(await meterBundle(chain, head, req.txs, req.minTimestamp === undefined ? undefined : BigInt(req.minTimestamp)));
   }
   const block = chain.getBlockByHash(fromHex(req.hash));
-  if (block === undefined) throw new MeteringError(MeteringErrorCode.BLOCK_NOT_FOUND, `Block not found: ${req.hash}`);
+  if (block === undefined) throw new MeteringError({ code: MeteringErrorCode.BLOCK_NOT_FOUND }, `Block not found: ${req.hash}`);
   const out = await meterBlock(chain, block, req.fees === true);
   return JSON.stringify(req.fees === true ? out : out.response);
 }

@@ -19,7 +19,7 @@ import type { Common } from "@ethereumjs/common";
 import { EVMError, type EVM, type ExecResult, type PrecompileInput } from "@ethereumjs/evm";
 import { Address, KECCAK256_NULL, bytesToBigInt, equalsBytes } from "@ethereumjs/util";
 import type { OpFork } from "../../chain/op/forks.js";
-import { BasaltError } from "../../util/errors.js";
+import { BasaltError, TypedError } from "../../util/errors.js";
 import { EVM_SCHEDULE } from "../base/gas.js";
 import type { AccountRead, BaseLog, BaseStateHost, SlotRead, SlotWrite } from "../base/host.js";
 import { runBasePrecompile, type BasePrecompileHandler } from "../base/outcome.js";
@@ -75,10 +75,15 @@ interface EvmMessage {
   gasRefund: bigint;
 }
 
+/** Stable code of {@link BasePrecompileStateError}. */
+const BasePrecompileStateErrorCode = { PRECOMPILE_STATE_MANAGER: "BASE_PRECOMPILE_STATE_MANAGER" } as const;
+/** A {@link BasePrecompileStateError}'s code with its metadata. */
+type BasePrecompileStateErrorType = { code: typeof BasePrecompileStateErrorCode.PRECOMPILE_STATE_MANAGER };
+
 /** The reference engine's state manager cannot serve the Base precompiles (they read and write it synchronously). */
-export class BasePrecompileStateError extends BasaltError {
+export class BasePrecompileStateError extends TypedError<BasePrecompileStateErrorType> {
   constructor() {
-    super("BASE_PRECOMPILE_STATE_MANAGER", "Base precompiles need basalt's OverlayStateManager (synchronous reads and writes); the EVM was built over another state manager");
+    super({ code: BasePrecompileStateErrorCode.PRECOMPILE_STATE_MANAGER }, "Base precompiles need basalt's OverlayStateManager (synchronous reads and writes); the EVM was built over another state manager");
   }
 }
 

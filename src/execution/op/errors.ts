@@ -1,4 +1,4 @@
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Stable codes of OP block execution errors (a transaction that cannot be included). */
 export const OpExecutionErrorCode = {
@@ -23,9 +23,12 @@ export const OpExecutionErrorCode = {
 } as const;
 export type OpExecutionErrorCode = (typeof OpExecutionErrorCode)[keyof typeof OpExecutionErrorCode];
 
+/** A {@link OpExecutionError}'s code with its metadata. */
+type OpExecutionErrorType = { code: OpExecutionErrorCode; number: string; txIndex?: number };
+
 /** A transaction that cannot be included in an OP block, naming the block and its index. */
-export class OpExecutionError extends BasaltError<{ number: string; txIndex?: number }> {
+export class OpExecutionError extends TypedError<OpExecutionErrorType> {
   constructor(code: OpExecutionErrorCode, message: string, meta: { number: bigint; txIndex?: number }) {
-    super(code, message, { number: meta.number.toString(), txIndex: meta.txIndex });
+    super({ code, number: meta.number.toString(), txIndex: meta.txIndex }, message);
   }
 }

@@ -18,7 +18,7 @@ import { OpFork, opForkAt, type OpChainConfig } from "../../chain/op/forks.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { type OpBlockExecutorOptions, OpBlockExecutor, type OpBlockTotals, type OpTransaction } from "./opBlockExecutor.js";
 import { OpExecutionError, OpExecutionErrorCode } from "./errors.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { envelopeOf } from "../../chain/envelope.js";
 import { senderOf } from "../../chain/sender.js";
 import { fitsBuilderLimits, type BuilderLimits } from "./builderLimits.js";
@@ -41,10 +41,15 @@ export interface OpPayloadAttributes {
   minBaseFee?: bigint;
 }
 
+/** Stable code of {@link OpTxDecodeError}. */
+const OpTxDecodeErrorCode = { TX_DECODE: "OP_TX_DECODE" } as const;
+/** A {@link OpTxDecodeError}'s code with its metadata. */
+type OpTxDecodeErrorType = { code: typeof OpTxDecodeErrorCode.TX_DECODE };
+
 /** A transaction that does not decode. */
-export class OpTxDecodeError extends BasaltError {
+export class OpTxDecodeError extends TypedError<OpTxDecodeErrorType> {
   constructor(index: number, why: string) {
-    super("OP_TX_DECODE", `transaction ${index} of the payload does not decode: ${why}`);
+    super({ code: OpTxDecodeErrorCode.TX_DECODE }, `transaction ${index} of the payload does not decode: ${why}`);
   }
 }
 
@@ -172,10 +177,15 @@ export async function buildOpPayload(vm: VM, common: Common, op: OpChainConfig, 
   return { block: sealed, totals };
 }
 
+/** Stable code of {@link OpBlockMismatchError}. */
+const OpBlockMismatchErrorCode = { BLOCK_MISMATCH: "OP_BLOCK_MISMATCH" } as const;
+/** A {@link OpBlockMismatchError}'s code with its metadata. */
+type OpBlockMismatchErrorType = { code: typeof OpBlockMismatchErrorCode.BLOCK_MISMATCH; number: string; field: string };
+
 /** A header commitment that does not match the re-executed body. */
-export class OpBlockMismatchError extends BasaltError<{ number: string; field: string }> {
+export class OpBlockMismatchError extends TypedError<OpBlockMismatchErrorType> {
   constructor(number: bigint, field: string, got: string, want: string) {
-    super("OP_BLOCK_MISMATCH", `block ${number}: ${field} is ${want} in the header but execution gives ${got}`, { number: number.toString(), field });
+    super({ code: OpBlockMismatchErrorCode.BLOCK_MISMATCH, number: number.toString(), field }, `block ${number}: ${field} is ${want} in the header but execution gives ${got}`);
   }
 }
 

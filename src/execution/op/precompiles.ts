@@ -22,7 +22,7 @@ import { EVMError, getActivePrecompiles, type ExecResult, type PrecompileFunc, t
 import { bytesToBigInt, createAddressFromString, type Address } from "@ethereumjs/util";
 import { p256 } from "@noble/curves/nist.js";
 import { OP_FORK_NAMES, OpFork } from "../../chain/op/forks.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** `P256VERIFY` address: 0x100 (RIP-7212; OP specs protocol/precompiles.md; EIP-7951 keeps it). */
 export const P256VERIFY_ADDRESS = "0x0000000000000000000000000000000000000100";
@@ -72,15 +72,16 @@ export interface OpCustomPrecompile {
   function: PrecompileFunc;
 }
 
+/** Stable code of {@link OpPrecompileError}. */
+const OpPrecompileErrorCode = { PRECOMPILE_BUILTIN_MISSING: "OP_PRECOMPILE_BUILTIN_MISSING" } as const;
+/** A {@link OpPrecompileError}'s code with its metadata. */
+type OpPrecompileErrorType = { code: typeof OpPrecompileErrorCode.PRECOMPILE_BUILTIN_MISSING; fork: string; hardfork: string; address: string };
+
 /** The OP fork needs an @ethereumjs built-in precompile that the given Common does not activate. */
-export class OpPrecompileError extends BasaltError<{ fork: string; hardfork: string; address: string }> {
+export class OpPrecompileError extends TypedError<OpPrecompileErrorType> {
   constructor(fork: string, hardfork: string, address: string, needs: string) {
-    super(
-      "OP_PRECOMPILE_BUILTIN_MISSING",
-      `OP fork ${fork} changes the precompile at ${address}, but the Common (hardfork ${hardfork}) does not activate it; ` +
-        `expected a Common at ${needs} or later`,
-      { fork, hardfork, address },
-    );
+    super({ code: OpPrecompileErrorCode.PRECOMPILE_BUILTIN_MISSING, fork, hardfork, address }, `OP fork ${fork} changes the precompile at ${address}, but the Common (hardfork ${hardfork}) does not activate it; ` +
+        `expected a Common at ${needs} or later`);
   }
 }
 

@@ -8,7 +8,7 @@
 import { RLP } from "@ethereumjs/rlp";
 import { Account, KECCAK256_RLP, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../util/keccak.js";
-import { BasaltError } from "../../util/errors.js";
+import { BasaltError, TypedError } from "../../util/errors.js";
 import { toHex } from "../../util/bytes.js";
 import type { StateReader } from "./stateReader.js";
 import type { StateTrieSource } from "../../storage/trie/stateTries.js";
@@ -36,10 +36,15 @@ export function witnessTrieSource(src: TrieNodeSource): StateTrieSource {
   return { account: trie, storage: () => trie };
 }
 
+/** Stable code of {@link WitnessMissingError}. */
+const WitnessMissingErrorCode = { INCOMPLETE: "WITNESS_INCOMPLETE" } as const;
+/** A {@link WitnessMissingError}'s code with its metadata. */
+type WitnessMissingErrorType = { code: typeof WitnessMissingErrorCode.INCOMPLETE };
+
 /** The witness lacks a preimage the execution needs. */
-export class WitnessMissingError extends BasaltError {
+export class WitnessMissingError extends TypedError<WitnessMissingErrorType> {
   constructor(what: string, hash: Uint8Array) {
-    super("WITNESS_INCOMPLETE", `execution witness is missing the ${what} with hash 0x${toHex(hash)}`);
+    super({ code: WitnessMissingErrorCode.INCOMPLETE }, `execution witness is missing the ${what} with hash 0x${toHex(hash)}`);
   }
 }
 

@@ -55,7 +55,7 @@ export function tcpConnect(host: string, port: number, timeoutMs: number): Promi
 function within<T>(p: Promise<T>, timeoutMs: number, what: string, target: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new DoctorError("DOCTOR_PROBE_FAILED", `no ${what} from ${target} within ${timeoutMs} ms`, { target })), timeoutMs);
+    timer = setTimeout(() => reject(new DoctorError({ code: "DOCTOR_PROBE_FAILED", target }, `no ${what} from ${target} within ${timeoutMs} ms`)), timeoutMs);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
@@ -84,13 +84,13 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
   try {
     target = ENR.decodeTxt(enrText);
   } catch (e) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `the node record ${enrText.slice(0, 40)}… does not decode: ${(e as Error).message}`, {}, { cause: e });
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER" }, `the node record ${enrText.slice(0, 40)}… does not decode: ${(e as Error).message}`, { cause: e });
   }
   const v6 = net.isIPv6(host);
   // @libp2p/crypto builds its keys on a newer @libp2p/interface than discv5 names; the key object is the same at run time.
   const key = (await generateKeyPair("secp256k1")) as unknown as Discv5Key;
   const bindAddrs = v6 ? { ip6: multiaddr("/ip6/::1/udp/0") } : { ip4: multiaddr("/ip4/127.0.0.1/udp/0") };
-  if (protocolId !== undefined && v6) throw new DoctorError("DOCTOR_PROBE_FAILED", `a '${protocolId}' discv5 probe runs over IPv4 only; ${host} is IPv6`, { target: host });
+  if (protocolId !== undefined && v6) throw new DoctorError({ code: "DOCTOR_PROBE_FAILED", target: host }, `a '${protocolId}' discv5 probe runs over IPv4 only; ${host} is IPv6`);
   const enr = SignableENR.createFromPrivateKey(key);
   const transport =
     protocolId === undefined ? undefined : new ProtocolIdTransport({ bindAddr: bindAddrs.ip4!, nodeId: enr.nodeId, protocolId, onRefused: () => undefined }).asService();
@@ -117,7 +117,7 @@ export async function discv5Ping(enrText: string, host: string, port: number, ti
     const start = performance.now();
     const pong = await within(dv5.sendPing(to), timeoutMs, "discv5 PONG", where).catch((e: unknown) => {
       if (e instanceof DoctorError) throw e;
-      throw new DoctorError("DOCTOR_PROBE_FAILED", `no discv5 PONG from ${where}: ${(e as Error).message}`, { target: where }, { cause: e });
+      throw new DoctorError({ code: "DOCTOR_PROBE_FAILED", target: where }, `no discv5 PONG from ${where}: ${(e as Error).message}`, { cause: e });
     });
     const o = pong.addr;
     return { latencyMs: performance.now() - start, enrSeq: pong.enrSeq, observed: `${o.ip.type === 6 ? `[${ipText(o.ip.octets)}]` : ipText(o.ip.octets)}:${o.port}` };
@@ -190,12 +190,12 @@ export async function discv4Ping(publicKey: Uint8Array, host: string, udpPort: n
     const start = performance.now();
     const peer = await within(dpt.addPeer({ address: host, udpPort, tcpPort }), timeoutMs, "discv4 PONG", where).catch((e: unknown) => {
       if (e instanceof DoctorError) throw e;
-      throw new DoctorError("DOCTOR_PROBE_FAILED", `no discv4 PONG from ${where}: ${(e as Error).message}`, { target: where }, { cause: e });
+      throw new DoctorError({ code: "DOCTOR_PROBE_FAILED", target: where }, `no discv4 PONG from ${where}: ${(e as Error).message}`, { cause: e });
     });
     const latencyMs = performance.now() - start;
     if (peer.id === undefined || Buffer.compare(Buffer.from(peer.id), Buffer.from(publicKey)) !== 0) {
       const got = peer.id === undefined ? "an unsigned answer" : `node ${Buffer.from(peer.id).toString("hex").slice(0, 16)}…`;
-      throw new DoctorError("DOCTOR_BAD_ANSWER", `${where} answered as ${got}, expected node ${Buffer.from(publicKey).toString("hex").slice(0, 16)}… of the enode`, { target: where });
+      throw new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: where }, `${where} answered as ${got}, expected node ${Buffer.from(publicKey).toString("hex").slice(0, 16)}… of the enode`);
     }
     return { latencyMs };
   } finally {
@@ -217,11 +217,11 @@ export interface Enode {
 export function parseEnode(url: string): Enode {
   const m = /^enode:\/\/([0-9a-fA-F]{128})@(\[[0-9a-fA-F:.]+\]|[^:/?]+):(\d{1,5})(?:\?discport=(\d{1,5}))?$/.exec(url.trim());
   if (m === null) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `${JSON.stringify(url.slice(0, 200))} is not an enode URL (expected enode://<128 hex digits>@<ip>:<port>[?discport=<port>])`);
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER" }, `${JSON.stringify(url.slice(0, 200))} is not an enode URL (expected enode://<128 hex digits>@<ip>:<port>[?discport=<port>])`);
   }
   const tcpPort = Number(m[3]);
   const udpPort = m[4] === undefined ? tcpPort : Number(m[4]);
-  if (tcpPort > 65_535 || udpPort > 65_535) throw new DoctorError("DOCTOR_BAD_ANSWER", `${url}: a port above 65535`);
+  if (tcpPort > 65_535 || udpPort > 65_535) throw new DoctorError({ code: "DOCTOR_BAD_ANSWER" }, `${url}: a port above 65535`);
   const host = (m[2] as string).replace(/^\[(.*)\]$/, "$1");
   return { publicKey: Uint8Array.from(Buffer.from(m[1] as string, "hex")), host, tcpPort, udpPort };
 }
@@ -239,7 +239,7 @@ export interface SelfPeerInfo {
 export function parseSelfPeerInfo(result: unknown): SelfPeerInfo {
   const r = result as { peerID?: unknown; ENR?: unknown; addresses?: unknown } | null;
   if (r === null || typeof r !== "object" || typeof r.peerID !== "string") {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `opp2p_self answered ${JSON.stringify(result)?.slice(0, 200)}, expected op-node's PeerInfo with a peerID`);
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER" }, `opp2p_self answered ${JSON.stringify(result)?.slice(0, 200)}, expected op-node's PeerInfo with a peerID`);
   }
   const addresses = Array.isArray(r.addresses) ? r.addresses.filter((a): a is string => typeof a === "string") : [];
   return { peerID: r.peerID, ENR: typeof r.ENR === "string" ? r.ENR : "", addresses };
@@ -255,7 +255,7 @@ export function enrEndpoint(enrText: string): { ip?: string; tcp?: number; udp?:
     if (r.udp !== undefined) out.udp = r.udp;
     return out;
   } catch (e) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `the node record ${enrText.slice(0, 40)}… does not decode: ${(e as Error).message}`, {}, { cause: e });
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER" }, `the node record ${enrText.slice(0, 40)}… does not decode: ${(e as Error).message}`, { cause: e });
   }
 }
 

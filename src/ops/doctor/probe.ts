@@ -60,10 +60,10 @@ export function httpRequest(url: string, timeoutMs: number, body?: string): Prom
   try {
     u = new URL(url);
   } catch (e) {
-    return Promise.reject(new DoctorError("DOCTOR_PROBE_FAILED", `${url} is not a URL`, { target: url }, { cause: e }));
+    return Promise.reject(new DoctorError({ code: "DOCTOR_PROBE_FAILED", target: url }, `${url} is not a URL`, { cause: e }));
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") {
-    return Promise.reject(new DoctorError("DOCTOR_PROBE_FAILED", `${url}: expected an http:// or https:// URL`, { target: url }));
+    return Promise.reject(new DoctorError({ code: "DOCTOR_PROBE_FAILED", target: url }, `${url}: expected an http:// or https:// URL`));
   }
   const lib = u.protocol === "https:" ? https : http;
   const start = performance.now();
@@ -79,7 +79,7 @@ export function httpRequest(url: string, timeoutMs: number, body?: string): Prom
       res.on("data", (c: Buffer) => {
         size += c.length;
         if (size > DOCTOR_MAX_PROBE_BODY_BYTES) {
-          req.destroy(new DoctorError("DOCTOR_BAD_ANSWER", `${url} answered more than ${DOCTOR_MAX_PROBE_BODY_BYTES} bytes`, { target: url }));
+          req.destroy(new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: url }, `${url} answered more than ${DOCTOR_MAX_PROBE_BODY_BYTES} bytes`));
           return;
         }
         chunks.push(c);
@@ -90,7 +90,7 @@ export function httpRequest(url: string, timeoutMs: number, body?: string): Prom
       res.on("error", reject);
     });
     req.setTimeout(timeoutMs, () => {
-      req.destroy(new DoctorError("DOCTOR_PROBE_FAILED", `no answer from ${url} within ${timeoutMs} ms`, { target: url }));
+      req.destroy(new DoctorError({ code: "DOCTOR_PROBE_FAILED", target: url }, `no answer from ${url} within ${timeoutMs} ms`));
     });
     req.on("error", reject);
     req.end(body);
@@ -105,16 +105,16 @@ export function httpRequest(url: string, timeoutMs: number, body?: string): Prom
 export async function jsonRpc(url: string, method: string, params: unknown[], timeoutMs: number): Promise<JsonRpcAnswer> {
   const answer = await httpRequest(url, timeoutMs, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
   if (answer.status < 200 || answer.status > 299) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `${url} answered HTTP ${answer.status} to ${method}`, { target: url, status: answer.status });
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: url, status: answer.status }, `${url} answered HTTP ${answer.status} to ${method}`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(answer.body);
   } catch (e) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `${url} answered ${method} with something that is not JSON`, { target: url }, { cause: e });
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: url }, `${url} answered ${method} with something that is not JSON`, { cause: e });
   }
   if (parsed === null || typeof parsed !== "object" || !("result" in parsed || "error" in parsed)) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `${url} answered ${method} without a JSON-RPC result or error`, { target: url });
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: url }, `${url} answered ${method} without a JSON-RPC result or error`);
   }
   const o = parsed as { result?: unknown; error?: { code?: unknown; message?: unknown } };
   if (o.error !== undefined && o.error !== null) {
@@ -127,12 +127,12 @@ export async function jsonRpc(url: string, method: string, params: unknown[], ti
 export async function getJson(url: string, timeoutMs: number): Promise<{ body: unknown; latencyMs: number }> {
   const answer = await httpRequest(url, timeoutMs);
   if (answer.status < 200 || answer.status > 299) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `GET ${url} answered HTTP ${answer.status}`, { target: url, status: answer.status });
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: url, status: answer.status }, `GET ${url} answered HTTP ${answer.status}`);
   }
   try {
     return { body: JSON.parse(answer.body), latencyMs: answer.latencyMs };
   } catch (e) {
-    throw new DoctorError("DOCTOR_BAD_ANSWER", `GET ${url} answered something that is not JSON`, { target: url }, { cause: e });
+    throw new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: url }, `GET ${url} answered something that is not JSON`, { cause: e });
   }
 }
 

@@ -3,7 +3,7 @@
  * check reads (the resolved options and where each came from), and the doctor's error class.
  */
 import type { BasaltOptions, OptionName, OptionSource } from "../../config/options.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Verdicts in display order: fine, worth a look, blocks running the node, not applicable. */
 export const VERDICTS = ["OK", "WARN", "FAIL", "SKIP"] as const;
@@ -37,23 +37,16 @@ export interface DoctorContext {
   now: () => number;
 }
 
-/** Stable codes of {@link DoctorError}. */
-export type DoctorErrorCode = "DOCTOR_PROBE_FAILED" | "DOCTOR_BAD_ANSWER";
-
-/** Details of a {@link DoctorError}. */
-export interface DoctorErrorMeta extends Record<string, unknown> {
-  /** The URL or address probed. */
-  target?: string;
-  /** HTTP status of the answer, when there was one. */
-  status?: number;
-}
+/**
+ * A {@link DoctorError}'s stable code with its metadata: `target` is the URL or address probed,
+ * `status` the HTTP status of the answer, when there was one.
+ */
+type DoctorErrorType =
+  | { code: "DOCTOR_PROBE_FAILED"; target: string }
+  | { code: "DOCTOR_BAD_ANSWER"; target?: string; status?: number };
 
 /** A probe of `basalt doctor` failed: the target is unreachable, or answered something unexpected. */
-export class DoctorError extends BasaltError<DoctorErrorMeta> {
-  constructor(code: DoctorErrorCode, message: string, meta: DoctorErrorMeta = {}, options?: { cause?: unknown }) {
-    super(code, message, meta, options);
-  }
-}
+export class DoctorError extends TypedError<DoctorErrorType> {}
 
 /** A {@link CheckResult} built from its parts (drops an undefined `fix` / `data` so `--json` stays tidy). */
 export function result(id: string, title: string, verdict: Verdict, detail: string, fix?: string, data?: Record<string, unknown>): CheckResult {

@@ -29,7 +29,7 @@ const TITLE = "Scheduled upgrades";
 function probeCall(url: string, timeoutMs: number): RpcCall {
   return async (method, params) => {
     const a = await jsonRpc(url, method, params, timeoutMs);
-    if (a.error !== undefined) throw new DoctorError("DOCTOR_BAD_ANSWER", `${method}: error ${a.error.code} ${a.error.message}`, { target: url });
+    if (a.error !== undefined) throw new DoctorError({ code: "DOCTOR_BAD_ANSWER", target: url }, `${method}: error ${a.error.code} ${a.error.message}`);
     return a.result;
   };
 }

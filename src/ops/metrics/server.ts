@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import { scrapeAllMetrics } from "../../util/workerMetrics.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { registerAllMetrics } from "./families.js";
 
 /** Path of the scrape endpoint (Prometheus' default `metrics_path`). */
@@ -32,10 +32,15 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+/** Stable code of {@link MetricsServerError}. */
+const MetricsServerErrorCode = { LISTEN_FAILED: "METRICS_LISTEN_FAILED" } as const;
+/** A {@link MetricsServerError}'s code with its metadata. */
+type MetricsServerErrorType = { code: typeof MetricsServerErrorCode.LISTEN_FAILED; host: string; port: number };
+
 /** The metrics endpoint could not be bound. */
-export class MetricsServerError extends BasaltError<{ host: string; port: number }> {
+export class MetricsServerError extends TypedError<MetricsServerErrorType> {
   constructor(message: string, host: string, port: number, cause?: unknown) {
-    super("METRICS_LISTEN_FAILED", message, { host, port }, { cause });
+    super({ code: MetricsServerErrorCode.LISTEN_FAILED, host, port }, message, { cause });
   }
 }
 

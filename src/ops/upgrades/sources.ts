@@ -25,16 +25,21 @@ import {
 } from "../../chain/op/upgradeSchedule.js";
 import { chainForkActivations, forkFilterOf, type ForkScheduleSource } from "../../p2p/el/forkSchedule.js";
 import type { UpgradeSignalBlockTag } from "../../config/options.js";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** One JSON-RPC call: resolves with `result`, rejects with the transport's or the remote's error. */
 export type RpcCall = (method: string, params: unknown[]) => Promise<unknown>;
 
+/** Stable code of {@link UpgradeSourceError}. */
+const UpgradeSourceErrorCode = { SOURCE_BAD_ANSWER: "UPGRADE_SOURCE_BAD_ANSWER" } as const;
+/** A {@link UpgradeSourceError}'s code with its metadata. */
+type UpgradeSourceErrorType = { code: typeof UpgradeSourceErrorCode.SOURCE_BAD_ANSWER; source: string };
+
 
 /** An L1 answer that does not fit (no block at the tag, a malformed block). */
-export class UpgradeSourceError extends BasaltError<{ source: string }> {
+export class UpgradeSourceError extends TypedError<UpgradeSourceErrorType> {
   constructor(source: string, message: string) {
-    super("UPGRADE_SOURCE_BAD_ANSWER", message, { source });
+    super({ code: UpgradeSourceErrorCode.SOURCE_BAD_ANSWER, source }, message);
   }
 }
 

@@ -38,7 +38,7 @@ export interface DevP2PNodeHooks {
 /** The drop counter of a refusal: `status_<why>` for a refused Status, the fault's own reason, else `invalid`. */
 function dropReason(err: BasaltError): string {
   if (err.code === "P2P_STATUS_REFUSED") return `status_${String(err.meta.reason)}`;
-  if (err instanceof EthPeerFaultError) return err.meta.reason;
+  if (err instanceof EthPeerFaultError) return err.type.reason;
   return "invalid";
 }
 

@@ -12,7 +12,7 @@
  * the codec the `basev0` transport (`discv5Transport.ts`) uses, written from the specification.
  */
 import { createCipheriv, createDecipheriv } from "node:crypto";
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Bytes of the masking IV. */
 export const MASKING_IV_BYTES = 16;
@@ -52,10 +52,15 @@ export interface Packet {
 /** Why a datagram is not a packet of this protocol id: `wrongProtocol` for a well-formed header of another id. */
 export type PacketRefusal = "wrongProtocol" | "malformed";
 
+/** Stable code of {@link Discv5PacketError}. */
+const Discv5PacketErrorCode = { DISCV5_BAD_PACKET: "P2P_DISCV5_BAD_PACKET" } as const;
+/** A {@link Discv5PacketError}'s code with its metadata. */
+type Discv5PacketErrorType = { code: typeof Discv5PacketErrorCode.DISCV5_BAD_PACKET; refusal: PacketRefusal };
+
 /** A datagram that does not decode. */
-export class Discv5PacketError extends BasaltError<{ refusal: PacketRefusal }> {
+export class Discv5PacketError extends TypedError<Discv5PacketErrorType> {
   constructor(refusal: PacketRefusal, message: string) {
-    super("P2P_DISCV5_BAD_PACKET", message, { refusal });
+    super({ code: Discv5PacketErrorCode.DISCV5_BAD_PACKET, refusal }, message);
   }
 }
 

@@ -166,7 +166,7 @@ export class ProtocolIdTransport extends EventEmitter {
       packet = decodePacket(this.init.nodeId, data, this.id);
     } catch (e) {
       const err = e instanceof Discv5PacketError ? e : new Discv5PacketError("malformed", (e as Error).message);
-      this.init.onRefused(err.meta.refusal, `${rinfo.address}:${rinfo.port}`, err);
+      this.init.onRefused(err.type.refusal, `${rinfo.address}:${rinfo.port}`, err);
       this.emit("decodeError", err, from);
       return;
     }

@@ -121,7 +121,7 @@ export function meteringMethods(b: RpcBackend, settings: MeteringSettings): Meth
       maxParams(params, 1);
       const hash = parseHash(required(params, 0), 0);
       const block = chain.getBlockByHash(hash);
-      if (block === undefined) throw new MeteringError(MeteringErrorCode.BLOCK_NOT_FOUND, `Block not found: ${toData(hash)}`);
+      if (block === undefined) throw new MeteringError({ code: MeteringErrorCode.BLOCK_NOT_FOUND }, `Block not found: ${toData(hash)}`);
       return meterBlock("base_meterBlockByHash", block);
     },
     /** base_meterBlockByNumber(number|tag): Base's `MeterBlockResponse` with measured times. */
@@ -131,7 +131,7 @@ export function meteringMethods(b: RpcBackend, settings: MeteringSettings): Meth
       let block: Block | undefined;
       if (p.kind === "number") block = chain.getBlockByNumber(p.number);
       else if (p.kind === "tag") block = p.tag === "latest" || p.tag === "pending" ? chain.head : p.tag === "earliest" ? chain.getBlockByNumber(0n) : chain.pointer(p.tag);
-      if (block === undefined) throw new MeteringError(MeteringErrorCode.BLOCK_NOT_FOUND, `Block not found: ${blockIdDebug(p)}`);
+      if (block === undefined) throw new MeteringError({ code: MeteringErrorCode.BLOCK_NOT_FOUND }, `Block not found: ${blockIdDebug(p)}`);
       return meterBlock("base_meterBlockByNumber", block);
     },
     /** base_meteredPriorityFeePerGas(bundle): the bundle's metering, the recommended priority fee and the per-resource estimates. */
@@ -140,7 +140,7 @@ export function meteringMethods(b: RpcBackend, settings: MeteringSettings): Meth
       const { req, txs } = bundleRequest(params);
       if (!configured) {
         meteringRequestsTotal.inc({ method, outcome: "error" });
-        throw new MeteringError(MeteringErrorCode.NOT_CONFIGURED, "Priority fee estimation not configured");
+        throw new MeteringError({ code: MeteringErrorCode.NOT_CONFIGURED }, "Priority fee estimation not configured");
       }
       const bundle = await meterBundle(method, req);
       const latest = chain.head;

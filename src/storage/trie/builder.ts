@@ -144,10 +144,10 @@ export class TrieBuilder {
   add(key: Uint8Array, value: Uint8Array): void {
     if (this.root !== undefined) throw finishedError();
     if (key.length !== HASHED_KEY_BYTES) {
-      throw new StateTrieError(StateTrieErrorCode.BAD_KEY, `trie leaf ${this.leaves} has a ${key.length}-byte key; expected a ${HASHED_KEY_BYTES}-byte hashed key`, { index: this.leaves, length: key.length });
+      throw new StateTrieError({ code: StateTrieErrorCode.BAD_KEY, index: this.leaves, length: key.length }, `trie leaf ${this.leaves} has a ${key.length}-byte key; expected a ${HASHED_KEY_BYTES}-byte hashed key`);
     }
     if (value.length === 0) {
-      throw new StateTrieError(StateTrieErrorCode.EMPTY_VALUE, `trie leaf ${this.leaves} (key ${to0x(key)}) has an empty value; expected a non-empty leaf value (an empty one is a deletion)`, { index: this.leaves, key: to0x(key) });
+      throw new StateTrieError({ code: StateTrieErrorCode.EMPTY_VALUE, index: this.leaves, key: to0x(key) }, `trie leaf ${this.leaves} (key ${to0x(key)}) has an empty value; expected a non-empty leaf value (an empty one is a deletion)`);
     }
     if (this.leaves > 0) {
       const prev = this.prevKey;
@@ -155,11 +155,7 @@ export class TrieBuilder {
       while (i < HASHED_KEY_BYTES && prev[i] === key[i]) i++;
       if (i === HASHED_KEY_BYTES || key[i]! < prev[i]!) {
         const duplicate = i === HASHED_KEY_BYTES;
-        throw new StateTrieError(
-          StateTrieErrorCode.UNSORTED_LEAVES,
-          `trie leaf ${this.leaves} has key ${to0x(key)}, ${duplicate ? "equal to" : "below"} the previous key ${to0x(prev)}; expected strictly ascending keys`,
-          { index: this.leaves, previous: to0x(prev), key: to0x(key), duplicate },
-        );
+        throw new StateTrieError({ code: StateTrieErrorCode.UNSORTED_LEAVES, index: this.leaves, previous: to0x(prev), key: to0x(key), duplicate }, `trie leaf ${this.leaves} has key ${to0x(key)}, ${duplicate ? "equal to" : "below"} the previous key ${to0x(prev)}; expected strictly ascending keys`);
       }
       // Common prefix in nibbles: the high nibbles of the first differing byte may still agree.
       this.placePrev(2 * i + ((prev[i]! ^ key[i]!) > 0x0f ? 0 : 1));
@@ -424,7 +420,7 @@ function hashInto(data: Uint8Array, out: Uint8Array, at: number): void {
 }
 
 function finishedError(): StateTrieError {
-  return new StateTrieError(StateTrieErrorCode.FINISHED, "trie builder used after finish(); expected a new TrieBuilder for another trie");
+  return new StateTrieError({ code: StateTrieErrorCode.FINISHED }, "trie builder used after finish(); expected a new TrieBuilder for another trie");
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Errors of the path-keyed state tries (update, build, verify, proofs): one class, stable codes.
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Stable codes of {@link StateTrieError}. */
 export const StateTrieErrorCode = {
@@ -21,31 +21,21 @@ export const StateTrieErrorCode = {
   UNSORTED_NODES: "STATE_TRIE_UNSORTED_NODES",
 } as const;
 
-/** A {@link StateTrieErrorCode} value. */
-export type StateTrieErrorCodeValue = (typeof StateTrieErrorCode)[keyof typeof StateTrieErrorCode];
-
-/** What a {@link StateTrieError} names (hashes and keys 0x hex); each code sets the fields that apply. */
-export interface StateTrieErrorMeta extends Record<string, unknown> {
-  /** The trie path concerned. */
-  where?: string;
-  hash?: string;
-  /** The key concerned: a leaf key (builder), a path key (comparison). */
-  key?: string;
-  /** Builder: the 0-based position of the refused leaf in its input. */
-  index?: number;
-  /** The key before the out-of-order one (`UNSORTED_LEAVES`, `UNSORTED_NODES`). */
-  previous?: string;
-  /** `UNSORTED_LEAVES`: the key equals the previous one. */
-  duplicate?: boolean;
-  /** `BAD_KEY`: the key's length in bytes. */
-  length?: number;
-  /** `UNSORTED_NODES`: which stream was out of order, the rebuilt nodes or the stored entries. */
-  side?: "built" | "stored";
-}
+/**
+ * A {@link StateTrieError}'s code with what it names (hashes and keys 0x hex): `where` the trie path
+ * concerned; `key` a leaf key (builder) or a path key (comparison); `index` the 0-based position of
+ * the refused leaf in the builder's input; `previous` the key before the out-of-order one;
+ * `duplicate` whether the key equals the previous one; `length` the key's length in bytes; `side`
+ * which stream was out of order, the rebuilt nodes or the stored entries.
+ */
+type StateTrieErrorType =
+  | { code: typeof StateTrieErrorCode.BAD_NODE; where?: string }
+  | { code: typeof StateTrieErrorCode.MISSING_NODE; where: string; hash: string }
+  | { code: typeof StateTrieErrorCode.BAD_KEY; index: number; length: number }
+  | { code: typeof StateTrieErrorCode.EMPTY_VALUE; index: number; key: string }
+  | { code: typeof StateTrieErrorCode.UNSORTED_LEAVES; index: number; previous: string; key: string; duplicate: boolean }
+  | { code: typeof StateTrieErrorCode.FINISHED }
+  | { code: typeof StateTrieErrorCode.UNSORTED_NODES; side: "built" | "stored"; previous: string; key: string };
 
 /** A state trie operation that met something other than what it expected. */
-export class StateTrieError extends BasaltError<StateTrieErrorMeta> {
-  constructor(code: StateTrieErrorCodeValue, message: string, meta: StateTrieErrorMeta = {}) {
-    super(code, message, meta);
-  }
-}
+export class StateTrieError extends TypedError<StateTrieErrorType> {}

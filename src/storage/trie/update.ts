@@ -81,30 +81,30 @@ function decodeList(raw: RlpList, storedMask: number, where: string): TrieNode {
       else children[i] = { kind: 3, ref: c, stored: c instanceof Uint8Array && (storedMask & (1 << i)) !== 0 };
     }
     const v = raw[16]!;
-    if (!(v instanceof Uint8Array)) throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `trie node at ${where}: the branch value is a list, expected a string`, { where });
+    if (!(v instanceof Uint8Array)) throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE, where }, `trie node at ${where}: the branch value is a list, expected a string`);
     return { kind: 2, children, value: v.length === 0 ? undefined : v };
   }
   if (raw.length === 2) {
     const p = raw[0]!;
-    if (!(p instanceof Uint8Array) || p.length === 0) throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `trie node at ${where}: bad hex-prefix path`, { where });
+    if (!(p instanceof Uint8Array) || p.length === 0) throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE, where }, `trie node at ${where}: bad hex-prefix path`);
     const flag = p[0]! >> 4;
     const all = nibbles(p);
     const path = all.slice(flag & 1 ? 1 : 2);
     if (flag >= 2) {
       const v = raw[1]!;
-      if (!(v instanceof Uint8Array)) throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `trie node at ${where}: the leaf value is a list, expected a string`, { where });
+      if (!(v instanceof Uint8Array)) throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE, where }, `trie node at ${where}: the leaf value is a list, expected a string`);
       return { kind: 0, path, value: v };
     }
     const c = raw[1]!;
     return { kind: 1, path, child: { kind: 3, ref: c, stored: c instanceof Uint8Array } };
   }
-  throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `trie node at ${where} has ${raw.length} items, expected 2 or 17`, { where });
+  throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE, where }, `trie node at ${where} has ${raw.length} items, expected 2 or 17`);
 }
 
 function fromRead(r: TrieNodeRead, depth: number, hash: Uint8Array, where: string): TrieNode {
   if (r.leafKey !== undefined) return { kind: 0, path: nibbles(r.leafKey).slice(depth), value: r.value, orig: hash };
   const raw = RLP.decode(r.rlp);
-  if (!Array.isArray(raw)) throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `trie node at ${where} is not an RLP list`, { where });
+  if (!Array.isArray(raw)) throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE, where }, `trie node at ${where} is not an RLP list`);
   const n = decodeList(raw as RlpList, r.storedMask, where);
   n.orig = hash;
   return n;
@@ -116,7 +116,7 @@ function load(ctx: Ctx, c: Stub, path: number[]): TrieNode {
   const p = Uint8Array.from(path);
   const r = ctx.overlay.node(p, c.ref, path.length === 0 ? "unknown" : c.stored ? "stored" : "leaf");
   const where = pathString(path);
-  if (r === undefined) throw new StateTrieError(StateTrieErrorCode.MISSING_NODE, `trie node ${toHex(c.ref)} at path ${where || "(root)"} is not in the state`, { where, hash: toHex(c.ref) });
+  if (r === undefined) throw new StateTrieError({ code: StateTrieErrorCode.MISSING_NODE, where, hash: toHex(c.ref) }, `trie node ${toHex(c.ref)} at path ${where || "(root)"} is not in the state`);
   ctx.loaded.add(where);
   return fromRead(r, path.length, c.ref, where);
 }

@@ -145,15 +145,11 @@ export class TrieComparator {
 }
 
 function unsorted(side: "built" | "stored", previous: Uint8Array, key: Uint8Array): StateTrieError {
-  return new StateTrieError(
-    StateTrieErrorCode.UNSORTED_NODES,
-    `${side} trie node ${to0x(key)} is not above the previous one ${to0x(previous)}; expected strictly ascending path keys`,
-    { side, previous: to0x(previous), key: to0x(key) },
-  );
+  return new StateTrieError({ code: StateTrieErrorCode.UNSORTED_NODES, side, previous: to0x(previous), key: to0x(key) }, `${side} trie node ${to0x(key)} is not above the previous one ${to0x(previous)}; expected strictly ascending path keys`);
 }
 
 function finishedError(): StateTrieError {
-  return new StateTrieError(StateTrieErrorCode.FINISHED, "trie comparison fed a node after finish(); expected a new TrieComparator");
+  return new StateTrieError({ code: StateTrieErrorCode.FINISHED }, "trie comparison fed a node after finish(); expected a new TrieComparator");
 }
 
 /** Compares rebuilt nodes (ascending path keys) with a stored table's entries (ascending keys) in one merge. */

@@ -46,17 +46,14 @@ export function walkKey(source: TrieSource, root: Uint8Array, key: Uint8Array): 
       const path = want.subarray(0, depth);
       const read = source.node(path, ref, hint);
       if (read === undefined) {
-        throw new StateTrieError(StateTrieErrorCode.MISSING_NODE, `trie node ${Buffer.from(ref).toString("hex")} at path ${pathString(path) || "(root)"} is not in the state`, {
-          where: pathString(path),
-          hash: Buffer.from(ref).toString("hex"),
-        });
+        throw new StateTrieError({ code: StateTrieErrorCode.MISSING_NODE, where: pathString(path), hash: Buffer.from(ref).toString("hex") }, `trie node ${Buffer.from(ref).toString("hex")} at path ${pathString(path) || "(root)"} is not in the state`);
       }
       const rlp = nodeRlp(read, depth);
       proof.push(rlp);
       node = RLP.decode(rlp) as Item;
       mask = read.storedMask;
     } else node = ref;
-    if (!Array.isArray(node)) throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `trie node at path ${pathString(want.subarray(0, depth))} is not a list`, {});
+    if (!Array.isArray(node)) throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE }, `trie node at path ${pathString(want.subarray(0, depth))} is not a list`);
     if (node.length === 17) {
       if (depth === want.length) {
         const v = node[16] as Uint8Array;
@@ -69,7 +66,7 @@ export function walkKey(source: TrieSource, root: Uint8Array, key: Uint8Array): 
       depth++;
       continue;
     }
-    if (node.length !== 2) throw new StateTrieError(StateTrieErrorCode.BAD_NODE, `trie node with ${node.length} items, expected 2 or 17`, {});
+    if (node.length !== 2) throw new StateTrieError({ code: StateTrieErrorCode.BAD_NODE }, `trie node with ${node.length} items, expected 2 or 17`);
     const compact = node[0] as Uint8Array;
     const flag = compact[0]! >> 4;
     const nib = toNibbles(compact).subarray(flag & 1 ? 1 : 2);

@@ -41,7 +41,7 @@ export const fastEngine: StateTestEngine = {
     try {
       evm = FastEvm.of(common);
     } catch (e) {
-      if (e instanceof FastEvmUnsupported) return fallback(e.meta.detail);
+      if (e instanceof FastEvmUnsupported) return fallback(e.type.detail);
       throw e;
     }
     const est = new EvmState(state);
@@ -53,7 +53,7 @@ export const fastEngine: StateTestEngine = {
       return { stateRoot: await state.getStateRoot(), logsHash };
     } catch (e) {
       if (e instanceof TxInvalidError) return { stateRoot: await state.getStateRoot(), logsHash: EMPTY_LOGS_HASH, rejected: e.message };
-      if (e instanceof FastEvmUnsupported) return fallback(e.meta.detail);
+      if (e instanceof FastEvmUnsupported) return fallback(e.type.detail);
       throw e;
     }
   },

@@ -70,7 +70,7 @@ describe("local rollup config", () => {
         f();
       } catch (e) {
         expect(e).toBeInstanceOf(RollupConfigError);
-        return (e as RollupConfigError).meta.field;
+        return (e as RollupConfigError).type.field;
       }
       throw new Error("expected a RollupConfigError");
     };

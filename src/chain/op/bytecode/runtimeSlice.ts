@@ -2,16 +2,17 @@
  * Extraction of a contract's runtime code from its creation code, for contracts without immutables
  * whose constructor simply CODECOPYs a fixed byte range of itself and RETURNs it.
  */
-import { BasaltError } from "../../../util/errors.js";
+import { TypedError } from "../../../util/errors.js";
+
+/** Stable code of {@link BytecodeSliceError}. */
+const BytecodeSliceErrorCode = { BYTECODE_SLICE_OUT_OF_RANGE: "OP_BYTECODE_SLICE_OUT_OF_RANGE" } as const;
+/** A {@link BytecodeSliceError}'s code with its metadata. */
+type BytecodeSliceErrorType = { code: typeof BytecodeSliceErrorCode.BYTECODE_SLICE_OUT_OF_RANGE; offset: number; length: number; available: number };
 
 /** Raised when a requested slice does not lie inside the creation code (a bad offset/length constant). */
-export class BytecodeSliceError extends BasaltError {
+export class BytecodeSliceError extends TypedError<BytecodeSliceErrorType> {
   constructor(offset: number, length: number, available: number) {
-    super(
-      "OP_BYTECODE_SLICE_OUT_OF_RANGE",
-      `runtime slice [${offset}, ${offset + length}) is outside the ${available}-byte creation code; expected offset + length <= ${available}`,
-      { offset, length, available },
-    );
+    super({ code: BytecodeSliceErrorCode.BYTECODE_SLICE_OUT_OF_RANGE, offset, length, available }, `runtime slice [${offset}, ${offset + length}) is outside the ${available}-byte creation code; expected offset + length <= ${available}`);
   }
 }
 

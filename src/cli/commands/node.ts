@@ -104,6 +104,10 @@ export interface RunningNode {
   rollupPort?: number;
   /** The batcher (`--batcher`). */
   batcher?: BatchSubmitter;
+  /**
+   * Stops the node: its services in reverse start order, the RPC drain first and the store last;
+   * idempotent. Rejects (ServiceStackError `SERVICE_STOP_FAILED`) after every stop ran if some threw.
+   */
   stop(): Promise<void>;
 }
 
@@ -131,13 +135,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const services = new ServiceStack(log.child({ subsystem: "node" }));
   // The store closes last, whatever else is still stopping: it is waited for, not bounded.
   services.defer("chain", () => chain.close(), Infinity);
-  try {
-    return await wireAndStart(opts, log, chain, services);
-  } catch (e) {
-    // The one place a failed start is undone: everything on the stack stops, last started first.
-    await services.stop().catch(() => undefined);
-    throw e;
-  }
+  // The one place a failed start is undone: everything on the stack stops, last started first, and the step's own error surfaces.
+  return services.run(() => wireAndStart(opts, log, chain, services));
 }
 
 /** Builds the node's parts on the open `chain` and starts them in order on `services` (see {@link startNode}). */
@@ -411,7 +410,7 @@ async function wireAndStart(opts: BasaltOptions, log: Logger, chain: Chain, serv
     batcher && service("batcher", () => batcher.start(), async () => {
       await producer?.stop();
       await batcher.shutdown();
-    }),
+    }, Infinity), // bounded by the batcher itself (BATCHER_SHUTDOWN_MS for the flush, then its round)
   ];
   for (const s of core) if (s !== undefined) await services.start(s);
   log.info(

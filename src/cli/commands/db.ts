@@ -17,6 +17,7 @@ import { reindexLogs } from "../../storage/logReindex.js";
 import { to0x } from "../../util/bytes.js";
 import { BasaltError } from "../../util/errors.js";
 import { ProgressMeter } from "../../util/progress.js";
+import { withStopSignal } from "../stopSignal.js";
 
 /** Runs `basalt db migrate` or `basalt db reindex-logs`. */
 export async function dbCommand(opts: BasaltOptions, positionals: string[], log: Logger): Promise<void> {
@@ -29,19 +30,13 @@ export async function dbCommand(opts: BasaltOptions, positionals: string[], log:
     throw new BasaltError("CLI_NO_DATADIR", `no basalt datadir at ${datadir} (no chain/data.mdb): give the datadir of the stopped node with --datadir`);
   }
   if (action === "reindex-logs") return reindexCommand(datadir, log);
-  let stop = false;
-  const interrupt = (): void => {
-    stop = true;
-  };
-  process.once("SIGINT", interrupt);
-  process.once("SIGTERM", interrupt);
   const t0 = Date.now();
   let step: MigrationStep | undefined;
   let meter = new ProgressMeter();
-  try {
+  await withStopSignal(async (stopRequested) => {
     log.info({ datadir }, "migrating the datadir to the current state layout (stop the node first; interrupt with Ctrl-C and run again to continue)");
     const r = await migrateDatadir(datadir, {
-      stopRequested: () => stop,
+      stopRequested,
       onProgress: (p) => {
         if (p.step !== step) {
           step = p.step;
@@ -63,26 +58,17 @@ export async function dbCommand(opts: BasaltOptions, positionals: string[], log:
         "datadir migrated: the state root matches the head's; start the node as before",
       );
     }
-  } finally {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
-  }
+  });
 }
 
 /** Runs `basalt db reindex-logs`: progress lines (blocks/s, ETA); Ctrl-C stops after the batch being written. */
 async function reindexCommand(datadir: string, log: Logger): Promise<void> {
-  let stop = false;
-  const interrupt = (): void => {
-    stop = true;
-  };
-  process.once("SIGINT", interrupt);
-  process.once("SIGTERM", interrupt);
   const t0 = Date.now();
   const meter = new ProgressMeter();
-  try {
+  await withStopSignal(async (stopRequested) => {
     log.info({ datadir }, "rebuilding the log index (stop the node first; interrupt with Ctrl-C and run again to continue)");
     const r = await reindexLogs(datadir, {
-      stopRequested: () => stop,
+      stopRequested,
       onProgress: (p) => {
         if (!meter.due(IMPORT_PROGRESS_INTERVAL_MS)) return;
         const s = meter.sample(p.done, Math.max(p.total - p.done, 0));
@@ -92,8 +78,5 @@ async function reindexCommand(datadir: string, log: Logger): Promise<void> {
     const seconds = Math.round((Date.now() - t0) / 100) / 10;
     if (r.outcome === "stopped") log.info({ datadir, seconds, blocks: r.blocks }, "interrupted: run `basalt db reindex-logs` again to continue where it stopped");
     else log.info({ datadir, seconds, blocks: r.blocks, entries: r.entries, resumed: r.resumed }, "log index rebuilt: it covers every block; start the node as before");
-  } finally {
-    process.off("SIGINT", interrupt);
-    process.off("SIGTERM", interrupt);
-  }
+  });
 }

@@ -10,8 +10,7 @@ import { Chain } from "../../blockchain/chain.js";
 import { devAccounts } from "../../chain/devnet.js";
 import { devnetL1Genesis } from "../../chain/devnetL1.js";
 import { commonFromGenesis } from "../../chain/chainSpec.js";
-import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
-import { SHUTDOWN_DRAIN_MS } from "../../config/constants.js";
+import { CLIENT_NAME, EXECUTION_WORKER_HEAP_MB, SHUTDOWN_DRAIN_MS, SHUTDOWN_GRACE_MS, SHUTDOWN_POOL_WAIT_MS } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { BUILTIN_NETWORKS, isBuiltinNetwork, proofsStoreDir } from "../../config/options.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
@@ -79,6 +78,7 @@ import { l1DevMethods } from "../../rpc/methods/l1Dev.js";
 import { devp2pFromOptions } from "../../p2p/el/fromOptions.js";
 import { p2pMethods } from "../../rollup/p2pMethods.js";
 import { nodeP2P } from "./nodeP2P.js";
+import { ServiceStack, type Service } from "../../util/serviceStack.js";
 
 function version(): string {
   try {
@@ -104,10 +104,23 @@ export interface RunningNode {
   rollupPort?: number;
   /** The batcher (`--batcher`). */
   batcher?: BatchSubmitter;
+  /**
+   * Stops the node: its services in reverse start order, the RPC drain first and the store last;
+   * idempotent. Rejects (ServiceStackError `SERVICE_STOP_FAILED`) after every stop ran if some threw.
+   */
   stop(): Promise<void>;
 }
 
-/** Starts a node from options; resolves once both servers listen. */
+/** A {@link Service} from its start and stop (either may be synchronous). */
+function service(name: string, start: () => unknown, stop: () => unknown, stopTimeoutMs?: number): Service {
+  return { name, start: async () => void (await start()), stop: async () => void (await stop()), stopTimeoutMs };
+}
+
+/**
+ * Starts a node from options; resolves once both servers listen. Everything it opens or starts
+ * goes on one {@link ServiceStack}, in start order: a step that fails stops what already started
+ * (last first) and surfaces its own error; the handle's `stop()` stops the same list the same way.
+ */
 export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwork: boolean): Promise<RunningNode> {
   const datadir = opts.datadir;
   const initialized = existsSync(join(datadir, "chain"));
@@ -119,20 +132,25 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   setDefaultEvmEngine(opts.evm);
   // The node opens the store first in this process: its readahead setting holds for the worker threads too.
   const chain = Chain.open(datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log, readAhead: opts["db.read-ahead"] });
+  const services = new ServiceStack(log.child({ subsystem: "node" }));
+  // The store closes last, whatever else is still stopping: it is waited for, not bounded.
+  services.defer("chain", () => chain.close(), Infinity);
+  // The one place a failed start is undone: everything on the stack stops, last started first, and the step's own error surfaces.
+  return services.run(() => wireAndStart(opts, log, chain, services));
+}
+
+/** Builds the node's parts on the open `chain` and starts them in order on `services` (see {@link startNode}). */
+async function wireAndStart(opts: BasaltOptions, log: Logger, chain: Chain, services: ServiceStack): Promise<RunningNode> {
+  const datadir = opts.datadir;
   const isDevChain = await isDevnetGenesisHash(chain.genesisHash);
   // --sequencer: the devnet's simulated L1, or (a custom chain with --rollup.config) the real L1 of --l1.rpc.
   // --batcher: its rollup config, L1, key and options are checked before anything listens; it starts last.
-  let plan: NodeSequencing;
-  let batcher: BatchSubmitter | undefined;
   let derivationRef: DerivationService | undefined;
-  try {
-    plan = await nodeSequencing(opts, chain, { isDevChain, following: opts["follow-rpc"] !== undefined, log });
-    // Derivation on this node tells the batcher how far it has read L1 (op-batcher's stall rule).
-    batcher = batcherFromOptions(opts, chain, log, { derivedL1: () => derivationRef?.status().currentL1?.number });
-  } catch (e) {
-    await chain.close();
-    throw e;
-  }
+  const plan: NodeSequencing = await nodeSequencing(opts, chain, { isDevChain, following: opts["follow-rpc"] !== undefined, log });
+  const realL1 = plan.l1;
+  if (realL1 !== undefined) services.defer("sequencer L1 client", () => realL1.client.close());
+  // Derivation on this node tells the batcher how far it has read L1 (op-batcher's stall rule).
+  const batcher = batcherFromOptions(opts, chain, log, { derivedL1: () => derivationRef?.status().currentL1?.number });
   const l1Genesis = await Chain.buildGenesis(devnetL1Genesis(), commonFromGenesis(devnetL1Genesis()));
   const isL1DevChain = Buffer.from(l1Genesis.block.hash()).equals(chain.genesisHash);
   // Plain Ethereum chains take blob transactions with their sidecars; their KZG proofs are checked with the native KZG.
@@ -222,7 +240,6 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const upgradeWatch = upgradeWatchFromOptions(opts, chain, follower, log);
   // Sequenced locally: the built-in devnet (simulated L1) unless it follows another node, or a custom chain with --sequencer (real L1).
   const sequencing = plan.sequencing;
-  const realL1 = plan.l1;
   // A real L1 fixes the block time (rollup.json); the devnet's is --dev.block-time.
   const blockTime = realL1 === undefined ? opts["dev.block-time"] : Number(plan.rollupConfig!.blockTime);
   // Consensus-layer P2P (OP chains, unless --p2p.disable): a node producing blocks on a clock publishes them on
@@ -234,6 +251,7 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   // --sequencer-http: eth_sendRawTransaction goes to the sequencer first, then into the local pool.
   const forwarder = opts["sequencer-http"] === undefined ? undefined : new SequencerForwarder(opts["sequencer-http"], { pool, logger: log });
   backend.forwarder = forwarder;
+  if (forwarder !== undefined) services.defer("sequencer forwarder", () => forwarder.close());
   // Flashblocks (a block time and --flashblocks.interval > 0): blocks are built as flashblocks, streamed over WebSocket.
   const fbPublisher =
     sequencing && blockTime > 0 && opts["flashblocks.interval"] > 0
@@ -242,22 +260,22 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
   const fbOptions = fbPublisher === undefined ? {} : { flashblocks: { intervalMs: opts["flashblocks.interval"], sink: fbPublisher } };
   const sequencer = sequencing ? new OpDevSequencer(chain, pool, blockTime, log, { ...fbOptions, l1: realL1?.origins, onSealed: p2p === undefined ? undefined : (b) => p2p.publishBlock(b) }) : undefined;
   // devnet-l1: basalt produces the L1's blocks on a slot clock and serves their blobs over a beacon API (--beacon.*).
-  const l1Dev: L1Devnet | undefined =
-    follower === undefined && isL1DevChain
-      ? await startL1Devnet(chain, pool, {
-          datadir,
-          slotSeconds: opts["dev.block-time"],
-          beaconHost: opts["beacon.addr"],
-          beaconPort: opts["beacon.port"],
-          version: ver,
-          logger: log,
-        }).catch(async (e: unknown) => {
-          await chain.close();
-          throw e;
-        })
-      : undefined;
+  let l1Dev: L1Devnet | undefined;
+  if (follower === undefined && isL1DevChain) {
+    const started = await startL1Devnet(chain, pool, {
+      datadir,
+      slotSeconds: opts["dev.block-time"],
+      beaconHost: opts["beacon.addr"],
+      beaconPort: opts["beacon.port"],
+      version: ver,
+      logger: log,
+    });
+    l1Dev = started;
+    services.defer("devnet L1", () => started.stop());
+  }
   // Polling filters (eth_newFilter…): shared by HTTP and WebSocket, expired after five minutes without a poll.
   const filters = new FilterRegistry({ chain, pending: backend.pending, pool, maxFilters: opts["rpc.max-filters"], logger: log });
+  services.defer("filters", () => filters.close());
   const publicMethods: MethodTable = {
     ...blockMethods(backend),
     ...filterMethods(backend, filters),
@@ -290,16 +308,8 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     ...(l1Dev === undefined ? {} : l1DevMethods(l1Dev.producer)),
   };
   // --http.api / --ws.api: the namespaces each transport serves (all by default); a name no method has is refused.
-  let httpMethods: MethodTable;
-  let wsMethods: MethodTable;
-  try {
-    httpMethods = selectNamespaces(publicMethods, opts["http.api"], "http.api");
-    wsMethods = selectNamespaces(publicMethods, opts["ws.api"], "ws.api");
-  } catch (e) {
-    await l1Dev?.stop();
-    await chain.close();
-    throw e;
-  }
+  const httpMethods = selectNamespaces(publicMethods, opts["http.api"], "http.api");
+  const wsMethods = selectNamespaces(publicMethods, opts["ws.api"], "ws.api");
   // HTTP and Engine API servers log under the rpc subsystem (the WebSocket server and the hub derive their own).
   const rpcLog = log.child({ subsystem: "rpc" });
   const engine: MethodTable = { ...publicMethods, ...engineMethods(backend, version(), rpcLog) };
@@ -312,153 +322,97 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
     : undefined;
   const http = new RpcHttpServer({ host: opts["http.addr"], port: opts["http.port"], methods: httpMethods, transport: "http", maxBodyBytes: opts["rpc.max-body"], logger: rpcLog, cors, public: publicPolicy });
   const auth = new RpcHttpServer({ host: opts["authrpc.addr"], port: opts["authrpc.port"], methods: engine, transport: "engine", jwtSecret: secret, logger: rpcLog });
-  let httpPort: number;
-  try {
-    // Every worker has the store open before the first request is accepted; a proofs store of
-    // another chain or a corrupted one refuses the start with its reason.
-    await calls.start();
-    await proofs?.start();
-    // Base's L1 upgrade signal is read once before any block is derived (the followed RPC's eth_config: see beforeFollowing).
-    await upgradeWatch.start();
-    // Derivation refuses an L1 of another chain, or one without the rollup's anchor, before anything is served.
-    await derivation?.start();
-    // Imported blocks (follow mode, engine_newPayload) have their senders recovered on the pool too.
-    chain.useSenderRecovery(new SenderRecovery(calls));
-    httpPort = await http.listen();
-  } catch (e) {
-    await derivation?.stop();
-    await upgradeWatch.stop();
-    await proofs?.stop();
-    await l1Dev?.stop();
-    await calls.close();
-    await chain.close();
-    throw e;
-  }
-  let authPort: number;
-  try {
-    authPort = await auth.listen();
-  } catch (e) {
-    http.close();
-    await upgradeWatch.stop();
-    await proofs?.stop();
-    await l1Dev?.stop();
-    await calls.close();
-    await chain.close();
-    throw e;
-  }
-  try {
-    await fbPublisher?.listen();
-  } catch (e) {
-    http.close();
-    auth.close();
-    await upgradeWatch.stop();
-    await proofs?.stop();
-    await l1Dev?.stop();
-    await calls.close();
-    await chain.close();
-    throw e;
-  }
   // --ws: the public methods over WebSocket plus eth_subscribe; the hub listens to the final backend.pending.
   const hub = opts.ws ? new SubscriptionHub({ chain, pending: backend.pending, pool, syncing: () => backend.syncing(), logger: log }) : undefined;
+  if (hub !== undefined) services.defer("subscription hub", () => hub.close());
   const ws =
     hub === undefined
       ? undefined
       : new RpcWsServer({ host: opts["ws.addr"], port: opts["ws.port"], methods: wsMethods, hub, maxMessageBytes: opts["rpc.max-body"], logger: log, public: publicPolicy });
-  let wsPort: number | undefined;
-  try {
-    wsPort = await ws?.listen();
-  } catch (e) {
-    http.close();
-    auth.close();
-    fbPublisher?.close();
-    hub?.close();
-    await upgradeWatch.stop();
-    await proofs?.stop();
-    await l1Dev?.stop();
-    await calls.close();
-    await chain.close();
-    throw e;
-  }
-  // --rollup (default on, OP chains only): the consensus-side RPC (optimism_syncStatus, …) on --rollup.addr:--rollup.port.
-  let rollup: RollupServer | undefined;
-  try {
-    rollup = opts.rollup
-      ? await startRollupServer({
-          chain,
-          host: opts["rollup.addr"],
-          port: opts["rollup.port"],
-          version: version(),
-          devnet: isDevChain,
-          sequencing,
-          devBlockTime: opts["dev.block-time"],
-          // A --rollup.config file's values (built-in networks answer from their own table).
-          rollupConfig: opts["rollup.config"] === undefined ? undefined : rollupConfig,
-          l1Origin: realL1 === undefined ? undefined : () => {
-            const origin = realL1.origins.originOfHead();
-            return origin === undefined ? undefined : l1RefOf(origin);
-          },
-          derivation: derivation === undefined ? undefined : () => derivation.status(),
-          // op-node's admin API of the P2P layer; --public keeps it off.
-          extraMethods: p2p === undefined || opts.public ? undefined : p2pMethods(p2p.service),
-          logger: log,
-        })
-      : undefined;
-  } catch (e) {
-    http.close();
-    auth.close();
-    ws?.close();
-    fbPublisher?.close();
-    hub?.close();
-    await upgradeWatch.stop();
-    await proofs?.stop();
-    await l1Dev?.stop();
-    await calls.close();
-    await chain.close();
-    throw e;
-  }
-  // ---- execution-layer network (devp2p): started once the RPC servers listen ----
-  try {
-    await devp2p?.start();
-  } catch (e) {
-    http.close();
-    auth.close();
-    ws?.close();
-    rollup?.close();
-    fbPublisher?.close();
-    hub?.close();
-    await devp2p?.stop();
-    await upgradeWatch.stop();
-    await proofs?.stop();
-    await l1Dev?.stop();
-    await calls.close();
-    await chain.close();
-    throw e;
-  }
-  // ---- end of the execution-layer network block ----
   const producer = sequencer ?? l1Dev?.producer;
-  producer?.start();
-  await flashblocks?.start();
-  if (follower !== undefined) {
-    try {
-      // Refuses a source of another chain (chain id / genesis) before following it.
-      await follower.start();
-    } catch (e) {
-      http.close();
-      auth.close();
-      ws?.close();
-      rollup?.close();
-      hub?.close();
-      await flashblocks?.stop();
-      forwarder?.close();
-      await devp2p?.stop();
+  let httpPort = 0;
+  let authPort = 0;
+  let wsPort: number | undefined;
+  let rollup: RollupServer | undefined;
+  let metrics: MetricsServer | undefined;
+
+  // ---- the node, in start order (stopped in reverse): a new subsystem adds its entry here ----
+  // Every worker has the store open before the first request is accepted; a proofs store of
+  // another chain or a corrupted one refuses the start with its reason.
+  // Calls still running after the drain are cancelled: the pool's close would wait for them (its workers only read the store).
+  const core: (Service | undefined)[] = [
+    service("execution pool", () => calls.start(), () => calls.close(), SHUTDOWN_POOL_WAIT_MS),
+    proofs && service("historical proofs", () => proofs.start(), () => proofs.stop()),
+    // Base's L1 upgrade signal is read once before any block is derived (the followed RPC's eth_config: see beforeFollowing).
+    service("upgrade watch", () => upgradeWatch.start(), () => upgradeWatch.stop()),
+    // Derivation refuses an L1 of another chain, or one without the rollup's anchor, before anything is served.
+    derivation && service("derivation", () => derivation.start(), () => derivation.stop()),
+    // Imported blocks (follow mode, engine_newPayload) have their senders recovered on the pool too.
+    service("sender recovery", () => chain.useSenderRecovery(new SenderRecovery(calls)), () => chain.useSenderRecovery(undefined)),
+    service("rpc http", async () => (httpPort = await http.listen()), () => http.close()),
+    service("rpc engine", async () => (authPort = await auth.listen()), () => auth.close()),
+    fbPublisher && service("flashblocks publisher", () => fbPublisher.listen(), () => fbPublisher.close()),
+    ws && service("rpc ws", async () => (wsPort = await ws.listen()), () => ws.close()),
+    // --rollup (default on, OP chains only): the consensus-side RPC (optimism_syncStatus, …) on --rollup.addr:--rollup.port.
+    opts.rollup ? service("rollup rpc", async () => (rollup = await startRollupServer({
+      chain,
+      host: opts["rollup.addr"],
+      port: opts["rollup.port"],
+      version: version(),
+      devnet: isDevChain,
+      sequencing,
+      devBlockTime: opts["dev.block-time"],
+      // A --rollup.config file's values (built-in networks answer from their own table).
+      rollupConfig: opts["rollup.config"] === undefined ? undefined : rollupConfig,
+      l1Origin: realL1 === undefined ? undefined : () => {
+        const origin = realL1.origins.originOfHead();
+        return origin === undefined ? undefined : l1RefOf(origin);
+      },
+      derivation: derivation === undefined ? undefined : () => derivation.status(),
+      // op-node's admin API of the P2P layer; --public keeps it off.
+      extraMethods: p2p === undefined || opts.public ? undefined : p2pMethods(p2p.service),
+      logger: log,
+    })), () => rollup?.close()) : undefined,
+    // The execution-layer network (devp2p): started once the RPC servers listen.
+    devp2p && service("devp2p", () => devp2p.start(), () => devp2p.stop()),
+    producer && service("block producer", () => producer.start(), () => producer.stop()),
+    flashblocks && service("flashblocks", () => flashblocks.start(), () => flashblocks.stop()),
+    // Refuses a source of another chain (chain id / genesis) before following it. At shutdown the upgrade
+    // watchers stop before the follower, whose connection one of them shares; the follower finishes the
+    // block it is importing before the chain closes.
+    follower && service("follower", () => follower.start(), async () => {
       await upgradeWatch.stop();
-      await proofs?.stop();
-      await l1Dev?.stop();
-      await calls.close();
-      await chain.close();
-      throw e;
-    }
-  }
+      await follower.stop();
+    }),
+  ];
+  const late: (Service | undefined)[] = [
+    // --metrics: Prometheus text on --metrics.addr:--metrics.port/metrics, started last (a bind failure stops the rest).
+    opts.metrics ? service("metrics", async () => {
+      bindChainMetrics(chain, datadir);
+      bindLogIndexMetrics(() => chain.store.logIndexStats());
+      bindUpgradeGuardMetrics(chain.upgrades);
+      metrics = await startMetricsServer({ host: opts["metrics.addr"], port: opts["metrics.port"], logger: log });
+    }, async () => {
+      await metrics?.close();
+      bindChainMetrics(undefined);
+      bindLogIndexMetrics(undefined);
+      bindUpgradeGuardMetrics(undefined);
+    }) : undefined,
+    // P2P last among the listeners: a start refused for any earlier reason never binds 9222.
+    p2p && service("p2p", async () => {
+      await p2p.start();
+      const self = p2p.self();
+      log.info({ peerId: self.peerId, enr: self.enr, tcp: self.tcpPort, udp: self.udpPort, publishing: producing }, "P2P (unsafe block gossip) started");
+    }, () => p2p.stop()),
+    // --batcher: posts the L2 chain to L1 once the RPC and metrics servers run (an L1 of another chain stops the node).
+    // At shutdown block production stops first, so the batcher posts its open channel with every block in it
+    // (within BATCHER_SHUTDOWN_MS), then finishes its round.
+    batcher && service("batcher", () => batcher.start(), async () => {
+      await producer?.stop();
+      await batcher.shutdown();
+    }, Infinity), // bounded by the batcher itself (BATCHER_SHUTDOWN_MS for the flush, then its round)
+  ];
+  for (const s of core) if (s !== undefined) await services.start(s);
   log.info(
     {
       chainId: chain.chainId.toString(),
@@ -486,81 +440,16 @@ export async function startNode(opts: BasaltOptions, log: Logger, explicitNetwor
       `devnet-l1: producing a block every ${l1Dev.clock.secondsPerSlot} s slot; beacon API at ${l1Dev.beaconUrl} (prefunded accounts: mnemonic test test … junk)`,
     );
   }
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      // Graceful: stop accepting on the RPC ports, let in-flight requests finish (up to SHUTDOWN_DRAIN_MS); close() then cuts off the rest.
-      http.stopAccepting();
-      auth.stopAccepting();
-      const cut = (await Promise.all([http.drain(SHUTDOWN_DRAIN_MS), auth.drain(SHUTDOWN_DRAIN_MS)])).reduce((a, b) => a + b, 0);
-      if (cut > 0) log.warn({ requests: cut, drainMs: SHUTDOWN_DRAIN_MS }, "shutdown: cancelling requests still in flight after the drain");
-      // The upgrade watchers before the follower, whose connection one of them shares.
-      await upgradeWatch.stop();
-      // The follower first: it finishes the block it is importing before the chain closes.
-      await follower?.stop();
-      await p2p?.stop();
-      await derivation?.stop();
-      forwarder?.close();
-      http.close();
-      auth.close();
-      ws?.close();
-      rollup?.close();
-      hub?.close();
-      filters.close();
-      await producer?.stop();
-      realL1?.client.close();
-      // The batcher posts its open channel, finishes its round and stops (within BATCHER_SHUTDOWN_MS) before the chain closes.
-      await batcher?.shutdown();
-      await l1Dev?.stop();
-      fbPublisher?.close();
-      await flashblocks?.stop();
-      await proofs?.stop();
-      await metrics?.close();
-      if (metrics !== undefined) {
-        bindChainMetrics(undefined);
-        bindLogIndexMetrics(undefined);
-        bindUpgradeGuardMetrics(undefined);
-      }
-      await devp2p?.stop();
-      chain.useSenderRecovery(undefined);
-      // Calls still running after the drain are cancelled: the pool's close would wait for them (its workers only read the store).
-      await Promise.race([calls.close(), new Promise<void>((r) => setTimeout(r, SHUTDOWN_POOL_WAIT_MS).unref())]);
-      await chain.close();
-    })();
-    return stopping;
-  };
-  // --metrics: Prometheus text on --metrics.addr:--metrics.port/metrics, started last (a bind failure stops the rest).
-  let metrics: MetricsServer | undefined;
-  if (opts.metrics) {
-    try {
-      bindChainMetrics(chain, datadir);
-      bindLogIndexMetrics(() => chain.store.logIndexStats());
-      bindUpgradeGuardMetrics(chain.upgrades);
-      metrics = await startMetricsServer({ host: opts["metrics.addr"], port: opts["metrics.port"], logger: log });
-    } catch (e) {
-      await stop();
-      throw e;
-    }
-  }
-  // P2P last among the listeners: a start refused for any earlier reason never binds 9222.
-  try {
-    await p2p?.start();
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  if (p2p !== undefined) {
-    const self = p2p.self();
-    log.info({ peerId: self.peerId, enr: self.enr, tcp: self.tcpPort, udp: self.udpPort, publishing: producing }, "P2P (unsafe block gossip) started");
-  }
-  // --batcher: posts the L2 chain to L1 once the RPC and metrics servers run (an L1 of another chain stops the node).
-  try {
-    await batcher?.start();
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-  return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, batcher, stop };
+  for (const s of late) if (s !== undefined) await services.start(s);
+  // Stops first at shutdown (graceful): the RPC ports stop accepting and in-flight requests finish (up to
+  // SHUTDOWN_DRAIN_MS) before anything they use stops; the servers' close() then cuts off the rest. Bounded by the drain itself.
+  services.defer("rpc drain", async () => {
+    http.stopAccepting();
+    auth.stopAccepting();
+    const cut = (await Promise.all([http.drain(SHUTDOWN_DRAIN_MS), auth.drain(SHUTDOWN_DRAIN_MS)])).reduce((a, b) => a + b, 0);
+    if (cut > 0) log.warn({ requests: cut, drainMs: SHUTDOWN_DRAIN_MS }, "shutdown: cancelling requests still in flight after the drain");
+  }, Infinity);
+  return { chain, pending: backend.pending, httpPort, authPort, wsPort, rollupPort: rollup?.port, metricsPort: metrics?.port, batcher, stop: () => services.stop() };
 }
 
 /** Runs `basalt node` until SIGTERM/SIGINT. */

@@ -64,7 +64,7 @@ export async function pollUntil<T>(what: string, timeoutMs: number, fn: () => Pr
 
 /** Polls `cond` until it holds (every 10 ms unless `opts` says otherwise); throws after `timeoutMs`, naming `what`. */
 export async function waitUntil(what: string, timeoutMs: number, cond: () => boolean | Promise<boolean>, opts: number | PollOptions = 10): Promise<void> {
-  await pollUntil(what, timeoutMs, async () => ((await cond()) ? true : undefined), opts);
+  await pollUntil(what, timeoutMs, async () => ((await cond()) ? true : undefined), typeof opts === "number" ? opts : { intervalMs: 10, ...opts });
 }
 
 /**

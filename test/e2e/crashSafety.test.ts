@@ -16,6 +16,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SHUTDOWN_DRAIN_MS } from "../../src/config/constants.js";
 import { jovianDevnetGenesis } from "../helpers/opFixtures.js";
 import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { waitUntil } from "../helpers/poll.js";
+import { getFreePort } from "../helpers/ports.js";
 import { postRaw, rpcResult } from "../helpers/rpc.js";
 import { importCrashLoop, nodeCrashLoop } from "../faults/crashLoop.js";
 
@@ -69,15 +71,24 @@ describe("crash safety and graceful shutdown (e2e)", () => {
     // The devnet before Base's Azul: a call may run past EIP-7825's 2^24 gas (the long call must outlive the drain).
     const genesis = path.join(await tempDir("basalt-shutdown-genesis-"), "devnet-jovian.json");
     writeFileSync(genesis, JSON.stringify(jovianDevnetGenesis()));
-    const args = ["--dev.block-time", "1", "--rpc.threads", "2", "--rpc.gascap", String(LONG_CALL_GAS), "--rpc.evmtimeout", "600000", "--log.level", "warn", "--network", genesis];
+    const metricsPort = await getFreePort();
+    const args = ["--dev.block-time", "1", "--rpc.threads", "2", "--rpc.gascap", String(LONG_CALL_GAS), "--rpc.evmtimeout", "600000", "--log.level", "info", "--network", genesis, "--metrics", "--metrics.port", String(metricsPort)];
+    /** Execution workers running a call now (basalt_execution_pool_busy_workers). */
+    const busyWorkers = async (): Promise<number> => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const line = text.split("\n").find((l) => l.startsWith("basalt_execution_pool_busy_workers "));
+      return line === undefined ? 0 : Number(line.split(" ")[1]);
+    };
     const node: NodeHandle = await startNode({ datadir, args });
     await rpcResult(node.url, "eth_blockNumber");
     const long = postRaw(node.url, loopCall(LONG_CALL_GAS), { timeoutMs: 60_000 }).then(
       (r) => ({ ok: true as const, r }),
       (e: unknown) => ({ ok: false as const, e: e as Error }),
     );
-    const short = postRaw(node.url, loopCall(SHORT_CALL_GAS), { timeoutMs: 60_000 });
-    await new Promise((r) => setTimeout(r, 300));
+    let shortDone = false;
+    const short = postRaw(node.url, loopCall(SHORT_CALL_GAS), { timeoutMs: 60_000 }).finally(() => (shortDone = true));
+    // Both calls reached the node: the long one runs, the short one runs too or has answered.
+    await waitUntil("both calls at the node", 30_000, async () => (await busyWorkers()) >= (shortDone ? 1 : 2), 20);
     const t0 = Date.now();
     node.child.kill("SIGTERM");
     const exit = await Promise.race([node.exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), SHUTDOWN_DRAIN_MS + EXIT_MARGIN_MS))]);
@@ -104,9 +115,9 @@ describe("crash safety and graceful shutdown (e2e)", () => {
 
     // A second signal during the drain exits at once, with code 1.
     const stuck = postRaw(again.url, loopCall(LONG_CALL_GAS), { timeoutMs: 60_000 }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 300));
+    await waitUntil("the stuck call running", 30_000, async () => (await busyWorkers()) >= 1, 20);
     again.child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 200));
+    await waitUntil("the node draining after the first signal", 10_000, () => again.outputTail(400).includes("shutting down"), 20);
     again.child.kill("SIGTERM");
     const second = await Promise.race([again.exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), SHUTDOWN_DRAIN_MS))]);
     expect(second).toEqual({ code: 1, signal: null });

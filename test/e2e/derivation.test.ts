@@ -22,6 +22,7 @@ import { sendL1Deposit } from "../../src/devnet/optimismPortal.js";
 import { rollupGenesisSystemConfig, type SystemConfigInit } from "../../src/devnet/systemConfigInit.js";
 import { to0x } from "../../src/util/bytes.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { pollUntil } from "../helpers/poll.js";
 import { getFreePort } from "../helpers/ports.js";
 import { rpcResult } from "../helpers/rpc.js";
 
@@ -35,16 +36,6 @@ let anvil: AnvilNode;
 let dir: string;
 let cfg: RollupConfig;
 let args: string[];
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function metric(port: number, name: string, labels = ""): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -110,11 +101,11 @@ describe("derivation from L1 alone (no batcher)", () => {
     node = await startNode({ datadir: path.join(dir, "data"), args: [...args, "--metrics", "--metrics.port", String(metricsPort)] });
     const deposit = await sendL1Deposit(anvil.url, devAccounts()[0]!.privateKey, cfg.depositContractAddress, { to: RECIPIENT, mint: MINT, value: MINT, gasLimit: 100_000n });
     // The deposit's epoch is derived once its sequencing window has passed.
-    const status = await until("a safe head past the deposit's epoch", async () => {
+    const status = await pollUntil("a safe head past the deposit's epoch", 90_000, async () => {
       const s = (await rpcResult(node.rollupUrl, "optimism_syncStatus", [])) as Json;
       const safe = s.safe_l2 as { number: number; l1origin: { number: number } };
       return safe.l1origin.number > Number(deposit.blockNumber) ? s : undefined;
-    });
+    }, 250);
     const safe = status.safe_l2 as { number: number; hash: string };
     expect(safe.number).toBeGreaterThan(0);
     // L1 side of the status: derivation's.
@@ -139,7 +130,7 @@ describe("derivation from L1 alone (no batcher)", () => {
     expect(info.values.sequenceNumber).toBe(0n);
     expect(BigInt((await rpcResult(node.url, "eth_getBalance", [RECIPIENT, "latest"])) as unknown as string)).toBe(MINT);
     // The metrics count the derived blocks (the worker's counters reach the main thread within a status interval) and the L1 requests.
-    await until("the derived-block counter", async () => ((await metric(metricsPort, "basalt_derivation_blocks_total", '{result="built"}')) >= safe.number ? true : undefined), 10_000);
+    await pollUntil("the derived-block counter", 10_000, async () => ((await metric(metricsPort, "basalt_derivation_blocks_total", '{result="built"}')) >= safe.number ? true : undefined), 250);
     expect(await metric(metricsPort, "basalt_derivation_l1_requests_total", '{method="eth_getBlockByNumber"}')).toBeGreaterThan(0);
     expect(await metric(metricsPort, "basalt_derivation_l1_head_number")).toBeGreaterThan(0);
   }, 180_000);
@@ -149,10 +140,10 @@ describe("derivation from L1 alone (no batcher)", () => {
     const safeBefore = (before.safe_l2 as { number: number }).number;
     await node.stop();
     node = await startNode({ datadir: path.join(dir, "data"), args: [...args, "--metrics", "--metrics.port", String(metricsPort)] });
-    const after = await until("the safe head moving on after the restart", async () => {
+    const after = await pollUntil("the safe head moving on after the restart", 90_000, async () => {
       const s = (await rpcResult(node.rollupUrl, "optimism_syncStatus", [])) as Json;
       return (s.safe_l2 as { number: number }).number > safeBefore + 2 ? s : undefined;
-    });
+    }, 250);
     const derivedNow = await metric(metricsPort, "basalt_derivation_blocks_total", '{result="built"}');
     // Only the blocks after the old safe head were derived in this run.
     expect(derivedNow).toBeLessThanOrEqual((after.safe_l2 as { number: number }).number - safeBefore);

@@ -136,8 +136,10 @@ describe("derivation faults: garbage in the inbox, verifier killed mid-channel",
     const strangerLoop = (async () => {
       for (let i = 0; i < 12; i++) {
         const data = encodeBatcherData([frame(0x90 + i, i % 2, i % 3 === 0)]);
+        const l1Before = BigInt(await r.l1.call<string>("eth_blockNumber", []));
         await sendTx(r.anvil.url, STRANGER_KEY, { to: inbox, data, gasLimit: calldataGas(data), nonce: strangerNonce++ });
-        await new Promise((res) => setTimeout(res, 700));
+        // One frame per L1 block: the next one goes out once L1 has moved on.
+        await until("the next L1 block", async () => (BigInt(await r.l1.call<string>("eth_blockNumber", [])) > l1Before ? true : undefined), 30_000);
       }
     })();
     const target = (await syncStatus(sequencer)).unsafe + 3;
@@ -173,7 +175,11 @@ describe("derivation faults: garbage in the inbox, verifier killed mid-channel",
     let midChannel: number | undefined;
     // Bounded by 60 L1 blocks: on a loaded machine the batcher may take a while to post the first frames.
     for (let i = 0; i < 60 && midChannel === undefined; i++) {
-      await new Promise((res) => setTimeout(res, 1500));
+      // The batcher has a frame transaction waiting in L1's pool: mine it.
+      await until("a batcher transaction in L1's pool", async () => {
+        const [pending, latest] = await Promise.all([r.l1.call<string>("eth_getTransactionCount", [batcher, "pending"]), r.l1.call<string>("eth_getTransactionCount", [batcher, "latest"])]);
+        return BigInt(pending) > BigInt(latest) ? true : undefined;
+      }, 30_000);
       const n = await mineL1(r);
       for (const tx of await inboxTxs(r, n)) {
         if (tx.from !== batcher) continue;

@@ -13,11 +13,7 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { rpcResult, type Json } from "../helpers/rpc.js";
-import { pollUntil as pollEvery } from "../helpers/poll.js";
-
-/** This file polls every 200 ms unless a call says otherwise. */
-const pollUntil = <T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 200): Promise<T> =>
-  pollEvery(what, timeoutMs, fn, intervalMs);
+import { pollUntil } from "../helpers/poll.js";
 
 const ONE_ETHER = 10n ** 18n;
 const GWEI = 10n ** 9n;
@@ -57,7 +53,7 @@ describe("devnet node (e2e)", () => {
     return pollUntil(`receipt of ${txHash}`, 20_000, async () => {
       const r = await call("eth_getTransactionReceipt", [txHash]);
       return r === null ? undefined : (r as Receipt);
-    });
+    }, 200);
   }
 
   async function send(raw: Uint8Array): Promise<string> {
@@ -90,14 +86,14 @@ describe("devnet node (e2e)", () => {
     const later = await pollUntil("the block number to rise by 2", 15_000, async () => {
       const n = await blockNumber();
       return n >= start + 2n ? n : undefined;
-    });
+    }, 200);
     expect(later).toBeGreaterThanOrEqual(start + 2n);
   });
 
   it("serves a block filter over HTTP: the hashes of the blocks sealed since it was installed", async () => {
     const start = await blockNumber();
     const id = (await call("eth_newBlockFilter")) as string;
-    await pollUntil("three more blocks", 15_000, async () => ((await blockNumber()) >= start + 3n ? true : undefined));
+    await pollUntil("three more blocks", 15_000, async () => ((await blockNumber()) >= start + 3n ? true : undefined), 200);
     const hashes = (await call("eth_getFilterChanges", [id])) as string[];
     expect(hashes.length).toBeGreaterThanOrEqual(2);
     const numbers: bigint[] = [];
@@ -112,7 +108,7 @@ describe("devnet node (e2e)", () => {
     expect(accounts).toEqual(devAccounts().map((a) => a.address.toLowerCase()));
     const [from, to] = [accounts[5]!, accounts[6]!];
     const hash = (await call("eth_sendTransaction", [{ from, to, value: "0x2a" }])) as string;
-    const receipt = await pollUntil("the sent transaction's receipt", 15_000, async () => ((await call("eth_getTransactionReceipt", [hash])) as { status: string; from: string } | null) ?? undefined);
+    const receipt = await pollUntil("the sent transaction's receipt", 15_000, async () => ((await call("eth_getTransactionReceipt", [hash])) as { status: string; from: string } | null) ?? undefined, 200);
     expect([receipt.status, receipt.from]).toEqual(["0x1", from]);
   });
 
@@ -240,7 +236,7 @@ describe("devnet node (e2e)", () => {
     const later = await pollUntil("a new block after restart", 15_000, async () => {
       const n = await blockNumber();
       return n > headBeforeStop ? n : undefined;
-    });
+    }, 200);
     expect(later).toBeGreaterThan(headBeforeStop);
     const blk = (await call("eth_getBlockByNumber", [hex(headBeforeStop + 1n), false])) as { [k: string]: Json };
     const prev = (await call("eth_getBlockByNumber", [hex(headBeforeStop), false])) as { [k: string]: Json };

@@ -17,6 +17,7 @@ import { sendL1Deposit } from "../../src/devnet/optimismPortal.js";
 import { sendL1Transaction } from "../../src/devnet/l1Tx.js";
 import { HttpRpcClient } from "../../src/sync/rpcClient.js";
 import { DEFAULT_CLI_PATH, makeTempDir, removeDir, startNode, stopAllProcesses } from "../helpers/basaltProcess.js";
+import { pollUntil, type PollOptions } from "../helpers/poll.js";
 import { getFreePort } from "../helpers/ports.js";
 import { rpcResult } from "../helpers/rpc.js";
 
@@ -31,6 +32,8 @@ interface Endpoints {
   flashblocksWs: string;
 }
 
+/** How this file polls: every 500 ms, an error (e.g. an RPC not up yet) counting as "not yet". */
+const POLL: PollOptions = { intervalMs: 500, retryErrors: true };
 const dirs: string[] = [];
 const running: ChildProcess[] = [];
 let anvil: AnvilNode | undefined;
@@ -42,21 +45,6 @@ afterAll(async () => {
   await anvil?.stop();
   await Promise.all(dirs.map(removeDir));
 });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 150_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last === undefined ? "" : `: ${String(last)}`}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 /** Starts `basalt devnet rollup` in a fresh directory; resolves with its endpoints once devnet.json is written. */
 async function startRollup(extra: string[]): Promise<{ endpoints: Endpoints; child: ChildProcess; dir: string; output: () => string }> {
@@ -71,10 +59,10 @@ async function startRollup(extra: string[]): Promise<{ endpoints: Endpoints; chi
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
   const file = path.join(dir, "devnet.json");
-  await until("devnet.json", async () => {
+  await pollUntil("devnet.json", 120_000, async () => {
     if (child.exitCode !== null) throw new Error(`basalt devnet rollup exited ${child.exitCode}:\n${out.slice(-4000)}`);
     return existsSync(file) ? true : undefined;
-  }, 120_000);
+  }, POLL);
   return { endpoints: JSON.parse(readFileSync(file, "utf8")) as Endpoints, child, dir, output: () => out };
 }
 
@@ -91,18 +79,18 @@ async function depositsReachL2AndVerifierAgrees(e: Endpoints): Promise<void> {
   l1.close();
   const dep = await sendL1Deposit(e.l1Rpc, sender.privateKey, portal, { to: recipient, mint: 10n ** 17n, value: 10n ** 17n, gasLimit: 100_000n });
   expect(dep.status).toBe(1);
-  await until("the deposit on the sequencer", async () => {
+  await pollUntil("the deposit on the sequencer", 150_000, async () => {
     const bal = BigInt((await rpcResult(e.sequencerRpc, "eth_getBalance", [recipient, "latest"])) as unknown as string);
     return bal === 10n ** 17n ? true : undefined;
-  });
+  }, POLL);
   const after = BigInt((await rpcResult(e.sequencerRpc, "eth_getBalance", [sender.address, "latest"])) as unknown as string);
   expect(after - before).toBe(3n * 10n ** 17n);
   const head = Number(((await rpcResult(e.sequencerRpc, "eth_getBlockByNumber", ["latest", false])) as Json).number as string);
   // The verifier derives up to (at least) the block holding the deposit, from L1 alone.
-  await until("the verifier's safe head", async () => {
+  await pollUntil("the verifier's safe head", 150_000, async () => {
     const s = (await rpcResult(e.verifierRollupRpc, "optimism_syncStatus", [])) as Json;
     return (s.safe_l2 as { number: number }).number >= head ? true : undefined;
-  });
+  }, POLL);
   for (let n = 1; n <= head; n++) {
     const q = ["0x" + n.toString(16), false];
     const [a, b] = await Promise.all([rpcResult(e.sequencerRpc, "eth_getBlockByNumber", q), rpcResult(e.verifierRpc, "eth_getBlockByNumber", q)]);
@@ -110,10 +98,10 @@ async function depositsReachL2AndVerifierAgrees(e: Endpoints): Promise<void> {
   }
   expect(BigInt((await rpcResult(e.verifierRpc, "eth_getBalance", [recipient, "latest"])) as unknown as string)).toBe(10n ** 17n);
   // The sequencer derives too: its own blocks became safe.
-  await until("the sequencer's safe head", async () => {
+  await pollUntil("the sequencer's safe head", 150_000, async () => {
     const s = (await rpcResult(e.sequencerRollupRpc, "optimism_syncStatus", [])) as Json;
     return (s.safe_l2 as { number: number }).number >= head ? true : undefined;
-  });
+  }, POLL);
 }
 
 describe("basalt devnet rollup", () => {
@@ -149,22 +137,22 @@ describe("basalt devnet rollup", () => {
       args: ["--network", path.join(ws, "genesis.json"), "--rollup.config", path.join(ws, "rollup.json"), "--l1.rpc", anvil.url, "--l1.block-time", "1", "--follow-rpc", r.endpoints.sequencerRpc, "--metrics", "--metrics.port", String(metricsPort)],
     });
     const target = Number(((await rpcResult(r.endpoints.sequencerRpc, "eth_getBlockByNumber", ["latest", false])) as Json).number as string);
-    await until("the follower's safe head from L1", async () => {
+    await pollUntil("the follower's safe head from L1", 150_000, async () => {
       const s = (await rpcResult(follower.rollupUrl, "optimism_syncStatus", [])) as Json;
       return (s.safe_l2 as { number: number }).number >= target ? true : undefined;
-    });
+    }, POLL);
     // While it catches up, derivation may reach a height before the RPC follower does and build the
     // block itself ("built"); once caught up, the followed unsafe head leads L1 and blocks become safe
     // by consolidation. Wait for that steady state rather than sampling the catch-up.
-    await until("a followed block made safe by consolidation", async () => {
+    await pollUntil("a followed block made safe by consolidation", 150_000, async () => {
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       const line = metrics.split("\n").find((l) => l.startsWith('basalt_derivation_blocks_total{result="consolidated"}'));
       return Number(line?.split(" ")[1] ?? 0) > 0 ? true : undefined;
-    });
-    await until("the verifier at the same height", async () => {
+    }, POLL);
+    await pollUntil("the verifier at the same height", 150_000, async () => {
       const s = (await rpcResult(r.endpoints.verifierRollupRpc, "optimism_syncStatus", [])) as Json;
       return (s.safe_l2 as { number: number }).number >= target ? true : undefined;
-    });
+    }, POLL);
     for (const n of [1, Math.floor(target / 2), target]) {
       const q = ["0x" + n.toString(16), false];
       const [a, b] = await Promise.all([rpcResult(r.endpoints.verifierRpc, "eth_getBlockByNumber", q), rpcResult(follower.url, "eth_getBlockByNumber", q)]);

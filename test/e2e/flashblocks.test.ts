@@ -19,6 +19,7 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "../../src/flashblocks/codec.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { pollUntil, type PollOptions } from "../helpers/poll.js";
 import { getFreePorts } from "../helpers/ports.js";
 import { postRaw, rpcResult, type Json } from "../helpers/rpc.js";
 
@@ -26,16 +27,8 @@ type Obj = Record<string, Json>;
 const accounts = devAccounts();
 const common = commonFromGenesis(devnetGenesis());
 const GWEI = 10n ** 9n;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** How this file polls: every 25 ms (pre-confirmations move fast), an RPC error counting as "not yet". */
+const POLL: PollOptions = { intervalMs: 25, retryErrors: true };
 
 function transfer(from: number, nonce: bigint, to: string, value: bigint): { raw: string; hash: string } {
   const tx = createFeeMarket1559Tx(
@@ -71,14 +64,10 @@ async function pendingView(url: string, txHash: string, from: string, to: string
 
 /** Waits until the node serves pre-confirmed state (its pending block is ahead of latest): its stream is live. */
 async function livePending(url: string, ms = 40_000): Promise<void> {
-  await until(
-    "a live pending block",
-    async () => {
-      const [p, l] = await Promise.all([rpcResult(url, "eth_getBlockByNumber", ["pending", false]), rpcResult(url, "eth_blockNumber")]);
-      return BigInt((p as Obj).number as string) > BigInt(l as string) ? true : undefined;
-    },
-    ms,
-  );
+  await pollUntil("a live pending block", ms, async () => {
+    const [p, l] = await Promise.all([rpcResult(url, "eth_getBlockByNumber", ["pending", false]), rpcResult(url, "eth_blockNumber")]);
+    return BigInt((p as Obj).number as string) > BigInt(l as string) ? true : undefined;
+  }, POLL);
 }
 
 describe("flashblocks end to end: sequencer + follower", () => {
@@ -110,7 +99,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
     // The test watches the sequencer's stream too, to compare hashes with what it published.
     stream = new WebSocket(seq.flashblocksUrl);
     stream.on("message", (d: Buffer, binary: boolean) => frames.push(decodeFlashblockFrame(binary ? new Uint8Array(d) : d.toString("utf8"))));
-    await until("the follower to import a block", async () => (BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) >= 1n ? true : undefined));
+    await pollUntil("the follower to import a block", 20_000, async () => (BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) >= 1n ? true : undefined), POLL);
     await livePending(follower.url);
   }, 90_000);
 
@@ -127,7 +116,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
     const { raw, hash } = transfer(3, nonce, to, 12_345n);
     expect(await rpcResult(follower.url, "eth_sendRawTransaction", [raw])).toBe(hash);
 
-    const view = await until("the transaction in the follower's pending block", () => pendingView(follower.url, hash, from, to));
+    const view = await pollUntil("the transaction in the follower's pending block", 20_000, () => pendingView(follower.url, hash, from, to), POLL);
     const [block, receipt, receipts, latestHex, balance, count, tx, txCount, latestBalance] = view as [Obj, Obj, Obj[], string, string, string, Obj, string, string];
     const latest = BigInt(latestHex as unknown as string);
     // Pending: the block being built, not yet sealed.
@@ -145,12 +134,12 @@ describe("flashblocks end to end: sequencer + follower", () => {
     expect(published).toContain(block.hash);
 
     // Sealed: the canonical answers replace the pending ones.
-    const sealed = await until("the block to be sealed on the follower", async () => {
+    const sealed = await pollUntil("the block to be sealed on the follower", 20_000, async () => {
       // Head first: a receipt asked for after its block is canonical is the canonical one.
       const head = BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string);
       const r = (await rpcResult(follower.url, "eth_getTransactionReceipt", [hash])) as Obj | null;
       return r !== null && BigInt(r.blockNumber as string) <= head ? r : undefined;
-    });
+    }, POLL);
     const canonical = (await rpcResult(follower.url, "eth_getBlockByNumber", [sealed.blockNumber, false])) as Obj;
     expect(sealed.blockHash).toBe(canonical.hash);
     expect(sealed.blockHash).not.toBe(block.hash);
@@ -165,7 +154,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
     const nonce = BigInt((await rpcResult(follower.url, "eth_getTransactionCount", [from, "latest"])) as string);
     const { raw, hash } = transfer(4, nonce, to, 10n ** 18n);
     await rpcResult(follower.url, "eth_sendRawTransaction", [raw]);
-    await until("pre-confirmation", async () => ((await rpcResult(follower.url, "eth_getTransactionReceipt", [hash])) === null ? undefined : true));
+    await pollUntil("pre-confirmation", 20_000, async () => ((await rpcResult(follower.url, "eth_getTransactionReceipt", [hash])) === null ? undefined : true), POLL);
     // The recipient received 1 ether in the pending block only: a pending estimate can spend it, a latest one cannot.
     // One batch, retried until it is taken while the transfer is still pending (not yet sealed).
     const spend = { from: to, to: from, value: "0xde0b6b3a7640000" };
@@ -176,12 +165,12 @@ describe("flashblocks end to end: sequencer + follower", () => {
       { jsonrpc: "2.0", id: 3, method: "eth_estimateGas", params: [spend, "latest"] },
       { jsonrpc: "2.0", id: 4, method: "eth_call", params: [{ to: from, data: "0x" }, "pending"] },
     ]);
-    const answers = await until("a view with the transfer still pending", async () => {
+    const answers = await pollUntil("a view with the transfer still pending", 20_000, async () => {
       const out = (JSON.parse((await postRaw(follower.url, batch)).body) as { id: number; result?: Json; error?: { message: string } }[]).sort((a, b) => a.id - b.id);
       const receipt = out[0]!.result as Obj | null;
       if (receipt === null || BigInt(receipt.blockNumber as string) <= BigInt(out[1]!.result as string)) return undefined;
       return out;
-    });
+    }, POLL);
     expect(answers[2]!.result).toBe("0x5208");
     expect(answers[3]!.error?.message).toMatch(/insufficient funds/);
     expect(answers[4]!.result).toBe("0x");
@@ -196,7 +185,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
       if (m.method === "eth_subscription") got.push(m.params!.result);
     });
     ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newFlashblocks"] }));
-    await until("three flashblock notifications", async () => (got.length >= 3 ? true : undefined));
+    await pollUntil("three flashblock notifications", 20_000, async () => (got.length >= 3 ? true : undefined), POLL);
     ws.terminate();
     for (const b of got) {
       expect(typeof b.hash).toBe("string");
@@ -226,7 +215,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
       const { raw, hash } = transfer(5, nonce, to, 777n);
       await rpcResult(follower.url, "eth_sendRawTransaction", [raw]);
       // The node's height once the transfer is pre-confirmed (one batch: receipt, height and head agree).
-      const here = await until("the transfer pre-confirmed at the node's height", async () => {
+      const here = await pollUntil("the transfer pre-confirmed at the node's height", 20_000, async () => {
         const body = JSON.stringify([
           { jsonrpc: "2.0", id: 0, method: "eth_getTransactionReceipt", params: [hash] },
           { jsonrpc: "2.0", id: 1, method: "base_flashblockHeight", params: [] },
@@ -237,7 +226,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
         const h = height as Obj | null;
         if (r === null || h === null || BigInt(r.blockNumber as string) <= BigInt(head as string)) return undefined;
         return r.blockNumber === h.blockNumber ? h : null;
-      });
+      }, POLL);
       if (here === null) return undefined;
       const probe = "0x73" + to.slice(2) + "31" + "5f52" + "60205ff3";
       const atK = { blockNumber: here.blockNumber, flashblockIndex: here.flashblockIndex };
@@ -273,7 +262,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
     expect(answers[6]!.error?.data?.flashblockIndex).toBe("0xfff0");
 
     // Canonical: every index of the block answers from the sealed block.
-    await until("the block sealed on the follower", async () => (BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) >= BigInt(here.blockNumber as string) ? true : undefined));
+    await pollUntil("the block sealed on the follower", 20_000, async () => (BigInt((await rpcResult(follower.url, "eth_blockNumber")) as string) >= BigInt(here.blockNumber as string) ? true : undefined), POLL);
     expect(await rpcResult(follower.url, "eth_getBalance", [to, at0])).toBe("0x309");
     const canonical = (await rpcResult(follower.url, "eth_getBlockByNumber", [here.blockNumber, false])) as Obj;
     expect(((await rpcResult(follower.url, "eth_getBlockByNumber", [at0, false])) as Obj).hash).toBe(canonical.hash);
@@ -286,13 +275,13 @@ describe("flashblocks end to end: sequencer + follower", () => {
     seq.child.kill("SIGKILL");
     await seq.exited;
     // Stream down: pending answers fall back to latest.
-    const fallback = await until("pending to fall back to latest", async () => {
+    const fallback = await pollUntil("pending to fall back to latest", 20_000, async () => {
       const [p, l] = await Promise.all([
         rpcResult(follower.url, "eth_getBlockByNumber", ["pending", false]),
         rpcResult(follower.url, "eth_getBlockByNumber", ["latest", false]),
       ]);
       return (p as Obj).hash === (l as Obj).hash ? p : undefined;
-    });
+    }, POLL);
     expect(fallback).not.toBeNull();
     seq = await startSequencer(dirs[0]!);
     // The follower reconnects (backoff up to 10 s), then pre-confirms again.
@@ -302,7 +291,7 @@ describe("flashblocks end to end: sequencer + follower", () => {
     const nonce = BigInt((await rpcResult(seq.url, "eth_getTransactionCount", [from, "latest"])) as string);
     const { raw, hash } = transfer(5, nonce, to, 7n);
     await rpcResult(seq.url, "eth_sendRawTransaction", [raw]);
-    await until("pre-confirmation after the producer restart", () => pendingView(follower.url, hash, from, to), 40_000);
+    await pollUntil("pre-confirmation after the producer restart", 40_000, () => pendingView(follower.url, hash, from, to), POLL);
   }, 90_000);
 
   it("resumes after the follower restarts mid-block", async () => {
@@ -314,6 +303,6 @@ describe("flashblocks end to end: sequencer + follower", () => {
     const nonce = BigInt((await rpcResult(seq.url, "eth_getTransactionCount", [from, "latest"])) as string);
     const { raw, hash } = transfer(6, nonce, to, 9n);
     await rpcResult(follower.url, "eth_sendRawTransaction", [raw]);
-    await until("pre-confirmation after the follower restart", () => pendingView(follower.url, hash, from, to), 40_000);
+    await pollUntil("pre-confirmation after the follower restart", 40_000, () => pendingView(follower.url, hash, from, to), POLL);
   }, 90_000);
 });

@@ -10,7 +10,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir, startNode, stopAllProcesses } from "../helpers/basaltProcess.js";
-import { pollUntil, sleep } from "../helpers/poll.js";
+import { pollUntil } from "../helpers/poll.js";
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 import { rpcResult } from "../helpers/rpc.js";
 
@@ -58,8 +58,7 @@ describe("follow mode with --historical-proofs (e2e)", () => {
     const violations: string[] = [];
     let observations = 0;
     let closest = -Infinity;
-    const deadline = Date.now() + 45_000;
-    for (;;) {
+    await pollUntil(`the follower at block ${BLOCKS}`, 45_000, async () => {
       // The head first: the store's latest read after it is at least what it was then.
       const head = Number(await rpcResult(fol.url, "eth_blockNumber"));
       const { latest } = (await rpcResult(fol.url, "debug_proofsSyncStatus")) as { latest: number | null };
@@ -67,10 +66,8 @@ describe("follow mode with --historical-proofs (e2e)", () => {
       const ahead = head - (latest ?? 0);
       closest = Math.max(closest, ahead);
       if (ahead > MAX_AHEAD) violations.push(`head ${head} with proofs latest ${latest}`);
-      if (head === BLOCKS) break;
-      if (Date.now() > deadline) throw new Error(`the follower did not reach block ${BLOCKS} (head ${head}, proofs latest ${latest})\n${fol.outputTail(30)}`);
-      await sleep(OBSERVE_EVERY_MS);
-    }
+      return head === BLOCKS ? true : undefined;
+    }, { intervalMs: OBSERVE_EVERY_MS, detail: () => fol.outputTail(30) });
     expect(violations).toEqual([]);
     expect(observations).toBeGreaterThan(1);
     expect(closest).toBeLessThanOrEqual(MAX_AHEAD);

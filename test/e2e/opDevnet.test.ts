@@ -18,11 +18,7 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis, type DevAccount } from "../../src/chain/devnet.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
-import { pollUntil as pollEvery } from "../helpers/poll.js";
-
-/** This file polls every 200 ms unless a call says otherwise. */
-const pollUntil = <T>(what: string, timeoutMs: number, fn: () => Promise<T | undefined>, intervalMs = 200): Promise<T> =>
-  pollEvery(what, timeoutMs, fn, intervalMs);
+import { pollUntil } from "../helpers/poll.js";
 
 type Obj = { [k: string]: Json };
 
@@ -214,7 +210,7 @@ describe("OP devnet node (e2e)", () => {
     return pollUntil(`receipt of ${txHash}`, 20_000, async () => {
       const r = await call("eth_getTransactionReceipt", [txHash]);
       return r === null ? undefined : (r as Obj);
-    });
+    }, 200);
   }
 
   /** Signs an EIP-1559 transaction of `from` with the devnet Common (OP chain → Prague rules). */
@@ -350,7 +346,7 @@ describe("OP devnet node (e2e)", () => {
     const head = await pollUntil("block 3", 15_000, async () => {
       const n = await blockNumber();
       return n >= 3n ? n : undefined;
-    });
+    }, 200);
     for (let n = 1n; n <= head; n++) {
       const txs = (await block(n)).transactions as Obj[];
       expect(txs.length, `block ${n}`).toBeGreaterThanOrEqual(1);
@@ -445,7 +441,7 @@ describe("OP devnet node (e2e)", () => {
       const history = (await call("eth_feeHistory", ["0x4", hex(head), [10, 50, 90]])) as Obj;
       const receipts = (await Promise.all(blocks.slice(0, 4).map((b) => call("eth_getBlockReceipts", [b.hash as string])))) as Obj[][];
       return (await blockNumber()) === head ? { head, blocks, tip, gasPrice, history, receipts } : undefined;
-    });
+    }, 200);
     const { blocks, tip, gasPrice, history, receipts } = answer;
     const tips = blocks.flatMap((b) => (b.transactions as Obj[]).map((tx) => tipOf(tx, big(b.baseFeePerGas)))).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
     expect(tips.length).toBeGreaterThan(0);
@@ -632,7 +628,7 @@ describe("OP devnet node (e2e)", () => {
 
     // None of them is ever mined, and the deposit minted nothing.
     const head = await blockNumber();
-    await pollUntil("two more blocks", 10_000, async () => ((await blockNumber()) >= head + 2n ? true : undefined));
+    await pollUntil("two more blocks", 10_000, async () => ((await blockNumber()) >= head + 2n ? true : undefined), 200);
     for (const raw of [blob.serialize(), deposit, stale]) {
       expect(await call("eth_getTransactionByHash", [rawHex(keccak_256(raw))])).toBeNull();
     }

@@ -63,10 +63,6 @@ function fill(file: string): number {
   return total;
 }
 
-async function waitFor(what: string, timeoutMs: number, fn: () => Promise<boolean> | boolean): Promise<void> {
-  await waitUntil(what, timeoutMs, fn, 200);
-}
-
 const base = await makeTempDir("basalt-fulldisk-");
 const mnt = path.join(base, "mnt");
 mkdirSync(mnt);
@@ -112,13 +108,13 @@ describe.skipIf(!mounted)("full disk under a running node (e2e, tmpfs; skipped u
     const filled = fill(filler);
     expect(filled).toBeGreaterThan(0);
     // Commits fail as soon as LMDB needs a page beyond its file: the error is logged (at error level), the process lives on.
-    await waitFor("a block production error in the log", 60_000, () => /"level":50.*devnet block (seal|production) failed/.test(node.stdout() + node.stderr()));
+    await waitUntil("a block production error in the log", 60_000, () => /"level":50.*devnet block (seal|production) failed/.test(node.stdout() + node.stderr()), 200);
     expect(node.exitInfo(), node.outputTail()).toBeUndefined();
     console.log((node.stdout() + node.stderr()).split("\n").find((l) => /"level":50/.test(l)));
     const stalled = BigInt((await rpcResult(node.url, "eth_blockNumber")) as string);
     // Three more production attempts fail (counted, not timed), and none of them commits a block.
     const failedBefore = await failures();
-    await waitFor("three more failed production attempts", 60_000, async () => (await failures()) >= failedBefore + 3);
+    await waitUntil("three more failed production attempts", 60_000, async () => (await failures()) >= failedBefore + 3, 200);
     const still = BigInt((await rpcResult(node.url, "eth_blockNumber")) as string);
     expect(still - stalled, "blocks kept being committed on a full disk").toBeLessThanOrEqual(1n);
     // Reads are served from the store meanwhile.

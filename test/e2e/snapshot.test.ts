@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccounts } from "../../src/chain/devnet.js";
 import { readSnapshotHeader } from "../../src/storage/snapshot.js";
 import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { waitUntil } from "../helpers/poll.js";
 import { rpcResult } from "../helpers/rpc.js";
 import { checkHeadState, hexQ, TxLoad, waitForBlockAbove } from "../faults/txLoad.js";
 
@@ -35,8 +36,7 @@ describe("basalt snapshot export/import (e2e)", () => {
     load.start();
     // A few blocks with transfers in them.
     await waitForBlockAbove(source.url, 4n, 30_000);
-    for (let i = 0; i < 50 && load.acked.size < 10; i++) await new Promise((r) => setTimeout(r, 200));
-    expect(load.acked.size).toBeGreaterThan(0);
+    await waitUntil("ten acknowledged transfers", 10_000, () => load!.acked.size >= 10, 200);
   });
 
   afterAll(async () => {

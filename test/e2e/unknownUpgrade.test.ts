@@ -14,7 +14,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir, runCli, startNode, stopAllProcesses, describeCliResult, type NodeHandle } from "../helpers/basaltProcess.js";
-import { pollUntil, sleep, waitUntil } from "../helpers/poll.js";
+import { pollUntil, waitUntil } from "../helpers/poll.js";
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 import { rpcResult } from "../helpers/rpc.js";
 import { UPGRADE_SIGNAL_CONTRACT, UpgradeSignalL1 } from "../helpers/upgradeSignalL1.js";
@@ -107,12 +107,13 @@ async function firstBlockAtOrAfter(url: string, t: bigint, timeoutMs: number): P
   return block(url, `0x${hi.toString(16)}`);
 }
 
-/** Waits until `node` stops at the block before `first` (`first` is refused) and checks it stays there. */
-async function expectHaltedBefore(node: NodeHandle, first: Block): Promise<void> {
+/** Waits until `node` stops at the block before `first` (`first` is refused) and checks it stays there while the sequencer at `seqUrl` seals more. */
+async function expectHaltedBefore(node: NodeHandle, first: Block, seqUrl: string): Promise<void> {
   const before = `0x${(BigInt(first.number) - 1n).toString(16)}`;
   await pollUntil(`the follower at block ${before}\n${node.outputTail(30)}`, 30_000, async () => ((await block(node.url, "latest")).number === before ? true : undefined), 200);
-  // It stays there (the sequencer goes on), and still serves RPC for what it has.
-  await sleep(2_500);
+  // It stays there while the sequencer seals three more blocks (the follower polls every 100 ms), and still serves RPC for what it has.
+  const sealed = BigInt((await block(seqUrl, "latest")).number);
+  await pollUntil(`the sequencer past block ${sealed + 2n}`, 30_000, async () => (BigInt((await block(seqUrl, "latest")).number) >= sealed + 3n ? true : undefined), 200);
   expect((await block(node.url, "latest")).number).toBe(before);
   expect(await rpcResult(node.url, "eth_getBlockByNumber", [first.number, false])).toBeNull();
   expect(await rpcResult(node.url, "eth_blockNumber", [])).toBe(before);
@@ -164,7 +165,7 @@ describe("a follower at an upgrade Base's L1 signal schedules and basalt does no
     expect(failing.fix).toMatch(/^upgrade basalt to a release that implements denim/);
 
     const first = await firstBlockAtOrAfter(seq.url, denim, 40_000);
-    await expectHaltedBefore(fol, first);
+    await expectHaltedBefore(fol, first, seq.url);
     const refusals = logLines(fol, 50, /refusing to import block/);
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toContain(`block ${BigInt(first.number)} (timestamp ${BigInt(first.timestamp)}): denim activates at`);
@@ -178,7 +179,7 @@ describe("a follower at an upgrade Base's L1 signal schedules and basalt does no
     await fol.stop();
     l1.failing = true;
     fol = await startNode({ datadir: folDir, args: followerArgs });
-    await expectHaltedBefore(fol, first);
+    await expectHaltedBefore(fol, first, seq.url);
     expect(logLines(fol, 50, /refusing to import block/)).toHaveLength(1);
     expect(logLines(fol, 40, /cannot read the upgrade source/)).toHaveLength(1);
   }, 180_000);
@@ -207,7 +208,7 @@ describe("a follower at a fork the followed RPC's eth_config announces and basal
     expect(doctor.detail).toContain(`(${cobalt}) (--follow-rpc eth_config)`);
 
     const first = await firstBlockAtOrAfter(seq.url, cobalt, 40_000);
-    await expectHaltedBefore(fol, first);
+    await expectHaltedBefore(fol, first, seq.url);
     const refusals = logLines(fol, 50, /refusing to import block/);
     expect(refusals).toHaveLength(1);
     expect(refusals[0]).toContain("the followed RPC's eth_config");

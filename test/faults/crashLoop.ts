@@ -23,6 +23,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect } from "vitest";
 import { describeCliResult, makeTempDir, runCli, startNode, type NodeHandle } from "../helpers/basaltProcess.js";
+import { settle } from "../helpers/poll.js";
 import { rpcResult } from "../helpers/rpc.js";
 import { checkAckedReceipts, checkChainLinked, checkHeadState, seededRandom, TxLoad, waitForBlockAbove } from "./txLoad.js";
 
@@ -57,16 +58,15 @@ export async function nodeCrashLoop(datadir: string, iterations: number, seed: n
       // The node is producing again (check 5 of the previous restart).
       highest = await waitForBlockAbove(node.url, highest, 30_000);
       const delay = KILL_DELAY_MIN_MS + Math.floor(rand() * (KILL_DELAY_MAX_MS - KILL_DELAY_MIN_MS));
-      const until = Date.now() + delay;
-      while (Date.now() < until) {
+      // The kill point is random: the load runs `delay` ms while the head is recorded.
+      await settle(delay, "kill the node at a random point of the load", async () => {
         try {
           const n = BigInt((await rpcResult(node.url, "eth_blockNumber", [], { timeoutMs: 1000 })) as string);
           if (n > highest) highest = n;
         } catch {
           // a slow answer under load: keep going
         }
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      });
       node.child.kill("SIGKILL");
       await node.exited;
       await node.stop();

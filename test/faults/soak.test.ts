@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { runLoad } from "../../bench/load/run.js";
 import type { LoadReport, StepResult } from "../../bench/load/types.js";
 import { makeTempDir, removeDir, REPO_ROOT, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
+import { settle } from "../helpers/poll.js";
 import { rpcResult } from "../helpers/rpc.js";
 import { checkAckedReceipts, checkChainLinked, checkHeadState, TxLoad } from "./txLoad.js";
 
@@ -59,10 +60,6 @@ function readMemory(pid: number): { rss: number; anon: number; file: number } | 
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 describe("soak: mixed load on a devnet node", () => {
   let datadir = "";
   let node: NodeHandle | undefined;
@@ -87,7 +84,7 @@ describe("soak: mixed load on a devnet node", () => {
     }
     console.log(`warm-up: ${WARMUP_BLOCKS} blocks mined in ${((Date.now() - w0) / 1000).toFixed(0)} s`);
     load.start();
-    await sleep(WARMUP_MS);
+    await settle(WARMUP_MS, "the load runs its warm-up before the soak is measured");
     const corpora = await discoverCorpora(url, { blocks: CORPUS_BLOCKS });
     expect(corpora.length).toBeGreaterThan(3);
     const windows = Math.max(1, Math.round(SOAK_SECONDS / WINDOW_SECONDS));

@@ -12,7 +12,7 @@ import { bytesToBigInt, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
-import { pollUntil } from "../helpers/poll.js";
+import { pollUntil, settle } from "../helpers/poll.js";
 import { rpcCall, rpcResult, type Json } from "../helpers/rpc.js";
 
 /** Devnet chain id 845337 ("8453" + "37"). */
@@ -41,10 +41,6 @@ export interface TxLoadOptions {
   txPerSecond: number;
   /** dev accounts used as senders (default all ten) */
   accounts?: number;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
 
 /**
@@ -107,7 +103,7 @@ export class TxLoad {
       await this.sendOne();
       due += intervalMs;
       const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await settle(wait, "the load's pace: the next transfer is due then");
       else if (wait < -1000) due = performance.now();
     }
   }
@@ -144,7 +140,7 @@ export class TxLoad {
   private async receiptLoop(): Promise<void> {
     while (this.running) {
       await this.pollReceipts();
-      await sleep(200);
+      await settle(200, "the pace of the receipt sweeps while the load runs");
     }
   }
 

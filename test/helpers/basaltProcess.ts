@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { HIVE_JWT_SECRET_HEX, parseJwtSecret } from "./jwt.js";
+import { pollUntil } from "./poll.js";
 import { getFreePorts, LOCALHOST } from "./ports.js";
 import { postRaw } from "./rpc.js";
 
@@ -225,10 +226,6 @@ function argValue(args: string[], flag: string): string | undefined {
   return undefined;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 /**
  * Starts `basalt node --datadir D` on free loopback ports with a JWT secret file and waits until
  * `eth_chainId` answers over HTTP (any JSON-RPC response counts). Throws — with the output tail —
@@ -336,27 +333,28 @@ export async function startNode(opts: StartNodeOptions): Promise<NodeHandle> {
   };
   handles.add(handle);
 
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
+  const readyTimeoutMs = opts.readyTimeoutMs ?? 30_000;
   const probe = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
-  for (;;) {
-    if (exitInfo !== undefined) {
-      await handle.stop();
-      throw new Error(
-        `basalt node exited before becoming ready (code ${exitInfo.code}, signal ${exitInfo.signal})\n${handle.outputTail()}`,
-      );
-    }
-    try {
-      const res = await postRaw(handle.url, probe, { timeoutMs: 2000 });
-      const body: unknown = JSON.parse(res.body);
-      if (body !== null && typeof body === "object" && ("result" in body || "error" in body)) return handle;
-    } catch {
-      // not listening yet / not JSON yet
-    }
-    if (Date.now() > deadline) {
-      await handle.stop();
-      throw new Error(`basalt node did not answer eth_chainId within ${opts.readyTimeoutMs ?? 30_000} ms\n${handle.outputTail()}`);
-    }
-    await sleep(100);
+  const exitedEarly = (): Error =>
+    new Error(`basalt node exited before becoming ready (code ${exitInfo?.code}, signal ${exitInfo?.signal})\n${handle.outputTail()}`);
+  try {
+    await pollUntil("an eth_chainId answer", readyTimeoutMs, async () => {
+      if (exitInfo !== undefined) throw exitedEarly();
+      try {
+        const res = await postRaw(handle.url, probe, { timeoutMs: 2000 });
+        const body: unknown = JSON.parse(res.body);
+        if (body !== null && typeof body === "object" && ("result" in body || "error" in body)) return true;
+      } catch {
+        // not listening yet / not JSON yet
+      }
+      return undefined;
+    });
+    return handle;
+  } catch (e) {
+    const exited = exitInfo !== undefined ? exitedEarly() : undefined;
+    await handle.stop();
+    if (exited !== undefined) throw exited;
+    throw new Error(`basalt node did not answer eth_chainId within ${readyTimeoutMs} ms\n${handle.outputTail()}`, { cause: e });
   }
 }
 

@@ -11,6 +11,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { randomBytes } from "node:crypto";
 import { Socket } from "node:net";
 import * as snappy from "snappyjs";
+import { pollUntil } from "./poll.js";
 
 interface ProtocolBase {
   _send: SendMethod;
@@ -135,21 +136,17 @@ export class TestEthPeer {
 
   /** The next message with `code` (and passing `match`), removed from the inbox; rejects after `timeoutMs`. */
   async next(code: number, timeoutMs = 10_000, match: (data: Uint8Array) => boolean = () => true): Promise<Uint8Array> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const i = this.eth.inbox.findIndex((msg) => msg.code === code && match(msg.data));
-      if (i >= 0) return this.eth.inbox.splice(i, 1)[0]!.data;
-      if (this.closedFlag) throw new Error(`connection closed while waiting for eth message 0x${code.toString(16)}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no eth message 0x${code.toString(16)} within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.min(left, 200));
-        this.eth.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
+    return pollUntil(
+      `eth message 0x${code.toString(16)}`,
+      timeoutMs,
+      () => {
+        const i = this.eth.inbox.findIndex((msg) => msg.code === code && match(msg.data));
+        if (i >= 0) return this.eth.inbox.splice(i, 1)[0]!.data;
+        if (this.closedFlag) throw new Error(`connection closed while waiting for eth message 0x${code.toString(16)}`);
+        return undefined;
+      },
+      { intervalMs: 200, wake: (wakeUp) => this.eth.waiters.push(wakeUp) },
+    );
   }
 
   /** Whether the TCP connection is closed. */

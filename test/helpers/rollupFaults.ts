@@ -21,6 +21,7 @@ import { submitL1Transaction, type L1Key } from "../../src/devnet/l1Tx.js";
 import { HttpRpcClient } from "../../src/sync/rpcClient.js";
 import { to0x } from "../../src/util/bytes.js";
 import { makeTempDir, removeDir, startNode, type NodeHandle } from "./basaltProcess.js";
+import { pollUntil } from "./poll.js";
 import { getFreePort } from "./ports.js";
 import { rpcResult, type Json } from "./rpc.js";
 
@@ -164,18 +165,7 @@ export async function syncStatus(n: RollupNode): Promise<Sync> {
 
 /** Polls `fn` every 250 ms until it gives a value (errors count as no value); throws after `timeoutMs`, naming `what` and the last error. */
 export async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last === undefined ? "" : `: ${String(last)}`}`);
-    await new Promise((res) => setTimeout(res, 250));
-  }
+  return pollUntil(what, timeoutMs, fn, { intervalMs: 250, retryErrors: true });
 }
 
 /** One sample of a metric (0 when the series is absent). `labels` as in the exposition, e.g. `{result="replaced"}`. */

@@ -5,6 +5,7 @@ import { BasaltError } from "../../src/util/errors.js";
 import { InvalidParamsError, ServerError } from "../../src/rpc/errors.js";
 import { RawJson } from "../../src/rpc/types.js";
 import type { MethodTable, RpcContext } from "../../src/rpc/types.js";
+import { settle } from "../helpers/poll.js";
 import { MAX_JSON_DEPTH } from "../../src/config/constants.js";
 
 const ctx: RpcContext = { transport: "http" };
@@ -33,7 +34,7 @@ const methods: MethodTable = {
     throw new InvalidParamsError("bad block tag");
   },
   slow: async (params) => {
-    await new Promise((r) => setTimeout(r, params[0] as number));
+    await settle(params[0] as number, "the `slow` method takes as long as its caller asks");
     return params[1];
   },
   overlap: async (params) => {

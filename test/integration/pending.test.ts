@@ -609,7 +609,7 @@ describe("pending tag from the pre-confirmed state", () => {
     it("returns the pre-confirmed receipt from a snapshot emitted after submission", async () => {
       const t = signedTx(syncChain, 7, 0n, { to: recipient, value: 5n });
       const pending = rpc(m, "eth_sendRawTransactionSync", [t.raw, WAIT_MS]);
-      await until(() => syncPool.get(hexToBytes(t.hash as `0x${string}`)) !== undefined && source.listeners.size === 1);
+      await waitUntil("the condition", WAIT_MS, () => syncPool.get(hexToBytes(t.hash as `0x${string}`)) !== undefined && source.listeners.size === 1, 5);
       // The producer pre-confirms it in block 4; the node's snapshot carries blocks 1..4.
       await producerPool.addRaw(hexToBytes(t.raw as `0x${string}`));
       await producerSeq.sealOne();
@@ -626,7 +626,7 @@ describe("pending tag from the pre-confirmed state", () => {
     it("returns the canonical receipt when a block with the transaction is sealed", async () => {
       const t = signedTx(syncChain, 8, 0n, { to: recipient, value: 6n });
       const pending = rpc(m, "eth_sendRawTransactionSync", [t.raw]);
-      await until(() => syncPool.get(hexToBytes(t.hash as `0x${string}`)) !== undefined && source.listeners.size === 1);
+      await waitUntil("the condition", WAIT_MS, () => syncPool.get(hexToBytes(t.hash as `0x${string}`)) !== undefined && source.listeners.size === 1, 5);
       await syncSeq.sealOne();
       const receipt = (await pending) as { transactionHash: string; status: string };
       expect(receipt.transactionHash).toBe(t.hash);
@@ -638,7 +638,7 @@ describe("pending tag from the pre-confirmed state", () => {
     it("keeps waiting through snapshots that do not hold the transaction", async () => {
       const t = signedTx(syncChain, 9, 0n, { to: recipient, value: 7n });
       const pending = rpc(m, "eth_sendRawTransactionSync", [t.raw, WAIT_MS]);
-      await until(() => source.listeners.size === 1);
+      await waitUntil("the condition", WAIT_MS, () => source.listeners.size === 1, 5);
       source.emit(snapshotOf(producer, views, writes)); // blocks 1..3: not this transaction
       expect(source.listeners.size).toBe(1);
       await syncSeq.sealOne();
@@ -660,7 +660,3 @@ describe("pending tag from the pre-confirmed state", () => {
   });
 });
 
-/** Resolves once `cond()` holds, polling every 5 ms; fails after {@link WAIT_MS}. */
-async function until(cond: () => boolean): Promise<void> {
-  await waitUntil("the condition", WAIT_MS, cond, 5);
-}

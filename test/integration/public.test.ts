@@ -305,17 +305,11 @@ class WsClient {
     });
   }
   async waitMessages(n: number): Promise<void> {
-    const deadline = Date.now() + WAIT_MS;
-    while (this.messages.length < n) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} messages, have ${this.messages.length}`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 50);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
+    await waitUntil(`${n} messages`, WAIT_MS, () => this.messages.length >= n, {
+      intervalMs: 50,
+      wake: (wakeUp) => this.waiters.push(wakeUp),
+      detail: () => `have ${this.messages.length}`,
+    });
   }
 }
 

@@ -4,6 +4,7 @@ import { makeJwt } from "../../src/rpc/jwt.js";
 import { ServerError } from "../../src/rpc/errors.js";
 import { RawJson } from "../../src/rpc/types.js";
 import type { MethodTable, RpcContext } from "../../src/rpc/types.js";
+import { settle, waitUntil } from "../helpers/poll.js";
 
 const seen: RpcContext[] = [];
 const methods: MethodTable = {
@@ -17,12 +18,12 @@ const methods: MethodTable = {
     throw new ServerError("nonce too low");
   },
   slow: async (params) => {
-    await new Promise((r) => setTimeout(r, 10));
+    await settle(10, "a handler that takes time");
     return params[0];
   },
   raw: () => new RawJson('{"cached":true}'),
   sleep: async (params) => {
-    await new Promise((r) => setTimeout(r, params[0] as number));
+    await settle(params[0] as number, "the `sleep` method takes as long as its caller asks");
     sleepsDone++;
     return "done";
   },
@@ -232,7 +233,7 @@ describe("RpcHttpServer (http transport)", () => {
     setTimeout(() => ac.abort(), 50);
     await expect(p).rejects.toThrow();
     // the handler finishes after the client left; the server must not write to the dead response
-    await new Promise((r) => setTimeout(r, 200));
+    await waitUntil("the abandoned call to finish", 5_000, () => sleepsDone === before + 1);
     expect(sleepsDone).toBe(before + 1);
     await stillServing();
   });

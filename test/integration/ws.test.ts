@@ -32,7 +32,7 @@ import type { MethodTable } from "../../src/rpc/types.js";
 import { RpcWsServer } from "../../src/rpc/wsServer.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
-import { waitUntil } from "../helpers/poll.js";
+import { pollUntil, waitUntil } from "../helpers/poll.js";
 
 const silent = pino({ level: "silent" });
 const WAIT_MS = 5000;
@@ -82,23 +82,11 @@ class Client {
 
   /** Resolves with the first message (from `from` on) satisfying `pred`. */
   async waitFor(pred: (m: Msg) => boolean, from = 0, timeoutMs = WAIT_MS): Promise<Msg> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hit = this.messages.slice(from).find(pred);
-      if (hit !== undefined) return hit;
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        const got = this.messages.map((m) => m.raw.slice(0, 200)).join("\n");
-        throw new Error(`no matching WebSocket message within ${timeoutMs} ms; got ${got}`);
-      }
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
+    return pollUntil("a matching WebSocket message", timeoutMs, () => this.messages.slice(from).find(pred), {
+      intervalMs: timeoutMs,
+      wake: (wakeUp) => this.waiters.push(wakeUp),
+      detail: () => `got ${this.messages.map((m) => m.raw.slice(0, 200)).join("\n")}`,
+    });
   }
 
   sendRaw(text: string): void {
@@ -274,11 +262,6 @@ async function gaugeTotal(name: string): Promise<number> {
   return data.values.reduce((s, v) => s + v.value, 0);
 }
 
-/** Polls `cond` until true (bounded). */
-async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
-  await waitUntil(what, timeoutMs, cond);
-}
-
 // ---- suite ---------------------------------------------------------------------------------
 
 describe("JSON-RPC over WebSocket", () => {
@@ -377,16 +360,16 @@ describe("JSON-RPC over WebSocket", () => {
   it("syncing: the status at once, then each change of it (reth's form), not every block", async () => {
     const c = await connect();
     const id = await c.subscribe(["syncing"]);
-    await until(() => c.notifications(id).length === 1, "the first status");
+    await waitUntil("the first status", WAIT_MS, () => c.notifications(id).length === 1);
     expect(c.notifications(id)).toEqual([false]);
     syncStatus = { startingBlock: 1n, currentBlock: 2n, highestBlock: 90n };
     await d.seq.sealOne();
-    await until(() => c.notifications(id).length === 2, "the syncing status");
+    await waitUntil("the syncing status", WAIT_MS, () => c.notifications(id).length === 2);
     expect(c.notifications(id)[1]).toEqual({ syncing: true, startingBlock: "0x1", currentBlock: "0x2", highestBlock: "0x5a" });
     await d.seq.sealOne();
     syncStatus = false;
     await d.seq.sealOne();
-    await until(() => c.notifications(id).length === 3, "the end of syncing");
+    await waitUntil("the end of syncing", WAIT_MS, () => c.notifications(id).length === 3);
     expect(c.notifications(id)[2]).toBe(false);
     await d.seq.sealOne();
     await c.call("eth_chainId");
@@ -479,7 +462,7 @@ describe("JSON-RPC over WebSocket", () => {
 
   it("a closed connection takes its subscriptions with it", async () => {
     for (const c of clients.splice(0)) await c.close();
-    await until(() => hub.count() === 0 && ws.connectionCount === 0, "subscriptions to end");
+    await waitUntil("subscriptions to end", WAIT_MS, () => hub.count() === 0 && ws.connectionCount === 0);
     const c = await connect();
     await c.subscribe(["newHeads"]);
     await c.subscribe(["logs", { address: a20(1) }]);
@@ -488,9 +471,9 @@ describe("JSON-RPC over WebSocket", () => {
     expect(await gaugeTotal("basalt_rpc_ws_subscriptions")).toBe(3);
     expect(await gaugeTotal("basalt_rpc_ws_connections")).toBe(1);
     await c.close();
-    await until(() => hub.count() === 0, "subscriptions to end");
+    await waitUntil("subscriptions to end", WAIT_MS, () => hub.count() === 0);
     expect(await gaugeTotal("basalt_rpc_ws_subscriptions")).toBe(0);
-    await until(async () => (await gaugeTotal("basalt_rpc_ws_connections")) === 0, "connection gauge");
+    await waitUntil("connection gauge", WAIT_MS, async () => (await gaugeTotal("basalt_rpc_ws_connections")) === 0);
   });
 
   it("closes the connection on a message above the size limit", async () => {

@@ -25,6 +25,7 @@ import { sendL1Transaction, submitL1Transaction, successfulL1Receipt } from "../
 import { depositTransactionCalldata, MAX_DEPOSIT_DATA_BYTES, sendL1Deposit, type L1Deposit } from "../../../src/devnet/optimismPortal.js";
 import { setSystemConfig } from "../../../src/devnet/systemConfigContract.js";
 import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
+import { waitUntil } from "../../helpers/poll.js";
 
 /** A contract that calls `target` with its calldata and value, bubbling a revert: deposits made by a contract. */
 const FORWARDER_SOURCE = `// SPDX-License-Identifier: MIT
@@ -224,10 +225,5 @@ describe("OptimismPortal deposits", () => {
 
 /** Waits until anvil's pool holds `n` pending transactions (the setter is sent asynchronously). */
 async function waitForPending(n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const status = await rpc.call<{ pending: string }>("txpool_status", []);
-    if (BigInt(status.pending) >= BigInt(n)) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`anvil's pool never held ${n} pending transactions`);
+  await waitUntil(`anvil's pool to hold ${n} pending transactions`, 5_000, async () => BigInt((await rpc.call<{ pending: string }>("txpool_status", [])).pending) >= BigInt(n));
 }

@@ -106,10 +106,6 @@ function refusedStatus(url: string): Promise<number> {
   });
 }
 
-async function until(cond: () => boolean, what: string, ms = WAIT_MS): Promise<void> {
-  await waitUntil(what, ms, cond);
-}
-
 async function metricValue(name: string, labels: Record<string, string> = {}): Promise<number> {
   const m = await register.getSingleMetric(name)!.get();
   const v = m.values.find((x) => Object.entries(labels).every(([k, l]) => (x.labels as Record<string, string>)[k] === l));
@@ -125,14 +121,14 @@ describe("FlashblocksPublisher", () => {
     const ws = await subscribe(`${base}/ws`);
     const text = await subscribe(`${base}/ws?format=text`);
     const brotli = await subscribe(`${base}/?format=brotli`);
-    await until(() => pub.subscriberCount === 4, "4 subscribers");
+    await waitUntil("4 subscribers", WAIT_MS, () => pub.subscriberCount === 4);
     const publishedBefore = await metricValue("basalt_flashblocks_published_total");
     const textBytesBefore = await metricValue("basalt_flashblocks_publish_bytes_total", { format: "text" });
 
     const sent = [payload(0), payload(1), payload(2)];
     for (const p of sent) pub.publish(p);
     const all = [root, ws, text, brotli];
-    await until(() => all.every((c) => c.frames.length === sent.length), "3 frames at every subscriber");
+    await waitUntil("3 frames at every subscriber", WAIT_MS, () => all.every((c) => c.frames.length === sent.length));
 
     const want = sent.map((p) => JSON.stringify(flashblockToJson(p)));
     for (const c of all) expect(c.frames.map((f) => JSON.stringify(flashblockToJson(decodeFlashblockFrame(new Uint8Array(f.data)))))).toEqual(want);
@@ -157,7 +153,7 @@ describe("FlashblocksPublisher", () => {
     const { pub, port } = await startPublisher({ format: "text" });
     const c = await subscribe(`ws://${LOCALHOST}:${port}/ws`);
     pub.publish(payload(0));
-    await until(() => c.frames.length === 1, "one frame");
+    await waitUntil("one frame", WAIT_MS, () => c.frames.length === 1);
     expect(c.frames[0]!.isBinary).toBe(false);
     expect(decodeFlashblockFrame(c.frames[0]!.data.toString("utf8")).index).toBe(0);
   });
@@ -175,7 +171,7 @@ describe("FlashblocksPublisher", () => {
   it("tracks subscribers and closes them with 1001 on close(), freeing the port", async () => {
     const { pub, port } = await startPublisher();
     const c = await subscribe(`ws://${LOCALHOST}:${port}/ws`);
-    await until(() => pub.subscriberCount === 1, "1 subscriber");
+    await waitUntil("1 subscriber", WAIT_MS, () => pub.subscriberCount === 1);
     const closed = new Promise<number>((resolve) => c.ws.once("close", (code) => resolve(code)));
     pub.close();
     expect(await closed).toBe(1001);
@@ -189,16 +185,16 @@ describe("FlashblocksPublisher", () => {
   it("drops a subscriber when it leaves", async () => {
     const { pub, port } = await startPublisher();
     const c = await subscribe(`ws://${LOCALHOST}:${port}/`);
-    await until(() => pub.subscriberCount === 1, "1 subscriber");
+    await waitUntil("1 subscriber", WAIT_MS, () => pub.subscriberCount === 1);
     c.ws.close();
-    await until(() => pub.subscriberCount === 0, "0 subscribers");
+    await waitUntil("0 subscribers", WAIT_MS, () => pub.subscriberCount === 0);
   });
 
   it("disconnects a subscriber that stops reading, and keeps serving the others", async () => {
     const { pub, port } = await startPublisher({ format: "text", maxBufferedBytes: 2 * 1024 * 1024, slowSubscriberTimeoutMs: 300 });
     const slow = await subscribe(`ws://${LOCALHOST}:${port}/ws`);
     const fast = await subscribe(`ws://${LOCALHOST}:${port}/ws`);
-    await until(() => pub.subscriberCount === 2, "2 subscribers");
+    await waitUntil("2 subscribers", WAIT_MS, () => pub.subscriberCount === 2);
     const before = await metricValue("basalt_flashblocks_slow_subscriber_disconnects_total");
     // Stop reading: the kernel buffers fill, then the server's send buffer.
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
@@ -210,6 +206,6 @@ describe("FlashblocksPublisher", () => {
     }, 5);
     expect(pub.subscriberCount).toBe(1);
     expect((await metricValue("basalt_flashblocks_slow_subscriber_disconnects_total")) - before).toBe(1);
-    await until(() => fast.frames.length === i, "every frame at the reading subscriber");
+    await waitUntil("every frame at the reading subscriber", WAIT_MS, () => fast.frames.length === i);
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { AddressInfo } from "node:net";
 import { FlashblocksStreamClient, type DisconnectReason } from "../../../src/flashblocks/streamClient.js";
+import { waitUntil } from "../../helpers/poll.js";
 
 const cleanup: (() => void)[] = [];
 afterEach(() => {
@@ -23,14 +24,6 @@ function server(opts: { autoPong?: boolean; port?: number } = {}): Promise<{ wss
   });
 }
 
-async function until(cond: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe("flashblocks stream client", () => {
   it("delivers text and binary frames with their arrival time", async () => {
     const { url, sockets } = await server();
@@ -38,10 +31,10 @@ describe("flashblocks stream client", () => {
     const c = new FlashblocksStreamClient(url, { frame: (d) => frames.push(d), connected: () => undefined, disconnected: () => undefined });
     cleanup.push(() => c.stop());
     c.start();
-    await until(() => sockets.length === 1);
+    await waitUntil("the condition", 5_000, () => sockets.length === 1);
     sockets[0]!.send("{\"a\":1}");
     sockets[0]!.send(Buffer.from([1, 2, 3]), { binary: true });
-    await until(() => frames.length === 2);
+    await waitUntil("the condition", 5_000, () => frames.length === 2);
     expect(frames[0]).toBe("{\"a\":1}");
     expect([...(frames[1] as Uint8Array)]).toEqual([1, 2, 3]);
   });
@@ -56,7 +49,7 @@ describe("flashblocks stream client", () => {
     );
     cleanup.push(() => c.stop());
     c.start();
-    await until(() => downs.includes("ping-timeout") && sockets.length >= 2);
+    await waitUntil("the condition", 5_000, () => downs.includes("ping-timeout") && sockets.length >= 2);
     expect(downs[0]).toBe("ping-timeout");
   });
 
@@ -66,11 +59,11 @@ describe("flashblocks stream client", () => {
     const c = new FlashblocksStreamClient(url, { frame: () => undefined, connected: () => undefined, disconnected: (r) => downs.push(r) }, { pingIntervalMs: 30 });
     cleanup.push(() => c.stop());
     c.start();
-    await until(() => sockets.length === 1);
+    await waitUntil("the condition", 5_000, () => sockets.length === 1);
     // Each ping after the first is sent only if the previous one's pong arrived; count them at the server.
     let pings = 0;
     sockets[0]!.on("ping", () => pings++);
-    await until(() => pings >= 6);
+    await waitUntil("the condition", 5_000, () => pings >= 6);
     expect(c.isConnected).toBe(true);
     expect(sockets.length).toBe(1);
     expect(downs).toEqual([]);
@@ -88,21 +81,21 @@ describe("flashblocks stream client", () => {
     );
     cleanup.push(() => c.stop());
     c.start();
-    await until(() => first.sockets.length === 1);
+    await waitUntil("the condition", 5_000, () => first.sockets.length === 1);
     first.sockets[0]!.close(1001, "going away");
-    await until(() => first.sockets.length === 2);
+    await waitUntil("the condition", 5_000, () => first.sockets.length === 2);
     expect(events[0]).toEqual({ reason: "closed", retry: 0 });
     // Server gone: connect failures back off 40, 80, 100, 100 ms.
     for (const s of first.sockets) s.terminate();
     first.wss.close();
-    await until(() => events.filter((e) => e.reason === "connect-failed").length >= 4);
+    await waitUntil("the condition", 5_000, () => events.filter((e) => e.reason === "connect-failed").length >= 4);
     const retries = events.filter((e) => e.reason === "connect-failed").map((e) => e.retry);
     expect(retries.slice(0, 4)).toEqual([40, 80, 100, 100]);
     // Server back on the same port: connected, backoff reset.
     const again = await server({ port });
-    await until(() => again.sockets.length === 1);
+    await waitUntil("the condition", 5_000, () => again.sockets.length === 1);
     // The server may see the socket before the client's open event fires.
-    await until(() => connects >= 3);
+    await waitUntil("the condition", 5_000, () => connects >= 3);
     expect(connects).toBeGreaterThanOrEqual(3);
   });
 });

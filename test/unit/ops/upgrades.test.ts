@@ -25,7 +25,7 @@ import { knownUpgradeSchedule, localForkView, networkSchedule, readL1Schedule } 
 import { UpgradeSourceWatcher } from "../../../src/ops/upgrades/watcher.js";
 import { ethConfig } from "../../../src/rpc/methods/ethConfig.js";
 import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
-import { waitUntil } from "../../helpers/poll.js";
+import { settle, waitUntil } from "../../helpers/poll.js";
 import { LOCALHOST } from "../../helpers/ports.js";
 import { UPGRADE_SIGNAL_CONTRACT, UpgradeSignalL1 } from "../../helpers/upgradeSignalL1.js";
 
@@ -160,7 +160,7 @@ describe("the upgrade source watcher", () => {
     expect(lines.some((l) => l.level === 30 && l.msg.includes("answers again"))).toBe(true);
     await watcher.stop();
     const stoppedAt = reads.length;
-    await new Promise((r) => setTimeout(r, 100));
+    await settle(100, "a stopped watcher reads nothing more (a negative check)");
     expect(reads.length).toBe(stoppedAt);
   });
 });

@@ -15,6 +15,7 @@ import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { GossipImporter, type FetchedPayload } from "../../../src/p2p/gossipImport.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
+import { waitUntil } from "../../helpers/poll.js";
 import { ProofsTraffic } from "../../helpers/proofs.js";
 import { to0x } from "../../../src/util/bytes.js";
 
@@ -48,9 +49,14 @@ function importer(follower: Chain, fetchByNumber?: (n: bigint) => Promise<Fetche
   return imp;
 }
 
-async function settle(imp: GossipImporter, until: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !until(); i++) await new Promise((r) => setTimeout(r, 10));
-  await (imp as unknown as { work: Promise<void> }).work;
+/** Waits until `cond` holds (when given), then until the importer's queue is idle (tasks it queued meanwhile included). */
+async function imported(imp: GossipImporter, cond?: () => boolean): Promise<void> {
+  if (cond !== undefined) await waitUntil("the importer to reach the expected head", 4_000, cond);
+  const queue = imp as unknown as { work: Promise<void> };
+  for (let w = queue.work; ; w = queue.work) {
+    await w;
+    if (w === queue.work) return;
+  }
 }
 
 const msg = (payloadBytes: Uint8Array) => ({ version: 3, payloadBytes, from: "peer", receivedAtMs: Date.now() });
@@ -64,12 +70,12 @@ describe("GossipImporter", () => {
     imp.receive(msg(bytesOf(producer.chain, 1n)));
     imp.receive(msg(bytesOf(producer.chain, 3n)));
     imp.receive(msg(bytesOf(producer.chain, 2n)));
-    await settle(imp, () => follower.chain.head.header.number === 3n);
+    await imported(imp, () => follower.chain.head.header.number === 3n);
     expect(follower.chain.head.hash()).toEqual(producer.chain.getBlockByNumber(3n)!.hash());
     imp.receive(msg(bytesOf(producer.chain, 3n)));
     imp.receive(msg(Uint8Array.of(0xc0, 1, 2, 3)));
     imp.receive(msg(bytesOf(producer.chain, 4n)));
-    await settle(imp, () => follower.chain.head.header.number === 4n);
+    await imported(imp, () => follower.chain.head.header.number === 4n);
     expect(to0x(follower.chain.head.hash())).toBe(to0x(producer.chain.getBlockByNumber(4n)!.hash()));
     expect(imp.heldCount()).toBe(0);
     expect(imp.imported).toBe(4);
@@ -93,12 +99,12 @@ describe("GossipImporter", () => {
       return b === undefined ? undefined : { version: 3, payloadBytes: b.serialize() };
     });
     imp.receive(msg(bytesOf(producer.chain, 4n)));
-    await settle(imp, () => fetches.length >= 1);
+    await imported(imp, () => fetches.length >= 1);
     expect(follower.chain.head.header.number).toBe(0n);
     expect(imp.heldCount()).toBe(1);
     lying = false;
     imp.receive(msg(bytesOf(producer.chain, 5n)));
-    await settle(imp, () => follower.chain.head.header.number === 5n);
+    await imported(imp, () => follower.chain.head.header.number === 5n);
     expect(follower.chain.head.hash()).toEqual(producer.chain.getBlockByNumber(5n)!.hash());
     expect(imp.heldCount()).toBe(0);
   }, 60_000);
@@ -112,20 +118,20 @@ describe("GossipImporter", () => {
     await b.seq.sealOne();
     const imp = importer(follower.chain);
     for (const n of [1n, 2n, 3n]) imp.receive(msg(bytesOf(a.chain, n)));
-    await settle(imp, () => follower.chain.head.header.number === 3n);
+    await imported(imp, () => follower.chain.head.header.number === 3n);
     // Branch b forks at genesis; with the safe head at genesis its block 2 becomes the head.
     imp.receive(msg(bytesOf(b.chain, 1n)));
     imp.receive(msg(bytesOf(b.chain, 2n)));
-    await settle(imp, () => follower.chain.head.hash().every((x, i) => x === b.chain.getBlockByNumber(2n)!.hash()[i]));
+    await imported(imp, () => follower.chain.head.hash().every((x, i) => x === b.chain.getBlockByNumber(2n)!.hash()[i]));
     expect(follower.chain.head.hash()).toEqual(b.chain.getBlockByNumber(2n)!.hash());
     // Back to branch a, then mark a's block 1 safe: b's branch (forking at 0) is refused.
     imp.receive(msg(bytesOf(a.chain, 3n)));
-    await settle(imp, () => follower.chain.head.header.number === 3n);
+    await imported(imp, () => follower.chain.head.header.number === 3n);
     await follower.chain.setHead(follower.chain.headHash, a.chain.getBlockByNumber(1n)!.hash());
     await b.seq.sealOne();
     imp.receive(msg(bytesOf(b.chain, 3n)));
     imp.receive(msg(bytesOf(b.chain, 1n)));
-    await settle(imp, () => false);
+    await imported(imp);
     expect(follower.chain.head.hash()).toEqual(a.chain.getBlockByNumber(3n)!.hash());
   }, 60_000);
 });

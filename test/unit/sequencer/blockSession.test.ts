@@ -333,25 +333,20 @@ describe("OpDevSequencer with flashblocks", () => {
     await chain.close();
   });
 
-  /** Resolves once `cond` holds (polled every 20 ms), failing after `ms`. */
-  async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
-    await waitUntil(what, ms, cond, 20);
-  }
-
   it("publishes frames while the block is open and commits exactly their transactions", async () => {
     const frames: FlashblocksPayloadV1[] = [];
     seq = new OpDevSequencer(chain, pool, 0.5, silent, { flashblocks: { intervalMs: 100, sink: { publish: (p) => frames.push(p) } } });
     expect(seq.flashblocksEnabled).toBe(true);
     seq.start();
-    await until(() => frames.some((f) => f.index === 1), 5_000, "flashblock 1 of the first block");
+    await waitUntil("flashblock 1 of the first block", 5_000, () => frames.some((f) => f.index === 1), 20);
     const tx = signed(chain, 0, 0n);
     await pool.addRaw(tx.serialize());
     const hex = bytesToHex(tx.serialize());
-    await until(() => frames.some((f) => f.diff.transactions.some((t) => bytesToHex(t) === hex)), 5_000, "the transaction in a flashblock");
+    await waitUntil("the transaction in a flashblock", 5_000, () => frames.some((f) => f.diff.transactions.some((t) => bytesToHex(t) === hex)), 20);
     const carrying = frames.find((f) => f.diff.transactions.some((t) => bytesToHex(t) === hex))!;
     expect(carrying.index).toBeGreaterThan(0);
     const n = carrying.metadata.blockNumber;
-    await until(() => chain.head.header.number >= n, 5_000, `block ${n} to be sealed`);
+    await waitUntil(`block ${n} to be sealed`, 5_000, () => chain.head.header.number >= n, 20);
     const block = chain.getBlockByNumber(n)!;
     const mine = frames.filter((f) => f.metadata.blockNumber === n);
     expect(mine.map((f) => f.index)).toEqual(mine.map((_, i) => i));
@@ -360,7 +355,7 @@ describe("OpDevSequencer with flashblocks", () => {
     expect(mine.flatMap((f) => f.diff.transactions.map(bytesToHex))).toEqual(block.transactions.map((t) => bytesToHex(t.serialize())));
     expect(bytesToHex(mine[0]!.base!.parentHash)).toBe(bytesToHex(block.header.parentHash));
     // Index 0 of the next block names the last frame of this one.
-    await until(() => frames.some((f) => f.metadata.blockNumber === n + 1n), 5_000, `flashblock 0 of block ${n + 1n}`);
+    await waitUntil(`flashblock 0 of block ${n + 1n}`, 5_000, () => frames.some((f) => f.metadata.blockNumber === n + 1n), 20);
     const next0 = frames.find((f) => f.metadata.blockNumber === n + 1n)!;
     expect(next0.index).toBe(0);
     expect(next0.metadata.prevFlashblockId).toEqual({ block: n, index: mine[mine.length - 1]!.index });
@@ -374,7 +369,7 @@ describe("OpDevSequencer with flashblocks", () => {
     // A long block time: only sealOne() seals.
     seq = new OpDevSequencer(chain, pool, 60, silent, { flashblocks: { intervalMs: 100, sink: { publish: (p) => frames.push(p) } } });
     seq.start();
-    await until(() => frames.length >= 1, 5_000, "flashblock 0 of block 1");
+    await waitUntil("flashblock 0 of block 1", 5_000, () => frames.length >= 1, 20);
     const to = hexToBytes(accounts[4]!.address as `0x${string}`);
     const deposit = seq.injectDeposit({ from: new Uint8Array(20).fill(0xbb), to, mint: 7n, value: 0n, gasLimit: 30_000n, data: new Uint8Array(0) });
     const tx = signed(chain, 0, 0n);

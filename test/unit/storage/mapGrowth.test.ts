@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { bulkLoadState, verifyState } from "../../../src/storage/bulkLoad.js";
 import { ChainStore } from "../../../src/storage/store.js";
 import { syntheticAccounts } from "./syntheticState.js";
+import { waitUntil } from "../../helpers/poll.js";
 import { tempDirs } from "../../helpers/tempDirs.js";
 
 const tmp = tempDirs("basalt-mapgrow-");
@@ -27,7 +28,8 @@ describe("LMDB map growth", () => {
       // A reader's snapshot is renewed once lmdb-js resets its read transaction, which it does on a
       // setTimeout(0) task (as between a worker's requests); the reader has read at open (its meta),
       // so it holds a snapshot from before the writes until then.
-      await new Promise((r) => setTimeout(r, 0));
+      const rootHex = Buffer.from(loaded.stateRoot).toString("hex");
+      await waitUntil("the reader's snapshot renewed", 5_000, () => Buffer.from(reader.getStateRoot() ?? new Uint8Array()).toString("hex") === rootHex, 0);
       expect(verifyState(reader, loaded.stateRoot).problems).toEqual([]);
       expect(Buffer.from(reader.getStateRoot()!).toString("hex")).toBe(Buffer.from(loaded.stateRoot).toString("hex"));
     } finally {

@@ -99,7 +99,7 @@ describe("devp2p node: BlockRangeUpdate", () => {
     // The eth/68 peer got no update and is still up.
     const h68 = await p68.request(0x03, [u(0n), u(1n), new Uint8Array(0), new Uint8Array(0)]);
     expect(h68).toHaveLength(1);
-    await expect(p68.next(0x11, 0)).rejects.toThrow(/no eth message 0x11/);
+    await expect(p68.next(0x11, 0)).rejects.toThrow(/timed out after 0 ms waiting for eth message 0x11/);
   }, 60_000);
 
   it("drops an eth/68 peer that sends BlockRangeUpdate", async () => {

@@ -32,7 +32,7 @@ import {
   type SnapshotProofsHeader,
   type SnapshotProofsInfo,
 } from "../storage/snapshot.js";
-import { fromHex, to0x } from "../util/bytes.js";
+import { to0x } from "../util/bytes.js";
 
 /** Reads the head, genesis and chain id of a datadir's chain (the private copy of an export). */
 async function describeChain(datadir: string): Promise<SnapshotChainInfo> {

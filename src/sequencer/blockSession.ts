@@ -26,7 +26,6 @@ import type { Common } from "@ethereumjs/common";
 import { bigIntToBytes, concatBytes, hexToBytes, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { keccak256 } from "../util/keccak.js";
-import { RLP } from "@ethereumjs/rlp";
 import { blockWriteOf, type Chain, type ExecutedBlock } from "../blockchain/chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { OpFork, type OpChainConfig } from "../chain/op/forks.js";

@@ -23,7 +23,6 @@
 import type { Block } from "@ethereumjs/block";
 import type { Logger } from "pino";
 import { applyConfigUpdates, systemConfigFromL2Block } from "../chain/op/systemConfig.js";
-import { isDeposit } from "../chain/op/depositTx.js";
 import { isActivationBlock, type OpForkName } from "../chain/op/forks.js";
 import { decodeL1InfoCalldata } from "../chain/op/l1InfoTx.js";
 import type { RollupConfig } from "../chain/op/rollupConfig.js";

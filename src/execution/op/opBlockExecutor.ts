@@ -21,11 +21,10 @@
  * API. It only touches the state through the VM's state manager.
  */
 import type { Block } from "@ethereumjs/block";
-import { Capability, type TypedTransaction } from "@ethereumjs/tx";
-import { RLP } from "@ethereumjs/rlp";
+import type { TypedTransaction } from "@ethereumjs/tx";
 import { decodeL1InfoCalldata } from "../../chain/op/l1InfoTx.js";
 import { l1InfoSourceHash } from "../../chain/op/sourceHash.js";
-import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, equalsBytes, concatBytes, setLengthLeft, hexToBytes, intToBytes, KECCAK256_RLP } from "@ethereumjs/util";
+import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, equalsBytes, setLengthLeft, hexToBytes, KECCAK256_RLP } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
 import { EVMError } from "@ethereumjs/evm";
 import { keccak256 } from "../../util/keccak.js";
@@ -728,9 +727,4 @@ export class OpBlockExecutor {
       withdrawalsRoot,
     };
   }
-}
-
-/** Whether a transaction type may appear in an OP block body. */
-export function isAllowedOpTxType(tx: { type: number; supports?(c: number): boolean }): boolean {
-  return tx.type !== BLOB_TX_TYPE && (tx.type === DEPOSIT_TX_TYPE || tx.supports?.(Capability.EIP2718TypedTransaction) !== undefined);
 }

@@ -27,7 +27,7 @@ export class Discovery {
   private socket: Socket | undefined;
   private readonly endpoint: { address: string; udpPort: number | null; tcpPort: number | null };
 
-  constructor(privateKey: Uint8Array, private readonly opts: DiscoveryOptions) {
+  constructor(privateKey: Uint8Array, opts: DiscoveryOptions) {
     this.endpoint = { address: opts.announce.address, udpPort: null, tcpPort: opts.announce.tcpPort };
     this.dpt = new DPT(privateKey, {
       endpoint: this.endpoint,

@@ -58,7 +58,6 @@ export interface ElDiscv5Options {
 /** See the module comment. */
 export class ElDiscv5 {
   private dv5: Discv5 | undefined;
-  private transport: ProtocolIdTransport | undefined;
   private undo: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastLookup = 0;
@@ -89,7 +88,6 @@ export class ElDiscv5 {
       },
       onBytes: (direction, n) => o.counters.inc(`bytes:${direction}`, n),
     });
-    this.transport = transport;
     const dv5 = Discv5.create({ enr, privateKey: key as never, bindAddrs: { ip4: bindAddr }, transport: transport.asService(), config: { enrUpdate: false } });
     this.undo = withProtocolId(dv5, o.protocolId);
     this.dv5 = dv5;

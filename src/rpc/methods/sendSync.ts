@@ -10,7 +10,6 @@
  * is refused with -32602 `time out too long, timeout: {ms} ms, max: 6000 ms` (base/base
  * `rpc/eth.rs`). When the wait runs out: {@link TransactionConfirmationTimeoutError}.
  */
-import type { Chain } from "../../blockchain/chain.js";
 import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../config/constants.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
 import { counter, histogram } from "../../util/metrics.js";

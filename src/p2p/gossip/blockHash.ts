@@ -16,7 +16,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { keccak256 } from "../../util/keccak.js";
-import type { GossipEnvelope, GossipWithdrawal } from "./envelope.js";
+import type { GossipEnvelope, GossipWithdrawal } from "./payload.js";
 import type { BlocksVersion } from "./topics.js";
 
 /** keccak256(rlp([])): the ommers hash of every post-merge header. */

@@ -6,7 +6,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { GOSSIP_MAX_MESSAGE_BYTES, GOSSIP_MIN_MESSAGE_BYTES } from "../../config/constants.js";
-import type { GossipEnvelope } from "./envelope.js";
+import type { GossipEnvelope } from "./payload.js";
 import { GossipCodecError, GossipCodecErrorCode } from "./errors.js";
 import { BLOCK_SIGNATURE_BYTES } from "./signing.js";
 import { snappyCompress, snappyDecodedLength, snappyUncompress } from "./snappy.js";

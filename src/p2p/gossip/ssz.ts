@@ -16,7 +16,7 @@
  * Decoding never throws anything but {@link GossipCodecError}.
  */
 import { ByteListType, ByteVectorType, ContainerType, ListCompositeType, UintBigintType } from "@chainsafe/ssz";
-import type { GossipEnvelope, GossipPayload } from "./envelope.js";
+import type { GossipEnvelope, GossipPayload } from "./payload.js";
 import { malformedSsz, unencodable } from "./errors.js";
 import type { BlocksVersion } from "./topics.js";
 

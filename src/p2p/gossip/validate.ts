@@ -15,7 +15,7 @@ import { OpFork, opForkAt, type OpForkSchedule } from "../../chain/op/forks.js";
 import { bytesEqual, toHex } from "../../util/bytes.js";
 import { LruMap } from "../../util/lru.js";
 import { payloadBlockHash } from "./blockHash.js";
-import type { GossipEnvelope } from "./envelope.js";
+import type { GossipEnvelope } from "./payload.js";
 import { GossipCodecError, GossipCodecErrorCode } from "./errors.js";
 import { decodeBlockMessage } from "./message.js";
 import { recoverBlockSigner } from "./signing.js";
@@ -51,24 +51,6 @@ export type GossipRejectReason =
   | "no_signer"
   | "bad_signature"
   | "wrong_signer";
-
-/** Every {@link GossipRejectReason} (to pre-create metric label values). */
-export const GOSSIP_REJECT_REASONS: readonly GossipRejectReason[] = [
-  "ok",
-  "too_large",
-  "too_small",
-  "bad_snappy",
-  "malformed",
-  "old",
-  "future",
-  "bad_fields",
-  "bad_hash",
-  "too_many_at_height",
-  "duplicate",
-  "no_signer",
-  "bad_signature",
-  "wrong_signer",
-];
 
 /** An accepted block: what the main thread needs to import it (bytes only, so it can cross threads as `payloadBytes`). */
 export interface ValidatedGossipBlock {

@@ -19,6 +19,7 @@
  */
 import { BEACON_MAX_RESPONSE_BYTES, BEACON_REQUEST_TIMEOUT_MS, BLOB_BYTES, KZG_POINT_BYTES } from "../config/constants.js";
 import { to0x, toHex } from "../util/bytes.js";
+import { isMissingRouteText } from "../util/foreignErrorText.js";
 import { BlobError, BlobErrorCode, wrongSize } from "./blobErrors.js";
 import { blobToCommitment, kzgBackend, verifyBlobProof, versionedHash, type KzgBackend } from "./kzg.js";
 
@@ -99,7 +100,7 @@ function missingRoute(body: string): boolean {
     return true;
   }
   if (typeof message !== "string") return true;
-  return /route|page not found|unknown endpoint|not implemented/i.test(message);
+  return isMissingRouteText(message);
 }
 
 /** A non-negative safe integer from a beacon-API quantity (decimal string, or number). */

@@ -20,6 +20,7 @@ import {
   DEVNET_L1_RECEIPT_TIMEOUT_MS,
 } from "../config/constants.js";
 import { UpstreamRpcError, type JsonRpcClient } from "../sync/rpcClient.js";
+import { isRevertText } from "../util/foreignErrorText.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
 import { parseL1Receipt, type L1TxReceipt } from "./l1Receipt.js";
 
@@ -116,7 +117,7 @@ function revertDataOf(e: UpstreamRpcError): string | undefined {
 function refusal(e: unknown, to: string, abi: readonly unknown[] | undefined): unknown {
   if (!(e instanceof UpstreamRpcError)) return e;
   const data = revertDataOf(e);
-  if (e.rpcCode !== 3 && data === undefined && !/revert/i.test(e.message)) return e;
+  if (e.rpcCode !== 3 && data === undefined && !isRevertText(e.message)) return e;
   const reason = data !== undefined ? revertReason(data, abi) : e.message;
   return new DevnetError({ code: DevnetErrorCode.CALL_REVERTED, to, reason, data: data ?? "0x" }, `the L1 refused the transaction to ${to}: ${reason}`, { cause: e });
 }

@@ -37,6 +37,7 @@ import type { StateReader } from "../execution/state/stateReader.js";
 import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXPOOL_PRICE_BUMP_PERCENT } from "../config/constants.js";
 import { fromHex, to0x, toHex } from "../util/bytes.js";
 import { TxPoolError, TxPoolErrorCode } from "./errors.js";
+import { ethereumjsEip7825Decode } from "../util/foreignErrorText.js";
 
 /** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
 const RLP_LIST_PREFIX = 0xc0;
@@ -96,12 +97,6 @@ export interface PooledTx {
   sidecar?: BlobSidecar;
 }
 
-/**
- * @ethereumjs/tx refuses to build a transaction above the EIP-7825 cap once the fork enables it
- * ("Transaction gas limit … exceeds the maximum allowed by EIP-7825 (…)"), before the pool sees it.
- * The library says so only in its message.
- */
-const EIP7825_DECODE_ERROR = /exceeds the maximum allowed by EIP-7825/;
 
 /** A {@link BlobSidecarError} as the pool's refusal. */
 function sidecarRefusal(e: BlobSidecarError): TxPoolError {
@@ -132,7 +127,7 @@ export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: Typed
   } catch (e) {
     const m = (e as Error).message;
     const type = { code: TxPoolErrorCode.DECODE_FAILED } as const;
-    throw new TxPoolError(EIP7825_DECODE_ERROR.test(m) ? { ...type, gasLimitTooHigh: true } : type, `rlp: ${m.replace(/ \(tx type=.*$/s, "")}`);
+    throw new TxPoolError(ethereumjsEip7825Decode(m) ? { ...type, gasLimitTooHigh: true } : type, `rlp: ${m.replace(/ \(tx type=.*$/s, "")}`);
   }
 }
 

@@ -41,7 +41,8 @@ export function loopbackFor(host: string): string {
 export function failureReason(e: unknown): string {
   if (e instanceof DoctorError) return e.message;
   const err = e as NodeJS.ErrnoException;
-  if (err.code !== undefined) return `${err.code}${err.message.includes(err.code) ? "" : ` (${err.message})`}`;
+  // A system call's error (it names a syscall) already says its code in its message.
+  if (err.code !== undefined) return err.syscall !== undefined ? err.code : `${err.code} (${err.message})`;
   return err.message ?? String(e);
 }
 

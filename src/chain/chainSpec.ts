@@ -237,6 +237,3 @@ const OP_DEFAULT_BLOB_SCHEDULE: Record<string, BlobScheduleEntry> = {
 };
 
 /** Chain id of a genesis. */
-export function chainIdOf(g: GenesisJson): bigint {
-  return BigInt(g.config.chainId);
-}

@@ -350,10 +350,7 @@ export interface BasaltOptions {
 /** The dotted name of an option, e.g. `"http.port"`. */
 export type OptionName = keyof BasaltOptions;
 
-/** The value type of an option as named in the table. */
-export type OptionType = "number" | "string" | "boolean";
-
-/** Maps a TypeScript value type to its {@link OptionType}. */
+/** Maps a TypeScript value type to the name of its option type in the table ("number", "boolean", "string"). */
 export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
 
 /** The help-text group of an option. */

@@ -18,8 +18,6 @@ import { DerivationCodecError, DerivationCodecErrorCode, invalidEncodeInput } fr
 
 /** Version byte of batcher data that carries frames (`DERIVATION_VERSION_0`). */
 export const DERIVATION_VERSION_0 = 0x00;
-/** Version byte of an alt-DA commitment (specs derivation.md; Base posts to L1 directly, so it is ignored). */
-export const DERIVATION_VERSION_ALT_DA = 0x01;
 /** Bytes of a channel id. */
 export const CHANNEL_ID_LENGTH = 16;
 /** Encoded bytes of a frame besides its data: id 16, number 2, length 4, is_last 1 (op-node `FrameV0OverHeadSize`). */

@@ -11,8 +11,6 @@ import { bytesEqual } from "../util/bytes.js";
 import { encodeFlashblock, MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblocksPayloadV1 } from "./codec.js";
 import { MAX_HOLD_AHEAD_BLOCKS } from "../config/constants.js";
 
-export { MAX_FLASHBLOCKS_PER_PAYLOAD };
-
 /** Why a frame was dropped without touching the pending state. */
 export type DropReason = "block-zero" | "index-too-high" | "base-block-mismatch" | "stale" | "too-far-ahead" | "waiting-for-first";
 /** Why the pending state was cleared (the offending frame is not applied). */

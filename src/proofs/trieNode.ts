@@ -71,22 +71,6 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 
-/** The path `path` followed by `nibbles[from..to)` (a new array). */
-export function extendPath(path: Uint8Array, nibbles: Uint8Array, from = 0, to = nibbles.length): Uint8Array {
-  const out = new Uint8Array(path.length + to - from);
-  out.set(path);
-  out.set(nibbles.subarray(from, to), path.length);
-  return out;
-}
-
-/** The path `path` followed by one nibble (a new array). */
-export function childPath(path: Uint8Array, nibble: number): Uint8Array {
-  const out = new Uint8Array(path.length + 1);
-  out.set(path);
-  out[path.length] = nibble;
-  return out;
-}
-
 /** Items of a branch's RLP list; an extension's or leaf's has 2. */
 const BRANCH_ITEMS = BRANCH_WIDTH + 1;
 /** RLP prefixes (Yellow Paper appendix B): a byte below 0x80 is itself; 0x80-0xb7 a short string; 0xb8-0xbf a long one; 0xc0-0xf7 a short list; 0xf8-0xff a long one. */

@@ -3,7 +3,6 @@
  * executor and node settings. One instance per node; handlers take it by closure.
  */
 import type { RawAccountProof } from "../proofs/reader.js";
-import type { Block } from "@ethereumjs/block";
 import type { Chain } from "../blockchain/chain.js";
 import type { CallService } from "../execution/callRequest.js";
 import type { TxPool } from "../txpool/txpool.js";
@@ -33,12 +32,6 @@ export interface ProofsSource {
   proof(address: string, slots: string[], number: bigint): Promise<RawAccountProof>;
   /** debug_proofsSyncStatus. */
   status(): { earliest: number | null; latest: number | null };
-}
-
-/** Engine API hooks (payload building), provided by the node runtime. */
-export interface EngineHooks {
-  /** Called after the head changed through the Engine API. */
-  onHeadChanged?(head: Block): void;
 }
 
 /** Dependencies of the RPC methods. */

@@ -66,11 +66,6 @@ export class ParseError extends RpcError {
     super(RpcCode.ParseError, message, undefined, "RPC_PARSE_ERROR");
   }
 }
-export class InvalidRequestError extends RpcError {
-  constructor(message = "invalid request") {
-    super(RpcCode.InvalidRequest, message, undefined, "RPC_INVALID_REQUEST");
-  }
-}
 export class MethodNotFoundError extends RpcError {
   constructor(method: string) {
     super(RpcCode.MethodNotFound, `the method ${method} does not exist/is not available`, undefined, "RPC_METHOD_NOT_FOUND");

@@ -103,12 +103,6 @@ export function decodeShard(b: Uint8Array): BlockRun[] {
   return runs;
 }
 
-/** The last block of runs (undefined when empty). */
-export function lastBlock(runs: readonly BlockRun[]): number | undefined {
-  const r = runs.at(-1);
-  return r === undefined ? undefined : r.start + r.count - 1;
-}
-
 /** Appends block `n` (greater than every block in `runs`) in place. */
 export function appendRun(runs: BlockRun[], n: number): void {
   const last = runs.at(-1);

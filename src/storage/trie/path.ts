@@ -46,11 +46,6 @@ export function pathKey(path: ArrayLike<number>, prefix?: Uint8Array): Buffer {
   return out;
 }
 
-/** The path of a path key (without the storage prefix of `prefixBytes`). */
-export function pathOfKey(key: Uint8Array, prefixBytes = 0): Uint8Array {
-  return key.slice(prefixBytes, key.length - 1);
-}
-
 /**
  * The key range of a path's subtree, the node at the path included: keys start with the path's
  * nibbles (after `prefix`); `end` is exclusive.

@@ -32,7 +32,7 @@ import type { Precompile } from "./types.js";
 import type { BasePrecompiles } from "../../base/registry.js";
 import { basePrecompilesFor } from "../../base/chainPrecompiles.js";
 
-export type { Precompile, PrecompileResult } from "./types.js";
+export type { Precompile } from "./types.js";
 
 /** The precompiles active at one fork. */
 export interface PrecompileSet {

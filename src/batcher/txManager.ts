@@ -57,7 +57,7 @@ const BLOB_TX_GAS = 21_000n;
 const WEI_PER_GWEI = 1_000_000_000;
 
 /** Where a batcher transaction stands. */
-export type ManagedTxStatus =
+type ManagedTxStatus =
   /** Not yet accepted by the L1's pool (an earlier one is waiting, or the submission failed and is retried). */
   | "unsent"
   /** In the pool, not yet included. */
@@ -86,7 +86,7 @@ export interface ManagedTx {
 }
 
 /** What one {@link TxManager.poll} changed. */
-export interface TxPollResult {
+interface TxPollResult {
   head: L1Header;
   /** Transactions an L1 reorg removed from the chain (and not included again in this poll). */
   reorged: ManagedTx[];
@@ -95,7 +95,7 @@ export interface TxPollResult {
 }
 
 /** Options of {@link TxManager}. */
-export interface TxManagerOptions {
+interface TxManagerOptions {
   /** The batcher's 32-byte private key. */
   key: Uint8Array;
   /** The L1 chain id (the rollup config's); the RPC must serve it. */

@@ -15,7 +15,7 @@ import { watchRequestSystemCalls } from "../execution/systemCalls.js";
 import { ethereumjsBlockFull, ethereumjsNonceMismatch } from "../util/foreignErrorText.js";
 
 /** Attributes of a block to build (Engine API PayloadAttributes). */
-export interface BuildAttributes {
+interface BuildAttributes {
   timestamp: bigint;
   feeRecipient: Uint8Array;
   prevRandao: Uint8Array;

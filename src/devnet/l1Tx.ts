@@ -48,7 +48,7 @@ export interface L1SendOptions extends L1WaitOptions {
 }
 
 /** One L1 transaction to send. */
-export interface L1TxRequest {
+interface L1TxRequest {
   /** Recipient (0x hex); undefined for a contract creation. */
   to?: string;
   /** Calldata (or init code for a creation). */
@@ -64,7 +64,7 @@ export interface L1TxRequest {
 }
 
 /** A transaction accepted by the L1's pool, not yet included. */
-export interface SubmittedL1Tx {
+interface SubmittedL1Tx {
   /** 0x hex. */
   hash: string;
   nonce: bigint;
@@ -73,7 +73,7 @@ export interface SubmittedL1Tx {
 }
 
 /** The 32-byte key of `key`. @throws DevnetError `DEVNET_INVALID_ARGUMENT` when it is not 32 bytes. */
-export function l1KeyBytes(key: L1Key): Uint8Array {
+function l1KeyBytes(key: L1Key): Uint8Array {
   const bytes = typeof key === "string" && isHexString(key) ? hexToBytes(key) : key;
   if (!(bytes instanceof Uint8Array) || bytes.length !== 32) {
     throw new DevnetError({ code: DevnetErrorCode.INVALID_ARGUMENT, field: "key", value: "(redacted)" }, "an L1 private key must be 32 bytes (0x hex or bytes)");

@@ -22,7 +22,7 @@ export type ClearReason =
   | "conflicting-duplicate";
 
 /** Outcome of offering one flashblock. `append` and `replaced` mean: (re)build pending state with this frame. */
-export type Decision =
+type Decision =
   | { kind: "append" }
   | { kind: "duplicate" }
   | { kind: "held" }
@@ -31,20 +31,20 @@ export type Decision =
   | { kind: "replaced" };
 
 /** Canonical block as seen by the sequencer: number, hash and ordered transaction hashes. */
-export interface CanonicalBlock {
+interface CanonicalBlock {
   number: bigint;
   hash: Uint8Array;
   txHashes: Uint8Array[];
 }
 
 /** Outcome of a canonical block; `replay` lists held frames (in order) to offer again now that their parent is canonical. */
-export interface CanonicalOutcome {
+interface CanonicalOutcome {
   kind: "catch-up" | "rebase" | "reorg" | "ignore" | "continue";
   replay: FlashblocksPayloadV1[];
 }
 
 /** The frames of one pending block, in index order (index 0 first). */
-export interface PendingBlock {
+interface PendingBlock {
   number: bigint;
   payloadId: Uint8Array;
   frames: FlashblocksPayloadV1[];

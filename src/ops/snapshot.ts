@@ -114,7 +114,7 @@ async function openForExport(datadir: string, dir: string): Promise<ProofsStore>
 }
 
 /** What an export did. */
-export interface ExportResult {
+interface ExportResult {
   header: SnapshotHeader;
   /** Why a proofs store found at the proofs directory was not carried (it has no window yet). */
   proofsLeftOut?: string;
@@ -159,7 +159,7 @@ export async function exportChainSnapshot(datadir: string, file: string, proofsD
 }
 
 /** What an import did. */
-export interface ImportResult extends ImportSnapshotResult {
+interface ImportResult extends ImportSnapshotResult {
   /** Where the proofs store went, when the snapshot carried one. */
   proofsDir?: string;
   /** Account proofs checked against the imported chain, both ends of the window together. */

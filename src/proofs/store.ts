@@ -58,7 +58,7 @@ import type { BlockRef, NodeChange, NodeDelta, NodeEntry, ProofsWindow, TrieRef 
  * Version of the on-disk layout (keys.ts and the meta records). A store of another version is
  * refused as corrupt rather than misread; bump it with every incompatible change.
  */
-export const PROOFS_SCHEMA_VERSION = 1;
+const PROOFS_SCHEMA_VERSION = 1;
 
 /** Column family names. */
 export const PROOFS_COLUMN_FAMILIES = {
@@ -100,7 +100,7 @@ export interface ProofsStoreOptions {
 }
 
 /** Size estimate of one column family. */
-export interface ColumnFamilyStats {
+interface ColumnFamilyStats {
   /** RocksDB's estimate of its keys (`rocksdb.estimate-num-keys`) */
   estimatedKeys: number;
   /** bytes of its live SST files plus its memtables */
@@ -108,7 +108,7 @@ export interface ColumnFamilyStats {
 }
 
 /** What {@link ProofsStore.stats} returns. */
-export interface ProofsStats {
+interface ProofsStats {
   window: ProofsWindow;
   /** per column family name ({@link PROOFS_COLUMN_FAMILIES}) */
   columnFamilies: Record<string, ColumnFamilyStats>;

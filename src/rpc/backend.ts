@@ -27,7 +27,7 @@ export interface RpcSettings {
 }
 
 /** The historical proofs extension (`--historical-proofs`), as the RPC methods use it. */
-export interface ProofsSource {
+interface ProofsSource {
   /** eth_getProof at block `number` of the window; throws `PROOFS_NO_STATE` outside it. */
   proof(address: string, slots: string[], number: bigint): Promise<RawAccountProof>;
   /** debug_proofsSyncStatus. */

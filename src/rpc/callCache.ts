@@ -17,7 +17,7 @@ import { ExecutionError } from "../execution/errors.js";
 import { counter } from "../util/metrics.js";
 
 /** Call-family requests by how the cache answered them. */
-export const callCacheRequestsTotal = counter<"outcome">({
+const callCacheRequestsTotal = counter<"outcome">({
   name: "basalt_rpc_call_cache_requests_total",
   help: "Call-family requests by outcome: hit (cached answer), shared (joined an identical execution in flight), miss (executed and cached), uncached (pending tag)",
   labelNames: ["outcome"],

@@ -10,7 +10,7 @@ import { JWT_IAT_DRIFT_S } from "../config/constants.js";
 import { BasaltError } from "../util/errors.js";
 
 /** Length of the shared secret in bytes (the spec fixes 256 bits). */
-export const JWT_SECRET_BYTES = 32;
+const JWT_SECRET_BYTES = 32;
 
 /** A request's JWT was missing, malformed, wrongly signed or outside the allowed time window. */
 export class JwtError extends BasaltError<{ reason: string }> {

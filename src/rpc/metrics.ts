@@ -11,7 +11,7 @@ export const UNKNOWN_METHOD_LABEL = "unknown";
 export const INVALID_METHOD_LABEL = "invalid";
 
 /** Transports a request can come in on (the `transport` label). */
-export type RpcTransport = "http" | "ws" | "engine" | "rollup";
+type RpcTransport = "http" | "ws" | "engine" | "rollup";
 
 const TRANSPORTS: readonly RpcTransport[] = ["http", "ws", "engine", "rollup"];
 

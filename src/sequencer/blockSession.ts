@@ -70,7 +70,7 @@ export class BlockSessionError extends BasaltError<{ number: string }> {
 }
 
 /** Options of a {@link BlockSession}. */
-export interface BlockSessionOptions {
+interface BlockSessionOptions {
   /** Mempool candidates (omit, or `attrs.noTxPool`, for a block of forced transactions only). */
   pool?: PoolSource;
   /**
@@ -85,12 +85,12 @@ export interface BlockSessionOptions {
  * Deterministic and the same for every flashblock of one block; a block built on another parent
  * or at another time gets another id.
  */
-export function sessionPayloadId(parentHash: Uint8Array, timestamp: bigint): Uint8Array {
+function sessionPayloadId(parentHash: Uint8Array, timestamp: bigint): Uint8Array {
   return keccak256(concatBytes(parentHash, setLengthLeft(bigIntToBytes(timestamp), 8))).slice(0, PAYLOAD_ID_BYTES);
 }
 
 /** The flashblock `base` (block environment) of an OP header template (`opHeaderTemplate`). */
-export function flashblockBaseOf(template: Record<string, unknown>): FlashblockBase {
+function flashblockBaseOf(template: Record<string, unknown>): FlashblockBase {
   return {
     parentBeaconBlockRoot: (template.parentBeaconBlockRoot as Uint8Array | undefined) ?? new Uint8Array(HASH_BYTES),
     parentHash: template.parentHash as Uint8Array,

@@ -38,7 +38,7 @@ import { sequencerL1OriginLagBlocks, sequencerL1ReorgsTotal, sequencerL1Requests
 const NO_TX_POOL_ACTIVATIONS: readonly Exclude<OpForkName, "bedrock">[] = ["ecotone", "fjord", "isthmus", "jovian"];
 
 /** Options of {@link L1RpcOrigins}. */
-export interface L1RpcOriginsOptions {
+interface L1RpcOriginsOptions {
   /** The rollup (`--rollup.config`). */
   rollup: RollupConfig;
   /** The L1 (`--l1.rpc`). */

@@ -45,12 +45,12 @@ import { poolSource } from "../txpool/poolSource.js";
 export { devL1BlockHash } from "./simulatedL1.js";
 
 /** Where the sequencer's flashblocks go (the devnet's `FlashblocksPublisher`). Must not throw. */
-export interface FlashblockSink {
+interface FlashblockSink {
   publish(p: FlashblocksPayloadV1): void;
 }
 
 /** Options of {@link OpDevSequencer}. */
-export interface OpDevSequencerOptions {
+interface OpDevSequencerOptions {
   /** Build blocks as flashblocks: `intervalMs` between flashblocks (0 = off), published to `sink`. */
   flashblocks?: { intervalMs: number; sink: FlashblockSink };
   /**

@@ -64,7 +64,7 @@ export const OP_GAS_LIMIT_TOO_HIGH_MESSAGE = "gas limit too high";
  * Whether `raw` is a deposit or blob transaction, which an OP chain's pool refuses: op-reth's
  * `OpPooledTransaction` envelope has only the legacy, 2930, 1559 and 7702 variants.
  */
-export function isOpUnpoolableType(raw: Uint8Array): boolean {
+function isOpUnpoolableType(raw: Uint8Array): boolean {
   const first = raw[0];
   if (first === undefined || first >= RLP_LIST_PREFIX) return false;
   return first === DEPOSIT_TX_TYPE || first === BLOB_TX_TYPE;
@@ -77,7 +77,7 @@ export function isOpUnpoolableType(raw: Uint8Array): boolean {
  * storage in the head state (`loadL1BlockInfo`, op-revm `L1BlockInfo::try_fetch`) with the fork at the
  * head timestamp.
  */
-export async function poolL1Cost(state: StateReader, op: OpChainConfig, headTimestamp: bigint, txBytes: Uint8Array): Promise<bigint> {
+async function poolL1Cost(state: StateReader, op: OpChainConfig, headTimestamp: bigint, txBytes: Uint8Array): Promise<bigint> {
   const fork = opForkAt(op, headTimestamp);
   const readSlot = async (slot: bigint): Promise<bigint> =>
     bytesToBigInt(state.storage(L1_BLOCK, setLengthLeft(bigIntToBytes(slot), SLOT_KEY_BYTES)));
@@ -163,7 +163,7 @@ function feeCapOf(tx: TypedTransaction): bigint {
 }
 
 /** Options of a {@link TxPool}. */
-export interface TxPoolOptions {
+interface TxPoolOptions {
   /**
    * KZG check of blob proofs (plain Ethereum chains). Default: the pure-JS KZG of `chain/crypto.ts`
    * (~130 ms a blob on the calling thread); the node passes derivation's native one.

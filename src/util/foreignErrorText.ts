@@ -14,7 +14,7 @@
  * named as geth's invalid-call reasons: `gas-limit` is any other gas-limit refusal, `rejected` any
  * other refusal.
  */
-export type EthereumjsTxRefusal =
+type EthereumjsTxRefusal =
   | "insufficient-funds"
   | "intrinsic-gas"
   | "fee-cap-below-base-fee"

@@ -25,17 +25,17 @@ import { BasaltError } from "./errors.js";
 export const METRIC_PREFIX = "basalt_";
 
 /** The subsystems a metric name may start with, after {@link METRIC_PREFIX}. */
-export const METRIC_SUBSYSTEMS = ["chain", "storage", "execution", "txpool", "flashblocks", "sync", "sequencer", "derivation", "batcher", "proofs", "p2p", "rpc", "rollup"] as const;
+const METRIC_SUBSYSTEMS = ["chain", "storage", "execution", "txpool", "flashblocks", "sync", "sequencer", "derivation", "batcher", "proofs", "p2p", "rpc", "rollup"] as const;
 
 /**
  * Units a metric name may end with: base units (seconds, bytes, gas), counted things (blocks,
  * requests, transactions, workers, connections, subscribers, subscriptions, filters) and the identifiers
  * of a block (its number, a flashblock's index). Counters add `_total` after the unit.
  */
-export const METRIC_UNITS = ["seconds", "bytes", "gas", "blocks", "requests", "transactions", "workers", "connections", "subscribers", "subscriptions", "filters", "nodes", "number", "index", "peers", "messages"] as const;
+const METRIC_UNITS = ["seconds", "bytes", "gas", "blocks", "requests", "transactions", "workers", "connections", "subscribers", "subscriptions", "filters", "nodes", "number", "index", "peers", "messages"] as const;
 
 /** The kinds of metric the helpers create. */
-export type MetricKind = "counter" | "gauge" | "histogram";
+type MetricKind = "counter" | "gauge" | "histogram";
 
 /** A metric name that breaks the naming rule (a programming error, raised when the module loads). */
 export class MetricNameError extends BasaltError<{ name: string; kind: MetricKind }> {

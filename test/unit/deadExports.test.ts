@@ -21,7 +21,7 @@ const ENTRY_POINTS = new Set(["workers/execution.ts"]);
  * classes' declarations, which the TypedError conversion rewrites, and the files other work of
  * issue 27 rewrites). A ratchet: lower it when un-exporting them; it may never go up.
  */
-const LOCAL_ONLY_CEILING = 645;
+const LOCAL_ONLY_CEILING = 105;
 
 describe("dead exports", () => {
   const dead = deadExports(readSources(REPO_ROOT, ["src", "workers"]), readSources(REPO_ROOT, ["test", "bench"]), ENTRY_POINTS);

@@ -78,7 +78,7 @@ const FLOOR_GAS_PER_TOKEN = 10n;
 /** London's refund cap divisor (EIP-3529). */
 const MAX_REFUND_QUOTIENT = 5n;
 /** Version written into deposit receipts from Canyon (specs deposits.md "Deposit Receipt"). */
-export const DEPOSIT_RECEIPT_VERSION = 1;
+const DEPOSIT_RECEIPT_VERSION = 1;
 /** EIP-4844 blob transactions are not allowed on OP chains (specs ecotone/derivation.md). */
 const BLOB_TX_TYPE = 3;
 
@@ -213,7 +213,7 @@ const STATUS_SUCCESS = Uint8Array.of(1);
 const STATUS_FAILURE = new Uint8Array(0);
 
 /** Root of the receipts trie (key = rlp(index)). */
-export async function opReceiptsRoot(receipts: StoredReceipt[], fork: OpFork): Promise<Uint8Array> {
+async function opReceiptsRoot(receipts: StoredReceipt[], fork: OpFork): Promise<Uint8Array> {
   const strip = fork >= OpFork.regolith && fork < OpFork.canyon;
   return orderedTrieRoot(receipts.map((r) => encodeOpReceipt(r, { stripDepositNonce: strip })));
 }

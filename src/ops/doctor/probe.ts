@@ -10,7 +10,7 @@ import { DoctorError } from "./types.js";
 import { DOCTOR_MAX_PROBE_BODY_BYTES } from "../../config/constants.js";
 
 /** One HTTP answer. */
-export interface HttpAnswer {
+interface HttpAnswer {
   status: number;
   body: string;
   /** Round-trip time from sending the request to the end of the body, in milliseconds. */
@@ -56,7 +56,7 @@ export function isRefused(e: unknown): boolean {
  * answer, rejecting with the socket error or a `DOCTOR_PROBE_FAILED` {@link DoctorError} after
  * `timeoutMs`.
  */
-export function httpRequest(url: string, timeoutMs: number, body?: string): Promise<HttpAnswer> {
+function httpRequest(url: string, timeoutMs: number, body?: string): Promise<HttpAnswer> {
   let u: URL;
   try {
     u = new URL(url);

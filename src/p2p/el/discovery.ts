@@ -12,7 +12,7 @@ import type { DerivationCounters as Counters } from "../../derivation/stats.js";
 import type { Enode } from "./enode.js";
 
 /** Options of a {@link Discovery}. */
-export interface DiscoveryOptions {
+interface DiscoveryOptions {
   /** The endpoint announced in pings: the address others reach this node at and the RLPx TCP port. */
   announce: { address: string; tcpPort: number };
   counters: Counters;

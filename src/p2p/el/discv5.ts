@@ -29,7 +29,7 @@ import type { ForkFilter, ForkHead } from "./forkId.js";
 const REFUSED_RECORDS = 4_096;
 
 /** Options of an {@link ElDiscv5}. */
-export interface ElDiscv5Options {
+interface ElDiscv5Options {
   /** The node key (32 bytes), the same as RLPx's: the record's public key is the enode id. */
   privateKey: Uint8Array;
   /** UDP listen address (IPv4) and port (0 = any free port). */

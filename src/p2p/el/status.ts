@@ -117,7 +117,7 @@ export function checkRange(r: BlockRange, what: string): void {
  * Blocks the served range must advance by before another BlockRangeUpdate is sent (EIP-7642:
  * "Clients should send an update at most once per epoch (32 blocks)").
  */
-export const BLOCK_RANGE_UPDATE_BLOCKS = 32n;
+const BLOCK_RANGE_UPDATE_BLOCKS = 32n;
 
 /**
  * Whether a BlockRangeUpdate is due to a peer last told `announced`: the latest block moved

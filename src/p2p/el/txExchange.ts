@@ -17,7 +17,7 @@ import type { EthSession } from "./ethSession.js";
 import { txNetworkItem } from "./rlpItems.js";
 
 /** Options of a {@link TxExchange}. */
-export interface TxExchangeOptions {
+interface TxExchangeOptions {
   /** Transaction types the pool accepts. */
   poolTypes: ReadonlySet<number>;
   counters: Counters;

@@ -22,7 +22,7 @@ import type { BlocksVersion } from "./topics.js";
 /** keccak256(rlp([])): the ommers hash of every post-merge header. */
 const EMPTY_OMMERS_HASH = keccak256(RLP.encode([]));
 /** sha256 of no requests (EIP-7685 with an empty list), the requestsHash of every Isthmus block. */
-export const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0));
+const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0));
 /** The PoS nonce: 8 zero bytes. */
 const ZERO_NONCE = new Uint8Array(8);
 

@@ -60,7 +60,7 @@ function required<T>(v: T | undefined, version: BlocksVersion, field: string): T
  * `withdrawalsRoot` (Isthmus: the L2ToL1MessagePasser storage root). Throws
  * {@link GossipCodecError} (`P2P_GOSSIP_UNENCODABLE`) when the header lacks a field the version needs.
  */
-export function envelopeOfBlock(block: Block, version: BlocksVersion): GossipEnvelope {
+function envelopeOfBlock(block: Block, version: BlocksVersion): GossipEnvelope {
   const h = block.header;
   const payload: GossipPayload = {
     parentHash: h.parentHash,

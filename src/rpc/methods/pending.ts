@@ -17,7 +17,7 @@ import type { BlockParam } from "../blockParam.js";
 import type { RpcBackend } from "../backend.js";
 
 /** `pending` reads by method and by where they were answered from (`pending` snapshot or `latest` fallback). */
-export const rpcPendingReadsTotal = counter({
+const rpcPendingReadsTotal = counter({
   name: "basalt_rpc_pending_reads_total",
   help: "JSON-RPC reads of the pending tag, by method and answer source",
   labelNames: ["method", "source"],

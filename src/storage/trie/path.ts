@@ -13,7 +13,7 @@
  */
 
 /** The byte after a path's nibbles in its key: above every nibble, so a node sorts after its subtree. */
-export const PATH_KEY_TERMINATOR = 16;
+const PATH_KEY_TERMINATOR = 16;
 /** Nibbles of a full key (a 32-byte keccak hash). */
 export const KEY_NIBBLES = 64;
 /** Bytes of a hashed key (keccak-256 of an address or a slot). */

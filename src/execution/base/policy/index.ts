@@ -48,7 +48,7 @@ export function policyExists(ctx: BaseCallContext, policyId: bigint): boolean {
 }
 
 /** Where seeding writes: a raw, unjournaled slot write (e.g. `MemoryBaseHost.set` in tests, or genesis allocation). */
-export interface PolicySeedTarget {
+interface PolicySeedTarget {
   set(address: Uint8Array, slot: bigint, value: bigint): void;
 }
 

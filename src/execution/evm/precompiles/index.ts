@@ -49,7 +49,7 @@ export interface PrecompileSet {
 }
 
 /** Precompile addresses (the 20-byte address as a number). */
-export const PrecompileAddress = {
+const PrecompileAddress = {
   ecrecover: 0x01,
   sha256: 0x02,
   ripemd160: 0x03,

@@ -14,7 +14,7 @@
  * a block to a beacon API. A blob transaction without its sidecar is refused.
  */
 import { BuilderLimits } from "../execution/op/builderLimits.js";
-import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
+import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak256 } from "../util/keccak.js";
 import type { Chain } from "../blockchain/chain.js";
@@ -143,13 +143,21 @@ function decodeForPool(chain: Chain, raw: Uint8Array, op: OpChainConfig | undefi
   }
 }
 
+/**
+ * The fee fields of a transaction: a fee cap and a tip (EIP-1559, 4844, 7702 types) or one gas
+ * price (legacy, EIP-2930), read through the transaction types' own fields.
+ */
+type FeeFields = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
+function feeFields(tx: TypedTransaction): FeeFields {
+  return "maxFeePerGas" in tx ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas } : { gasPrice: tx.gasPrice };
+}
+
 function tipOf(tx: TypedTransaction, baseFee: bigint): bigint {
-  if (tx.supports(Capability.EIP1559FeeMarket)) {
-    const t = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-    const room = t.maxFeePerGas - baseFee;
-    return room < t.maxPriorityFeePerGas ? room : t.maxPriorityFeePerGas;
-  }
-  return (tx as unknown as { gasPrice: bigint }).gasPrice - baseFee;
+  const f = feeFields(tx);
+  if ("gasPrice" in f) return f.gasPrice - baseFee;
+  const room = f.maxFeePerGas - baseFee;
+  return room < f.maxPriorityFeePerGas ? room : f.maxPriorityFeePerGas;
 }
 
 /** Wei as ether with two decimals, as geth prints fees and the fee cap (`%.2f`). */
@@ -158,8 +166,8 @@ function formatEther(wei: bigint): string {
 }
 
 function feeCapOf(tx: TypedTransaction): bigint {
-  const t = tx as unknown as { maxFeePerGas?: bigint; gasPrice?: bigint };
-  return t.maxFeePerGas ?? t.gasPrice ?? 0n;
+  const f = feeFields(tx);
+  return ("gasPrice" in f ? f.gasPrice : f.maxFeePerGas) ?? 0n;
 }
 
 /** Options of a {@link TxPool}. */
@@ -246,10 +254,10 @@ export class TxPool {
     }
     const head = this.chain.head.header;
     const common = tx.common;
-    const t = tx as unknown as { chainId?: bigint };
-    if (t.chainId !== undefined && t.chainId !== common.chainId() && (tx.type !== 0 || tx.isSigned())) {
-      if (tx.type !== 0 || (tx as unknown as { v: bigint }).v > 28n) {
-        const have = t.chainId.toString();
+    const chainId = "chainId" in tx ? tx.chainId : undefined;
+    if (chainId !== undefined && chainId !== common.chainId() && (tx.type !== 0 || tx.isSigned())) {
+      if (tx.type !== 0 || (tx.v ?? 0n) > 28n) {
+        const have = chainId.toString();
         const want = common.chainId().toString();
         throw new TxPoolError({ code: TxPoolErrorCode.INVALID_CHAIN_ID, have, want }, `invalid chain id for signer: have ${have} want ${want}`);
       }
@@ -270,8 +278,8 @@ export class TxPool {
     if (op !== undefined && opForkAt(op, head.timestamp) >= OpFork.azul && tx.gasLimit > MAX_TX_GAS_EIP7825) {
       throw new TxPoolError({ code: TxPoolErrorCode.GAS_LIMIT_TOO_HIGH, max: MAX_TX_GAS_EIP7825.toString() }, OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
     }
-    if (tx.supports(Capability.EIP1559FeeMarket)) {
-      const f = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    const f = feeFields(tx);
+    if (!("gasPrice" in f)) {
       if (f.maxPriorityFeePerGas > f.maxFeePerGas) throw new TxPoolError({ code: TxPoolErrorCode.TIP_ABOVE_FEE_CAP }, "max priority fee per gas higher than max fee per gas");
     }
     const fee = feeCapOf(tx) * tx.gasLimit;
@@ -340,7 +348,7 @@ export class TxPool {
           "blob transaction without its sidecar: send the network form 0x03 || rlp([tx, blobs, commitments, proofs])",
         );
       }
-      const hashes = (tx as unknown as { blobVersionedHashes: string[] }).blobVersionedHashes.map((h) => fromHex(h));
+      const hashes = ("blobVersionedHashes" in tx ? tx.blobVersionedHashes : []).map((h) => fromHex(h));
       await verifyBlobSidecar(sidecar, hashes, this.blobProofCheck);
     } catch (e) {
       if (e instanceof BlobSidecarError) throw sidecarRefusal(e);

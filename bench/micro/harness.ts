@@ -87,7 +87,7 @@ function failed(name: string, e: unknown): MicroResult {
 }
 
 /** Holds the last output of a timed run, so the engine cannot drop the work as unused. */
-let sink: unknown;
+const sink: { last: unknown } = { last: undefined };
 
 /** Prepares, checks once, then times one case. Never throws: failures are reported in the result. */
 export async function runCase(c: MicroCase, opts: RunCaseOptions): Promise<MicroResult> {
@@ -109,10 +109,10 @@ export async function runCase(c: MicroCase, opts: RunCaseOptions): Promise<Micro
     });
     const fn = isAsync
       ? async (): Promise<void> => {
-          sink = await c.run();
+          sink.last = await c.run();
         }
       : (): void => {
-          sink = c.run();
+          sink.last = c.run();
         };
     const reset = c.reset === undefined ? undefined : async (): Promise<void> => c.reset?.();
     bench.add(c.name, fn, { async: isAsync, afterEach: reset });
@@ -140,7 +140,7 @@ export async function runCase(c: MicroCase, opts: RunCaseOptions): Promise<Micro
   } catch (e) {
     return failed(c.name, e);
   } finally {
-    sink = undefined;
+    sink.last = undefined;
     try {
       await c.dispose?.();
     } catch {

@@ -41,7 +41,7 @@ export function feesFor(s: FeeSuggestion, blobs: boolean): TxFees {
 }
 
 /** The percent a replacement must add to each fee: geth's blob-pool bump for blob transactions, its legacy-pool bump otherwise. */
-export function bumpPercentFor(blobs: boolean): bigint {
+function bumpPercentFor(blobs: boolean): bigint {
   return BigInt(blobs ? BATCHER_BLOB_PRICE_BUMP_PERCENT : BATCHER_PRICE_BUMP_PERCENT);
 }
 

@@ -22,7 +22,7 @@ export interface L1Header {
 }
 
 /** What one {@link L1Heads.poll} found. */
-export interface L1Advance {
+interface L1Advance {
   /** The first block number whose block was replaced (an L1 reorg), if any. */
   reorgedFrom?: bigint;
   /** New canonical blocks, in order (after the fork point when there was a reorg). */
@@ -32,7 +32,7 @@ export interface L1Advance {
 }
 
 /** Calls the L1 RPC (counted by the caller). */
-export type L1Call = <T>(method: string, params: unknown[]) => Promise<T>;
+type L1Call = <T>(method: string, params: unknown[]) => Promise<T>;
 
 type RpcHeader = { number: string; hash: string; parentHash: string; timestamp: string; transactions: string[] };
 

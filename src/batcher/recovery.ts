@@ -33,7 +33,7 @@ export function channelTimedOut(ch: PostedChannel, l1Head: bigint, l1Time: bigin
 }
 
 /** What the stall rule looks at. */
-export interface StallView {
+interface StallView {
   /** Whether the safe head is known to follow L1 here (it moved while the batcher ran, or was past genesis at start). */
   armed: boolean;
   /** The safe head's number. */

@@ -60,7 +60,7 @@ import { TxManager, type ManagedTx } from "./txManager.js";
 import { maxFrameBytesFor, targetFramesFor, txCandidatesOf, type BatcherDataKind, type TxCandidate } from "./txData.js";
 
 /** What the batcher reads of the L2 chain (the `Chain` service implements it). */
-export interface BatcherChain {
+interface BatcherChain {
   readonly head: Block;
   getBlockByNumber(n: bigint): Block | undefined;
   pointer(name: "safe"): Block | undefined;
@@ -106,7 +106,7 @@ interface PostingChannel {
 }
 
 /** Where the batcher stands (tests, logs). */
-export interface BatcherState {
+interface BatcherState {
   /** The next L2 block to load. */
   nextBlock: bigint;
   /** The last L2 block put in a closed channel (the safe head after a start or reset). */

@@ -21,8 +21,8 @@
  * - **Failure**: a reverted transaction, or a nonce taken by a transaction that is none of ours
  *   ("nonce too low" and none of our hashes included by then), is reported as failed.
  *
- * L1 requests are counted by method (`requests`, `basalt_batcher_l1_requests_total`). The one
- * place that reads an RPC error's message is {@link sendErrorKind}: geth and anvil answer these
+ * L1 requests are counted by method (`requests`, `basalt_batcher_l1_requests_total`). A refused
+ * send is classified by util/foreignErrorText.ts `sendRefusal`: geth and anvil answer these
  * conditions with -32000 and a message only.
  */
 import { createCustomCommon, Hardfork, Mainnet, type Common } from "@ethereumjs/common";
@@ -34,6 +34,7 @@ import { BATCHER_RESUBMIT_AFTER_L1_BLOCKS } from "../config/constants.js";
 import { commitBlob } from "../derivation/kzg.js";
 import type { JsonRpcClient } from "../sync/rpcClient.js";
 import { UpstreamRpcError } from "../sync/rpcClient.js";
+import { sendRefusal, type SendRefusal } from "../util/foreignErrorText.js";
 import { BatcherError, BatcherErrorCode } from "./errors.js";
 import { feesFor, replacementFees, withinFeeLimit, type FeeSuggestion, type TxFees } from "./fees.js";
 import { L1Heads, type L1Header } from "./l1Heads.js";
@@ -56,7 +57,7 @@ const BLOB_TX_GAS = 21_000n;
 const WEI_PER_GWEI = 1_000_000_000;
 
 /** Where a batcher transaction stands. */
-export type ManagedTxStatus =
+type ManagedTxStatus =
   /** Not yet accepted by the L1's pool (an earlier one is waiting, or the submission failed and is retried). */
   | "unsent"
   /** In the pool, not yet included. */
@@ -85,7 +86,7 @@ export interface ManagedTx {
 }
 
 /** What one {@link TxManager.poll} changed. */
-export interface TxPollResult {
+interface TxPollResult {
   head: L1Header;
   /** Transactions an L1 reorg removed from the chain (and not included again in this poll). */
   reorged: ManagedTx[];
@@ -94,7 +95,7 @@ export interface TxPollResult {
 }
 
 /** Options of {@link TxManager}. */
-export interface TxManagerOptions {
+interface TxManagerOptions {
   /** The batcher's 32-byte private key. */
   key: Uint8Array;
   /** The L1 chain id (the rollup config's); the RPC must serve it. */
@@ -106,17 +107,9 @@ export interface TxManagerOptions {
   logger?: Logger;
 }
 
-/** How the pool refused a submission. */
-export type SendErrorKind = "known" | "underpriced" | "nonce_too_low" | "other";
-
-/** Reads a refused `eth_sendRawTransaction` (geth's and anvil's messages; they carry no distinct code). */
-export function sendErrorKind(e: unknown): SendErrorKind {
-  if (!(e instanceof UpstreamRpcError)) return "other";
-  const m = e.message.toLowerCase();
-  if (m.includes("already known") || m.includes("already imported") || m.includes("known transaction")) return "known";
-  if (m.includes("nonce too low")) return "nonce_too_low";
-  if (m.includes("underpriced")) return "underpriced";
-  return "other";
+/** How the pool refused a submission: a refused `eth_sendRawTransaction` (geth's and anvil's messages; they carry no distinct code). */
+function sendErrorKind(e: unknown): SendRefusal {
+  return e instanceof UpstreamRpcError ? sendRefusal(e.message) : "other";
 }
 
 type RpcReceipt = { status?: string; blockHash: string; blockNumber: string; gasUsed: string; effectiveGasPrice?: string; blobGasUsed?: string; blobGasPrice?: string };

@@ -12,9 +12,10 @@ import type { Log, StoredReceipt } from "../storage/types.js";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { TypedError } from "../util/errors.js";
 import { watchRequestSystemCalls } from "../execution/systemCalls.js";
+import { ethereumjsBlockFull, ethereumjsNonceMismatch } from "../util/foreignErrorText.js";
 
 /** Attributes of a block to build (Engine API PayloadAttributes). */
-export interface BuildAttributes {
+interface BuildAttributes {
   timestamp: bigint;
   feeRecipient: Uint8Array;
   prevRandao: Uint8Array;
@@ -95,8 +96,7 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
       } catch (e) {
         const msg = (e as Error).message;
         // Block full: leave it for the next block. Otherwise the tx can never apply here.
-        // (@ethereumjs's block builder reports a full block only in its message.)
-        if (!/block gas limit|blob gas limit/i.test(msg)) pool.reject?.(p.hash, msg);
+        if (!ethereumjsBlockFull(msg)) pool.reject?.(p.hash, msg);
       }
     }
   }
@@ -121,10 +121,9 @@ export async function buildOnHead(chain: Chain, pool: PoolSource | undefined, at
  * others keep the library's message.
  */
 function gethTxMessage(message: string, tx: TypedTransaction): string {
-  const m = /account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(message);
-  if (m === null) return message.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
-  const state = BigInt(m[1]!);
-  const given = BigInt(m[2]!);
+  const nonces = ethereumjsNonceMismatch(message);
+  if (nonces === undefined) return message.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
+  const { state, given } = nonces;
   const from = tx.getSenderAddress().toString();
   return `${given > state ? "nonce too high" : "nonce too low"}: address ${from}, tx: ${given} state: ${state}`;
 }

@@ -53,7 +53,7 @@ import type { Log, StoredReceipt } from "../storage/types.js";
 import { UnknownUpgradeGuard } from "./upgradeGuard.js";
 
 /** Options of an opened chain. */
-export interface ChainOptions {
+interface ChainOptions {
   /** Keep state history of every block (archive node). */
   archive?: boolean;
   /** Blocks of state history kept when not archive. */
@@ -78,7 +78,7 @@ export interface ExecutedBlock {
 export type HeadListener = (head: Block, reorged: Block[]) => void;
 
 /** A minimal blockchain for the EVM's BLOCKHASH opcode. */
-export interface EvmBlockchain {
+interface EvmBlockchain {
   getBlock(n: number): Promise<{ hash(): Uint8Array }>;
   /** The hash of block `n` (zero when unknown), synchronously (the fast EVM). */
   hashSync(n: bigint): Uint8Array;

@@ -26,7 +26,7 @@ import { isOpNetworkName, opNetwork, withNetworkConfig, type OpNetwork } from ".
 import { OP_FORK_NAMES, opConfigFromGenesisConfig, type OpForkName } from "../chain/op/forks.js";
 
 /** The options that select a genesis. */
-export type GenesisOptions = Pick<BasaltOptions, "network" | "genesis" | "genesis-url"> & Partial<Pick<BasaltOptions, "dev.beryl-time" | "dev.cobalt-time">>;
+type GenesisOptions = Pick<BasaltOptions, "network" | "genesis" | "genesis-url"> & Partial<Pick<BasaltOptions, "dev.beryl-time" | "dev.cobalt-time">>;
 
 /**
  * A {@link GenesisSourceError}'s stable code with its metadata: `network` is the built-in network
@@ -107,7 +107,7 @@ export async function genesisHashOf(g: GenesisJson): Promise<string> {
  * Gives the genesis file of a built-in network its config and checks that its genesis hash is
  * the network's known one; `source` (path or URL) only labels the error.
  */
-export async function checkedNetworkGenesis(network: OpNetwork, file: unknown, source: string): Promise<GenesisJson> {
+async function checkedNetworkGenesis(network: OpNetwork, file: unknown, source: string): Promise<GenesisJson> {
   const g = withNetworkConfig(network, file);
   const actual = await genesisHashOf(g);
   if (actual !== network.genesisHash.toLowerCase()) {
@@ -137,7 +137,7 @@ export async function resolveGenesis(opts: GenesisOptions, deps: ResolveGenesisD
 }
 
 /** The devnet's Base upgrade times given by `--dev.beryl-time` / `--dev.cobalt-time`. */
-export function devnetForkTimes(opts: Pick<GenesisOptions, "dev.beryl-time" | "dev.cobalt-time">): DevnetForkTimes {
+function devnetForkTimes(opts: Pick<GenesisOptions, "dev.beryl-time" | "dev.cobalt-time">): DevnetForkTimes {
   const t: DevnetForkTimes = {};
   if (opts["dev.beryl-time"] !== undefined) t.beryl = BigInt(Math.floor(opts["dev.beryl-time"]));
   if (opts["dev.cobalt-time"] !== undefined) t.cobalt = BigInt(Math.floor(opts["dev.cobalt-time"]));

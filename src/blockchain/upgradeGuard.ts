@@ -25,13 +25,13 @@ import { formatActivation, UPGRADE_SOURCES, type UpgradeFinding, type UpgradeSou
 import { counter, gauge } from "../util/metrics.js";
 
 /** Where the guard keeps its findings between runs (the chain store's meta table). */
-export interface UpgradeGuardStore {
+interface UpgradeGuardStore {
   load(): string | undefined;
   save(json: string): void;
 }
 
 /** Options of an {@link UnknownUpgradeGuard}. */
-export interface UpgradeGuardOptions {
+interface UpgradeGuardOptions {
   logger?: Logger;
   /** Persistence; none keeps the findings in memory only. */
   store?: UpgradeGuardStore;

@@ -73,10 +73,10 @@ export interface BlobSidecar {
 }
 
 /** Cell proofs per blob in EIP-7594's wrapper (CELLS_PER_EXT_BLOB). */
-export const CELL_PROOFS_PER_BLOB = 128;
+const CELL_PROOFS_PER_BLOB = 128;
 
 /** A blob transaction split from its network form: the canonical transaction bytes and the sidecar. */
-export interface BlobNetworkForm {
+interface BlobNetworkForm {
   /** `0x03 || rlp(tx_payload_body)`: what a block holds and the transaction hash is taken of. */
   canonical: Uint8Array;
   sidecar: BlobSidecar;

@@ -15,7 +15,7 @@ import type { OpChainConfig } from "./op/forks.js";
  * The fork rules blocks are decoded with: the Common of a block number and timestamp, and the
  * OP configuration on OP chains (bodies may hold deposits). The chain service implements it.
  */
-export interface BlockDecodeRules {
+interface BlockDecodeRules {
   readonly op: OpChainConfig | undefined;
   /** A Common set to the hardfork of (number, timestamp). */
   commonAt(number: bigint, timestamp: bigint): Common;

@@ -22,7 +22,7 @@ interface BlobScheduleEntry {
  * The block-numbered Ethereum forks a genesis `config` may schedule (geth's keys; `mergeForkBlock`
  * is @ethereumjs's name of the merge block), Frontier excepted (always at block 0).
  */
-export const ETHEREUM_BLOCK_FORK_KEYS = [
+const ETHEREUM_BLOCK_FORK_KEYS = [
   "homesteadBlock",
   "daoForkBlock",
   "eip150Block",
@@ -46,7 +46,7 @@ export const ETHEREUM_BLOCK_FORK_KEYS = [
  * `config` key. BPO1–BPO5 are the blob-parameter-only forks (EIP-7892): they change nothing but
  * the blob target, maximum and base-fee update fraction, which come from `config.blobSchedule`.
  */
-export const ETHEREUM_TIME_FORKS = [
+const ETHEREUM_TIME_FORKS = [
   { fork: "shanghai", key: "shanghaiTime" },
   { fork: "cancun", key: "cancunTime" },
   { fork: "prague", key: "pragueTime" },
@@ -199,7 +199,7 @@ export const ETHEREUM_GENESIS_BLOCK_KEYS: readonly string[] = ETHEREUM_BLOCK_FOR
  * transactions), Isthmus = Prague (without the EIP-7002/7251 request contracts), Azul =
  * Osaka. Ethereum fork keys already present in the config win.
  */
-export function ethereumConfigOfOpChain(config: Record<string, unknown>, op: OpChainConfig): Record<string, unknown> {
+function ethereumConfigOfOpChain(config: Record<string, unknown>, op: OpChainConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { ...config };
   for (const key of ETHEREUM_GENESIS_BLOCK_KEYS) {
     if (typeof out[key] !== "number") out[key] = Number(out[key] ?? 0);
@@ -237,6 +237,3 @@ const OP_DEFAULT_BLOB_SCHEDULE: Record<string, BlobScheduleEntry> = {
 };
 
 /** Chain id of a genesis. */
-export function chainIdOf(g: GenesisJson): bigint {
-  return BigInt(g.config.chainId);
-}

@@ -35,7 +35,7 @@ const GENESIS_BASE_FEE_WEI = 1_000_000_000n;
  * EIP-6110 deposit contract address of the chain config: Ethereum mainnet's. No code lives there on
  * devnet-l1, so no deposit request is ever produced; geth-style configs of a Prague chain name one.
  */
-export const DEVNET_L1_DEPOSIT_CONTRACT_ADDRESS = "0x00000000219ab540356cBB839Cbe05303d7705Fa";
+const DEVNET_L1_DEPOSIT_CONTRACT_ADDRESS = "0x00000000219ab540356cBB839Cbe05303d7705Fa";
 
 /** Per-block blob target and maximum of EIP-4844 (Cancun) and EIP-7691 (Prague), with their base-fee update fractions. */
 const BLOB_SCHEDULE = {

@@ -50,7 +50,7 @@ export function devnetRollupGenesis(l2Time: bigint): GenesisJson {
 }
 
 /** What {@link devnetRollupConfig} needs: where the rollup starts on L1 and its L1 contracts; the rest defaults. */
-export interface DevnetRollupParams {
+interface DevnetRollupParams {
   /** Chain id of the L1 (anvil 31337, `basalt --network devnet-l1` 900, …). */
   l1ChainId: bigint;
   /** The L1 block the rollup starts from: the L2 genesis's L1 origin; its timestamp is the L2 genesis time. */

@@ -8,7 +8,7 @@ import { keccak256 } from "../util/keccak.js";
 import { TypedError } from "../util/errors.js";
 
 /** One member of a struct type. */
-export interface TypedDataField {
+interface TypedDataField {
   name: string;
   type: string;
 }
@@ -74,7 +74,7 @@ function dependencies(type: string, types: Record<string, TypedDataField[]>, fou
 }
 
 /** `encodeType`: the primary type's definition, then its dependencies' in name order. */
-export function encodeType(primary: string, types: Record<string, TypedDataField[]>): string {
+function encodeType(primary: string, types: Record<string, TypedDataField[]>): string {
   const deps = [...dependencies(primary, types, new Set())].filter((t) => t !== primary).sort();
   return [primary, ...deps].map((t) => `${t}(${types[t]!.map((f) => `${f.type} ${f.name}`).join(",")})`).join("");
 }
@@ -111,7 +111,7 @@ function encodeValue(type: string, value: unknown, types: Record<string, TypedDa
 }
 
 /** `hashStruct(type, data)` = keccak256(typeHash ‖ encodeData). */
-export function hashStruct(type: string, data: Record<string, unknown>, types: Record<string, TypedDataField[]>, path = type): Uint8Array {
+function hashStruct(type: string, data: Record<string, unknown>, types: Record<string, TypedDataField[]>, path = type): Uint8Array {
   const fields = types[type];
   if (fields === undefined) throw new TypedDataError(path, `unknown struct type ${JSON.stringify(type)}`);
   if (typeof data !== "object" || data === null) throw new TypedDataError(path, "an object expected");

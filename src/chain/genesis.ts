@@ -67,7 +67,7 @@ export function validateGenesis(g: unknown): GenesisJson {
 }
 
 /** Normalizes an alloc address key (with or without 0x). */
-export function allocAddress(key: string): Address {
+function allocAddress(key: string): Address {
   return createAddressFromString(key.startsWith("0x") ? key : `0x${key}`);
 }
 

@@ -26,10 +26,10 @@ import {
 import { TypedError } from "../util/errors.js";
 
 /** What `basalt` was asked to do (`bench` runs a tool of the benchmark suite with its own arguments). */
-export type CliCommand = Command | "help" | "version" | "bench";
+type CliCommand = Command | "help" | "version" | "bench";
 
 /** The result of {@link parseCli}. */
-export interface ParsedCli {
+interface ParsedCli {
   /**
    * The command. Any help request (`basalt --help`, `-h`, `basalt help [cmd]`,
    * `basalt <cmd> --help`) is normalized to `"help"` with the topic command, if any, as
@@ -264,7 +264,7 @@ function tokenize(argv: readonly string[], strict: boolean): Tokens {
 }
 
 /** Human description of the values an option accepts. */
-export function expectedOf(def: OptionDefinition): string {
+function expectedOf(def: OptionDefinition): string {
   switch (def.type) {
     case "boolean":
       return "a boolean: true or false";
@@ -313,7 +313,7 @@ export function parseOptionValue(def: OptionDefinition, raw: string, origin: str
 }
 
 /** One `KEY=value` entry of a dotenv file. */
-export interface EnvFileEntry {
+interface EnvFileEntry {
   key: string;
   value: string;
   /** 1-based line number */

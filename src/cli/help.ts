@@ -16,7 +16,7 @@ import { CliError, closest } from "./args.js";
 import { BENCH_HELP } from "./commands/bench.js";
 
 /** Usage line and summary of each command. */
-export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary: string } } = {
+const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary: string } } = {
   node: {
     usage: "basalt [node] [options]",
     summary: "Run the node: JSON-RPC, Engine API and (on the devnet) block production",
@@ -56,7 +56,7 @@ export const COMMAND_USAGE: { readonly [C in Command]: { usage: string; summary:
 };
 
 /** The flag with its value placeholder, e.g. `--http.port <port>` or `--archive, --no-archive`. */
-export function flagSyntax(def: OptionDefinition): string {
+function flagSyntax(def: OptionDefinition): string {
   if (def.type === "boolean") return `--${def.name}, --no-${def.name}`;
   return `--${def.name} ${def.valueName ?? `<${def.type}>`}`;
 }

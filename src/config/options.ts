@@ -71,19 +71,19 @@ export type OptionSource = "cli" | "env" | "env-file" | "default";
 export const COMMANDS: readonly Command[] = ["node", "init", "import", "export", "doctor", "snapshot", "proofs", "devnet", "db"];
 
 /** Log levels accepted by `--log.level`, most verbose first. */
-export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error"] as const;
 /** A log level of `--log.level`. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Log formats accepted by `--log.format`. */
-export const LOG_FORMATS = ["json", "pretty"] as const;
+const LOG_FORMATS = ["json", "pretty"] as const;
 /** A log format of `--log.format`. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Frame formats of the devnet flashblocks stream: Base's public binary brotli, or plain JSON text frames. */
-export const FLASHBLOCKS_FORMATS = ["brotli", "text"] as const;
+const FLASHBLOCKS_FORMATS = ["brotli", "text"] as const;
 /** EVM engines (`--evm`): basalt's fast core, or @ethereumjs/vm (the reference, also the fallback of the fast one). */
-export const EVM_ENGINES = ["fast", "reference"] as const;
+const EVM_ENGINES = ["fast", "reference"] as const;
 /** An EVM engine name. */
 export type EvmEngineName = (typeof EVM_ENGINES)[number];
 /** A frame format of `--flashblocks.format`. */
@@ -93,19 +93,19 @@ export type FlashblocksFormat = (typeof FLASHBLOCKS_FORMATS)[number];
  * base/base's flag of that name): the tag also sets how often it is read (constants.ts
  * `UPGRADE_SIGNAL_POLL_MS`).
  */
-export const UPGRADE_SIGNAL_BLOCK_TAGS = ["finalized", "safe", "latest"] as const;
+const UPGRADE_SIGNAL_BLOCK_TAGS = ["finalized", "safe", "latest"] as const;
 /** A value of `--upgrade-signal.l1-block-tag`. */
 export type UpgradeSignalBlockTag = (typeof UPGRADE_SIGNAL_BLOCK_TAGS)[number];
 /** Where the batcher posts (`--batcher.data`): EIP-4844 blobs, or calldata. */
-export const BATCHER_DATA_CHOICES = ["blobs", "calldata"] as const;
+const BATCHER_DATA_CHOICES = ["blobs", "calldata"] as const;
 /** A value of `--batcher.data`. */
 export type BatcherData = (typeof BATCHER_DATA_CHOICES)[number];
 
 /** The name of the built-in development network (`--network devnet`). */
-export const DEVNET_NETWORK = "devnet";
+const DEVNET_NETWORK = "devnet";
 
 /** The name of the built-in local L1 (`--network devnet-l1`): a plain Ethereum chain basalt produces on a slot clock. */
-export const DEVNET_L1_NETWORK = "devnet-l1";
+const DEVNET_L1_NETWORK = "devnet-l1";
 
 /** Every built-in network name `--network` accepts: the devnet, the local L1 and the Base networks. */
 export const BUILTIN_NETWORKS: readonly string[] = [DEVNET_NETWORK, DEVNET_L1_NETWORK, ...OP_NETWORK_NAMES];
@@ -350,14 +350,11 @@ export interface BasaltOptions {
 /** The dotted name of an option, e.g. `"http.port"`. */
 export type OptionName = keyof BasaltOptions;
 
-/** The value type of an option as named in the table. */
-export type OptionType = "number" | "string" | "boolean";
-
-/** Maps a TypeScript value type to its {@link OptionType}. */
-export type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
+/** Maps a TypeScript value type to the name of its option type in the table ("number", "boolean", "string"). */
+type OptionTypeOf<V> = [V] extends [number] ? "number" : [V] extends [boolean] ? "boolean" : "string";
 
 /** The help-text group of an option. */
-export type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "batcher" | "p2p" | "devp2p" | "dev" | "storage" | "logging" | "import/export";
+type OptionGroup = "node" | "rpc" | "engine" | "sync" | "flashblocks" | "operations" | "batcher" | "p2p" | "devp2p" | "dev" | "storage" | "logging" | "import/export";
 
 /** Groups in help-text order, with their headings. */
 export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
@@ -383,7 +380,7 @@ export const OPTION_GROUPS: readonly { group: OptionGroup; title: string }[] = [
 export type OptionDefinition<K extends OptionName = OptionName> = { [P in K]: OptionRow<P> }[K];
 
 /** The row of option `K` in the option table. */
-export interface OptionRow<K extends OptionName> {
+interface OptionRow<K extends OptionName> {
   /** Dotted name; the flag is `--<name>`. */
   name: K;
   /** Value type: how the flag, environment variable and env-file entry are parsed. */

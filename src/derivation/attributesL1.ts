@@ -31,7 +31,7 @@ import { bytesEqual } from "../util/bytes.js";
 import { L1InputError, L1InputErrorCode } from "./l1InputErrors.js";
 
 /** The L1 origin header fields the L1-info deposit reads. */
-export interface L1OriginHeader {
+interface L1OriginHeader {
   number: bigint;
   timestamp: bigint;
   /** The L1 block hash (32 bytes). */

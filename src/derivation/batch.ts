@@ -9,7 +9,7 @@ import { type SingularBatch, decodeSingularBatch, encodeSingularBatch } from "./
 import { type RawSpanBatch, decodeSpanBatch, encodeSpanBatch } from "./spanBatch.js";
 
 /** Batch type bytes. */
-export const BatchType = {
+const BatchType = {
   /** One L2 block (`SingularBatchType`). */
   SINGULAR: 0,
   /** A span of L2 blocks, from Delta on (`SpanBatchType`). */

@@ -65,7 +65,7 @@ export type BatchDropReason =
   | "SPAN_PARENT_UNKNOWN";
 
 /** The outcome of a validity check. */
-export type BatchValidity =
+type BatchValidity =
   | { kind: "accept" }
   | { kind: "drop"; reason: BatchDropReason }
   | { kind: "past" }
@@ -156,7 +156,7 @@ export function checkSingularBatch(rules: BatchRules, l1Blocks: readonly L1Block
 }
 
 /** A span batch's fields its prefix check looks at. */
-export interface SpanBatchPrefixFields {
+interface SpanBatchPrefixFields {
   /** Timestamp of the first and of the last block. */
   startTimestamp: bigint;
   finalTimestamp: bigint;

@@ -19,6 +19,7 @@
  */
 import { BEACON_MAX_RESPONSE_BYTES, BEACON_REQUEST_TIMEOUT_MS, BLOB_BYTES, KZG_POINT_BYTES } from "../config/constants.js";
 import { to0x, toHex } from "../util/bytes.js";
+import { isMissingRouteText } from "../util/foreignErrorText.js";
 import { BlobError, BlobErrorCode, wrongSize } from "./blobErrors.js";
 import { blobToCommitment, kzgBackend, verifyBlobProof, versionedHash, type KzgBackend } from "./kzg.js";
 
@@ -31,17 +32,17 @@ export interface IndexedBlobHash {
 }
 
 /** The endpoints the client calls. */
-export type BeaconEndpoint = "genesis" | "spec" | "version" | "blobs" | "blobSidecars";
+type BeaconEndpoint = "genesis" | "spec" | "version" | "blobs" | "blobSidecars";
 
 /** Which blob endpoint to use: `auto` asks `blobs` and falls back to `blob_sidecars` when the node lacks the route. */
-export type BlobEndpointMode = "auto" | "blobs" | "blobSidecars";
+type BlobEndpointMode = "auto" | "blobs" | "blobSidecars";
 
 function perEndpoint(): Record<BeaconEndpoint, number> {
   return { genesis: 0, spec: 0, version: 0, blobs: 0, blobSidecars: 0 };
 }
 
 /** Request counts of one {@link BeaconClient} (plain numbers; a caller turns them into metrics). */
-export class BeaconRequestCounter {
+class BeaconRequestCounter {
   /** Requests sent, per endpoint. */
   readonly requests = perEndpoint();
   /** Requests that brought no usable answer (no answer, a status other than 200, a malformed body, a failed blob), per endpoint. */
@@ -56,7 +57,7 @@ export class BeaconRequestCounter {
 }
 
 /** Options of a {@link BeaconClient}. */
-export interface BeaconClientOptions {
+interface BeaconClientOptions {
   /** Base URL of the beacon API (`http://host:5052`, a trailing slash is dropped). */
   url: string;
   /** Time limit of one request, body included (default {@link BEACON_REQUEST_TIMEOUT_MS}). */
@@ -99,7 +100,7 @@ function missingRoute(body: string): boolean {
     return true;
   }
   if (typeof message !== "string") return true;
-  return /route|page not found|unknown endpoint|not implemented/i.test(message);
+  return isMissingRouteText(message);
 }
 
 /** A non-negative safe integer from a beacon-API quantity (decimal string, or number). */

@@ -24,7 +24,7 @@ import { to0x } from "../util/bytes.js";
 import { commitBlob, type CommittedBlob } from "./kzg.js";
 
 /** Options of {@link BeaconShim.start}. */
-export interface BeaconShimOptions {
+interface BeaconShimOptions {
   /** Beacon genesis time in seconds (default 0: slot = timestamp / secondsPerSlot). */
   genesisTime?: number;
   /** SECONDS_PER_SLOT (default {@link BEACON_SHIM_SECONDS_PER_SLOT}, mainnet's 12). */
@@ -38,7 +38,7 @@ export interface BeaconShimOptions {
 }
 
 /** The routes the shim counts requests of (a blob route switched off still counts as itself); `other` is every unknown path. */
-export type BeaconShimRoute = "genesis" | "spec" | "version" | "blobs" | "blobSidecars" | "other";
+type BeaconShimRoute = "genesis" | "spec" | "version" | "blobs" | "blobSidecars" | "other";
 
 const ZERO_ROOT = to0x(new Uint8Array(32));
 /** Depth of a sidecar's commitment inclusion proof (deneb KZG_COMMITMENT_INCLUSION_PROOF_DEPTH). */

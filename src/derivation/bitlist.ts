@@ -8,7 +8,7 @@ import { DerivationCodecError, DerivationCodecErrorCode } from "./codecErrors.js
 import type { RlpFail } from "./rlp.js";
 
 /** Bytes of a bitlist of `length` bits. */
-export function bitlistByteLength(length: number): number {
+function bitlistByteLength(length: number): number {
   return Math.ceil(length / 8);
 }
 

@@ -13,7 +13,7 @@ import { type CompressChannelOptions, type DecompressChannelOptions, compressCha
 import { rlpItem } from "./rlp.js";
 
 /** The batches of a decompressed batch stream, up to where reading stopped. */
-export interface BatchStreamResult {
+interface BatchStreamResult {
   /** Every batch decoded before reading stopped, in order. */
   batches: Batch[];
   /** Bytes of the stream those batches take. */
@@ -56,7 +56,7 @@ export function encodeBatchStream(batches: readonly Batch[]): Uint8Array {
 }
 
 /** What reading one channel gave. */
-export interface ChannelReadResult extends BatchStreamResult {
+interface ChannelReadResult extends BatchStreamResult {
   /** The compression named by the channel's first byte (undefined when it names none). */
   compression: ChannelCompression | undefined;
   /** Decompressed bytes read (at most `MAX_RLP_BYTES_PER_CHANNEL`). */

@@ -30,7 +30,7 @@ export interface ReadyChannel {
 }
 
 /** Why frames or a channel were dropped. */
-export type FrameDropReason =
+type FrameDropReason =
   /** A frame other than 0 with no channel being assembled, of another channel, or not the next number. */
   | "FRAME_OUT_OF_ORDER"
   /** A frame 0 arrived while another channel was unfinished: that channel's frames go. */
@@ -48,7 +48,7 @@ export interface FrameDrop {
 }
 
 /** What one frame (or one L1 block) did: a channel may complete; frames may be dropped (a timed-out channel and the frame itself, say). */
-export interface AssemblerStep {
+interface AssemblerStep {
   ready?: ReadyChannel;
   dropped: FrameDrop[];
 }
@@ -59,7 +59,7 @@ export function channelTimeout(rules: ChannelRules, l1Time: bigint): bigint {
 }
 
 /** The largest channel (compressed bytes plus frame overhead) at L1 time `l1Time`. */
-export function maxChannelBytes(rules: Pick<BatchRules, "forkTimes">, l1Time: bigint): number {
+function maxChannelBytes(rules: Pick<BatchRules, "forkTimes">, l1Time: bigint): number {
   return maxRlpBytesPerChannel(forkActive(rules, "fjord", l1Time));
 }
 

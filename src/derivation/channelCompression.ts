@@ -54,7 +54,7 @@ export function channelCompressionOf(firstByte: number): ChannelCompression | un
 }
 
 /** What decompressing one channel gave. */
-export interface DecompressedChannel {
+interface DecompressedChannel {
   /** The compression named by the first byte (undefined when it names none). */
   compression: ChannelCompression | undefined;
   /** The decompressed bytes, at most {@link limit}. */

@@ -13,7 +13,7 @@ import { envelopeOf } from "../chain/envelope.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 
 /** The outcome: a match, or the first field that differs. */
-export type AttributesMatch = { match: true } | { match: false; field: string; derived: string; block: string };
+type AttributesMatch = { match: true } | { match: false; field: string; derived: string; block: string };
 
 const differs = (field: string, derived: string, block: string): AttributesMatch => ({ match: false, field, derived, block });
 

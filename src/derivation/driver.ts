@@ -36,7 +36,7 @@ import type { BlobSource } from "./retrieval.js";
 import { DerivationCounters } from "./stats.js";
 
 /** The engine as the driver sees it (the main thread, over messages). */
-export interface DriverEngine {
+interface DriverEngine {
   /** Applies one block's attributes on `parentHash`; resolves with the result and the new safe head. */
   apply(step: Extract<PipelineStep, { kind: "attributes" }>): Promise<{ result: AppliedResult; safeHash?: Uint8Array }>;
   /** The safe head went back (L1 reorg) to `hash`. */
@@ -55,7 +55,7 @@ export interface DriverStatus {
 }
 
 /** Options of a {@link DerivationDriver}. */
-export interface DriverOptions {
+interface DriverOptions {
   /** Seconds between L1 blocks (12 on Ethereum; a local L1's slot time). */
   l1BlockTimeS: number;
   logger: Logger;

@@ -26,7 +26,7 @@ import { attributesMatchBlock } from "./consolidate.js";
 import type { AppliedResult } from "./protocol.js";
 
 /** What applying one block's attributes did. */
-export interface Applied {
+interface Applied {
   result: AppliedResult;
   /** The new safe head (absent for `reset`). */
   safeHash?: Uint8Array;

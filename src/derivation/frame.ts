@@ -17,9 +17,7 @@ import { joinBytes } from "./bytes.js";
 import { DerivationCodecError, DerivationCodecErrorCode, invalidEncodeInput } from "./codecErrors.js";
 
 /** Version byte of batcher data that carries frames (`DERIVATION_VERSION_0`). */
-export const DERIVATION_VERSION_0 = 0x00;
-/** Version byte of an alt-DA commitment (specs derivation.md; Base posts to L1 directly, so it is ignored). */
-export const DERIVATION_VERSION_ALT_DA = 0x01;
+const DERIVATION_VERSION_0 = 0x00;
 /** Bytes of a channel id. */
 export const CHANNEL_ID_LENGTH = 16;
 /** Encoded bytes of a frame besides its data: id 16, number 2, length 4, is_last 1 (op-node `FrameV0OverHeadSize`). */
@@ -40,7 +38,7 @@ export interface Frame {
 }
 
 /** A decoded frame and the offset just past it. */
-export interface DecodedFrame {
+interface DecodedFrame {
   frame: Frame;
   next: number;
 }
@@ -113,7 +111,7 @@ export function encodeFrame(frame: Frame): Uint8Array {
 }
 
 /** What one batcher transaction's data yields. */
-export type BatcherDataResult =
+type BatcherDataResult =
   /** Version 0 data whose frames all parse (at least one). */
   | { status: "frames"; frames: Frame[] }
   /** Data of another version (alt-DA 0x01, or unknown): not frames, ignored by the rules. */

@@ -31,7 +31,7 @@ export interface L1BlockInfo extends L1BlockRef {
 }
 
 /** One data item a batcher transaction carries, in block order: its calldata, or its blobs by versioned hash. */
-export type BatcherData =
+type BatcherData =
   | { kind: "calldata"; txIndex: number; data: Uint8Array }
   | { kind: "blobs"; txIndex: number; versionedHashes: Uint8Array[]; /** index of the first among all blob hashes of the block (the beacon's blob index) */ firstBlobIndex: number };
 

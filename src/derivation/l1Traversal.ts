@@ -7,7 +7,7 @@ import { equalsBytes } from "@ethereumjs/util";
 import type { L1Block, L1Source } from "./l1Source.js";
 
 /** What advancing gave. */
-export type TraversalStep =
+type TraversalStep =
   /** The next L1 block, now the current one. */
   | { kind: "next"; block: L1Block }
   /** The L1 has no block after the current one yet. */

@@ -32,7 +32,7 @@ export interface AttributesParent extends L2BlockRef {
 }
 
 /** What one block's attributes are built from. */
-export interface AttributesInputs {
+interface AttributesInputs {
   parent: AttributesParent;
   /** The new block's L1 origin: the parent's, or the L1 block after it. */
   l1Origin: L1BlockInfo;

@@ -51,7 +51,7 @@ export interface PipelineL2 {
 }
 
 /** What the pipeline tells its caller about drops and data, for metrics and warnings. */
-export interface PipelineEvents {
+interface PipelineEvents {
   retrieved?(l1: L1BlockInfo, data: RetrievedData): void;
   framesDropped?(drop: FrameDrop, l1: L1BlockInfo): void;
   channelRead?(outcome: "ready" | "error", batches: number, error?: string): void;
@@ -71,7 +71,7 @@ export type PipelineStep =
   | { kind: "reset"; reason: string };
 
 /** What a reset found. */
-export interface ResetResult {
+interface ResetResult {
   /** The safe head derivation continues from (earlier than the chain's when the L1 reorganized). */
   safe: SafeRef;
   /** True when the safe head had to go back. */

@@ -12,7 +12,7 @@ import type { L1BlockRef } from "./batchValidity.js";
 const packr = new Packr({ useRecords: false, moreTypes: false });
 
 /** An L1 block reference on the wire (`parentHash` for `optimism_syncStatus`). */
-export interface L1RefWire {
+interface L1RefWire {
   number: string;
   hash: Uint8Array;
   parentHash: Uint8Array;
@@ -20,7 +20,7 @@ export interface L1RefWire {
 }
 
 /** Payload attributes on the wire. */
-export interface AttributesWire {
+interface AttributesWire {
   timestamp: string;
   prevRandao: Uint8Array;
   suggestedFeeRecipient: Uint8Array;

@@ -34,7 +34,7 @@ function readSize(buf: Uint8Array, p: number, n: number): number {
 }
 
 /** An RLP header: kind, where the content starts, and the size it declares (not yet checked against the input). */
-export interface RlpHeader {
+interface RlpHeader {
   list: boolean;
   contentStart: number;
   size: number;

@@ -27,7 +27,7 @@ import { type SpanBatchTxs, decodeSpanBatchTxs, encodeSpanBatchTxs, spanBatchTra
 import { encodeUvarint, readUvarint } from "./varint.js";
 
 /** Bytes of parent_check and l1_origin_check. */
-export const SPAN_BATCH_CHECK_BYTES = 20;
+const SPAN_BATCH_CHECK_BYTES = 20;
 /** Bits of the u64 arithmetic op-node does on timestamps and origin numbers (it wraps). */
 const U64_BITS = 64;
 
@@ -202,7 +202,7 @@ export function expandSpanBatch(span: SpanBatch, epochHash: (epochNum: bigint) =
 }
 
 /** What {@link spanBatchFromBlocks} needs besides the blocks and the rollup config. */
-export interface SpanBatchBuildOptions {
+interface SpanBatchBuildOptions {
   /** The first block's parent hash, or its first 20 bytes. */
   parentHash: Uint8Array;
   /** The last block's L1 origin hash, or its first 20 bytes. */

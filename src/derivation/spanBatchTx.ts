@@ -65,7 +65,7 @@ function layoutType(first: number): number | undefined {
 }
 
 /** One tx_data read from a span batch: its bytes (type byte included) and its type byte (0 for legacy). */
-export interface ReadTxData {
+interface ReadTxData {
   txData: Uint8Array;
   /**
    * The EIP-2718 type byte (any value up to 0x7f; only 1, 2 and 4 rebuild), 0 for legacy. As in
@@ -96,7 +96,7 @@ export function readTxData(buf: Uint8Array, pos: number, end: number, fail: RlpF
 }
 
 /** Everything of a transaction that a span batch stores outside its tx_data. */
-export interface SpanTxFields {
+interface SpanTxFields {
   nonce: bigint;
   gas: bigint;
   /** Recipient (20 bytes), undefined for a contract creation. */
@@ -201,7 +201,7 @@ function typed(type: number, items: Uint8Array[]): Uint8Array {
 }
 
 /** A signed transaction split into its span batch parts (the batcher side). */
-export interface SplitTx extends SpanTxFields {
+interface SplitTx extends SpanTxFields {
   type: SpanTxType;
   txData: Uint8Array;
 }

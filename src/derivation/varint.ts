@@ -15,7 +15,7 @@ const U64_MAX = (1n << 64n) - 1n;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A decoded value and the offset just past it. */
-export interface Uvarint {
+interface Uvarint {
   value: bigint;
   next: number;
 }

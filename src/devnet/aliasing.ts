@@ -7,7 +7,7 @@
 import { checkAddress } from "./args.js";
 
 /** The aliasing offset (specs deposits.md). */
-export const L1_TO_L2_ALIAS_OFFSET = 0x1111000000000000000000000000000000001111n;
+const L1_TO_L2_ALIAS_OFFSET = 0x1111000000000000000000000000000000001111n;
 
 const ADDRESS_MOD = 1n << 160n;
 

@@ -17,7 +17,7 @@ import { l1AddressOf, submitL1Transaction, successfulL1Receipt, type L1Key, type
 import { systemConfigConstructorConfig, type SystemConfigInit } from "./systemConfigInit.js";
 
 /** What {@link deployRollupContracts} deploys and how. */
-export interface DeployRollupContractsOptions extends L1WaitOptions {
+interface DeployRollupContractsOptions extends L1WaitOptions {
   /** Key of the account that sends (and pays for) both creations. */
   deployerKey: L1Key;
   /** Owner of the SystemConfig (0x hex): the only account that may change it. Default: the deployer. */
@@ -37,7 +37,7 @@ export interface RollupContracts {
 }
 
 /** The creation code of the SystemConfig with its constructor arguments (owner, initial values). */
-export function systemConfigCreationCode(owner: string, init: SystemConfigInit): Uint8Array {
+function systemConfigCreationCode(owner: string, init: SystemConfigInit): Uint8Array {
   const code = deployContract(SYSTEM_CONFIG_ARTIFACT.abi, SYSTEM_CONFIG_ARTIFACT.bytecode, {
     _owner: checkAddress("systemConfigOwner", owner),
     _config: systemConfigConstructorConfig(init),

@@ -20,6 +20,7 @@ import {
   DEVNET_L1_RECEIPT_TIMEOUT_MS,
 } from "../config/constants.js";
 import { UpstreamRpcError, type JsonRpcClient } from "../sync/rpcClient.js";
+import { isRevertText } from "../util/foreignErrorText.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
 import { parseL1Receipt, type L1TxReceipt } from "./l1Receipt.js";
 
@@ -47,7 +48,7 @@ export interface L1SendOptions extends L1WaitOptions {
 }
 
 /** One L1 transaction to send. */
-export interface L1TxRequest {
+interface L1TxRequest {
   /** Recipient (0x hex); undefined for a contract creation. */
   to?: string;
   /** Calldata (or init code for a creation). */
@@ -63,7 +64,7 @@ export interface L1TxRequest {
 }
 
 /** A transaction accepted by the L1's pool, not yet included. */
-export interface SubmittedL1Tx {
+interface SubmittedL1Tx {
   /** 0x hex. */
   hash: string;
   nonce: bigint;
@@ -72,7 +73,7 @@ export interface SubmittedL1Tx {
 }
 
 /** The 32-byte key of `key`. @throws DevnetError `DEVNET_INVALID_ARGUMENT` when it is not 32 bytes. */
-export function l1KeyBytes(key: L1Key): Uint8Array {
+function l1KeyBytes(key: L1Key): Uint8Array {
   const bytes = typeof key === "string" && isHexString(key) ? hexToBytes(key) : key;
   if (!(bytes instanceof Uint8Array) || bytes.length !== 32) {
     throw new DevnetError({ code: DevnetErrorCode.INVALID_ARGUMENT, field: "key", value: "(redacted)" }, "an L1 private key must be 32 bytes (0x hex or bytes)");
@@ -116,7 +117,7 @@ function revertDataOf(e: UpstreamRpcError): string | undefined {
 function refusal(e: unknown, to: string, abi: readonly unknown[] | undefined): unknown {
   if (!(e instanceof UpstreamRpcError)) return e;
   const data = revertDataOf(e);
-  if (e.rpcCode !== 3 && data === undefined && !/revert/i.test(e.message)) return e;
+  if (e.rpcCode !== 3 && data === undefined && !isRevertText(e.message)) return e;
   const reason = data !== undefined ? revertReason(data, abi) : e.message;
   return new DevnetError({ code: DevnetErrorCode.CALL_REVERTED, to, reason, data: data ?? "0x" }, `the L1 refused the transaction to ${to}: ${reason}`, { cause: e });
 }

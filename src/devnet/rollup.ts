@@ -43,7 +43,7 @@ import { TypedError } from "../util/errors.js";
 import { deployRollupContracts } from "./l1Contracts.js";
 
 /** The ports of every process, in the order `--devnet.port-base` assigns them. */
-export const ROLLUP_PORT_NAMES = [
+const ROLLUP_PORT_NAMES = [
   "l1Http",
   "l1Auth",
   "l1Beacon",
@@ -59,14 +59,14 @@ export const ROLLUP_PORT_NAMES = [
   "sequencerP2p",
 ] as const;
 /** One port per process endpoint. */
-export type RollupPorts = Record<(typeof ROLLUP_PORT_NAMES)[number], number>;
+type RollupPorts = Record<(typeof ROLLUP_PORT_NAMES)[number], number>;
 
 /**
  * The default layout: the sequencer on the usual L2 ports (8545/8546/8551, rollup RPC 7545,
  * flashblocks 1111) so wallets and tools find it where they expect a node; the L1 on 8645 with
  * its beacon on lighthouse's 5052; the verifier on 9545.
  */
-export const DEFAULT_ROLLUP_PORTS: RollupPorts = {
+const DEFAULT_ROLLUP_PORTS: RollupPorts = {
   l1Http: 8645,
   l1Auth: 8651,
   l1Beacon: 5052,
@@ -83,7 +83,7 @@ export const DEFAULT_ROLLUP_PORTS: RollupPorts = {
 };
 
 /** Options of {@link startRollupDevnet}. */
-export interface RollupDevnetOptions {
+interface RollupDevnetOptions {
   /** Workspace: L1, sequencer and verifier datadirs, genesis.json, rollup.json, logs. */
   dir: string;
   /** Where `devnet.json` is written (the working directory). */
@@ -104,7 +104,7 @@ export interface RollupDevnetOptions {
 }
 
 /** The endpoints of a running rollup, as written to `devnet.json`. */
-export interface RollupEndpoints {
+interface RollupEndpoints {
   l1Rpc: string;
   /** Absent for an external L1 given without a beacon API (batches in calldata). */
   l1Beacon?: string;
@@ -116,7 +116,7 @@ export interface RollupEndpoints {
 }
 
 /** A running local rollup. */
-export interface RunningRollup {
+interface RunningRollup {
   endpoints: RollupEndpoints;
   rollupConfig: RollupConfig;
   /** Stops the verifier, the sequencer and the L1 (in that order). */
@@ -141,7 +141,7 @@ function cliMain(): string {
 }
 
 /** A free TCP port on 127.0.0.1 (bound and released). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();
     srv.once("error", reject);

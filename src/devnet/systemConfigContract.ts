@@ -26,7 +26,7 @@ export type SystemConfigSetting =
   | { type: "feeScalars"; basefeeScalar: number; blobbasefeeScalar: number };
 
 /** The SystemConfig's state as its getters give it (addresses 0x lowercase hex). */
-export interface SystemConfigState extends Required<SystemConfigInit> {
+interface SystemConfigState extends Required<SystemConfigInit> {
   owner: string;
   /** The stored batcher hash (0x hex, 32 bytes); `batcher` is its low 20 bytes. */
   batcherHash: string;
@@ -48,7 +48,7 @@ function addressHex(field: string, address: Uint8Array): string {
  * (the contract's own checks — gas limit bounds, EIP-1559 values ≥ 1 — are left to it).
  * @throws DevnetError `DEVNET_INVALID_ARGUMENT` for a value that does not fit its type.
  */
-export function systemConfigSetterCalldata(setting: SystemConfigSetting): Uint8Array {
+function systemConfigSetterCalldata(setting: SystemConfigSetting): Uint8Array {
   switch (setting.type) {
     case "batcher":
       return systemConfig.setBatcherHash.encodeInput(batcherHashOf(addressHex("batcherAddress", setting.batcherAddress)));

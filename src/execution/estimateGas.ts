@@ -19,7 +19,7 @@ import { revertError } from "./revert.js";
 export const TX_GAS = 21_000n;
 
 /** The halt reason that means "not enough gas" (`vm.ErrOutOfGas`); any other reason is final. */
-export const OUT_OF_GAS = "out of gas";
+const OUT_OF_GAS = "out of gas";
 
 /**
  * Outcome of one execution of the call at a given gas limit.
@@ -45,7 +45,7 @@ export interface GasRunResult {
 }
 
 /** Input of {@link searchGas}. */
-export interface EstimateInput {
+interface EstimateInput {
   /** Executes the call with this gas limit on a throw-away copy of the state. */
   run(gasLimit: bigint): Promise<GasRunResult>;
   /**

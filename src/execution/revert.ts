@@ -9,12 +9,12 @@ import { toData } from "../chain/json/quantity.js";
 import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 
 /** Selector of `Error(string)`: keccak256("Error(string)")[:4]. */
-export const ERROR_SELECTOR = Uint8Array.of(0x08, 0xc3, 0x79, 0xa0);
+const ERROR_SELECTOR = Uint8Array.of(0x08, 0xc3, 0x79, 0xa0);
 /** Selector of `Panic(uint256)`: keccak256("Panic(uint256)")[:4]. */
-export const PANIC_SELECTOR = Uint8Array.of(0x4e, 0x48, 0x7b, 0x71);
+const PANIC_SELECTOR = Uint8Array.of(0x4e, 0x48, 0x7b, 0x71);
 
 /** Solidity panic codes and geth's texts for them (`accounts/abi` `panicReasons`). */
-export const PANIC_REASONS: ReadonlyMap<bigint, string> = new Map([
+const PANIC_REASONS: ReadonlyMap<bigint, string> = new Map([
   [0x00n, "generic panic"],
   [0x01n, "assert(false)"],
   [0x11n, "arithmetic underflow or overflow"],
@@ -28,7 +28,7 @@ export const PANIC_REASONS: ReadonlyMap<bigint, string> = new Map([
 ]);
 
 /** The plain message geth uses for every revert (`vm.ErrExecutionReverted`). */
-export const EXECUTION_REVERTED = "execution reverted";
+const EXECUTION_REVERTED = "execution reverted";
 
 function startsWith(data: Uint8Array, prefix: Uint8Array): boolean {
   if (data.length < prefix.length) return false;

@@ -19,16 +19,16 @@ import { TypedError } from "../util/errors.js";
 import { CONSOLIDATION_REQUEST_CONTRACT, WITHDRAWAL_REQUEST_CONTRACT } from "../chain/requestContracts.js";
 
 /** EIP-4788 beacon roots contract. */
-export const BEACON_ROOTS_CONTRACT = "0x000F3df6D732807Ef1319fB7B8bB8522d0Beac02";
+const BEACON_ROOTS_CONTRACT = "0x000F3df6D732807Ef1319fB7B8bB8522d0Beac02";
 /** EIP-4788 `HISTORY_BUFFER_LENGTH`. */
 const BEACON_ROOTS_BUFFER = 8191n;
 /** EIP-2935 history storage contract. */
-export const HISTORY_STORAGE_CONTRACT = "0x0000F90827F1C53a10cb7A02335B175320002935";
+const HISTORY_STORAGE_CONTRACT = "0x0000F90827F1C53a10cb7A02335B175320002935";
 /** EIP-2935 `HISTORY_SERVE_WINDOW`. */
 const HISTORY_SERVE_WINDOW = 8191n;
 
 /** The state operations the system calls need. */
-export interface SystemCallState {
+interface SystemCallState {
   getCode(address: Address): Promise<Uint8Array>;
   putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void>;
 }
@@ -53,7 +53,7 @@ export async function applyHistoryStorageCall(state: SystemCallState, number: bi
 }
 
 /** `SYSTEM_ADDRESS` of EIP-4788 / EIP-7002 / EIP-7251: the caller of every system call. */
-export const SYSTEM_ADDRESS = "0xfffffffffffffffffffffffffffffffffffffffe";
+const SYSTEM_ADDRESS = "0xfffffffffffffffffffffffffffffffffffffffe";
 
 /** The end-of-block request contracts: the EIP that adds each (the Common activates it from Prague) and its address. */
 const REQUEST_CONTRACTS: ReadonlyArray<{ eip: 7002 | 7251; address: string }> = [
@@ -72,7 +72,7 @@ export type SystemCallErrorType =
 export class SystemCallError extends TypedError<SystemCallErrorType> {}
 
 /** The request-contract checks of one block execution ({@link watchRequestSystemCalls}). */
-export interface RequestSystemCallWatch {
+interface RequestSystemCallWatch {
   /**
    * The first failed request system call seen so far, if any (a failed call's output may
    * also break the block's requests hash: this names the cause).

@@ -14,9 +14,9 @@ import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../config/constants.js";
 /** Flashblocks per payload are capped at 16 (base/base `MAX_FLASHBLOCKS_PER_PAYLOAD`); Base mainnet sends 0..10. */
 export const MAX_FLASHBLOCKS_PER_PAYLOAD = 16;
 /** Brotli quality used by Base's websocket proxy (`bin/websocket-proxy`, `--enable-compression`). */
-export const FLASHBLOCK_BROTLI_QUALITY = 5;
+const FLASHBLOCK_BROTLI_QUALITY = 5;
 /** Brotli window (log2) used by Base's websocket proxy. */
-export const FLASHBLOCK_BROTLI_LGWIN = 22;
+const FLASHBLOCK_BROTLI_LGWIN = 22;
 
 /** Largest u64 (quantities typed u64 on the wire: block number, gas, timestamp). */
 const U64_MAX = (1n << 64n) - 1n;
@@ -53,7 +53,7 @@ export interface FlashblockBase {
 }
 
 /** `ExecutionPayloadFlashblockDeltaV1`: cumulative roots/gas plus the transactions added by this flashblock only. */
-export interface FlashblockDiff {
+interface FlashblockDiff {
   stateRoot: Uint8Array;
   receiptsRoot: Uint8Array;
   logsBloom: Uint8Array;
@@ -69,7 +69,7 @@ export interface FlashblockDiff {
 }
 
 /** The part of `metadata` basalt uses; receipts, balances and access_list are accepted and ignored. */
-export interface FlashblockMetadata {
+interface FlashblockMetadata {
   blockNumber: bigint;
   /** Absent on pre-v1.1.1 streams (then the predecessor-link check is off). */
   prevFlashblockId?: FlashblockId;
@@ -187,7 +187,7 @@ function decodeMetadata(o: Json): FlashblockMetadata {
 }
 
 /** Validates a parsed JSON value as a `FlashblocksPayloadV1` (all field, encoding and cross-field rules of §1.1–1.4). */
-export function flashblockFromJson(value: unknown): FlashblocksPayloadV1 {
+function flashblockFromJson(value: unknown): FlashblocksPayloadV1 {
   if (!isObject(value)) throw new FlashblockDecodeError({ code: FlashblockErrorCode.MALFORMED_JSON }, "flashblock frame: top-level JSON value is not an object");
   const payloadId = dataField(value, "payload_id", "payload_id", PAYLOAD_ID_BYTES);
   const index = plainIntegerField(value, "index", "index");
@@ -269,7 +269,7 @@ export function decodeFlashblockFrame(frame: Uint8Array | string): FlashblocksPa
 }
 
 /** Formats a `FlashblockId` in its wire form `"<block>-<index>"`. */
-export function formatFlashblockId(id: FlashblockId): string {
+function formatFlashblockId(id: FlashblockId): string {
   return `${id.block}-${id.index}`;
 }
 

@@ -19,7 +19,7 @@ import type { PendingBlockView, PendingSnapshot, PendingTx } from "./pendingSnap
 import { PendingStateIndex, pendingStateIndex } from "./pendingView.js";
 
 /** A pending block as of one of its flashblocks, and the pending state diff at that point. */
-export interface PendingBlockAt {
+interface PendingBlockAt {
   /** The block as of the index: its transactions, hash, header and JSON at that index. */
   block: PendingBlockView;
   /** The pending state diff after the block's transactions up to the index. */
@@ -57,7 +57,7 @@ export function resolvePosition(s: PendingSnapshot | undefined, headNumber: bigi
 const answers = new WeakMap<PendingSnapshot, Map<string, PendingBlockAt | undefined>>();
 
 /** `block` (of `s`) as of its flashblock `index`, or undefined when that index is not retained. */
-export function pendingBlockAt(s: PendingSnapshot, block: PendingBlockView, index: number): PendingBlockAt | undefined {
+function pendingBlockAt(s: PendingSnapshot, block: PendingBlockView, index: number): PendingBlockAt | undefined {
   if (block === s.blocks.at(-1) && index === block.index) return { block, state: pendingStateIndex(s) };
   let known = answers.get(s);
   if (known === undefined) answers.set(s, (known = new Map()));

@@ -122,7 +122,7 @@ function rlpPrefixLength(n: number): number {
  * ones as byte strings of their envelope, legacy ones as their own list), no ommers and, from
  * Shanghai (Canyon), an empty withdrawals list.
  */
-export function blockSize(headerRlpLength: number, rawTxs: readonly Uint8Array[], hasWithdrawals: boolean): number {
+function blockSize(headerRlpLength: number, rawTxs: readonly Uint8Array[], hasWithdrawals: boolean): number {
   let txs = 0;
   for (const raw of rawTxs) txs += raw[0]! >= 0xc0 ? raw.length : raw.length + rlpPrefixLength(raw.length);
   const payload = headerRlpLength + txs + rlpPrefixLength(txs) + 1 + (hasWithdrawals ? 1 : 0);

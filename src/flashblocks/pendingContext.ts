@@ -19,7 +19,7 @@ export function pendingStateOf(chain: Chain, s: PendingSnapshot): PendingStateRe
 const pendingHeaders = new WeakMap<PendingSnapshot, BlockHeader>();
 
 /** The pending block's header (decoded once per snapshot, with the hardfork of its number and time). */
-export function pendingHeaderOf(chain: Chain, s: PendingSnapshot): BlockHeader {
+function pendingHeaderOf(chain: Chain, s: PendingSnapshot): BlockHeader {
   let h = pendingHeaders.get(s);
   if (h === undefined) pendingHeaders.set(s, (h = chain.decodeHeader(pendingHead(s).headerRlp)));
   return h;
@@ -38,7 +38,7 @@ const callContexts = new WeakMap<PendingSnapshot, { head: Uint8Array; ctx: CallC
  * pending block (base/base issue #1439, documented in base/docs PR #1234). basalt uses the
  * pending block's context, as a transaction sent now would see it.
  */
-export function pendingCallContextOf(chain: Chain, s: PendingSnapshot): CallContext {
+function pendingCallContextOf(chain: Chain, s: PendingSnapshot): CallContext {
   // One context per snapshot and head, so the call executor reuses its VM and caches across calls.
   const head = chain.head.hash();
   const known = callContexts.get(s);
@@ -71,7 +71,7 @@ const positionContexts = new WeakMap<PendingSnapshot, Map<string, { head: Uint8A
  * pending state after flashblock K; throws `FlashblockPositionError` when this thread's snapshot
  * has not reached it (the RPC thread checked, but the snapshot may have moved since).
  */
-export function pendingCallContextAt(chain: Chain, s: PendingSnapshot | undefined, at: PendingPosition): CallContext | BlockHeader {
+function pendingCallContextAt(chain: Chain, s: PendingSnapshot | undefined, at: PendingPosition): CallContext | BlockHeader {
   const answer = resolvePosition(s, chain.head.header.number, at);
   if (answer.kind === "canonical") {
     const block = chain.getBlockByNumber(BigInt(at.blockNumber));

@@ -128,10 +128,10 @@ export interface WireBlock {
 }
 
 /** One transaction on the wire: hash, from, to, transaction JSON, receipt JSON, logs (JSON and logs may hold the placeholder), envelope. */
-export type WireTx = [hash: string, from: string, to: string | null, txJson: string, receiptJson: string, logs: RpcLog[], raw: Uint8Array];
+type WireTx = [hash: string, from: string, to: string | null, txJson: string, receiptJson: string, logs: RpcLog[], raw: Uint8Array];
 
 /** The first value of the wire form: a snapshot whose blocks' transactions follow it. */
-export interface WireSnapshot extends Omit<PendingSnapshot, "blocks"> {
+interface WireSnapshot extends Omit<PendingSnapshot, "blocks"> {
   blocks: WireBlock[];
 }
 

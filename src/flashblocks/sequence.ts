@@ -11,8 +11,6 @@ import { bytesEqual } from "../util/bytes.js";
 import { encodeFlashblock, MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblocksPayloadV1 } from "./codec.js";
 import { MAX_HOLD_AHEAD_BLOCKS } from "../config/constants.js";
 
-export { MAX_FLASHBLOCKS_PER_PAYLOAD };
-
 /** Why a frame was dropped without touching the pending state. */
 export type DropReason = "block-zero" | "index-too-high" | "base-block-mismatch" | "stale" | "too-far-ahead" | "waiting-for-first";
 /** Why the pending state was cleared (the offending frame is not applied). */
@@ -24,7 +22,7 @@ export type ClearReason =
   | "conflicting-duplicate";
 
 /** Outcome of offering one flashblock. `append` and `replaced` mean: (re)build pending state with this frame. */
-export type Decision =
+type Decision =
   | { kind: "append" }
   | { kind: "duplicate" }
   | { kind: "held" }
@@ -33,20 +31,20 @@ export type Decision =
   | { kind: "replaced" };
 
 /** Canonical block as seen by the sequencer: number, hash and ordered transaction hashes. */
-export interface CanonicalBlock {
+interface CanonicalBlock {
   number: bigint;
   hash: Uint8Array;
   txHashes: Uint8Array[];
 }
 
 /** Outcome of a canonical block; `replay` lists held frames (in order) to offer again now that their parent is canonical. */
-export interface CanonicalOutcome {
+interface CanonicalOutcome {
   kind: "catch-up" | "rebase" | "reorg" | "ignore" | "continue";
   replay: FlashblocksPayloadV1[];
 }
 
 /** The frames of one pending block, in index order (index 0 first). */
-export interface PendingBlock {
+interface PendingBlock {
   number: bigint;
   payloadId: Uint8Array;
   frames: FlashblocksPayloadV1[];

@@ -18,7 +18,7 @@ import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../config/constants.js";
 export type DisconnectReason = "connect-failed" | "ping-timeout" | "closed" | "error";
 
 /** Callbacks of a {@link FlashblocksStreamClient}. */
-export interface StreamEvents {
+interface StreamEvents {
   /** A frame arrived (`receivedAt`: `performance.timeOrigin + performance.now()`, ms). */
   frame(data: Uint8Array | string, receivedAt: number): void;
   /** The connection is up. */

@@ -32,7 +32,7 @@ import {
   type SnapshotProofsHeader,
   type SnapshotProofsInfo,
 } from "../storage/snapshot.js";
-import { fromHex, to0x } from "../util/bytes.js";
+import { to0x } from "../util/bytes.js";
 
 /** Reads the head, genesis and chain id of a datadir's chain (the private copy of an export). */
 async function describeChain(datadir: string): Promise<SnapshotChainInfo> {
@@ -108,7 +108,7 @@ async function openForExport(datadir: string, dir: string): Promise<ProofsStore>
 }
 
 /** What an export did. */
-export interface ExportResult {
+interface ExportResult {
   header: SnapshotHeader;
   /** Why a proofs store found at the proofs directory was not carried (it has no window yet). */
   proofsLeftOut?: string;
@@ -153,7 +153,7 @@ export async function exportChainSnapshot(datadir: string, file: string, proofsD
 }
 
 /** What an import did. */
-export interface ImportResult extends ImportSnapshotResult {
+interface ImportResult extends ImportSnapshotResult {
   /** Where the proofs store went, when the snapshot carried one. */
   proofsDir?: string;
   /** Account proofs checked against the imported chain, both ends of the window together. */

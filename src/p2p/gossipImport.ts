@@ -25,7 +25,7 @@ import { to0x } from "../util/bytes.js";
 import { blocksFirstSeenTotal, gapFetchBlocksTotal, gossipBufferedBlocks, gossipImportBlocksTotal, gossipImportSeconds, type GossipImportOutcome } from "./importMetrics.js";
 
 /** A block message that passed gossip validation on the P2P thread. */
-export interface GossipBlockIn {
+interface GossipBlockIn {
   /** Blocks topic version (1–4). */
   version: number;
   /** The signed bytes: the SSZ execution payload (v1, v2) or payload envelope (v3, v4). */
@@ -43,7 +43,7 @@ export interface FetchedPayload {
 }
 
 /** Options of a {@link GossipImporter}. */
-export interface GossipImporterOptions {
+interface GossipImporterOptions {
   /** Rebuilds a block from its payload bytes (throws when they do not make a valid block). */
   toBlock(version: number, payloadBytes: Uint8Array): Promise<Block>;
   /** Asks peers for the canonical payload at a height (req/resp); undefined when none has it. */

@@ -11,7 +11,7 @@ import { loadOrCreateNodeKey, parseSecp256k1Key } from "./cl/nodeKey.js";
 import type { P2PServiceOptions } from "./service.js";
 
 /** What the options do not say: the chain the node runs. */
-export interface P2PChainInfo {
+interface P2PChainInfo {
   chainId: bigint;
   rollup: OpForkSchedule;
   /** L2 block time, seconds. */

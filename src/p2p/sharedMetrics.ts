@@ -9,7 +9,7 @@ import type { Counter, Gauge } from "prom-client";
 import { counter, gauge } from "../util/metrics.js";
 
 /** What one network reports into the shared families. */
-export interface P2pMetricsSource {
+interface P2pMetricsSource {
   /** Connected peers by direction ("inbound" / "outbound"). */
   peers(): { inbound: number; outbound: number };
   /** Nodes in each discovery table, labelled with the discovery protocol (none, one, or one per protocol the network runs). */

@@ -39,7 +39,7 @@ export function devnetSequencerKey(): string {
 const UNSAFE_BLOCK_SIGNER_SELECTOR = to0x(keccak256(new TextEncoder().encode("unsafeBlockSigner()")).subarray(0, 4));
 
 /** Reads SystemConfig's `unsafeBlockSigner()` at L1's latest block. */
-export async function readUnsafeBlockSigner(client: HttpRpcClient, systemConfig: string): Promise<Uint8Array> {
+async function readUnsafeBlockSigner(client: HttpRpcClient, systemConfig: string): Promise<Uint8Array> {
   const out = await client.call<string>("eth_call", [{ to: systemConfig, data: UNSAFE_BLOCK_SIGNER_SELECTOR }, "latest"]);
   const bytes = fromHex(out);
   if (bytes.length !== 32) throw new Error(`SystemConfig ${systemConfig}: unsafeBlockSigner() returned ${bytes.length} bytes, expected a 32-byte word`);

@@ -32,14 +32,14 @@ import { ProofsError, ProofsErrorCode } from "./errors.js";
 import { sameBytes } from "./trieNode.js";
 
 /** A node of the baseline: its trie (the account trie, or the storage trie of `hashedAddress`), its path (nibbles) and its RLP. */
-export interface BaselineNode {
+interface BaselineNode {
   hashedAddress?: Uint8Array;
   path: Uint8Array;
   node: Uint8Array;
 }
 
 /** The block a baseline is taken at. */
-export interface BaselineBlock {
+interface BaselineBlock {
   number: bigint;
   hash: Uint8Array;
   stateRoot: Uint8Array;
@@ -75,10 +75,10 @@ export function decodeBaselineProgress(marker: Uint8Array): BaselineProgress | u
 }
 
 /** Receives a batch of nodes and the progress they complete; awaited before the baseline goes on. */
-export type BaselineBatchSink = (nodes: BaselineNode[], progress: BaselineProgress) => Promise<void>;
+type BaselineBatchSink = (nodes: BaselineNode[], progress: BaselineProgress) => Promise<void>;
 
 /** What a baseline wrote. */
-export interface BaselineResult {
+interface BaselineResult {
   block: BaselineBlock;
   /** Nodes passed to the sink (account-trie nodes written again on a resume included). */
   nodes: number;

@@ -22,10 +22,10 @@ import type { BlockRef } from "./types.js";
 import { toHex } from "../util/bytes.js";
 
 /** Which way a step goes over a block: to the state after it (forward sync) or to the one before it (backfill). */
-export type StepDirection = "forward" | "back";
+type StepDirection = "forward" | "back";
 
 /** What {@link readBlockChanges} found. */
-export type BlockChangesRead =
+type BlockChangesRead =
   | { kind: "changes"; changes: StateChanges; accounts: number; slots: number }
   /** The block's history is below the main store's history floor (the lowest block it keeps history of). */
   | { kind: "pruned"; floor: bigint }
@@ -33,7 +33,7 @@ export type BlockChangesRead =
   | { kind: "reorged" };
 
 /** The storage root in an account's slim RLP (the empty trie's when the account is absent or its root empty); a copy. */
-export function slimStorageRoot(slim: Uint8Array | undefined): Uint8Array {
+function slimStorageRoot(slim: Uint8Array | undefined): Uint8Array {
   if (slim === undefined) return KECCAK256_RLP;
   const root = (RLP.decode(slim) as Uint8Array[])[2]!;
   return root.length === 0 ? KECCAK256_RLP : Uint8Array.from(root);

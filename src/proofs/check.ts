@@ -31,7 +31,7 @@ const OP_ACCOUNTS: readonly Uint8Array[] = [BASE_FEE_VAULT_ADDRESS, L1_FEE_VAULT
 const SLOT_ZERO = new Uint8Array(32);
 
 /** What {@link checkAgainstChain} checked. */
-export interface ProofsCheck {
+interface ProofsCheck {
   earliest: BlockRef;
   latest: BlockRef;
   /** Account proofs walked and verified, both ends together. */

@@ -24,7 +24,7 @@ const END = 0xff;
 const RECORD_HEAD = 9;
 
 /** Entries per column family name (every family listed, 0 when empty). */
-export type DumpCounts = Record<string, number>;
+type DumpCounts = Record<string, number>;
 
 function zeroCounts(): DumpCounts {
   return Object.fromEntries(FAMILIES.map((f) => [f, 0]));

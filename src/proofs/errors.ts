@@ -46,6 +46,11 @@ export const ProofsErrorCode = {
   ROOT_MISMATCH: "PROOFS_ROOT_MISMATCH",
   /** An interrupted baseline that cannot be finished (its block's state is gone from the main store): the store must be made again. */
   BASELINE_UNRESUMABLE: "PROOFS_BASELINE_UNRESUMABLE",
+  /**
+   * A read-write open of an existing store failed with RocksDB's I/O error (`EIO`), which is what
+   * its LOCK file held by another process (a running node) gives.
+   */
+  IN_USE: "PROOFS_IN_USE",
 } as const;
 /** One of the {@link ProofsErrorCode} values. */
 export type ProofsErrorCode = (typeof ProofsErrorCode)[keyof typeof ProofsErrorCode];
@@ -72,7 +77,9 @@ export type ProofsErrorType =
   /** `trie`: "account" or the storage trie's hashed address (0x hex); roots 0x hex. */
   | { code: typeof ProofsErrorCode.ROOT_MISMATCH; block: string; trie: string; expected: string; actual: string }
   /** `block`: the block the interrupted baseline was taken at (absent when its marker names none). */
-  | { code: typeof ProofsErrorCode.BASELINE_UNRESUMABLE; dir: string; block?: string; reason: string };
+  | { code: typeof ProofsErrorCode.BASELINE_UNRESUMABLE; dir: string; block?: string; reason: string }
+  /** `reason`: RocksDB's own words. */
+  | { code: typeof ProofsErrorCode.IN_USE; dir: string; reason: string };
 
 /** An error of the historical proofs store. */
 export class ProofsError extends TypedError<ProofsErrorType> {}

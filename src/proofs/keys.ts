@@ -24,17 +24,17 @@ import { invalidInput } from "./errors.js";
 import type { BlockRef, TrieRef } from "./types.js";
 
 /** Most nibbles of a trie path: a 32-byte hashed key has 64. */
-export const MAX_PATH_NIBBLES = 64;
+const MAX_PATH_NIBBLES = 64;
 /** Bytes of a hashed address (keccak-256), the storage trie's key prefix. */
-export const HASHED_ADDRESS_BYTES = 32;
+const HASHED_ADDRESS_BYTES = 32;
 /** Bytes of a block hash. */
 export const HASH_BYTES = 32;
 /** Bytes of a version suffix. */
-export const VERSION_BYTES = 8;
+const VERSION_BYTES = 8;
 /** Largest block number a version can hold. */
-export const MAX_BLOCK_NUMBER = 2n ** 64n - 1n;
+const MAX_BLOCK_NUMBER = 2n ** 64n - 1n;
 /** Bytes of a block record. */
-export const BLOCK_RECORD_BYTES = 8 + HASH_BYTES;
+const BLOCK_RECORD_BYTES = 8 + HASH_BYTES;
 
 /** Change-index record tag of an account-trie path. */
 const ACCOUNT_TAG = 0x00;
@@ -94,7 +94,7 @@ export function nodePrefix(trie: TrieRef, path: Uint8Array): Buffer {
 }
 
 /** The version suffix of `block`: `2^64-1 − block`, 8 bytes big-endian. */
-export function versionSuffix(block: bigint): Buffer {
+function versionSuffix(block: bigint): Buffer {
   if (block < 0n || block > MAX_BLOCK_NUMBER) throw invalidInput(`a block number is 0..2^64-1, got ${block}`);
   return numberKey(MAX_BLOCK_NUMBER - block);
 }

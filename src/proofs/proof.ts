@@ -24,7 +24,7 @@ import { decodeAccount, decodeNode, decodeStorageValue, isHashRef, sameBytes, ty
 export type NodeAt = (path: Uint8Array) => Promise<Uint8Array | undefined>;
 
 /** A key's proof and value. */
-export interface KeyProof {
+interface KeyProof {
   /** RLP of every node from the root along the key (embedded nodes included); empty for the empty trie. */
   proof: Uint8Array[];
   /** The key's value; undefined when the key is absent (the proof then proves its absence). */
@@ -32,7 +32,7 @@ export interface KeyProof {
 }
 
 /** One storage slot's proof (EIP-1186 `storageProof` item). */
-export interface StorageProof {
+interface StorageProof {
   /** The slot as requested. */
   slot: Uint8Array;
   /** The slot's value (0 when absent). */
@@ -41,7 +41,7 @@ export interface StorageProof {
 }
 
 /** An account's proof and fields (EIP-1186), as bytes and bigints. */
-export interface AccountProof {
+interface AccountProof {
   accountProof: Uint8Array[];
   nonce: bigint;
   balance: bigint;

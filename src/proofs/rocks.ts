@@ -29,7 +29,7 @@
 import { createRequire } from "node:module";
 
 /** Key bounds and options of an iterator (bounds are raw keys). */
-export interface RocksRange {
+interface RocksRange {
   gt?: Uint8Array;
   gte?: Uint8Array;
   lt?: Uint8Array;
@@ -41,13 +41,13 @@ export interface RocksRange {
 }
 
 /** One entry an iterator yields. */
-export interface RocksEntry {
+interface RocksEntry {
   key: Buffer;
   value: Buffer;
 }
 
 /** A write batch of `rocksdb-native` (the methods the store uses). */
-export interface RocksWriteBatch {
+interface RocksWriteBatch {
   tryPut(key: Uint8Array, value: Uint8Array): void;
   tryDelete(key: Uint8Array): void;
   flush(): Promise<void>;
@@ -55,7 +55,7 @@ export interface RocksWriteBatch {
 }
 
 /** A read batch of `rocksdb-native`: gets added, then read in one native call. */
-export interface RocksReadBatch {
+interface RocksReadBatch {
   get(key: Uint8Array): Promise<Buffer | null>;
   tryFlush(): void;
 }
@@ -78,7 +78,7 @@ export interface RocksSession {
 }
 
 /** Options of the `rocksdb-native` constructor that the store passes. */
-export interface RocksOpenOptions {
+interface RocksOpenOptions {
   columnFamilies: string[];
   readOnly?: boolean;
   createIfMissing?: boolean;

@@ -47,7 +47,7 @@ export interface StateStep {
 }
 
 /** What a step over one block needs. */
-export interface StateStepInput {
+interface StateStepInput {
   /** The block the step is for (named in errors). */
   block: bigint;
   /** Reads a trie's node at a path at the base block. */

@@ -58,7 +58,7 @@ import type { BlockRef, NodeChange, NodeDelta, NodeEntry, ProofsWindow, TrieRef 
  * Version of the on-disk layout (keys.ts and the meta records). A store of another version is
  * refused as corrupt rather than misread; bump it with every incompatible change.
  */
-export const PROOFS_SCHEMA_VERSION = 1;
+const PROOFS_SCHEMA_VERSION = 1;
 
 /** Column family names. */
 export const PROOFS_COLUMN_FAMILIES = {
@@ -68,8 +68,6 @@ export const PROOFS_COLUMN_FAMILIES = {
   meta: "meta",
 } as const;
 
-/** RocksDB's refusal to open a database without one of the column families asked for (it names it). */
-const MISSING_FAMILY = /Column family not found: (\S+)/;
 
 /** Keys of the `meta` column family. */
 const META = {
@@ -102,7 +100,7 @@ export interface ProofsStoreOptions {
 }
 
 /** Size estimate of one column family. */
-export interface ColumnFamilyStats {
+interface ColumnFamilyStats {
   /** RocksDB's estimate of its keys (`rocksdb.estimate-num-keys`) */
   estimatedKeys: number;
   /** bytes of its live SST files plus its memtables */
@@ -110,7 +108,7 @@ export interface ColumnFamilyStats {
 }
 
 /** What {@link ProofsStore.stats} returns. */
-export interface ProofsStats {
+interface ProofsStats {
   window: ProofsWindow;
   /** per column family name ({@link PROOFS_COLUMN_FAMILIES}) */
   columnFamilies: Record<string, ColumnFamilyStats>;
@@ -179,9 +177,13 @@ export class ProofsStore {
       await db.ready();
     } catch (e) {
       await db.close().catch(() => undefined);
-      const missing = MISSING_FAMILY.exec((e as Error).message)?.[1];
-      if (missing !== undefined) {
-        throw corrupt(dir, `its column family ${missing} is missing, expected ${Object.values(PROOFS_COLUMN_FAMILIES).join(", ")}`);
+      // rocksdb-native names RocksDB's status in `code`: InvalidArgument (EINVAL) on an existing
+      // store opened with valid options is a missing column family (its message names it);
+      // IOError (EIO) on a read-write open is its LOCK file held by another process.
+      const { code, message } = e as NodeJS.ErrnoException;
+      if (code === "EINVAL" && exists) throw corrupt(dir, `its column family is missing (RocksDB: ${message}), expected ${Object.values(PROOFS_COLUMN_FAMILIES).join(", ")}`);
+      if (code === "EIO" && exists && !readOnly) {
+        throw new ProofsError({ code: ProofsErrorCode.IN_USE, dir, reason: message }, `the proofs store at ${dir} cannot be opened read-write: it is locked by another process (${message})`);
       }
       throw new Error(`cannot open the proofs store at ${dir}: ${(e as Error).message}`, { cause: e });
     }

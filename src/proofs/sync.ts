@@ -32,14 +32,14 @@ import type { BlockRef, TrieRef } from "./types.js";
 import { PROOFS_BASELINE_BATCH_NODES } from "../config/constants.js";
 
 /** What a sync step did (for logs, metrics and tests). */
-export interface SyncProgress {
+interface SyncProgress {
   /** Blocks written forward (or unwound, as negative) in this call. */
   forward: number;
   unwound: number;
 }
 
 /** Options of {@link ProofsSync}. */
-export interface ProofsSyncOptions {
+interface ProofsSyncOptions {
   /** The worker's shared counters: node reads and misses of the steps, the backfill's history stop. */
   stats?: ProofsStats;
   /** Nodes per baseline write (default {@link PROOFS_BASELINE_BATCH_NODES}). */
@@ -47,7 +47,7 @@ export interface ProofsSyncOptions {
 }
 
 /** Where the backward extension stopped for lack of the main store's state history. */
-export interface BackfillStop {
+interface BackfillStop {
   /** The window's earliest block when it stopped. */
   earliest: bigint;
   /** The main store's history floor then: the lowest block whose state history it keeps. */

@@ -15,7 +15,7 @@ import { toNibbles } from "../storage/trie/path.js";
 import { malformedNode as malformed, type Where } from "./trieErrors.js";
 
 /** An RLP item as @ethereumjs/rlp decodes it: bytes, or a list of items. */
-export type RlpItem = Uint8Array | RlpItem[];
+type RlpItem = Uint8Array | RlpItem[];
 
 /**
  * How a parent refers to a non-empty child: the child's keccak256 (a "hashed" child, stored by
@@ -26,13 +26,13 @@ export type RlpItem = Uint8Array | RlpItem[];
 export type NodeRef = Uint8Array;
 
 /** Byte length of a reference by hash (keccak256); an embedded node's RLP is shorter (the decoder refuses longer ones). */
-export const HASH_LENGTH = 32;
+const HASH_LENGTH = 32;
 
 /** Number of children of a branch node (one per nibble); its RLP list has one more item, the value. */
-export const BRANCH_WIDTH = 16;
+const BRANCH_WIDTH = 16;
 
 /** A branch: a child reference per nibble (undefined = empty) and the value of a key ending here. */
-export interface BranchNode {
+interface BranchNode {
   kind: "branch";
   children: (NodeRef | undefined)[];
   /** The value of the key that ends at this branch; undefined when none (never in the state tries, whose keys all have 64 nibbles). */
@@ -40,7 +40,7 @@ export interface BranchNode {
 }
 
 /** An extension: a run of nibbles shared by every key below, then the branch they lead to. */
-export interface ExtensionNode {
+interface ExtensionNode {
   kind: "extension";
   /** The nibbles (one a byte) consumed by this node. */
   key: Uint8Array;
@@ -48,7 +48,7 @@ export interface ExtensionNode {
 }
 
 /** A leaf: the rest of one key's nibbles, and its value. */
-export interface LeafNode {
+interface LeafNode {
   kind: "leaf";
   /** The nibbles (one a byte) of the key's remainder. */
   key: Uint8Array;
@@ -70,22 +70,6 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-
-/** The path `path` followed by `nibbles[from..to)` (a new array). */
-export function extendPath(path: Uint8Array, nibbles: Uint8Array, from = 0, to = nibbles.length): Uint8Array {
-  const out = new Uint8Array(path.length + to - from);
-  out.set(path);
-  out.set(nibbles.subarray(from, to), path.length);
-  return out;
-}
-
-/** The path `path` followed by one nibble (a new array). */
-export function childPath(path: Uint8Array, nibble: number): Uint8Array {
-  const out = new Uint8Array(path.length + 1);
-  out.set(path);
-  out[path.length] = nibble;
-  return out;
-}
 
 /** Items of a branch's RLP list; an extension's or leaf's has 2. */
 const BRANCH_ITEMS = BRANCH_WIDTH + 1;
@@ -175,7 +159,7 @@ function childRef(bytes: Uint8Array, list: boolean, where: Where): NodeRef | und
 }
 
 /** The fields of an account leaf's value: RLP [nonce, balance, storageRoot, codeHash]. */
-export interface AccountFields {
+interface AccountFields {
   nonce: Uint8Array;
   balance: Uint8Array;
   storageRoot: Uint8Array;

@@ -32,7 +32,7 @@ import { decodeNode, isHashRef, sameBytes, type TrieNode } from "./trieNode.js";
 export type PathRead = (path: Uint8Array) => Promise<Uint8Array | undefined>;
 
 /** One trie's part of a step. */
-export interface TrieStepInput {
+interface TrieStepInput {
   /** Reads the trie's nodes at the base block. */
   read: PathRead;
   /** The trie's root at the base block ({@link KECCAK256_RLP}: the empty trie). */

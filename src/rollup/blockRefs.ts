@@ -34,7 +34,7 @@ export interface L2BlockRefJson extends L1BlockRefJson {
 }
 
 /** An L1 origin as carried by an L2 block's L1-attributes deposit (hash, number and timestamp of the L1 block). */
-export interface L1Origin {
+interface L1Origin {
   hash: Uint8Array;
   number: bigint;
   timestamp: bigint;

@@ -8,7 +8,7 @@ import type { Chain } from "../blockchain/chain.js";
 import { DEFAULT_HEALTH_MAX_LAG_S } from "../config/constants.js";
 
 /** The path served. */
-export const HEALTH_PATH = "/health";
+const HEALTH_PATH = "/health";
 
 /** The answer to `GET /health` at `nowS` (Unix seconds), or undefined for other paths. */
 export function healthAnswer(chain: Chain, path: string, query: string, nowS = Date.now() / 1000): { status: string; body: string } | undefined {

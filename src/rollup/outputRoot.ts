@@ -16,13 +16,13 @@ import { fromHex, to0x } from "../util/bytes.js";
 import { keccak256 } from "../util/keccak.js";
 
 /** Output root version 0: 32 zero bytes (specs proposals.md; op-node `eth.OutputVersionV0`). */
-export const OUTPUT_VERSION_V0: Uint8Array = new Uint8Array(32);
+const OUTPUT_VERSION_V0: Uint8Array = new Uint8Array(32);
 
 /** Bytes of the v0 output-root preimage: four 32-byte words. */
 const OUTPUT_V0_PREIMAGE_BYTES = 128;
 
 /** The v0 output root of (stateRoot, withdrawalStorageRoot, blockHash): keccak256 over the four 32-byte words. */
-export function outputRootV0(stateRoot: Uint8Array, withdrawalStorageRoot: Uint8Array, blockHash: Uint8Array): Uint8Array {
+function outputRootV0(stateRoot: Uint8Array, withdrawalStorageRoot: Uint8Array, blockHash: Uint8Array): Uint8Array {
   const pre = new Uint8Array(OUTPUT_V0_PREIMAGE_BYTES);
   pre.set(OUTPUT_VERSION_V0, 0);
   pre.set(stateRoot, 32);
@@ -38,7 +38,7 @@ export function outputRootV0(stateRoot: Uint8Array, withdrawalStorageRoot: Uint8
  * ({@link withdrawalStorageRootOf} does the same when the state is not available).
  * @throws ChainError STATE_UNAVAILABLE when the block's state is pruned.
  */
-export function messagePasserStorageRoot(chain: Chain, block: Block): Uint8Array {
+function messagePasserStorageRoot(chain: Chain, block: Block): Uint8Array {
   const account = chain.stateAt(block.header).account(fromHex(L2_TO_L1_MESSAGE_PASSER_ADDRESS));
   return account === undefined ? KECCAK256_RLP : account.storageRoot;
 }
@@ -48,7 +48,7 @@ export function messagePasserStorageRoot(chain: Chain, block: Block): Uint8Array
  * the state is pruned (specs isthmus/exec-engine.md: from Isthmus the header commits to the
  * L2ToL1MessagePasser storage root), else the state's {@link messagePasserStorageRoot}.
  */
-export function withdrawalStorageRootOf(chain: Chain, block: Block): Uint8Array {
+function withdrawalStorageRootOf(chain: Chain, block: Block): Uint8Array {
   const h = block.header;
   const isthmus = chain.op !== undefined && opForkAt(chain.op, h.timestamp) >= OpFork.isthmus && h.withdrawalsRoot !== undefined;
   if (isthmus && h.number < chain.oldestStateBlock()) return h.withdrawalsRoot as Uint8Array;
@@ -56,7 +56,7 @@ export function withdrawalStorageRootOf(chain: Chain, block: Block): Uint8Array 
 }
 
 /** The parts of an `optimism_outputAtBlock` answer that depend on the block only. */
-export interface BlockOutput {
+interface BlockOutput {
   version: string;
   outputRoot: string;
   withdrawalStorageRoot: string;

@@ -12,7 +12,7 @@ import { rollupMethods, type RollupMethodsOptions } from "./methods.js";
 import type { MethodTable } from "../rpc/types.js";
 
 /** Options of {@link startRollupServer}. */
-export interface RollupServerOptions extends RollupMethodsOptions {
+interface RollupServerOptions extends RollupMethodsOptions {
   chain: Chain;
   /** Listen address (`--rollup.addr`). */
   host: string;

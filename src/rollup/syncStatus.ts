@@ -43,7 +43,7 @@ export interface SyncStatusJson {
 }
 
 /** What the sync status is computed from. */
-export interface SyncStatusSource {
+interface SyncStatusSource {
   chain: Chain;
   /** The rollup genesis's L1 anchor (the L1 origin reported for the L2 genesis block), if known. */
   genesisL1?: BlockIdJson;
@@ -80,7 +80,7 @@ function l1Json(r: L1Ref | undefined): L1BlockRefJson {
  * from the head's L1-attributes deposit, parent = simulated block n−1 (`devL1BlockHash`). The
  * genesis (no deposit) maps to simulated L1 block 0 at the genesis time, as the devnet sequencer.
  */
-export function simulatedL1RefOf(head: Block): L1BlockRefJson {
+function simulatedL1RefOf(head: Block): L1BlockRefJson {
   const origin = l1OriginOf(head);
   const number = origin?.number ?? 0n;
   return {

@@ -3,7 +3,6 @@
  * executor and node settings. One instance per node; handlers take it by closure.
  */
 import type { RawAccountProof } from "../proofs/reader.js";
-import type { Block } from "@ethereumjs/block";
 import type { Chain } from "../blockchain/chain.js";
 import type { CallService } from "../execution/callRequest.js";
 import type { TxPool } from "../txpool/txpool.js";
@@ -28,17 +27,11 @@ export interface RpcSettings {
 }
 
 /** The historical proofs extension (`--historical-proofs`), as the RPC methods use it. */
-export interface ProofsSource {
+interface ProofsSource {
   /** eth_getProof at block `number` of the window; throws `PROOFS_NO_STATE` outside it. */
   proof(address: string, slots: string[], number: bigint): Promise<RawAccountProof>;
   /** debug_proofsSyncStatus. */
   status(): { earliest: number | null; latest: number | null };
-}
-
-/** Engine API hooks (payload building), provided by the node runtime. */
-export interface EngineHooks {
-  /** Called after the head changed through the Engine API. */
-  onHeadChanged?(head: Block): void;
 }
 
 /** Dependencies of the RPC methods. */

@@ -10,7 +10,7 @@
 import { RpcCode, RpcError } from "./errors.js";
 
 /** A decoded bundle; quantities as bigint, byte strings as lowercase 0x-hex. */
-export interface BundleParams {
+interface BundleParams {
   txs: string[];
   blockNumber: bigint;
   flashblockNumberMin?: bigint;

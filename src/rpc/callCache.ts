@@ -16,11 +16,8 @@ import type { TraceRequest } from "../execution/trace/request.js";
 import { ExecutionError } from "../execution/errors.js";
 import { counter } from "../util/metrics.js";
 
-/** How a request was answered: from the cache, by sharing an execution in flight, or by executing. */
-export type CallCacheOutcome = "hit" | "shared" | "miss" | "uncached";
-
 /** Call-family requests by how the cache answered them. */
-export const callCacheRequestsTotal = counter<"outcome">({
+const callCacheRequestsTotal = counter<"outcome">({
   name: "basalt_rpc_call_cache_requests_total",
   help: "Call-family requests by outcome: hit (cached answer), shared (joined an identical execution in flight), miss (executed and cached), uncached (pending tag)",
   labelNames: ["outcome"],

@@ -20,7 +20,7 @@ import { RawJson } from "./types.js";
 import type { MethodHandler, MethodTable, RpcContext } from "./types.js";
 
 /** geth's code for the entries of a batch whose accumulated results exceed the size limit. */
-export const RESPONSE_TOO_LARGE_CODE = -32003;
+const RESPONSE_TOO_LARGE_CODE = -32003;
 
 /** Limits applied by {@link handleBody}; 0 disables a limit (as in geth). */
 export interface HandleBodyOptions {
@@ -221,7 +221,7 @@ function scanBody(text: string, maxDepth: number): ScanResult {
 // ---------------------------------------------------------------------------------------
 
 /** A single call read by {@link parseSimpleCall}: the raw id text, the method and the params. */
-export interface SimpleCall {
+interface SimpleCall {
   id: string;
   method: string;
   params: unknown[] | null | undefined;

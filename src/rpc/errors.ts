@@ -108,11 +108,6 @@ export class ParseError extends RpcError {
     super(RpcCode.ParseError, message, undefined, RpcErrorCode.PARSE_ERROR);
   }
 }
-export class InvalidRequestError extends RpcError {
-  constructor(message = "invalid request") {
-    super(RpcCode.InvalidRequest, message, undefined, RpcErrorCode.INVALID_REQUEST);
-  }
-}
 export class MethodNotFoundError extends RpcError {
   constructor(method: string) {
     super(RpcCode.MethodNotFound, `the method ${method} does not exist/is not available`, undefined, RpcErrorCode.METHOD_NOT_FOUND);

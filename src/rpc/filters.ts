@@ -43,7 +43,7 @@ import {
 } from "../config/constants.js";
 
 /** The kinds of filter, as the metrics label them. */
-export type FilterKind = "block" | "logs" | "pendingTx";
+type FilterKind = "block" | "logs" | "pendingTx";
 
 /** The last block a block or log filter reported. */
 interface Cursor {
@@ -90,7 +90,7 @@ interface PendingTxFilter extends FilterBase {
 type Filter = BlockFilter | LogsFilter | PendingTxFilter;
 
 /** What the registry reads from the node. */
-export interface FilterRegistryDeps {
+interface FilterRegistryDeps {
   chain: Chain;
   /** Pre-confirmation snapshots; `NO_PENDING` never adds anything. */
   pending: PendingSource;

@@ -10,7 +10,7 @@ import { JWT_IAT_DRIFT_S } from "../config/constants.js";
 import { TypedError } from "../util/errors.js";
 
 /** Length of the shared secret in bytes (the spec fixes 256 bits). */
-export const JWT_SECRET_BYTES = 32;
+const JWT_SECRET_BYTES = 32;
 
 /** Stable code of {@link JwtError}. */
 const JwtErrorCode = { INVALID: "JWT_INVALID" } as const;

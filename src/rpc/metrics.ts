@@ -11,7 +11,7 @@ export const UNKNOWN_METHOD_LABEL = "unknown";
 export const INVALID_METHOD_LABEL = "invalid";
 
 /** Transports a request can come in on (the `transport` label). */
-export type RpcTransport = "http" | "ws" | "engine" | "rollup";
+type RpcTransport = "http" | "ws" | "engine" | "rollup";
 
 const TRANSPORTS: readonly RpcTransport[] = ["http", "ws", "engine", "rollup"];
 
@@ -133,9 +133,12 @@ export const rpcRequestDuration =
   (register.getSingleMetric("basalt_rpc_request_duration_seconds") as MethodDurationHistogram | undefined) ??
   new MethodDurationHistogram("basalt_rpc_request_duration_seconds", "JSON-RPC handler duration in seconds");
 
-/** JSON-RPC calls and notifications served, by method and transport (`http`, `ws`, `engine`), from the method records. */
-export const rpcRequestsTotal =
-  (register.getSingleMetric("basalt_rpc_requests_total") as Counter<"method" | "transport"> | undefined) ??
+/**
+ * JSON-RPC calls and notifications served, by method and transport (`http`, `ws`, `engine`), from
+ * the method records: registered once (its `collect` reads {@link rpcRequestDuration}), read only
+ * by a scrape.
+ */
+if (register.getSingleMetric("basalt_rpc_requests_total") === undefined) {
   new Counter<"method" | "transport">({
     name: "basalt_rpc_requests_total",
     help: "JSON-RPC requests served",
@@ -150,6 +153,7 @@ export const rpcRequestsTotal =
       }
     },
   });
+}
 
 /** JSON-RPC error answers, by method and JSON-RPC error code. */
 export const rpcErrorsTotal = counter({ name: "basalt_rpc_errors_total", help: "JSON-RPC error responses", labelNames: ["method", "code"] });
@@ -187,9 +191,6 @@ export const rpcWsSlowConsumerDisconnectsTotal = counter({
   name: "basalt_rpc_ws_slow_consumer_disconnects_total",
   help: "WebSocket connections closed for unread output above the backpressure bound",
 });
-
-/** How an eth_getLogs range was answered: from the log index's candidate blocks, or a scan of every block's bloom. */
-export type GetLogsPath = "index" | "scan";
 
 /** Blocks of eth_getLogs / eth_getFilterLogs ranges, by the path that answered them. */
 export const rpcGetLogsBlocksTotal = counter<"path">({

@@ -25,9 +25,9 @@ import { rpcConnectionsRejectedTotal, rpcForbiddenTotal, rpcOpenConnections, rpc
 import { WS_RATE_LIMIT_CLOSE_AFTER } from "../config/constants.js";
 
 /** The method refused with HTTP 403 on public endpoints (reference specification, "Errors"). */
-export const PUBLIC_FORBIDDEN_METHOD = "eth_getBlockReceipts";
+const PUBLIC_FORBIDDEN_METHOD = "eth_getBlockReceipts";
 /** Message of the 403 body (and of the per-call error on WebSocket): the reference's reason, with its advice. */
-export const PUBLIC_FORBIDDEN_MESSAGE =
+const PUBLIC_FORBIDDEN_MESSAGE =
   `the method ${PUBLIC_FORBIDDEN_METHOD} is not available on public endpoints: use a dedicated node or a third-party provider`;
 /**
  * Namespaces not served on public endpoints: node internals and tracing (debug, admin), the
@@ -37,14 +37,14 @@ export const PUBLIC_FORBIDDEN_MESSAGE =
  * (testing: each call executes a whole block). geth's public-facing defaults
  * serve none of them either (`--http.api` defaults to eth, net, web3).
  */
-export const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", "evm_", "miner_", "personal_", "testing_", "trace_"] as const;
+const PUBLIC_DISABLED_PREFIXES = ["debug_", "admin_", "engine_", "dev_", "evm_", "miner_", "personal_", "testing_", "trace_"] as const;
 /**
  * txpool methods not served on public endpoints. Their answers grow with the pool (a one-token
  * request buying a many-megabyte answer, which a per-request limit cannot bound) and list other
  * users' transactions before inclusion. txpool_status (two counters) stays served: it is
  * constant-size and tells wallets whether the node is backed up.
  */
-export const PUBLIC_DISABLED_METHODS: ReadonlySet<string> = new Set([
+const PUBLIC_DISABLED_METHODS: ReadonlySet<string> = new Set([
   "txpool_content",
   "txpool_contentFrom",
   "txpool_inspect",
@@ -62,7 +62,7 @@ export const STATUS_FORBIDDEN = "403 Forbidden";
 export const STATUS_UNAVAILABLE = "503 Service Unavailable";
 
 /** Options of a {@link PublicPolicy} (`--public.rate`, `--public.burst`, `--public.max-connections`). */
-export interface PublicPolicyOptions {
+interface PublicPolicyOptions {
   /** Sustained requests per second per client IP. */
   rate: number;
   /** Requests a client IP may send at once. */
@@ -82,13 +82,13 @@ export type Admission =
   | { kind: "forbidden"; method: string; body: string };
 
 /** True when `method` is served on public endpoints (see the module comment for the list and reasons). */
-export function isServedOnPublicEndpoints(method: string): boolean {
+function isServedOnPublicEndpoints(method: string): boolean {
   if (PUBLIC_DISABLED_METHODS.has(method)) return false;
   return !PUBLIC_DISABLED_PREFIXES.some((p) => method.startsWith(p));
 }
 
 /** What a body holds, as far as the policy cares: the number of calls and whether one names the forbidden method. */
-export interface BodySummary {
+interface BodySummary {
   cost: number;
   forbidden: boolean;
 }

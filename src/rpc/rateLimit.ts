@@ -10,7 +10,7 @@ import { RATE_LIMIT_MAX_CLIENTS, RATE_LIMIT_SWEEP_INTERVAL_MS } from "../config/
 export type Clock = () => number;
 
 /** Options of a {@link TokenBucketLimiter}. */
-export interface TokenBucketOptions {
+interface TokenBucketOptions {
   /** Tokens added per second (sustained requests per second); > 0. */
   rate: number;
   /** Bucket size (requests a client may send at once); ≥ 1. */
@@ -22,7 +22,7 @@ export interface TokenBucketOptions {
 }
 
 /** Outcome of {@link TokenBucketLimiter.take}. */
-export type TakeResult = { allowed: true } | { allowed: false; /** Whole seconds (≥ 1) until the request would be allowed. */ retryAfterS: number };
+type TakeResult = { allowed: true } | { allowed: false; /** Whole seconds (≥ 1) until the request would be allowed. */ retryAfterS: number };
 
 /** Stable code of {@link RateLimitConfigError}. */
 const RateLimitConfigErrorCode = { LIMIT_CONFIG: "RATE_LIMIT_CONFIG" } as const;

@@ -54,7 +54,7 @@ export const responseCacheHits = counter("basalt_rpc_response_cache_hits_total",
 export const responseCacheMisses = counter("basalt_rpc_response_cache_misses_total", "Block answers rendered on a response-cache miss", "misses");
 
 /** Renders one answer of a block (JSON text), or undefined when the block has none (no receipts stored). */
-export type AnswerRenderer = (block: Block, answer: BlockAnswer) => string | undefined;
+type AnswerRenderer = (block: Block, answer: BlockAnswer) => string | undefined;
 
 /** Where block numbers resolve: the chain's head and its canonical blocks. */
 export interface CanonicalBlocks {

@@ -16,7 +16,7 @@ import { STATUS_FORBIDDEN, STATUS_TOO_MANY_REQUESTS, STATUS_UNAVAILABLE, type Ad
 import type { MethodTable, RpcContext } from "./types.js";
 
 /** Options of {@link RpcHttpServer}. */
-export interface RpcHttpServerOptions {
+interface RpcHttpServerOptions {
   /** Address to bind, e.g. "127.0.0.1". */
   host: string;
   /** Port to bind; 0 picks a free one (see {@link RpcHttpServer.listen}). */

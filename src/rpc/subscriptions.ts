@@ -34,7 +34,7 @@ import type { MethodTable, RpcContext } from "./types.js";
 import { SUBSCRIPTION_MAX_BLOCKS_PER_HEAD_CHANGE, SUBSCRIPTION_MAX_HELD_NOTIFICATIONS } from "../config/constants.js";
 
 /** Every subscription kind served, geth's first, then Base's flashblocks kinds. */
-export const SUBSCRIPTION_KINDS = [
+const SUBSCRIPTION_KINDS = [
   "newHeads",
   "logs",
   "newPendingTransactions",
@@ -46,7 +46,7 @@ export const SUBSCRIPTION_KINDS = [
 ] as const;
 
 /** A subscription kind (the first eth_subscribe parameter). */
-export type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
+type SubscriptionKind = (typeof SUBSCRIPTION_KINDS)[number];
 
 /** The JSON-RPC method name of notifications (geth: namespace + "_subscription"). */
 const NOTIFICATION_METHOD = "eth_subscription";
@@ -112,7 +112,7 @@ interface Subscription {
 }
 
 /** What the hub reads from the node. */
-export interface SubscriptionHubDeps {
+interface SubscriptionHubDeps {
   chain: Chain;
   /** Pre-confirmation snapshots (flashblocks kinds); `NO_PENDING` never notifies. */
   pending: PendingSource;

@@ -47,7 +47,7 @@ export class RawJson {
 }
 
 /** What a handler may return: a JSON-serializable value, or pre-serialized JSON. */
-export type RpcResult = unknown;
+type RpcResult = unknown;
 
 /** Per-request context passed to every handler. */
 export interface RpcContext {

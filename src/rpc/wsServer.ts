@@ -26,7 +26,7 @@ const CLOSE_GOING_AWAY = 1001;
 const INTERNAL_ERROR_TEXT = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}';
 
 /** Options of {@link RpcWsServer}. */
-export interface RpcWsServerOptions {
+interface RpcWsServerOptions {
   /** Address to bind, e.g. "127.0.0.1". */
   host: string;
   /** Port to bind; 0 picks a free one (see {@link RpcWsServer.listen}). */

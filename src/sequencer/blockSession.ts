@@ -26,7 +26,6 @@ import type { Common } from "@ethereumjs/common";
 import { bigIntToBytes, concatBytes, hexToBytes, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
 import type { VM } from "@ethereumjs/vm";
 import { keccak256 } from "../util/keccak.js";
-import { RLP } from "@ethereumjs/rlp";
 import { blockWriteOf, type Chain, type ExecutedBlock } from "../blockchain/chain.js";
 import { ChainError, ChainErrorCode } from "../chain/errors.js";
 import { OpFork, type OpChainConfig } from "../chain/op/forks.js";
@@ -74,7 +73,7 @@ export class BlockSessionError extends TypedError<BlockSessionErrorType> {
 }
 
 /** Options of a {@link BlockSession}. */
-export interface BlockSessionOptions {
+interface BlockSessionOptions {
   /** Mempool candidates (omit, or `attrs.noTxPool`, for a block of forced transactions only). */
   pool?: PoolSource;
   /**
@@ -89,12 +88,12 @@ export interface BlockSessionOptions {
  * Deterministic and the same for every flashblock of one block; a block built on another parent
  * or at another time gets another id.
  */
-export function sessionPayloadId(parentHash: Uint8Array, timestamp: bigint): Uint8Array {
+function sessionPayloadId(parentHash: Uint8Array, timestamp: bigint): Uint8Array {
   return keccak256(concatBytes(parentHash, setLengthLeft(bigIntToBytes(timestamp), 8))).slice(0, PAYLOAD_ID_BYTES);
 }
 
 /** The flashblock `base` (block environment) of an OP header template (`opHeaderTemplate`). */
-export function flashblockBaseOf(template: Record<string, unknown>): FlashblockBase {
+function flashblockBaseOf(template: Record<string, unknown>): FlashblockBase {
   return {
     parentBeaconBlockRoot: (template.parentBeaconBlockRoot as Uint8Array | undefined) ?? new Uint8Array(HASH_BYTES),
     parentHash: template.parentHash as Uint8Array,

@@ -45,13 +45,13 @@ export interface BlobSink {
 }
 
 /** A block as the archive names it. */
-export interface ArchivedBlock {
+interface ArchivedBlock {
   number: bigint;
   hash: Uint8Array;
 }
 
 /** Bounds and context of an {@link L1BlobArchive}. */
-export interface L1BlobArchiveOptions {
+interface L1BlobArchiveOptions {
   /** Slots kept back from the newest block served (`L1DEV_BLOB_RETENTION_SLOTS`). */
   retentionSlots: number;
   /** Most blobs held (`L1DEV_BLOB_RETENTION_MAX_BLOBS`). */

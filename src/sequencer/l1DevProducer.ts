@@ -71,7 +71,7 @@ export function forkchoiceNumbers(head: bigint): { safe: bigint; finalized: bigi
 }
 
 /** Options of an {@link L1DevProducer}. */
-export interface L1DevProducerOptions {
+interface L1DevProducerOptions {
   clock: SlotClock;
   /** Where blocks' blobs go (absent: blobs are not served, e.g. a test of the slot clock). */
   archive?: L1BlobArchive;

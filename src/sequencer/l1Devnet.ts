@@ -15,10 +15,10 @@ import { L1DevProducer } from "./l1DevProducer.js";
 import { SlotClock } from "./l1SlotClock.js";
 
 /** The directory of the blob archive inside a datadir. */
-export const L1_BLOBS_DIR = "l1-blobs";
+const L1_BLOBS_DIR = "l1-blobs";
 
 /** Options of {@link startL1Devnet}. */
-export interface L1DevnetOptions {
+interface L1DevnetOptions {
   datadir: string;
   /** Slot length in seconds (`--dev.block-time`). */
   slotSeconds: number;

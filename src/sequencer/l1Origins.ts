@@ -70,7 +70,7 @@ export interface OriginCandidate extends SequencerOrigin {
 }
 
 /** What {@link selectOrigin} decides from. */
-export interface OriginSelectionInputs {
+interface OriginSelectionInputs {
   /** Drift rules: `max_sequencer_drift` and the fork times (Fjord: 1,800 s). */
   rules: Pick<BatchRules, "maxSequencerDrift" | "forkTimes">;
   /** The parent L2 block's origin. */
@@ -84,7 +84,7 @@ export interface OriginSelectionInputs {
 }
 
 /** Why the origin stays. */
-export type StayReason = "no-next" | "unconfirmed" | "next-in-future";
+type StayReason = "no-next" | "unconfirmed" | "next-in-future";
 
 /** The origin of the next L2 block. */
 export type OriginDecision =

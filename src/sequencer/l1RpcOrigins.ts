@@ -23,7 +23,6 @@
 import type { Block } from "@ethereumjs/block";
 import type { Logger } from "pino";
 import { applyConfigUpdates, systemConfigFromL2Block } from "../chain/op/systemConfig.js";
-import { isDeposit } from "../chain/op/depositTx.js";
 import { isActivationBlock, type OpForkName } from "../chain/op/forks.js";
 import { decodeL1InfoCalldata } from "../chain/op/l1InfoTx.js";
 import type { RollupConfig } from "../chain/op/rollupConfig.js";
@@ -39,7 +38,7 @@ import { sequencerL1OriginLagBlocks, sequencerL1ReorgsTotal, sequencerL1Requests
 const NO_TX_POOL_ACTIVATIONS: readonly Exclude<OpForkName, "bedrock">[] = ["ecotone", "fjord", "isthmus", "jovian"];
 
 /** Options of {@link L1RpcOrigins}. */
-export interface L1RpcOriginsOptions {
+interface L1RpcOriginsOptions {
   /** The rollup (`--rollup.config`). */
   rollup: RollupConfig;
   /** The L1 (`--l1.rpc`). */

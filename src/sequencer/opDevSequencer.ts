@@ -35,25 +35,22 @@ import { TypedError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";
 import { BlockSession } from "./blockSession.js";
 import { FaultLog } from "./faultLog.js";
-import type { L1OriginSource, PlannedBlock, SequencerOrigin } from "./l1Origins.js";
+import type { L1OriginSource, PlannedBlock } from "./l1Origins.js";
 import { SerialQueue } from "./serialQueue.js";
 import { sequencerDepositsIncludedTotal, sequencerL1OriginNumber, sequencerPastDriftBlocksTotal, sequencerProductionFailuresTotal } from "./metrics.js";
 import { SimulatedL1Origins, type DevDepositRequest } from "./simulatedL1.js";
 import { buildOpOnHead } from "../blockchain/opBuilder.js";
 import { poolSource } from "../txpool/poolSource.js";
 
-export { devL1BlockHash, type DevDepositRequest } from "./simulatedL1.js";
-
-/** An L1 block the devnet's L2 blocks reference. */
-export type DevL1Origin = SequencerOrigin;
+export { devL1BlockHash } from "./simulatedL1.js";
 
 /** Where the sequencer's flashblocks go (the devnet's `FlashblocksPublisher`). Must not throw. */
-export interface FlashblockSink {
+interface FlashblockSink {
   publish(p: FlashblocksPayloadV1): void;
 }
 
 /** Options of {@link OpDevSequencer}. */
-export interface OpDevSequencerOptions {
+interface OpDevSequencerOptions {
   /** Build blocks as flashblocks: `intervalMs` between flashblocks (0 = off), published to `sink`. */
   flashblocks?: { intervalMs: number; sink: FlashblockSink };
   /**

@@ -52,7 +52,7 @@ export interface BulkLoadProgress {
 }
 
 /** Options of {@link bulkLoadState}. */
-export interface BulkLoadOptions {
+interface BulkLoadOptions {
   /** The state root the load must give; a different one fails (nothing marks the state valid). */
   expectedRoot?: Uint8Array;
   /** Called after each committed transaction. */
@@ -62,7 +62,7 @@ export interface BulkLoadOptions {
 }
 
 /** What a bulk load wrote. */
-export interface BulkLoadResult {
+interface BulkLoadResult {
   stateRoot: Uint8Array;
   accounts: number;
   slots: number;
@@ -241,7 +241,7 @@ function buildAccountTrie(store: ChainStore, count: number, slotCount: number, o
 }
 
 /** Progress of {@link buildTriesFromFlat}: accounts and slots read so far. */
-export interface TrieBuildProgress {
+interface TrieBuildProgress {
   accounts: number;
   slots: number;
 }
@@ -340,7 +340,7 @@ export function buildTriesFromFlat(store: ChainStore, opts: { expectedRoot?: Uin
 }
 
 /** What {@link verifyState} found. */
-export interface StateVerification {
+interface StateVerification {
   stateRoot: Uint8Array;
   accounts: number;
   slots: number;

@@ -14,9 +14,9 @@
  */
 
 /** Tag byte of an address key. */
-export const LOG_INDEX_ADDRESS_TAG = 0;
+const LOG_INDEX_ADDRESS_TAG = 0;
 /** Tag byte of a topic key at position 0 (position i is tag 1 + i). */
-export const LOG_INDEX_TOPIC0_TAG = 1;
+const LOG_INDEX_TOPIC0_TAG = 1;
 /** End of the open (last) shard of a key: u64 max, so it sorts after the key's closed shards (reth/erigon do the same). */
 export const OPEN_SHARD_END = 0xffff_ffff_ffff_ffffn;
 /**
@@ -101,12 +101,6 @@ export function decodeShard(b: Uint8Array): BlockRun[] {
     prevLast = start + count - 1;
   }
   return runs;
-}
-
-/** The last block of runs (undefined when empty). */
-export function lastBlock(runs: readonly BlockRun[]): number | undefined {
-  const r = runs.at(-1);
-  return r === undefined ? undefined : r.start + r.count - 1;
 }
 
 /** Appends block `n` (greater than every block in `runs`) in place. */

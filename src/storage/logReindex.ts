@@ -16,10 +16,10 @@ import { appendBlocks, blockLogKeys } from "./logIndex.js";
  * gathers at most a few hundred thousand (key, block) pairs in memory and commits every second
  * or so, the unit of progress an interrupt loses.
  */
-export const LOG_REINDEX_BATCH_BLOCKS = 1000;
+const LOG_REINDEX_BATCH_BLOCKS = 1000;
 
 /** Progress of a rebuild. */
-export interface LogReindexProgress {
+interface LogReindexProgress {
   /** Blocks indexed so far (from 0). */
   done: number;
   /** Blocks to index (head + 1). */
@@ -27,7 +27,7 @@ export interface LogReindexProgress {
 }
 
 /** What a rebuild did. */
-export interface LogReindexResult {
+interface LogReindexResult {
   outcome: "done" | "stopped";
   /** Whether it continued an interrupted run. */
   resumed: boolean;
@@ -42,7 +42,7 @@ interface Saved {
 }
 
 /** Indexes canonical blocks [from, to] of `store` in one write transaction; returns the (key, block) pairs added. */
-export function indexBatch(store: ChainStore, from: bigint, to: bigint): number {
+function indexBatch(store: ChainStore, from: bigint, to: bigint): number {
   let entries = 0;
   store.root.transactionSync(() => {
     const perKey = new Map<string, { key: Buffer; blocks: number[] }>();

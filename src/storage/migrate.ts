@@ -30,7 +30,7 @@ import { ChainStore, MetaKey, STATE_LAYOUT_VERSION } from "./store.js";
 type Table = ChainStore["code"];
 
 /** The steps of a migration, in order. */
-export const MIGRATION_STEPS = ["accounts", "storage", "tries", "history", "finish"] as const;
+const MIGRATION_STEPS = ["accounts", "storage", "tries", "history", "finish"] as const;
 /** One step of {@link MIGRATION_STEPS}. */
 export type MigrationStep = (typeof MIGRATION_STEPS)[number];
 
@@ -51,7 +51,7 @@ export interface MigrationProgress {
 }
 
 /** Options of {@link migrateDatadir}. */
-export interface MigrateOptions {
+interface MigrateOptions {
   onProgress?: (p: MigrationProgress) => void;
   /** Polled between transactions: true stops the migration there (resumable). */
   stopRequested?: () => boolean;
@@ -60,7 +60,7 @@ export interface MigrateOptions {
 }
 
 /** What {@link migrateDatadir} did. */
-export interface MigrationResult {
+interface MigrationResult {
   /** "current": nothing to do; "migrated": converted (now or by an earlier run); "stopped": interrupted, rerun to continue. */
   outcome: "current" | "migrated" | "stopped";
   /** Whether it continued an interrupted migration. */

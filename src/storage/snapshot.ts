@@ -32,11 +32,11 @@ import { ChainStore } from "./store.js";
 import { SNAPSHOT_MAX_HEADER_BYTES, SNAPSHOT_BROTLI_QUALITY } from "../config/constants.js";
 
 /** File magic: identifies a basalt snapshot. */
-export const SNAPSHOT_MAGIC = "BASALT-SNAPSHOT";
+const SNAPSHOT_MAGIC = "BASALT-SNAPSHOT";
 /** Format version of a snapshot of the chain alone (what basalt wrote before proofs were carried, and still writes without them). */
-export const SNAPSHOT_FORMAT_VERSION_CHAIN = 1;
+const SNAPSHOT_FORMAT_VERSION_CHAIN = 1;
 /** Format version of a snapshot carrying a proofs store after the chain (bump on any layout change). */
-export const SNAPSHOT_FORMAT_VERSION = 2;
+const SNAPSHOT_FORMAT_VERSION = 2;
 /** Bytes before the header: magic, version, header length, header sha256. */
 const PREFIX_BYTES = SNAPSHOT_MAGIC.length + 1 + 4 + 32;
 /** Name of LMDB's data file inside the environment directory (`<datadir>/chain`). */
@@ -45,7 +45,7 @@ const LMDB_DATA_FILE = "data.mdb";
 const CHAIN_DIR = "chain";
 
 /** Compression of the payload. */
-export type SnapshotCompression = "brotli" | "gzip" | "none";
+type SnapshotCompression = "brotli" | "gzip" | "none";
 
 /** The JSON header of a snapshot file. */
 export interface SnapshotHeader {
@@ -192,13 +192,13 @@ export function readSnapshotHeader(file: string): { header: SnapshotHeader; payl
 export type SnapshotChainInfo = Pick<SnapshotHeader, "chainId" | "genesisHash" | "head">;
 
 /** Reads the {@link SnapshotChainInfo} of the chain in a datadir (the private copy of an export). */
-export type DescribeChain = (datadir: string) => Promise<SnapshotChainInfo>;
+type DescribeChain = (datadir: string) => Promise<SnapshotChainInfo>;
 
 /**
  * Checks a freshly imported datadir against the snapshot header it came from; throws
  * {@link SnapshotError} `SNAPSHOT_VERIFY_FAILED` when it does not match.
  */
-export type VerifyImport = (datadir: string, header: SnapshotHeader, file: string) => Promise<void>;
+type VerifyImport = (datadir: string, header: SnapshotHeader, file: string) => Promise<void>;
 
 /** Compresses (brotli) what is written into the returned sink into `out`, hashing and counting both sides. */
 function compressing(out: string): { sink: Writable; done: Promise<{ raw: HashCounter; stored: HashCounter }> } {
@@ -211,7 +211,7 @@ function compressing(out: string): { sink: Writable; done: Promise<{ raw: HashCo
 }
 
 /** Options of {@link exportSnapshot}. */
-export interface ExportSnapshotOptions {
+interface ExportSnapshotOptions {
   /** The proofs store to carry after the chain (format version 2); none: the chain alone (version 1). */
   proofs?: ExportProofsSection;
 }

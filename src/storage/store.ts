@@ -32,7 +32,6 @@
  * reverted in memory (storage/stateRevert.ts), checked against its header's state root.
  */
 import { open, type Database, type RootDatabase } from "lmdb";
-import { Packr } from "msgpackr";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredReceipt } from "./types.js";
@@ -50,7 +49,6 @@ import { indexBlockLogs, pruneLogIndexBelow, unindexBlockLogs } from "./logIndex
 import { logIndexWriteBytesTotal, logIndexWriteSeconds } from "./logIndexMetrics.js";
 import { decodeReceiptAt, decodeReceiptLogs, decodeReceipts, encodeReceipts, type ReceiptAt } from "./receiptCodec.js";
 
-const packr = new Packr({ useRecords: false, moreTypes: false });
 
 type Bin = Database<Buffer, Buffer>;
 

@@ -31,10 +31,3 @@ export interface StoredReceipt {
   /** OP deposits (Canyon+): receipt encoding version (1). */
   depositReceiptVersion?: number;
 }
-
-/** Head pointers kept by the store (forkchoice). */
-export interface ForkchoicePointers {
-  head: Uint8Array;
-  safe: Uint8Array;
-  finalized: Uint8Array;
-}

@@ -48,7 +48,7 @@ import { RPC_CLIENT_TIMEOUT_MS } from "../config/constants.js";
 import { FOLLOW_FETCH_AHEAD, FOLLOW_TAGS_INTERVAL_MS, FOLLOW_SYNCING_LAG_BLOCKS, FOLLOW_BACKOFF_INITIAL_MS, FOLLOW_BACKOFF_MAX_MS, FOLLOW_PROGRESS_INTERVAL_MS, FOLLOW_MAX_REORG_STEPS_PER_ROUND } from "../config/constants.js";
 
 /** Progress of follow mode, in eth_syncing's terms. */
-export interface FollowStatus {
+interface FollowStatus {
   /** Local head when following started. */
   startingBlock: bigint;
   /** Local head now. */
@@ -58,7 +58,7 @@ export interface FollowStatus {
 }
 
 /** Options of a {@link Follower}. */
-export interface FollowerOptions {
+interface FollowerOptions {
   /** Milliseconds between polls of the source's head (`--follow.poll-interval`). */
   pollIntervalMs: number;
   logger: Logger;

@@ -53,10 +53,7 @@ export const followGatedTotal = counter({ name: "basalt_sync_follow_gated_total"
 /** Source blocks the proofs gate holds back now: the source's head minus the highest block allowed (0 when not held). */
 export const followGateHeldBlocks = gauge({ name: "basalt_sync_follow_gate_held_blocks", help: "Source blocks follow mode holds back until the historical proofs store advances (0: not held)" });
 
-/** Outcome of forwarding a raw transaction to the sequencer: `ok`, `rejected` (its JSON-RPC error), `failed` (transport). */
-export type ForwardResult = "ok" | "rejected" | "failed";
-
-/** Raw transactions forwarded to the sequencer (`--sequencer-http`), by {@link ForwardResult}. */
+/** Raw transactions forwarded to the sequencer (`--sequencer-http`), by result: `ok`, `rejected` (its JSON-RPC error), `failed` (transport). */
 export const sequencerForwardTotal = counter({ name: "basalt_sync_sequencer_forward_total", help: "Transactions forwarded to the sequencer by result", labelNames: ["result"] });
 
 /** Round-trip time of one forwarded transaction, in seconds. */

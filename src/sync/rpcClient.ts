@@ -70,7 +70,7 @@ export interface JsonRpcClient {
 }
 
 /** Options of the clients. */
-export interface RpcClientOptions {
+interface RpcClientOptions {
   /** Per-request timeout; default {@link RPC_CLIENT_TIMEOUT_MS}. */
   timeoutMs?: number;
   logger?: Logger;
@@ -80,7 +80,7 @@ export interface RpcClientOptions {
  * The endpoint as safe to show: scheme, host and port only. Provider URLs often carry an API
  * key in the path or query, which must not reach logs or callers' error messages.
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}`;
@@ -191,7 +191,7 @@ interface PendingCall {
 }
 
 /** Listener of one subscription's notifications (`params.result` of `eth_subscription`). */
-export type SubscriptionListener = (result: unknown) => void;
+type SubscriptionListener = (result: unknown) => void;
 
 /**
  * JSON-RPC over one WebSocket, reconnecting with exponential backoff when the socket drops.

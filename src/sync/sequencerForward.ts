@@ -55,7 +55,7 @@ export class SequencerForwardError extends TypedError<SequencerForwardErrorType>
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
 /** Options of {@link SequencerForwarder}. */
-export interface SequencerForwarderOptions {
+interface SequencerForwarderOptions {
   /** The local mempool that also keeps forwarded transactions; omit to forward only. */
   pool?: TxPool;
   logger: Logger;

@@ -14,7 +14,7 @@
  * a block to a beacon API. A blob transaction without its sidecar is refused.
  */
 import { BuilderLimits } from "../execution/op/builderLimits.js";
-import { Capability, createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
+import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
 import { bigIntToBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak256 } from "../util/keccak.js";
 import type { Chain } from "../blockchain/chain.js";
@@ -37,6 +37,7 @@ import type { StateReader } from "../execution/state/stateReader.js";
 import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXPOOL_PRICE_BUMP_PERCENT } from "../config/constants.js";
 import { fromHex, to0x, toHex } from "../util/bytes.js";
 import { TxPoolError, TxPoolErrorCode } from "./errors.js";
+import { ethereumjsEip7825Decode } from "../util/foreignErrorText.js";
 
 /** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
 const RLP_LIST_PREFIX = 0xc0;
@@ -63,7 +64,7 @@ export const OP_GAS_LIMIT_TOO_HIGH_MESSAGE = "gas limit too high";
  * Whether `raw` is a deposit or blob transaction, which an OP chain's pool refuses: op-reth's
  * `OpPooledTransaction` envelope has only the legacy, 2930, 1559 and 7702 variants.
  */
-export function isOpUnpoolableType(raw: Uint8Array): boolean {
+function isOpUnpoolableType(raw: Uint8Array): boolean {
   const first = raw[0];
   if (first === undefined || first >= RLP_LIST_PREFIX) return false;
   return first === DEPOSIT_TX_TYPE || first === BLOB_TX_TYPE;
@@ -76,7 +77,7 @@ export function isOpUnpoolableType(raw: Uint8Array): boolean {
  * storage in the head state (`loadL1BlockInfo`, op-revm `L1BlockInfo::try_fetch`) with the fork at the
  * head timestamp.
  */
-export async function poolL1Cost(state: StateReader, op: OpChainConfig, headTimestamp: bigint, txBytes: Uint8Array): Promise<bigint> {
+async function poolL1Cost(state: StateReader, op: OpChainConfig, headTimestamp: bigint, txBytes: Uint8Array): Promise<bigint> {
   const fork = opForkAt(op, headTimestamp);
   const readSlot = async (slot: bigint): Promise<bigint> =>
     bytesToBigInt(state.storage(L1_BLOCK, setLengthLeft(bigIntToBytes(slot), SLOT_KEY_BYTES)));
@@ -96,12 +97,6 @@ export interface PooledTx {
   sidecar?: BlobSidecar;
 }
 
-/**
- * @ethereumjs/tx refuses to build a transaction above the EIP-7825 cap once the fork enables it
- * ("Transaction gas limit … exceeds the maximum allowed by EIP-7825 (…)"), before the pool sees it.
- * The library says so only in its message.
- */
-const EIP7825_DECODE_ERROR = /exceeds the maximum allowed by EIP-7825/;
 
 /** A {@link BlobSidecarError} as the pool's refusal. */
 function sidecarRefusal(e: BlobSidecarError): TxPoolError {
@@ -132,7 +127,7 @@ export function decodeRawTransaction(chain: Chain, raw: Uint8Array): { tx: Typed
   } catch (e) {
     const m = (e as Error).message;
     const type = { code: TxPoolErrorCode.DECODE_FAILED } as const;
-    throw new TxPoolError(EIP7825_DECODE_ERROR.test(m) ? { ...type, gasLimitTooHigh: true } : type, `rlp: ${m.replace(/ \(tx type=.*$/s, "")}`);
+    throw new TxPoolError(ethereumjsEip7825Decode(m) ? { ...type, gasLimitTooHigh: true } : type, `rlp: ${m.replace(/ \(tx type=.*$/s, "")}`);
   }
 }
 
@@ -148,13 +143,21 @@ function decodeForPool(chain: Chain, raw: Uint8Array, op: OpChainConfig | undefi
   }
 }
 
+/**
+ * The fee fields of a transaction: a fee cap and a tip (EIP-1559, 4844, 7702 types) or one gas
+ * price (legacy, EIP-2930), read through the transaction types' own fields.
+ */
+type FeeFields = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { gasPrice: bigint };
+
+function feeFields(tx: TypedTransaction): FeeFields {
+  return "maxFeePerGas" in tx ? { maxFeePerGas: tx.maxFeePerGas, maxPriorityFeePerGas: tx.maxPriorityFeePerGas } : { gasPrice: tx.gasPrice };
+}
+
 function tipOf(tx: TypedTransaction, baseFee: bigint): bigint {
-  if (tx.supports(Capability.EIP1559FeeMarket)) {
-    const t = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
-    const room = t.maxFeePerGas - baseFee;
-    return room < t.maxPriorityFeePerGas ? room : t.maxPriorityFeePerGas;
-  }
-  return (tx as unknown as { gasPrice: bigint }).gasPrice - baseFee;
+  const f = feeFields(tx);
+  if ("gasPrice" in f) return f.gasPrice - baseFee;
+  const room = f.maxFeePerGas - baseFee;
+  return room < f.maxPriorityFeePerGas ? room : f.maxPriorityFeePerGas;
 }
 
 /** Wei as ether with two decimals, as geth prints fees and the fee cap (`%.2f`). */
@@ -163,12 +166,12 @@ function formatEther(wei: bigint): string {
 }
 
 function feeCapOf(tx: TypedTransaction): bigint {
-  const t = tx as unknown as { maxFeePerGas?: bigint; gasPrice?: bigint };
-  return t.maxFeePerGas ?? t.gasPrice ?? 0n;
+  const f = feeFields(tx);
+  return ("gasPrice" in f ? f.gasPrice : f.maxFeePerGas) ?? 0n;
 }
 
 /** Options of a {@link TxPool}. */
-export interface TxPoolOptions {
+interface TxPoolOptions {
   /**
    * KZG check of blob proofs (plain Ethereum chains). Default: the pure-JS KZG of `chain/crypto.ts`
    * (~130 ms a blob on the calling thread); the node passes derivation's native one.
@@ -251,10 +254,10 @@ export class TxPool {
     }
     const head = this.chain.head.header;
     const common = tx.common;
-    const t = tx as unknown as { chainId?: bigint };
-    if (t.chainId !== undefined && t.chainId !== common.chainId() && (tx.type !== 0 || tx.isSigned())) {
-      if (tx.type !== 0 || (tx as unknown as { v: bigint }).v > 28n) {
-        const have = t.chainId.toString();
+    const chainId = "chainId" in tx ? tx.chainId : undefined;
+    if (chainId !== undefined && chainId !== common.chainId() && (tx.type !== 0 || tx.isSigned())) {
+      if (tx.type !== 0 || (tx.v ?? 0n) > 28n) {
+        const have = chainId.toString();
         const want = common.chainId().toString();
         throw new TxPoolError({ code: TxPoolErrorCode.INVALID_CHAIN_ID, have, want }, `invalid chain id for signer: have ${have} want ${want}`);
       }
@@ -275,8 +278,8 @@ export class TxPool {
     if (op !== undefined && opForkAt(op, head.timestamp) >= OpFork.azul && tx.gasLimit > MAX_TX_GAS_EIP7825) {
       throw new TxPoolError({ code: TxPoolErrorCode.GAS_LIMIT_TOO_HIGH, max: MAX_TX_GAS_EIP7825.toString() }, OP_GAS_LIMIT_TOO_HIGH_MESSAGE);
     }
-    if (tx.supports(Capability.EIP1559FeeMarket)) {
-      const f = tx as unknown as { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+    const f = feeFields(tx);
+    if (!("gasPrice" in f)) {
       if (f.maxPriorityFeePerGas > f.maxFeePerGas) throw new TxPoolError({ code: TxPoolErrorCode.TIP_ABOVE_FEE_CAP }, "max priority fee per gas higher than max fee per gas");
     }
     const fee = feeCapOf(tx) * tx.gasLimit;
@@ -345,7 +348,7 @@ export class TxPool {
           "blob transaction without its sidecar: send the network form 0x03 || rlp([tx, blobs, commitments, proofs])",
         );
       }
-      const hashes = (tx as unknown as { blobVersionedHashes: string[] }).blobVersionedHashes.map((h) => fromHex(h));
+      const hashes = ("blobVersionedHashes" in tx ? tx.blobVersionedHashes : []).map((h) => fromHex(h));
       await verifyBlobSidecar(sidecar, hashes, this.blobProofCheck);
     } catch (e) {
       if (e instanceof BlobSidecarError) throw sidecarRefusal(e);

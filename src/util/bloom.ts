@@ -8,7 +8,7 @@
 import { keccak256 } from "./keccak.js";
 
 /** Bytes of a logs bloom (2048 bits). */
-export const BLOOM_BYTES = 256;
+const BLOOM_BYTES = 256;
 
 function setBits(bloom: Uint8Array, item: Uint8Array): void {
   const h = keccak256(item);

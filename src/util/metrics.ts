@@ -32,10 +32,10 @@ export const METRIC_SUBSYSTEMS = ["chain", "storage", "execution", "txpool", "fl
  * requests, transactions, workers, connections, subscribers, subscriptions, filters) and the identifiers
  * of a block (its number, a flashblock's index). Counters add `_total` after the unit.
  */
-export const METRIC_UNITS = ["seconds", "bytes", "gas", "blocks", "requests", "transactions", "workers", "connections", "subscribers", "subscriptions", "filters", "nodes", "number", "index", "peers", "messages"] as const;
+const METRIC_UNITS = ["seconds", "bytes", "gas", "blocks", "requests", "transactions", "workers", "connections", "subscribers", "subscriptions", "filters", "nodes", "number", "index", "peers", "messages"] as const;
 
 /** The kinds of metric the helpers create. */
-export type MetricKind = "counter" | "gauge" | "histogram";
+type MetricKind = "counter" | "gauge" | "histogram";
 
 /** Stable code of {@link MetricNameError}. */
 const MetricNameErrorCode = { NAME_INVALID: "METRIC_NAME_INVALID" } as const;

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The functions the addon exports (native/src/addon.c). */
-export interface BasaltNativeAddon {
+interface BasaltNativeAddon {
   /** Keccak-256 of `data` (32 bytes). */
   keccak256(data: Uint8Array): Uint8Array;
   /**

@@ -4,7 +4,7 @@
  */
 
 /** One progress reading. */
-export interface ProgressSample {
+interface ProgressSample {
   /** Blocks per second since the previous sample (or since the meter started). */
   blocksPerSecond: number;
   /** Seconds left for the remaining blocks at that pace; undefined when the total is unknown or nothing moved. */

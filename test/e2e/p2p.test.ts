@@ -15,7 +15,6 @@ import type { Common } from "@ethereumjs/common";
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";

@@ -6,7 +6,7 @@
 import { createBlock, createBlockHeader, type BlockHeader } from "@ethereumjs/block";
 import { Common, Mainnet } from "@ethereumjs/common";
 import type { TypedTransaction } from "@ethereumjs/tx";
-import { Account, KECCAK256_RLP, bytesToHex, createAccountFromRLP, createAddressFromString } from "@ethereumjs/util";
+import { Account, KECCAK256_RLP, bytesToHex, createAddressFromString } from "@ethereumjs/util";
 import { createVM, runTx } from "@ethereumjs/vm";
 import { customCrypto } from "../../src/chain/crypto.js";
 import { blockEnvOf, FastEvm } from "../../src/execution/evm/engine.js";

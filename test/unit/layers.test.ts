@@ -3,12 +3,19 @@
  * `src/**\/*.ts` file (and the thread entry points in workers/) goes to the same folder, a folder
  * of a lower layer, or a folder of the same layer without closing a cycle between folders.
  * Type-only imports count: they couple the folders as much as value imports do.
+ *
+ * And no import cycle between files (src/ and workers/): a cycle makes the evaluation order of its
+ * modules depend on which one is loaded first, and says that a declaration sits in the wrong file
+ * (the usual cure: move the shared types or helpers to a file both import). Type-only imports
+ * count here too — they are erased at run time, but the cycle they close is the same misplaced
+ * declaration (issue 27 counted three such cycles, each closed by an `import type`).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/basaltProcess.js";
+import { fileCycles, readSources } from "../helpers/sourceGates.js";
 
 /** Top-level folders (under src/, plus workers/) by layer; a folder imports only its own layer or lower. */
 const LAYERS: Readonly<Record<string, number>> = {
@@ -137,5 +144,29 @@ describe("layers", () => {
       return `${component.join(" ↔ ")}: ${closing.map(arrow).join(", ")}`;
     });
     expect(cycles).toEqual([]);
+  });
+});
+
+describe("file import cycles", () => {
+  it("no import cycle between files of src/ and workers/ (type-only imports included)", () => {
+    const cycles = fileCycles(readSources(REPO_ROOT, ["src", "workers"]), { typeOnly: true }).map((c) => c.join(" ↔ "));
+    expect(cycles).toEqual([]);
+  });
+
+  it("the check finds a cycle, also one closed by a type-only import, and ignores a package import", () => {
+    const files = [
+      { path: "src/a/one.ts", text: 'import { two } from "./two.js";\nexport const one = two + 1;\n' },
+      { path: "src/a/two.ts", text: 'import type { Three } from "../b/three.js";\nexport const two: Three = 2;\n' },
+      { path: "src/b/three.ts", text: 'import type { one } from "../a/one.js";\nimport { x } from "some-package";\nexport type Three = typeof one;\n' },
+      { path: "src/b/four.ts", text: 'export * from "./three.js";\n' },
+    ];
+    expect(fileCycles(files, { typeOnly: true })).toEqual([["src/a/one.ts", "src/a/two.ts", "src/b/three.ts"]]);
+    // Without the type-only edges the chain is open.
+    expect(fileCycles(files, { typeOnly: false })).toEqual([]);
+    const dynamic = [
+      { path: "src/c/x.ts", text: 'export async function x() { return (await import("./y.js")).y; }\n' },
+      { path: "src/c/y.ts", text: 'export { x as y } from "./x.js";\n' },
+    ];
+    expect(fileCycles(dynamic, { typeOnly: false })).toEqual([["src/c/x.ts", "src/c/y.ts"]]);
   });
 });

@@ -12,7 +12,7 @@ import { toData, toQuantity } from "./quantity.js";
 import { formatTransaction, type RpcTransaction } from "./transaction.js";
 
 /** JSON form of an EIP-4895 withdrawal (geth struct order: index, validatorIndex, address, amount). */
-export interface RpcWithdrawal {
+interface RpcWithdrawal {
   index: string;
   validatorIndex: string;
   address: string;
@@ -55,7 +55,7 @@ export interface RpcBlock extends RpcHeader {
 }
 
 /** Options of {@link formatBlock}. */
-export interface FormatBlockOptions {
+interface FormatBlockOptions {
   /** Full transaction objects (true) or only their hashes (false): the RPC's second parameter. */
   fullTransactions: boolean;
   /** Recovered senders, one per transaction (only read when `fullTransactions`). */

@@ -21,10 +21,10 @@ import { envelopeOf, txHashOf } from "../envelope.js";
 import { blobVersionedHashes, effectiveGasPrice, type AnyTransaction, type RpcFormatOptions } from "./transaction.js";
 
 /** Blob gas per blob (EIP-4844 `GAS_PER_BLOB`, unchanged by later forks). */
-export const GAS_PER_BLOB = 131_072n;
+const GAS_PER_BLOB = 131_072n;
 
 /** Where a log sits: its block, transaction and position in the block. */
-export interface LogContext {
+interface LogContext {
   blockHash: Uint8Array;
   blockNumber: bigint;
   blockTimestamp: bigint;
@@ -414,7 +414,7 @@ export function formatBlockLogs(block: Block, receipts: StoredReceipt[], removed
 }
 
 /** What {@link formatSelectedLogs} needs of a block: no transaction objects, only their hashes. */
-export interface BlockLogsContext {
+interface BlockLogsContext {
   blockHash: Uint8Array;
   blockNumber: bigint;
   blockTimestamp: bigint;

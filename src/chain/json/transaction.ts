@@ -37,7 +37,7 @@ export interface RpcFormatOptions {
 export type AnyTransaction = TypedTransaction | DepositTransaction;
 
 /** The deposit-only fields of a stored receipt that a mined deposit's JSON reports. */
-export interface DepositReceiptInfo {
+interface DepositReceiptInfo {
   /** The sender's nonce before the deposit executed (Regolith+). */
   depositNonce?: bigint;
   /** Receipt encoding version (Canyon+: 1). */
@@ -45,7 +45,7 @@ export interface DepositReceiptInfo {
 }
 
 /** Where a mined transaction sits: block, position, and the data the JSON form derives from it. */
-export interface TransactionBlockContext {
+interface TransactionBlockContext {
   blockHash: Uint8Array;
   blockNumber: bigint;
   /** The block's timestamp; geth reports it as `blockTimestamp` (omitted here when not given). */
@@ -64,18 +64,18 @@ export interface TransactionBlockContext {
 }
 
 /** Context of a transaction not in a block (txpool): only the sender is known. */
-export interface PendingTransactionContext {
+interface PendingTransactionContext {
   sender: Uint8Array;
 }
 
 /** One entry of an EIP-2930 access list. */
-export interface RpcAccessListEntry {
+interface RpcAccessListEntry {
   address: string;
   storageKeys: string[];
 }
 
 /** One EIP-7702 authorization tuple. */
-export interface RpcAuthorization {
+interface RpcAuthorization {
   chainId: string;
   address: string;
   nonce: string;

@@ -57,7 +57,7 @@ export const ConfigUpdateType = {
   daFootprintGasScalar: 7,
 } as const;
 /** Name of a known SystemConfig update type. */
-export type ConfigUpdateTypeName = keyof typeof ConfigUpdateType;
+type ConfigUpdateTypeName = keyof typeof ConfigUpdateType;
 
 /** A decoded SystemConfig update (values as derivation applies them). */
 export type ConfigUpdate =

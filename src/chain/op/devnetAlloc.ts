@@ -52,7 +52,7 @@ export interface OpGenesisAllocAccount {
  * packed into slot 0, one byte each from the low-order end (read by the Jovian GasPriceOracle as
  * `sload(0) >> (8 * i) & 0xff`; set by `setEcotone`/`setFjord`/`setIsthmus`/`setJovian`).
  */
-export const GAS_PRICE_ORACLE_FLAGS_SLOT = 0n;
+const GAS_PRICE_ORACLE_FLAGS_SLOT = 0n;
 
 /** Byte index of each flag inside {@link GAS_PRICE_ORACLE_FLAGS_SLOT}, in declaration order of the contract. */
 const GAS_PRICE_ORACLE_FLAG_BYTES = { isEcotone: 0, isFjord: 1, isIsthmus: 2, isJovian: 3 } as const;

@@ -19,13 +19,13 @@ import { TypedError } from "../../util/errors.js";
 import { OpFork, opForkAt, type OpChainConfig } from "./forks.js";
 
 /** Version byte of Holocene `extraData` (specs holocene/exec-engine.md). */
-export const HOLOCENE_EXTRA_DATA_VERSION = 0;
+const HOLOCENE_EXTRA_DATA_VERSION = 0;
 /** Length of Holocene `extraData`: version + two u32. */
-export const HOLOCENE_EXTRA_DATA_LENGTH = 9;
+const HOLOCENE_EXTRA_DATA_LENGTH = 9;
 /** Version byte of Jovian `extraData` (specs jovian/exec-engine.md). */
-export const JOVIAN_EXTRA_DATA_VERSION = 1;
+const JOVIAN_EXTRA_DATA_VERSION = 1;
 /** Length of Jovian `extraData`: Holocene layout + u64 min base fee. */
-export const JOVIAN_EXTRA_DATA_LENGTH = 17;
+const JOVIAN_EXTRA_DATA_LENGTH = 17;
 /** Length of the `eip1559Params` payload attribute: denominator u32 ++ elasticity u32 (specs holocene/exec-engine.md). */
 export const EIP1559_PARAMS_LENGTH = 8;
 /** Largest u32 (denominator and elasticity are u32 in extraData). */
@@ -46,7 +46,7 @@ type Eip1559ParamsErrorType =
 export class Eip1559ParamsError extends TypedError<Eip1559ParamsErrorType> {}
 
 /** EIP-1559 parameters decoded from OP `extraData`. */
-export interface OpExtraDataParams {
+interface OpExtraDataParams {
   /** Base-fee max change denominator. */
   denominator: number;
   /** Elasticity multiplier (gas target = gas limit / elasticity). */
@@ -56,7 +56,7 @@ export interface OpExtraDataParams {
 }
 
 /** Default EIP-1559 parameters (chain constants) used when `eip1559Params` is all zero. */
-export interface Eip1559Defaults {
+interface Eip1559Defaults {
   denominator: number;
   elasticity: number;
 }

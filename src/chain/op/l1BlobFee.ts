@@ -35,7 +35,7 @@ import {
 } from "../../config/constants.js";
 
 /** A blob-parameter-only fork (EIP-7892) of an L1 schedule. */
-export interface L1BlobParamsFork {
+interface L1BlobParamsFork {
   /** Fork name ("bpo1", "bpo2", …). */
   name: string;
   /** Activation timestamp (seconds). */
@@ -45,7 +45,7 @@ export interface L1BlobParamsFork {
 }
 
 /** The blob-fee fork schedule of an L1 chain. */
-export interface L1BlobSchedule {
+interface L1BlobSchedule {
   /** L1 chain id. */
   chainId: bigint;
   /** Chain name, for messages. */
@@ -121,7 +121,7 @@ export function l1BlobUpdateFraction(schedule: L1BlobSchedule, l1Timestamp: bigi
 }
 
 /** The L1 header fields the blob base fee depends on. */
-export interface L1BlobFeeHeader {
+interface L1BlobFeeHeader {
   timestamp: bigint;
   /** EIP-4844 header field; absent before Cancun. */
   excessBlobGas?: bigint;

@@ -31,16 +31,16 @@ export const ECOTONE_L1_BLOB_BASE_FEE_SLOT = 7n;
  */
 export const OPERATOR_FEE_SCALARS_SLOT = 8n;
 /** Same slot as {@link OPERATOR_FEE_SCALARS_SLOT}; named for the Jovian DA footprint scalar. */
-export const DA_FOOTPRINT_GAS_SCALAR_SLOT = 8n;
+const DA_FOOTPRINT_GAS_SCALAR_SLOT = 8n;
 
 /** Byte offset (big-endian slot view) of the 4-byte `baseFeeScalar` in slot 3 (op-revm `BASE_FEE_SCALAR_OFFSET`). */
 export const BASE_FEE_SCALAR_OFFSET = 16;
 /** Byte offset of the 4-byte `blobBaseFeeScalar` in slot 3 (op-revm `BLOB_BASE_FEE_SCALAR_OFFSET`). */
-export const BLOB_BASE_FEE_SCALAR_OFFSET = 20;
+const BLOB_BASE_FEE_SCALAR_OFFSET = 20;
 /** Byte offset of the 4-byte `operatorFeeScalar` in slot 8 (op-revm `OPERATOR_FEE_SCALAR_OFFSET`). */
-export const OPERATOR_FEE_SCALAR_OFFSET = 20;
+const OPERATOR_FEE_SCALAR_OFFSET = 20;
 /** Byte offset of the 8-byte `operatorFeeConstant` in slot 8 (op-revm `OPERATOR_FEE_CONSTANT_OFFSET`). */
-export const OPERATOR_FEE_CONSTANT_OFFSET = 24;
+const OPERATOR_FEE_CONSTANT_OFFSET = 24;
 /**
  * Byte offset of the 2-byte `daFootprintGasScalar` in slot 8 (op-revm `DA_FOOTPRINT_GAS_SCALAR_OFFSET`;
  * the spec's "offset 12" counts Solidity packing from the low end: 32 - 12 - 2 = 18).

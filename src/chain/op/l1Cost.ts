@@ -18,11 +18,11 @@ import { OpFork } from "./forks.js";
 import type { L1BlockInfo } from "./l1BlockInfo.js";
 
 /** Gas per non-zero calldata byte; also the per-byte factor of the Ecotone/Fjord formulas (op-revm `NON_ZERO_BYTE_COST`). */
-export const NON_ZERO_BYTE_COST = 16n;
+const NON_ZERO_BYTE_COST = 16n;
 /** Gas per zero calldata byte (EIP-2028 token cost 4 × 1 token). */
-export const ZERO_BYTE_COST = 4n;
+const ZERO_BYTE_COST = 4n;
 /** Pre-Regolith, 68 extra non-zero bytes were charged for the missing signature (specs exec-engine.md). */
-export const PRE_REGOLITH_EXTRA_BYTES = 68n;
+const PRE_REGOLITH_EXTRA_BYTES = 68n;
 /** Fjord linear-regression slope per FastLZ byte, scaled by 1e6 (specs fjord/exec-engine.md; op-geth rollup_cost.go). */
 export const FJORD_FASTLZ_COEF = 836_500n;
 /** Fjord regression intercept (-42.5856 bytes scaled by 1e6), stored as a positive subtrahend (op-revm `L1_COST_INTERCEPT`). */
@@ -32,9 +32,9 @@ export const FJORD_MIN_TX_SIZE_SCALED = 100_000_000n;
 /** Fixed-point scale of the Bedrock scalar and the Fjord size estimate (6 decimals). */
 export const SCALE_1E6 = 1_000_000n;
 /** Divisor of the Ecotone formula: 16 × 1e6 (calldata gas → compressed bytes, scalar decimals). */
-export const ECOTONE_DIVISOR = NON_ZERO_BYTE_COST * SCALE_1E6;
+const ECOTONE_DIVISOR = NON_ZERO_BYTE_COST * SCALE_1E6;
 /** Divisor of the Fjord formula: 1e6 (size scale) × 1e6 (scalar decimals). */
-export const FJORD_DIVISOR = 1_000_000_000_000n;
+const FJORD_DIVISOR = 1_000_000_000_000n;
 /** Isthmus operator fee scalar decimals: the scalar is a 6-decimal fixed-point number (op-revm `OPERATOR_FEE_SCALAR_DECIMAL`). */
 export const OPERATOR_FEE_SCALAR_DECIMAL = 1_000_000n;
 /** Jovian operator fee multiplier applied to the scalar (op-revm `OPERATOR_FEE_JOVIAN_MULTIPLIER`). */
@@ -55,7 +55,7 @@ function satAdd(a: bigint, b: bigint): bigint {
 }
 
 /** Whether op-revm charges no L1/operator fee for these bytes: empty input or a deposit (type 0x7e). */
-export function isFeeExempt(txBytes: Uint8Array): boolean {
+function isFeeExempt(txBytes: Uint8Array): boolean {
   return txBytes.length === 0 || txBytes[0] === DEPOSIT_TX_TYPE;
 }
 

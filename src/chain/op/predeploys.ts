@@ -6,7 +6,7 @@
  * `base/base@98a8db8d crates/consensus/protocol/src/predeploys.rs` (`Predeploys`). The fee-vault names
  * follow op-revm (`base/base@98a8db8d crates/execution/revm/src/constants.rs`: `BASE_FEE_RECIPIENT`,
  * `L1_FEE_RECIPIENT`, `OPERATOR_FEE_RECIPIENT`, `L1_BLOCK_CONTRACT`). On a real OP chain every `0x4200…`
- * predeploy is an ERC-1967 proxy (admin = {@link PROXY_ADMIN_ADDRESS}) whose implementation lives at
+ * predeploy is an ERC-1967 proxy (admin: the `ProxyAdmin` predeploy `0x4200…0018`) whose implementation lives at
  * `0xc0d3c0d3…c0d3` + the same suffix; WETH9 is the exception (not proxied).
  */
 import { CREATE2_DEPLOYER_RUNTIME_CODE } from "./bytecode/create2Deployer.js";
@@ -41,17 +41,8 @@ export const L1_FEE_VAULT_ADDRESS = "0x420000000000000000000000000000000000001A"
 /** `OperatorFeeVault` (Isthmus+): receives the operator fee (op-revm `OPERATOR_FEE_RECIPIENT`). */
 export const OPERATOR_FEE_VAULT_ADDRESS = "0x420000000000000000000000000000000000001b";
 
-/** `L2CrossDomainMessenger` predeploy (L1↔L2 message relay, target of most bridge deposits). */
-export const L2_CROSS_DOMAIN_MESSENGER_ADDRESS = "0x4200000000000000000000000000000000000007";
-
-/** `L2StandardBridge` predeploy (ETH/ERC-20 bridge; fee vaults withdrawing to L1 call it). */
-export const L2_STANDARD_BRIDGE_ADDRESS = "0x4200000000000000000000000000000000000010";
-
 /** `WETH9` predeploy (wrapped ether; the only `0x4200…` predeploy that is not behind a proxy). */
 export const WETH9_ADDRESS = "0x4200000000000000000000000000000000000006";
-
-/** `ProxyAdmin` predeploy: admin of every predeploy proxy (ERC-1967 admin slot). */
-export const PROXY_ADMIN_ADDRESS = "0x4200000000000000000000000000000000000018";
 
 /**
  * The L1-info depositor account: `from` of the L1 attributes deposit and of the "GasPriceOracle enable <fork>"

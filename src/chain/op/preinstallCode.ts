@@ -9,7 +9,7 @@
  */
 
 /** A preinstall: its name in Preinstalls.sol, address (checksummed) and runtime code (0x hex). */
-export interface Preinstall {
+interface Preinstall {
   name: string;
   address: string;
   code: string;

@@ -11,7 +11,7 @@ import { CREATE2_DEPLOYER_ADDRESS } from "./predeploys.js";
 import { PERMIT2_ADDRESS, PERMIT2_TEMPLATE_CODE, PREINSTALLS } from "./preinstallCode.js";
 
 /** A preinstall's genesis account. */
-export interface PreinstallAccount {
+interface PreinstallAccount {
   balance: string;
   nonce: string;
   code: string;

@@ -32,10 +32,10 @@ const U64_MAX = (1n << 64n) - 1n;
 /** Decimals of the pre-Ecotone `l1FeeScalar` (reported as `scalar / 1e6`). */
 const L1_FEE_SCALAR_DIVISOR = 1_000_000;
 /** Deposit receipt version written from Canyon on (op-reth block executor; specs canyon/deposits). */
-export const CANYON_DEPOSIT_RECEIPT_VERSION = 1n;
+const CANYON_DEPOSIT_RECEIPT_VERSION = 1n;
 
 /** The OP receipt fields as numbers; `undefined` = omitted from the JSON. */
-export interface OpReceiptFieldValues {
+interface OpReceiptFieldValues {
   l1GasPrice: bigint;
   l1GasUsed: bigint;
   l1Fee: bigint;
@@ -116,7 +116,7 @@ export function computeOpReceiptFields(info: L1BlockInfo, txBytes: Uint8Array, f
 }
 
 /** Serializes {@link OpReceiptFieldValues} as op-reth does: QUANTITY strings, `l1FeeScalar` as a decimal string, absent keys omitted. */
-export function formatOpReceiptFields(v: OpReceiptFieldValues): OpReceiptFieldsJson {
+function formatOpReceiptFields(v: OpReceiptFieldValues): OpReceiptFieldsJson {
   const out: OpReceiptFieldsJson = {
     l1GasPrice: quantity(v.l1GasPrice),
     l1GasUsed: quantity(v.l1GasUsed),
@@ -146,7 +146,7 @@ export function opReceiptFields(l1Info: L1BlockInfo | Uint8Array, txBytes: Uint8
 }
 
 /** The deposit-only receipt fields as op-reth serializes them (absent keys omitted). */
-export interface DepositReceiptFieldsJson {
+interface DepositReceiptFieldsJson {
   depositNonce?: string;
   depositReceiptVersion?: string;
 }

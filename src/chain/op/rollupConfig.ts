@@ -204,7 +204,7 @@ export function rollupConfigJson(cfg: RollupConfig): Json {
 }
 
 /** Reads and parses a rollup.json file (`--rollup.config`). */
-export function loadRollupConfigFile(path: string): RollupConfig {
+function loadRollupConfigFile(path: string): RollupConfig {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -8,11 +8,11 @@ import { keccak256 } from "../../util/keccak.js";
 import { TypedError } from "../../util/errors.js";
 
 /** Source-hash domain of user deposits (TransactionDeposited logs). */
-export const USER_DEPOSIT_DOMAIN = 0n;
+const USER_DEPOSIT_DOMAIN = 0n;
 /** Source-hash domain of the L1-info deposit. */
-export const L1_INFO_DEPOSIT_DOMAIN = 1n;
+const L1_INFO_DEPOSIT_DOMAIN = 1n;
 /** Source-hash domain of network-upgrade deposits. */
-export const UPGRADE_DEPOSIT_DOMAIN = 2n;
+const UPGRADE_DEPOSIT_DOMAIN = 2n;
 /** Word size of the hashed big-endian integers (uint256). */
 const WORD = 32;
 

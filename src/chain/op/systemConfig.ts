@@ -187,7 +187,7 @@ export function systemConfigFromL2Block(block: L2BlockForSystemConfig, cfg: Syst
 }
 
 /** The payload-attribute fields the SystemConfig sets for an L2 block. */
-export interface SystemConfigAttributes {
+interface SystemConfigAttributes {
   gasLimit: bigint;
   /** Holocene+: denominator u32 ++ elasticity u32; all zero on the first Holocene block. Absent before Holocene. */
   eip1559Params?: Uint8Array;

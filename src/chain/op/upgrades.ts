@@ -44,30 +44,30 @@ export const UPGRADE_FORKS = ["ecotone", "fjord", "isthmus", "jovian"] as const;
 export type UpgradeFork = (typeof UPGRADE_FORKS)[number];
 
 /** `from` of Ecotone's L1Block deployment (specs ecotone/derivation.md "L1Block Deployment"). */
-export const ECOTONE_L1_BLOCK_DEPLOYER = "0x4210000000000000000000000000000000000000";
+const ECOTONE_L1_BLOCK_DEPLOYER = "0x4210000000000000000000000000000000000000";
 /** `from` of Ecotone's GasPriceOracle deployment (specs ecotone/derivation.md "GasPriceOracle Deployment"). */
-export const ECOTONE_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000001";
+const ECOTONE_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000001";
 /** `from` of Fjord's GasPriceOracle deployment (specs fjord/derivation.md "GasPriceOracle Deployment"). */
-export const FJORD_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000002";
+const FJORD_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000002";
 /** `from` of Isthmus's L1Block deployment (specs isthmus/derivation.md "L1Block deployment"). */
-export const ISTHMUS_L1_BLOCK_DEPLOYER = "0x4210000000000000000000000000000000000003";
+const ISTHMUS_L1_BLOCK_DEPLOYER = "0x4210000000000000000000000000000000000003";
 /** `from` of Isthmus's GasPriceOracle deployment (specs isthmus/derivation.md "GasPriceOracle deployment"). */
-export const ISTHMUS_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000004";
+const ISTHMUS_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000004";
 /** `from` of Isthmus's OperatorFeeVault deployment (specs isthmus/derivation.md "Operator fee vault deployment"). */
-export const ISTHMUS_OPERATOR_FEE_VAULT_DEPLOYER = "0x4210000000000000000000000000000000000005";
+const ISTHMUS_OPERATOR_FEE_VAULT_DEPLOYER = "0x4210000000000000000000000000000000000005";
 /** `from` of Jovian's L1Block deployment (op-node `L1BlockJovianDeployerAddress`; specs jovian/derivation.md). */
-export const JOVIAN_L1_BLOCK_DEPLOYER = "0x4210000000000000000000000000000000000006";
+const JOVIAN_L1_BLOCK_DEPLOYER = "0x4210000000000000000000000000000000000006";
 /** `from` of Jovian's GasPriceOracle deployment (op-node `GasPriceOracleJovianDeployerAddress`). */
-export const JOVIAN_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000007";
+const JOVIAN_GAS_PRICE_ORACLE_DEPLOYER = "0x4210000000000000000000000000000000000007";
 /** `from` of the EIP-4788 deployment: the sender of the EIP's keyless deployment transaction. */
-export const EIP4788_DEPLOYER = "0x0B799C86a49DEeb90402691F1041aa3AF2d3C875";
+const EIP4788_DEPLOYER = "0x0B799C86a49DEeb90402691F1041aa3AF2d3C875";
 /** `from` of the EIP-2935 deployment: the sender of the EIP's keyless deployment transaction. */
-export const EIP2935_DEPLOYER = "0x3462413Af4609098e1E27A490f554f260213D685";
+const EIP2935_DEPLOYER = "0x3462413Af4609098e1E27A490f554f260213D685";
 /**
  * `from` of the proxy-update deposits: the zero address, which the predeploy `Proxy` contract treats like its
  * admin (`proxyCallIfNotAdmin` accepts `msg.sender == address(0)`, so `eth_call`/deposits can upgrade).
  */
-export const PROXY_UPGRADE_CALLER = "0x0000000000000000000000000000000000000000";
+const PROXY_UPGRADE_CALLER = "0x0000000000000000000000000000000000000000";
 
 /** Gas limits of the upgrade deposits (specs {fork}/derivation.md; Jovian: op-node and base/base). */
 const GAS = {
@@ -89,7 +89,7 @@ const GAS = {
 } as const;
 
 /** One network-upgrade deposit transaction, in structured form. */
-export interface UpgradeDeposit {
+interface UpgradeDeposit {
   /** The intent string the source hash is derived from. */
   intent: string;
   /** `keccak256(uint256(2) ++ keccak256(intent))`, 32 bytes. */

@@ -9,12 +9,12 @@ import { fileURLToPath } from "node:url";
 import { TypedError } from "../../util/errors.js";
 
 /** The tools of the bench suite, in display order. */
-export const BENCH_SUBCOMMANDS = ["load", "scenario", "micro", "wrk", "state-scale"] as const;
+const BENCH_SUBCOMMANDS = ["load", "scenario", "micro", "wrk", "state-scale"] as const;
 /** A tool of the bench suite. */
-export type BenchSubcommand = (typeof BENCH_SUBCOMMANDS)[number];
+type BenchSubcommand = (typeof BENCH_SUBCOMMANDS)[number];
 
 /** One line per tool, for help. */
-export const BENCH_SUMMARIES: { readonly [S in BenchSubcommand]: string } = {
+const BENCH_SUMMARIES: { readonly [S in BenchSubcommand]: string } = {
   load: "HTTP load test of any JSON-RPC endpoints (open-loop steps and a closed-loop peak)",
   scenario: "End-to-end scenarios against basalt and reference nodes",
   micro: "Micro-benchmarks of basalt's internals",
@@ -54,7 +54,7 @@ function isSubcommand(s: string): s is BenchSubcommand {
  * The URL of a tool's module: `bench/<tool>/cli.js` of the compiled tree, three levels above this
  * file (dist/src/cli/commands → dist).
  */
-export function benchModuleUrl(tool: BenchSubcommand): URL {
+function benchModuleUrl(tool: BenchSubcommand): URL {
   return new URL(`../../../bench/${tool}/cli.js`, import.meta.url);
 }
 

@@ -29,7 +29,7 @@ import { keccak256 } from "../../util/keccak.js";
 import { to0x } from "../../util/bytes.js";
 
 /** The running P2P side of a node. */
-export interface NodeP2P {
+interface NodeP2P {
   service: P2PService;
   /** Imports gossip blocks (nodes that do not sequence). */
   importer: GossipImporter | undefined;
@@ -42,7 +42,7 @@ export interface NodeP2P {
 }
 
 /** What the node decided before P2P starts. */
-export interface NodeP2PContext {
+interface NodeP2PContext {
   datadir: string;
   /** This node seals blocks (devnet with a block time, or `--sequencer`). */
   sequencing: boolean;

@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import { Chain } from "../../blockchain/chain.js";
 import { IMPORT_PROGRESS_INTERVAL_MS, PROOFS_BACKFILL_BLOCKS_PER_TURN } from "../../config/constants.js";
 import { proofsStoreDir, type BasaltOptions } from "../../config/options.js";
+import { ProofsError, ProofsErrorCode } from "../../proofs/errors.js";
 import { ProofsStore } from "../../proofs/store.js";
 import { ProofsSync } from "../../proofs/sync.js";
 import { BasaltError } from "../../util/errors.js";
@@ -21,8 +22,8 @@ async function openStore(dir: string, chain: Chain): Promise<ProofsStore> {
   try {
     return await ProofsStore.open(dir, { chainId: chain.chainId, genesisHash: chain.genesisHash });
   } catch (e) {
-    if (/lock/i.test((e as Error).message)) {
-      throw new BasaltError("CLI_PROOFS_IN_USE", `the proofs store at ${dir} is in use: stop the node running with --historical-proofs on it first (${(e as Error).message})`);
+    if (e instanceof ProofsError && e.type.code === ProofsErrorCode.IN_USE) {
+      throw new BasaltError("CLI_PROOFS_IN_USE", `the proofs store at ${dir} is in use: stop the node running with --historical-proofs on it first (${e.type.reason})`);
     }
     throw e;
   }

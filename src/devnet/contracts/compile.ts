@@ -18,7 +18,7 @@ import solc from "solc";
 import { DevnetError, DevnetErrorCode } from "../errors.js";
 
 /** The contract sources compiled into `artifacts.ts`, by file name (each holds the contract of its name). */
-export const DEVNET_CONTRACT_FILES = ["OptimismPortal.sol", "SystemConfig.sol"] as const;
+const DEVNET_CONTRACT_FILES = ["OptimismPortal.sol", "SystemConfig.sol"] as const;
 
 /**
  * solc settings of the artifacts. The EVM target is Cancun (PUSH0, MCOPY, transient storage), which
@@ -26,7 +26,7 @@ export const DEVNET_CONTRACT_FILES = ["OptimismPortal.sol", "SystemConfig.sol"] 
  * (source hash, compiler version) is left out, so the bytecode depends only on what the code does,
  * not on comments or file paths.
  */
-export const SOLC_SETTINGS = {
+const SOLC_SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
   evmVersion: "cancun",
   metadata: { appendCBOR: false, bytecodeHash: "none" },
@@ -34,7 +34,7 @@ export const SOLC_SETTINGS = {
 } as const;
 
 /** One compiled contract. */
-export interface CompiledContract {
+interface CompiledContract {
   /** The contract's name. */
   contractName: string;
   /** Its JSON ABI. */
@@ -51,7 +51,7 @@ export function contractSourceDir(): string {
 }
 
 /** The sources of {@link DEVNET_CONTRACT_FILES}, read from `dir`, by file name. */
-export function devnetContractSources(dir = contractSourceDir()): Record<string, string> {
+function devnetContractSources(dir = contractSourceDir()): Record<string, string> {
   return Object.fromEntries(DEVNET_CONTRACT_FILES.map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
 }
 
@@ -103,7 +103,7 @@ export function compileDevnetContracts(dir?: string): Record<string, CompiledCon
 }
 
 /** Exported name of a contract's artifact in `artifacts.ts` (`OptimismPortal` → `OPTIMISM_PORTAL_ARTIFACT`). */
-export function artifactConstName(contractName: string): string {
+function artifactConstName(contractName: string): string {
   return `${contractName.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}_ARTIFACT`;
 }
 
@@ -137,7 +137,7 @@ export function renderArtifacts(contracts: Record<string, CompiledContract>, ver
 }
 
 /** Compiles the sources and rewrites `artifacts.ts` beside them; returns the file written. */
-export function writeDevnetArtifacts(dir = contractSourceDir()): string {
+function writeDevnetArtifacts(dir = contractSourceDir()): string {
   const file = path.join(dir, "artifacts.ts");
   writeFileSync(file, renderArtifacts(compileDevnetContracts(dir)));
   return file;

@@ -56,7 +56,7 @@ export function eventTopic(signature: string): Uint8Array {
 // --- type parsing ---
 
 /** A parsed ABI type. */
-export type AbiType =
+type AbiType =
   | { kind: "address" | "bool" | "bytes" | "string" }
   | { kind: "uint" | "int"; bits: number; enumCount?: number }
   | { kind: "fixedBytes"; size: number }
@@ -84,7 +84,7 @@ function splitTopLevel(s: string): string[] {
 }
 
 /** Parses a Solidity type string (cached). Throws on a malformed type: a programming error. */
-export function parseAbiType(type: string): AbiType {
+function parseAbiType(type: string): AbiType {
   const hit = parsed.get(type);
   if (hit !== undefined) return hit;
   let t: AbiType;
@@ -119,7 +119,7 @@ function headSize(t: AbiType): number {
 }
 
 /** The canonical type string of a parsed type (as alloy prints it in messages). */
-export function abiTypeName(t: AbiType): string {
+function abiTypeName(t: AbiType): string {
   switch (t.kind) {
     case "uint":
     case "int":

@@ -28,7 +28,7 @@ const BASE_MAINNET_CHAIN_ID = 8453n;
 const BASE_SEPOLIA_CHAIN_ID = 84532n;
 
 /** The static activation admin of a chain (base/base `ChainConfig::activation_admin_address`), or undefined. */
-export function activationAdminOf(chainId: bigint): Uint8Array | undefined {
+function activationAdminOf(chainId: bigint): Uint8Array | undefined {
   if (chainId === BASE_MAINNET_CHAIN_ID) return BASE_MAINNET_ACTIVATION_ADMIN;
   if (chainId === BASE_SEPOLIA_CHAIN_ID) return BASE_SEPOLIA_ACTIVATION_ADMIN;
   if (chainId === DEVNET_CHAIN_ID) return Uint8Array.from(Buffer.from(devAccounts()[0]!.address.slice(2), "hex"));

@@ -14,7 +14,7 @@ import { sstoreCost, sstoreRefund, type BaseGasSchedule } from "./gas.js";
 import type { AccountRead, BaseStateHost } from "./host.js";
 
 /** The block a call runs in. */
-export interface BaseBlockEnv {
+interface BaseBlockEnv {
   number: bigint;
   timestamp: bigint;
   coinbase: Uint8Array;
@@ -41,7 +41,7 @@ export interface BaseCallEnv {
 }
 
 /** Storage-access counts of a call (base/base `counter_sload`/`counter_sstore` and the metered hashes). */
-export interface AccessCounters {
+interface AccessCounters {
   sload: number;
   sstore: number;
   keccak256: number;

@@ -19,7 +19,7 @@ export interface BasePrecompiles {
 }
 
 /** The handlers of a fork's Base precompiles. */
-export interface BaseHandlers {
+interface BaseHandlers {
   /** Singletons by address (lower-case 0x-hex). */
   singletons: ReadonlyMap<string, BasePrecompileHandler>;
   /** The handler of a dynamic address (a B-20 token), or undefined. */

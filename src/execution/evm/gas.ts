@@ -20,8 +20,8 @@ export const G_KECCAK_WORD = 6;
 /** Per word copied by *COPY opcodes. */
 export const G_COPY_WORD = 3;
 /** Memory: linear cost per word; the quadratic part divides words² by this. */
-export const G_MEMORY = 3;
-export const MEMORY_QUAD_DIVISOR = 512;
+const G_MEMORY = 3;
+const MEMORY_QUAD_DIVISOR = 512;
 /** LOG base, per topic and per data byte. */
 export const G_LOG = 375;
 export const G_LOG_TOPIC = 375;

@@ -100,14 +100,14 @@ export interface BlockEnv {
 }
 
 /** Transaction-wide values the opcodes read. */
-export interface TxEnv {
+interface TxEnv {
   origin: Uint8Array;
   gasPrice: bigint;
   blobHashes: readonly Uint8Array[];
 }
 
 /** What a message call or creation asks for. */
-export interface Message {
+interface Message {
   caller: Uint8Array;
   /** Target; undefined for a creation (then `createAddress` is set by the caller). */
   to: Uint8Array | undefined;
@@ -149,7 +149,7 @@ interface AnalysedCode {
 const analysisCache = new WeakMap<Uint8Array, AnalysedCode>();
 
 /** Pads and analyses `code` (cached per array: code read from the state is shared by identity). */
-export function analyse(code: Uint8Array, cache = true): AnalysedCode {
+function analyse(code: Uint8Array, cache = true): AnalysedCode {
   if (cache) {
     const hit = analysisCache.get(code);
     if (hit !== undefined) return hit;

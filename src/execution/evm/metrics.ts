@@ -6,9 +6,6 @@
  */
 import { counter } from "../../util/metrics.js";
 
-/** Why the reference engine ran work the fast engine was asked for. */
-export type EvmFallbackReason = "unsupported" | "mismatch";
-
 /** Transactions (`unsupported`) and blocks (`mismatch`) the reference engine ran instead of the fast one. */
 export const evmFallbacksTotal = counter<"reason">({
   name: "basalt_execution_evm_fallbacks_total",

@@ -48,7 +48,7 @@ export const ZERO_WORD: Uint32Array = new Uint32Array(8);
 const EMPTY = new Uint8Array(0);
 
 /** A storage slot of an account. */
-export class Slot {
+class Slot {
   /** The value at the start of the current transaction (EIP-2200's "original value"). */
   committed: Uint32Array;
   current: Uint32Array;
@@ -670,6 +670,6 @@ function padKey(key: Uint8Array): Uint8Array {
 }
 
 /** True when every limb of `w` is zero. */
-export function isZeroWord(w: Uint32Array): boolean {
+function isZeroWord(w: Uint32Array): boolean {
   return (w[0]! | w[1]! | w[2]! | w[3]! | w[4]! | w[5]! | w[6]! | w[7]!) === 0;
 }

@@ -32,7 +32,7 @@ import type { EvmRules } from "./rules.js";
 import { addressKey, isEmptyCodeHash, type AccessRecord, type EvmLog, type EvmState } from "./state.js";
 
 /** An EIP-7702 authorization tuple. */
-export interface Authorization {
+interface Authorization {
   chainId: bigint;
   address: Uint8Array;
   nonce: bigint;
@@ -68,7 +68,7 @@ export interface EvmTransaction {
 }
 
 /** How a transaction is run. */
-export interface TxRunOptions {
+interface TxRunOptions {
   /** geth's message-call mode (eth_call, eth_estimateGas): nonce and EOA checks skipped. */
   call?: boolean;
   /**
@@ -152,7 +152,7 @@ function hex(b: Uint8Array): string {
 }
 
 /** Intrinsic gas and the EIP-7623 floor of `tx` under `rules`. */
-export function intrinsicGas(rules: EvmRules, tx: EvmTransaction): { intrinsic: number; floor: number } {
+function intrinsicGas(rules: EvmRules, tx: EvmTransaction): { intrinsic: number; floor: number } {
   let zeros = 0;
   const data = tx.data;
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
@@ -169,7 +169,7 @@ export function intrinsicGas(rules: EvmRules, tx: EvmTransaction): { intrinsic: 
 }
 
 /** The price per gas `tx` pays at `baseFee` (EIP-1559: min(maxFee, baseFee + tip)). */
-export function effectiveGasPrice(tx: EvmTransaction, baseFee: bigint): bigint {
+function effectiveGasPrice(tx: EvmTransaction, baseFee: bigint): bigint {
   if (tx.type < 2) return tx.maxFeePerGas;
   const withTip = baseFee + tx.maxPriorityFeePerGas;
   return withTip < tx.maxFeePerGas ? withTip : tx.maxFeePerGas;
@@ -400,7 +400,7 @@ function precompileKeys(set: PrecompileSet): ReadonlySet<string> {
 }
 
 /** The 20-byte address of precompile number `n`. */
-export function precompileAddress(n: number): Uint8Array {
+function precompileAddress(n: number): Uint8Array {
   const a = new Uint8Array(20);
   a[18] = n >>> 8;
   a[19] = n & 0xff;

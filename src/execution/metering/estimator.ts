@@ -15,14 +15,14 @@
 import { MeteringError, MeteringErrorCode } from "./errors.js";
 
 /** Resources in Base's order, with their camelCase names (JSON) and display names (errors). */
-export const RESOURCES = [
+const RESOURCES = [
   { key: "gasUsed", name: "gas" },
   { key: "executionTime", name: "execution time" },
   { key: "stateRootTime", name: "state root time" },
   { key: "dataAvailability", name: "data availability" },
 ] as const;
 /** One resource's camelCase name. */
-export type ResourceKey = (typeof RESOURCES)[number]["key"];
+type ResourceKey = (typeof RESOURCES)[number]["key"];
 
 /** Per-block capacity of each resource; a resource without a limit is not estimated. */
 export type ResourceLimits = Partial<Record<ResourceKey, bigint>>;
@@ -34,7 +34,7 @@ export interface FeeSample {
 }
 
 /** One resource's estimate (Base `ResourceEstimate`). */
-export interface ResourceEstimate {
+interface ResourceEstimate {
   resource: ResourceKey;
   thresholdPriorityFee: bigint;
   recommendedPriorityFee: bigint;

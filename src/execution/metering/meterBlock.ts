@@ -25,7 +25,7 @@ export function micros(startMs: number, endMs: number): number {
 }
 
 /** One transaction's metering in a block (Base `MeterBlockTransactions`). */
-export interface MeteredBlockTx {
+interface MeteredBlockTx {
   txHash: string;
   gasUsed: number;
   executionTimeUs: number;
@@ -55,7 +55,7 @@ export interface MeteredTxFees {
 export type MeterChain = CallChain & { getBlockByHash(hash: Uint8Array): Block | undefined };
 
 /** The effective priority fee per gas `tx` pays on a block with `baseFee` (0 for deposits). */
-export function effectivePriorityFee(tx: OpTransaction, baseFee: bigint): bigint {
+function effectivePriorityFee(tx: OpTransaction, baseFee: bigint): bigint {
   if (isDeposit(tx)) return 0n;
   const t = tx as TypedTransaction & { maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint; gasPrice?: bigint };
   if (t.maxFeePerGas !== undefined && t.maxPriorityFeePerGas !== undefined) {

@@ -35,14 +35,14 @@ import { MeteringError, MeteringErrorCode } from "./errors.js";
 import { micros } from "./meterBlock.js";
 
 /** Seconds added to the state block's timestamp when the bundle names no `minTimestamp` (Base `BLOCK_TIME`). */
-export const METER_BUNDLE_BLOCK_TIME = 2n;
+const METER_BUNDLE_BLOCK_TIME = 2n;
 /** Highest base fee a bundle is metered with, wei (Base `MIN_BASEFEE`: the base fee is capped to it). */
-export const METER_BUNDLE_MAX_BASE_FEE = 5_000_000n;
+const METER_BUNDLE_MAX_BASE_FEE = 5_000_000n;
 /** Furthest a bundle's first nonce may be ahead of the sender's on-chain nonce (Base `MAX_NONCE_AHEAD`). */
-export const METER_BUNDLE_MAX_NONCE_AHEAD = 10_000n;
+const METER_BUNDLE_MAX_NONCE_AHEAD = 10_000n;
 
 /** Base `TransactionResult`, field order as Base serializes it. */
-export interface MeteredBundleTx {
+interface MeteredBundleTx {
   coinbaseDiff: string;
   ethSentToCoinbase: string;
   fromAddress: string;

@@ -188,7 +188,7 @@ class EthereumjsBaseHost implements BaseStateHost {
 }
 
 /** What a tracer learns of the Base precompiles' work, which no opcode step shows. */
-export interface BasePrecompileObserver {
+interface BasePrecompileObserver {
   /** A storage slot read or written (prestateTracer lists it). */
   storage(address: Uint8Array, slot: Uint8Array): void;
   /** A log emitted (callTracer `withLog`, parity traces). */

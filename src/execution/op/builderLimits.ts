@@ -21,7 +21,7 @@ import { txDaUsageEstimate } from "../../chain/op/daFootprint.js";
 import { counter } from "../../util/metrics.js";
 
 /** Pool candidates a builder skipped because of the operator limits, by limit (`gas`, `daTx`, `daBlock`). */
-export const builderLimitSkippedTotal = counter({
+const builderLimitSkippedTotal = counter({
   name: "basalt_sequencer_builder_limit_skipped_total",
   help: "pool transactions skipped by the block builder because of miner_setGasLimit / miner_setMaxDASize, by limit",
   labelNames: ["limit"],
@@ -59,7 +59,7 @@ export class BuilderLimits {
 }
 
 /** Where a builder stands when it considers one pool candidate. */
-export interface CandidateFit {
+interface CandidateFit {
   /** The candidate's EIP-2718 envelope (asked only when a DA limit is set). */
   envelope: () => Uint8Array;
   /** The candidate's gas limit. */

@@ -21,11 +21,10 @@
  * API. It only touches the state through the VM's state manager.
  */
 import type { Block } from "@ethereumjs/block";
-import { Capability, type TypedTransaction } from "@ethereumjs/tx";
-import { RLP } from "@ethereumjs/rlp";
+import type { TypedTransaction } from "@ethereumjs/tx";
 import { decodeL1InfoCalldata } from "../../chain/op/l1InfoTx.js";
 import { l1InfoSourceHash } from "../../chain/op/sourceHash.js";
-import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, equalsBytes, concatBytes, setLengthLeft, hexToBytes, intToBytes, KECCAK256_RLP } from "@ethereumjs/util";
+import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, equalsBytes, setLengthLeft, hexToBytes, KECCAK256_RLP } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
 import { EVMError } from "@ethereumjs/evm";
 import { keccak256 } from "../../util/keccak.js";
@@ -79,7 +78,7 @@ const FLOOR_GAS_PER_TOKEN = 10n;
 /** London's refund cap divisor (EIP-3529). */
 const MAX_REFUND_QUOTIENT = 5n;
 /** Version written into deposit receipts from Canyon (specs deposits.md "Deposit Receipt"). */
-export const DEPOSIT_RECEIPT_VERSION = 1;
+const DEPOSIT_RECEIPT_VERSION = 1;
 /** EIP-4844 blob transactions are not allowed on OP chains (specs ecotone/derivation.md). */
 const BLOB_TX_TYPE = 3;
 
@@ -214,7 +213,7 @@ const STATUS_SUCCESS = Uint8Array.of(1);
 const STATUS_FAILURE = new Uint8Array(0);
 
 /** Root of the receipts trie (key = rlp(index)). */
-export async function opReceiptsRoot(receipts: StoredReceipt[], fork: OpFork): Promise<Uint8Array> {
+async function opReceiptsRoot(receipts: StoredReceipt[], fork: OpFork): Promise<Uint8Array> {
   const strip = fork >= OpFork.regolith && fork < OpFork.canyon;
   return orderedTrieRoot(receipts.map((r) => encodeOpReceipt(r, { stripDepositNonce: strip })));
 }
@@ -728,9 +727,4 @@ export class OpBlockExecutor {
       withdrawalsRoot,
     };
   }
-}
-
-/** Whether a transaction type may appear in an OP block body. */
-export function isAllowedOpTxType(tx: { type: number; supports?(c: number): boolean }): boolean {
-  return tx.type !== BLOB_TX_TYPE && (tx.type === DEPOSIT_TX_TYPE || tx.supports?.(Capability.EIP2718TypedTransaction) !== undefined);
 }

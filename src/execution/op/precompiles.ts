@@ -40,7 +40,7 @@ export const P256VERIFY_GAS_FJORD = 3450n;
 /** `P256VERIFY` gas from Base Azul on: EIP-7951's 6,900 (revm `P256VERIFY_BASE_GAS_FEE_OSAKA`, base/base `base_v1()`). */
 export const P256VERIFY_GAS_AZUL = 6900n;
 /** `P256VERIFY` input: message hash, r, s, public key x, public key y — five 32-byte words (RIP-7212). */
-export const P256VERIFY_INPUT_LENGTH = 160;
+const P256VERIFY_INPUT_LENGTH = 160;
 
 /** Granite `bn256Pairing` input cap, bytes: ≈ 20 M gas of pairings (specs granite/exec-engine.md; op-revm `GRANITE_MAX_INPUT_SIZE`). */
 export const BN254_PAIRING_MAX_INPUT_GRANITE = 112_687;
@@ -120,7 +120,7 @@ function failure(gasLimit: bigint, error: EVMError): ExecResult {
  * With less gas than the cost it fails out of gas; otherwise it always charges the cost and returns
  * the 32-byte word 1 for a valid signature and empty output for anything else (RIP-7212 "Output").
  */
-export function p256VerifyPrecompile(gasCost: bigint): PrecompileFunc {
+function p256VerifyPrecompile(gasCost: bigint): PrecompileFunc {
   return (opts: PrecompileInput): ExecResult => {
     if (opts.gasLimit < gasCost) return failure(opts.gasLimit, new EVMError(EVMError.errorMessages.OUT_OF_GAS));
     if (!p256Verify(opts.data)) return { executionGasUsed: gasCost, returnValue: new Uint8Array(0) };

@@ -52,7 +52,7 @@ function copyAccount(a: Account): Account {
 }
 
 /** Hook to list the base state's storage slots of an account, by hashed address and hashed slot (needed to record clears). */
-export type StorageEnumerator = (hashedAddress: Uint8Array) => Iterable<{ hashedSlot: Uint8Array; value: Uint8Array }>;
+type StorageEnumerator = (hashedAddress: Uint8Array) => Iterable<{ hashedSlot: Uint8Array; value: Uint8Array }>;
 
 /** The StateManager implementation over flat state. */
 export class OverlayStateManager implements StateManagerInterface {

@@ -15,7 +15,7 @@ import type { StateTrieSource } from "../../storage/trie/stateTries.js";
 import type { TrieSource } from "../../storage/trie/source.js";
 
 /** Trie nodes by hash (a witness's preimages). */
-export interface TrieNodeSource {
+interface TrieNodeSource {
   getTrieNode(hash: Uint8Array): Uint8Array | undefined;
 }
 
@@ -54,7 +54,7 @@ export class WitnessMissingError extends TypedError<WitnessMissingErrorType> {
  * A {@link WitnessStore}, or a recorder over the chain store that builds a witness
  * (execution/witness/recorder.ts).
  */
-export interface PreimageSource extends TrieNodeSource {
+interface PreimageSource extends TrieNodeSource {
   get(hash: Uint8Array): Uint8Array | undefined;
 }
 
@@ -111,7 +111,7 @@ function decodePath(encoded: Uint8Array): { path: number[]; leaf: boolean } {
  * Looks up `key` (already hashed: keccak of the address or slot) in the trie with root
  * `root`. Returns the leaf value or undefined when the key is provably absent.
  */
-export function trieGet(src: TrieNodeSource, root: Uint8Array, key: Uint8Array): Uint8Array | undefined {
+function trieGet(src: TrieNodeSource, root: Uint8Array, key: Uint8Array): Uint8Array | undefined {
   if (equalsBytes(root, KECCAK256_RLP)) return undefined;
   const want = nibbles(key);
   const resolve = (ref: Node): Node | undefined => {

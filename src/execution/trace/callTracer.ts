@@ -11,7 +11,7 @@ import { goBool } from "./config.js";
 import { NO_HOOKS, type FrameEnter, type FrameExit, type FrameType, type Tracer, type TxEnd, type TxStart } from "./tracer.js";
 
 /** callTracer options (geth `callTracerConfig`). */
-export interface CallTracerOptions {
+interface CallTracerOptions {
   onlyTopCall: boolean;
   withLog: boolean;
 }
@@ -22,7 +22,7 @@ export function parseCallTracerConfig(c: Record<string, unknown>): CallTracerOpt
 }
 
 /** A log recorded in a frame. */
-export interface CallLog {
+interface CallLog {
   address: Uint8Array;
   topics: Uint8Array[];
   data: Uint8Array;
@@ -127,7 +127,7 @@ function clearFailedLogs(frame: CallFrame, parentFailed: boolean): void {
 }
 
 /** geth's JSON of a frame (field order of `callFrame`'s marshaller). */
-export function callFrameJson(f: CallFrame): Record<string, unknown> {
+function callFrameJson(f: CallFrame): Record<string, unknown> {
   const o: Record<string, unknown> = { from: bytesToHex(f.from), gas: "0x" + f.gas.toString(16), gasUsed: "0x" + f.gasUsed.toString(16) };
   if (f.to !== undefined) o.to = bytesToHex(f.to);
   o.input = bytesToHex(f.input);

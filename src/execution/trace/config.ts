@@ -49,7 +49,8 @@ function jsonTypeOf(v: unknown): JsonType {
 export function unmarshalError(struct: string, field: string, value: unknown, goType: string): TraceError {
   const t = jsonTypeOf(value);
   const what = t === "number" ? `number ${String(value)}` : t;
-  return new TraceError({ code: TraceErrorCode.BAD_CONFIG, field }, `json: cannot unmarshal ${what} into Go struct field ${struct}.${field} of type ${goType}`);
+  const type = struct === "TraceConfig" ? ({ code: TraceErrorCode.BAD_CONFIG, field, argument: true } as const) : ({ code: TraceErrorCode.BAD_CONFIG, field } as const);
+  return new TraceError(type, `json: cannot unmarshal ${what} into Go struct field ${struct}.${field} of type ${goType}`);
 }
 
 /** The value of `field` in `o`, matched case-insensitively as Go does (exact match first). */
@@ -123,7 +124,7 @@ function tracerConfigOf(raw: unknown): Record<string, unknown> {
 export function parseTraceConfig(raw: unknown): TraceConfig {
   const o = raw === undefined || raw === null ? {} : raw;
   if (typeof o !== "object" || Array.isArray(o)) {
-    throw new TraceError({ code: TraceErrorCode.BAD_CONFIG, field: "" }, `json: cannot unmarshal ${jsonTypeOf(o)} into Go value of type tracers.TraceConfig`);
+    throw new TraceError({ code: TraceErrorCode.BAD_CONFIG, field: "", argument: true }, `json: cannot unmarshal ${jsonTypeOf(o)} into Go value of type tracers.TraceConfig`);
   }
   const c = o as Record<string, unknown>;
   const logger: StructLoggerOptions = {

@@ -29,7 +29,12 @@ export type TraceErrorCode = (typeof TraceErrorCode)[keyof typeof TraceErrorCode
 /** A {@link TraceError}'s code with its metadata. */
 export type TraceErrorType =
   | { code: typeof TraceErrorCode.UNKNOWN_TRACER; tracer: string }
-  | { code: typeof TraceErrorCode.BAD_CONFIG; field: string }
+  /**
+   * `argument`: geth's JSON decoding of the trace config argument itself failed (a field of
+   * `tracers.TraceConfig` of the wrong type): an invalid argument (-32602), where the other bad
+   * configs (a tracer's own config, a timeout) are found when the tracer is built (-32000).
+   */
+  | { code: typeof TraceErrorCode.BAD_CONFIG; field: string; argument?: true }
   | { code: typeof TraceErrorCode.TX_NOT_FOUND; hash: string }
   | { code: typeof TraceErrorCode.BLOCK_NOT_FOUND; block: string }
   | { code: typeof TraceErrorCode.GENESIS }

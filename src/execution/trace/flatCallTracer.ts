@@ -10,7 +10,7 @@ import { goBool } from "./config.js";
 import { NO_HOOKS, type FrameEnter, type FrameExit, type Tracer, type TxEnd, type TxStart } from "./tracer.js";
 
 /** flatCallTracer options (geth `flatCallTracerConfig`). */
-export interface FlatCallOptions {
+interface FlatCallOptions {
   convertParityErrors: boolean;
   includePrecompiles: boolean;
 }

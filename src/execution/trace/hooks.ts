@@ -34,7 +34,7 @@ const GETH_ERRORS: Record<string, string> = {
 const GETH_OP_NAMES: Record<number, string> = { 0x44: "DIFFICULTY", 0x20: "KECCAK256" };
 
 /** geth's name of opcode `op` (`opcode 0x.. not defined` for undefined ones). */
-export function gethOpName(op: number, engineName: string): string {
+function gethOpName(op: number, engineName: string): string {
   const known = GETH_OP_NAMES[op];
   if (known !== undefined) return known;
   if (engineName === "INVALID" && op !== 0xfe) return `opcode 0x${op.toString(16)} not defined`;
@@ -153,7 +153,7 @@ interface InterpreterOutcome {
 const HALTING_OPS = new Set([0x00, 0xf3, 0xfd, 0xff]);
 
 /** What the driver reports after the transaction: the top frame's outcome. */
-export interface TopOutcome {
+interface TopOutcome {
   output: Uint8Array;
   error: string | undefined;
   reverted: boolean;

@@ -14,7 +14,7 @@ import { STACK_IN } from "../evm/opcodes.js";
 import type { FrameEnter, StateView, Step } from "./tracer.js";
 
 /** A frame's VM trace. */
-export interface VmTrace {
+interface VmTrace {
   code: string;
   ops: VmOp[];
 }

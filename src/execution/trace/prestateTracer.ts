@@ -12,7 +12,7 @@ import { goBool } from "./config.js";
 import { NO_HOOKS, type AccountView, type StateView, type Step, type Tracer, type TxEnd, type TxStart } from "./tracer.js";
 
 /** prestateTracer options (geth `prestateTracerConfig`). */
-export interface PrestateOptions {
+interface PrestateOptions {
   diffMode: boolean;
   disableCode: boolean;
   disableStorage: boolean;

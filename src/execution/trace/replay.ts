@@ -106,7 +106,7 @@ export async function stateBeforeTx(chain: CallChain, block: Block, parent: Bloc
 }
 
 /** The hash of a block's transaction (its EIP-2718 envelope's keccak). */
-export function txHashOf(tx: OpTransaction): string {
+function txHashOf(tx: OpTransaction): string {
   return bytesToHex(keccak256(envelopeOf(tx)));
 }
 

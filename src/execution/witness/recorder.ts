@@ -22,13 +22,13 @@ import type { StateReader } from "../state/stateReader.js";
 import type { ExecutionWitness } from "./types.js";
 
 /** Where the recorder reads: the parent state's tries, and bytecodes by hash. */
-export interface PreimageBacking {
+interface PreimageBacking {
   tries: StateTrieSource;
   getCode(codeHash: Uint8Array): Uint8Array | undefined;
 }
 
 /** A BLOCKHASH view (@ethereumjs's `getBlock`, and the fast engine's synchronous `hashSync`). */
-export interface BlockHashView {
+interface BlockHashView {
   getBlock(n: number): Promise<{ hash(): Uint8Array }>;
   hashSync?(n: bigint): Uint8Array;
   shallowCopy(): BlockHashView;

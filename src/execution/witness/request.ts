@@ -10,7 +10,7 @@ import { fromHex } from "../../util/bytes.js";
 import type { OpPayloadAttributes } from "../op/opPayload.js";
 
 /** {@link OpPayloadAttributes} with bytes as 0x hex and numbers as decimal strings. */
-export interface SerializedPayloadAttributes {
+interface SerializedPayloadAttributes {
   timestamp: string;
   prevRandao: string;
   suggestedFeeRecipient: string;

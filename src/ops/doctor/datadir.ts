@@ -20,7 +20,7 @@ const GIB = 1024 ** 3;
 const TIB = 1024 ** 4;
 
 /** Free-space limits of the datadir's filesystem: below `warn` a WARN, below `fail` a FAIL. */
-export interface DiskThresholds {
+interface DiskThresholds {
   warn: number;
   fail: number;
 }
@@ -31,22 +31,22 @@ export interface DiskThresholds {
  * (`--history.blocks`), but the state and blocks alone are hundreds of GB: under 500 GiB the node
  * cannot hold them, under 2 TiB it fills up within months of growth.
  */
-export const BASE_MAINNET_DISK: DiskThresholds = { warn: 2 * TIB, fail: 500 * GIB };
+const BASE_MAINNET_DISK: DiskThresholds = { warn: 2 * TIB, fail: 500 * GIB };
 /** Base Sepolia: the same rule on a chain a few times smaller (hundreds of GB), so a quarter of mainnet's limits. */
-export const BASE_SEPOLIA_DISK: DiskThresholds = { warn: 500 * GIB, fail: 100 * GIB };
+const BASE_SEPOLIA_DISK: DiskThresholds = { warn: 500 * GIB, fail: 100 * GIB };
 /** The devnet and custom genesis files: a local chain grows by MBs per thousand blocks; 1 GiB still holds months of tests. */
-export const LOCAL_DISK: DiskThresholds = { warn: 10 * GIB, fail: 1 * GIB };
+const LOCAL_DISK: DiskThresholds = { warn: 10 * GIB, fail: 1 * GIB };
 /**
  * Extra space wanted with `--historical-proofs`: the proofs database takes "hundreds of GB
  * additional storage" on mainnet (specification "Limits"); a quarter of that on Sepolia.
  */
-export const PROOFS_EXTRA_BYTES: { readonly [network: string]: number } = { "base-mainnet": 500 * GIB, "base-sepolia": 125 * GIB };
+const PROOFS_EXTRA_BYTES: { readonly [network: string]: number } = { "base-mainnet": 500 * GIB, "base-sepolia": 125 * GIB };
 
 /** Name of the file written and removed to prove the datadir is writable. */
 const PROBE_FILE = ".basalt-doctor-probe";
 
 /** The datadir itself if it exists, else its nearest existing ancestor (where it would be created). */
-export function nearestExisting(path: string): string {
+function nearestExisting(path: string): string {
   let p = resolve(path);
   while (!existsSync(p)) {
     const parent = dirname(p);
@@ -57,12 +57,12 @@ export function nearestExisting(path: string): string {
 }
 
 /** Bytes shown as GiB or TiB. */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   return n >= TIB ? `${(n / TIB).toFixed(2)} TiB` : `${(n / GIB).toFixed(1)} GiB`;
 }
 
 /** The free-space limits for the options' network (including the proofs database when enabled). */
-export function diskThresholds(network: string, historicalProofs: boolean): DiskThresholds {
+function diskThresholds(network: string, historicalProofs: boolean): DiskThresholds {
   const base = network === "base-mainnet" ? BASE_MAINNET_DISK : network === "base-sepolia" ? BASE_SEPOLIA_DISK : LOCAL_DISK;
   const extra = historicalProofs ? (PROOFS_EXTRA_BYTES[network] ?? 0) : 0;
   return { warn: base.warn + extra, fail: base.fail + extra };

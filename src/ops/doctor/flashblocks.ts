@@ -10,7 +10,7 @@ import { result, type CheckResult, type DoctorContext } from "./types.js";
 import { DOCTOR_FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS, DOCTOR_MAX_PROBE_FRAME_BYTES } from "../../config/constants.js";
 
 /** What one probe of a stream saw. */
-export interface StreamProbe {
+interface StreamProbe {
   /** Milliseconds until the upgrade completed, or undefined if it did not. */
   openMs?: number;
   /** Milliseconds until the first frame, or undefined if none came in time. */
@@ -22,7 +22,7 @@ export interface StreamProbe {
 }
 
 /** Connects to `url`, waits up to `frameTimeoutMs` after the upgrade for one frame, and closes. */
-export function probeStream(url: string, handshakeTimeoutMs: number, frameTimeoutMs: number): Promise<StreamProbe> {
+function probeStream(url: string, handshakeTimeoutMs: number, frameTimeoutMs: number): Promise<StreamProbe> {
   const start = performance.now();
   return new Promise((resolve) => {
     let ws: WebSocket;

@@ -10,7 +10,7 @@ import { result, type CheckResult, type DoctorContext } from "./types.js";
 import { DOCTOR_L1_LATENCY_WARN_MS } from "../../config/constants.js";
 
 /** Known L1 chains: name and beacon genesis time (seconds; the beacon chain's `genesis_time`). */
-export const L1_CHAINS: ReadonlyMap<bigint, { name: string; beaconGenesisTime: bigint }> = new Map([
+const L1_CHAINS: ReadonlyMap<bigint, { name: string; beaconGenesisTime: bigint }> = new Map([
   // Ethereum mainnet beacon chain genesis: 2020-12-01 12:00:23 UTC.
   [1n, { name: "Ethereum mainnet", beaconGenesisTime: 1_606_824_023n }],
   // Sepolia beacon chain genesis: 2022-06-20 14:00:00 UTC.
@@ -18,7 +18,7 @@ export const L1_CHAINS: ReadonlyMap<bigint, { name: string; beaconGenesisTime: b
 ]);
 
 /** The L1 chain id `--network` settles on, when it is a built-in Base network. */
-export function expectedL1ChainId(network: string): bigint | undefined {
+function expectedL1ChainId(network: string): bigint | undefined {
   return isOpNetworkName(network) ? opNetwork(network).l1ChainId : undefined;
 }
 

@@ -9,7 +9,7 @@ import { loopbackFor } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /** The options whose value and source the report shows: those that decide where the node runs and what it talks to. */
-export const KEY_OPTIONS: readonly OptionName[] = [
+const KEY_OPTIONS: readonly OptionName[] = [
   "network",
   "datadir",
   "env-file",

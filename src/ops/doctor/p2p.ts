@@ -41,10 +41,10 @@ import {
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /** The two P2P layers. */
-export type P2PLayer = "cl" | "el";
+type P2PLayer = "cl" | "el";
 
 /** One socket a layer opens. */
-export interface P2PEndpoint {
+interface P2PEndpoint {
   layer: P2PLayer;
   /** Protocol name used in ids and messages: `libp2p`, `discv5` (consensus), `rlpx`, `discv4`, `basev0` (execution discv5). */
   name: "libp2p" | "discv5" | "rlpx" | "discv4" | "basev0";
@@ -60,7 +60,7 @@ export interface P2PEndpoint {
 }
 
 /** What the options say about one layer. */
-export interface P2PLayerSettings {
+interface P2PLayerSettings {
   layer: P2PLayer;
   /** The flag that turned the layer off, when it is off. */
   disabledBy?: string;
@@ -140,7 +140,7 @@ export function elSettings(o: BasaltOptions, isDeclared: (name: string) => boole
  * with `--rollup.discovery.v4`): on OP chains, which the doctor knows by the network (a Base
  * network, the devnet) or `--rollup.config` (a custom OP chain's genesis).
  */
-export function elRunsBaseDiscovery(o: BasaltOptions): boolean {
+function elRunsBaseDiscovery(o: BasaltOptions): boolean {
   const network = o.network;
   return isBaseNetwork(network) || isDevnet(network) || (read(o, "rollup.config", "string") ?? "") !== "";
 }

@@ -32,7 +32,7 @@ export function tryBindUdp(host: string, port: number): Promise<string | undefin
 }
 
 /** What one TCP connection attempt saw. */
-export type TcpProbe = { ok: true; latencyMs: number } | { ok: false; code: string };
+type TcpProbe = { ok: true; latencyMs: number } | { ok: false; code: string };
 
 /** Opens a TCP connection to `host:port` and closes it at once; `code` is the socket error or `"ETIMEDOUT"` after `timeoutMs`. */
 export function tcpConnect(host: string, port: number, timeoutMs: number): Promise<TcpProbe> {
@@ -64,7 +64,7 @@ function within<T>(p: Promise<T>, timeoutMs: number, what: string, target: strin
 type Discv5Key = Parameters<typeof Discv5.create>[0]["privateKey"];
 
 /** A discv5 PONG. */
-export interface Discv5Pong {
+interface Discv5Pong {
   latencyMs: number;
   /** Sequence number of the node's record, as the PONG gives it. */
   enrSeq: bigint;
@@ -162,7 +162,7 @@ function ipText(octets: Uint8Array): string {
 }
 
 /** A discv4 PONG. */
-export interface Discv4Pong {
+interface Discv4Pong {
   latencyMs: number;
 }
 
@@ -269,7 +269,7 @@ export function tcpPortOf(addresses: readonly string[]): number | undefined {
 }
 
 /** Who can reach an address: nobody (unspecified), this machine (loopback), the local network (private, link-local), or anyone (public). */
-export type IpScope = "unspecified" | "loopback" | "private" | "link-local" | "public" | "invalid";
+type IpScope = "unspecified" | "loopback" | "private" | "link-local" | "public" | "invalid";
 
 /** The {@link IpScope} of an IPv4 or IPv6 address (RFC 1918, RFC 6598 shared space, RFC 3927, RFC 4193, RFC 4291). */
 export function ipScope(ip: string): IpScope {

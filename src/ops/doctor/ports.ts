@@ -10,7 +10,7 @@ import { failureReason, jsonRpc, localUrl } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /** One listener the node would open. */
-export interface Listener {
+interface Listener {
   /** Short name used in ids and messages, e.g. `"http"`. */
   name: string;
   /** Human label. */

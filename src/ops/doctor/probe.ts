@@ -10,7 +10,7 @@ import { DoctorError } from "./types.js";
 import { DOCTOR_MAX_PROBE_BODY_BYTES } from "../../config/constants.js";
 
 /** One HTTP answer. */
-export interface HttpAnswer {
+interface HttpAnswer {
   status: number;
   body: string;
   /** Round-trip time from sending the request to the end of the body, in milliseconds. */
@@ -41,7 +41,8 @@ export function loopbackFor(host: string): string {
 export function failureReason(e: unknown): string {
   if (e instanceof DoctorError) return e.message;
   const err = e as NodeJS.ErrnoException;
-  if (err.code !== undefined) return `${err.code}${err.message.includes(err.code) ? "" : ` (${err.message})`}`;
+  // A system call's error (it names a syscall) already says its code in its message.
+  if (err.code !== undefined) return err.syscall !== undefined ? err.code : `${err.code} (${err.message})`;
   return err.message ?? String(e);
 }
 
@@ -55,7 +56,7 @@ export function isRefused(e: unknown): boolean {
  * answer, rejecting with the socket error or a `DOCTOR_PROBE_FAILED` {@link DoctorError} after
  * `timeoutMs`.
  */
-export function httpRequest(url: string, timeoutMs: number, body?: string): Promise<HttpAnswer> {
+function httpRequest(url: string, timeoutMs: number, body?: string): Promise<HttpAnswer> {
   let u: URL;
   try {
     u = new URL(url);

@@ -13,7 +13,7 @@ import { result, type CheckResult, type DoctorContext } from "./types.js";
  * not above `TWELVE_HOURS_IN_BLOCKS` = 21,600 (reference proofs-and-sync §1.2), since pruning
  * would otherwise outrun the backfill.
  */
-export const MIN_USEFUL_PROOFS_WINDOW = 21_600;
+const MIN_USEFUL_PROOFS_WINDOW = 21_600;
 
 /** Check "proofs": SKIP when disabled; FAIL for a window below 1; WARN for a window under 12 h or an ignored --rpc.eth-proof-window; OK otherwise. */
 export function checkHistoricalProofs(ctx: DoctorContext): CheckResult {

@@ -15,10 +15,10 @@ import { checkUpgrades } from "./upgrades.js";
 import { VERDICTS, result, type CheckResult, type DoctorContext, type Verdict } from "./types.js";
 
 /** One check: what it returns (one result, or one per item such as a port). */
-export type Check = (ctx: DoctorContext) => CheckResult | CheckResult[] | Promise<CheckResult | CheckResult[]>;
+type Check = (ctx: DoctorContext) => CheckResult | CheckResult[] | Promise<CheckResult | CheckResult[]>;
 
 /** The checks in report order, each with the id reported if it throws unexpectedly. */
-export const CHECKS: readonly { id: string; title: string; run: Check }[] = [
+const CHECKS: readonly { id: string; title: string; run: Check }[] = [
   { id: "options", title: "Options", run: checkOptions },
   { id: "datadir", title: "Data directory", run: checkDatadir },
   { id: "disk", title: "Disk space", run: checkDiskSpace },
@@ -34,7 +34,7 @@ export const CHECKS: readonly { id: string; title: string; run: Check }[] = [
 ];
 
 /** The doctor's findings. */
-export interface DoctorReport {
+interface DoctorReport {
   /** True when no check FAILed. */
   ok: boolean;
   /** 0 when no check FAILed, else 1. */

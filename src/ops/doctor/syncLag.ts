@@ -10,7 +10,7 @@ import { failureReason, isRefused, jsonRpc, localUrl, type JsonRpcAnswer } from 
 import { result, type CheckResult, type DoctorContext } from "./types.js";
 
 /** `90 s`, `2 h 5 min`, `3 d 4 h`: a lag for humans. */
-export function formatLag(seconds: number): string {
+function formatLag(seconds: number): string {
   const s = Math.abs(Math.round(seconds));
   if (s < 120) return `${s} s`;
   if (s < 7_200) return `${Math.floor(s / 60)} min`;
@@ -19,7 +19,7 @@ export function formatLag(seconds: number): string {
 }
 
 /** `unsafe_l2.timestamp` of an `optimism_syncStatus` result (decimal number or hex string), or undefined. */
-export function unsafeTimestamp(status: unknown): number | undefined {
+function unsafeTimestamp(status: unknown): number | undefined {
   const ts = (status as { unsafe_l2?: { timestamp?: unknown } } | null)?.unsafe_l2?.timestamp;
   if (typeof ts === "number" && Number.isFinite(ts)) return ts;
   if (typeof ts === "string" && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(ts)) return Number(ts);

@@ -28,7 +28,7 @@ import { registerLogIndexGauges } from "../../storage/logIndexMetrics.js";
 import { isMetricRegistered, METRIC_PREFIX } from "../../util/metrics.js";
 
 /** Prefix of prom-client's default process and Node.js metrics (`basalt_process_cpu_seconds_total`, …). */
-export const PROCESS_METRICS_PREFIX = METRIC_PREFIX;
+const PROCESS_METRICS_PREFIX = METRIC_PREFIX;
 /** A metric of the default set, used to tell whether it is registered already. */
 const PROCESS_METRICS_PROBE = `${PROCESS_METRICS_PREFIX}process_cpu_seconds_total`;
 /** A counter of the flashblocks ingestion collectors, registered by {@link bindIngestStats}. */

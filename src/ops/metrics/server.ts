@@ -10,10 +10,10 @@ import { TypedError } from "../../util/errors.js";
 import { registerAllMetrics } from "./families.js";
 
 /** Path of the scrape endpoint (Prometheus' default `metrics_path`). */
-export const METRICS_PATH = "/metrics";
+const METRICS_PATH = "/metrics";
 
 /** Options of {@link startMetricsServer}. */
-export interface MetricsServerOptions {
+interface MetricsServerOptions {
   /** Address to bind, e.g. "127.0.0.1". */
   host: string;
   /** Port to bind; 0 picks a free one. */

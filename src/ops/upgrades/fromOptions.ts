@@ -15,7 +15,7 @@ import { BasaltError } from "../../util/errors.js";
 import { followRpcWatcher, l1SignalWatcher, type UpgradeSourceWatcher } from "./watcher.js";
 
 /** The options this reads. */
-export type UpgradeWatchOptions = Pick<BasaltOptions, "l1.rpc" | "upgrade-signal.contract" | "upgrade-signal.l1-block-tag">;
+type UpgradeWatchOptions = Pick<BasaltOptions, "l1.rpc" | "upgrade-signal.contract" | "upgrade-signal.l1-block-tag">;
 
 /**
  * The upgrade-signal contract to read on the chain with genesis `genesisHash`: the option's
@@ -33,7 +33,7 @@ export function upgradeSignalContract(option: string | undefined, genesisHash: s
 }
 
 /** The watchers of one node run. */
-export class UpgradeWatch {
+class UpgradeWatch {
   private readonly started = new Set<UpgradeSourceName>();
 
   constructor(

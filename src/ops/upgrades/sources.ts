@@ -44,7 +44,7 @@ export class UpgradeSourceError extends TypedError<UpgradeSourceErrorType> {
 }
 
 /** One read of the L1 upgrade signal. */
-export interface L1ScheduleRead extends L1ScheduleComparison {
+interface L1ScheduleRead extends L1ScheduleComparison {
   /** The L1 block read at. */
   l1Block: { number: bigint; hash: string };
   /** The contract's schedule, by registration id (0 = not scheduled). */

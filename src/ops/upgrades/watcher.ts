@@ -24,14 +24,14 @@ import type { UpgradeSignalBlockTag } from "../../config/options.js";
 import { knownUpgradeSchedule, localForkView, readEthConfigFindings, readL1Schedule } from "./sources.js";
 
 /** Reads of each source, by result (ok / error). */
-export const upgradeSourceReadsTotal = counter<"source" | "result">({
+const upgradeSourceReadsTotal = counter<"source" | "result">({
   name: "basalt_chain_upgrade_source_reads_total",
   help: "Reads of the sources of scheduled upgrades (source: l1 = Base's upgrade-signal contract, follow-rpc = the followed RPC's eth_config), by result",
   labelNames: ["source", "result"],
 });
 
 /** What one watcher polls. */
-export interface WatcherSpec {
+interface WatcherSpec {
   source: UpgradeSourceName;
   /** What is read, for logs (`L1 ProtocolVersions 0x… at finalized`). */
   what: string;
@@ -127,7 +127,7 @@ export class UpgradeSourceWatcher {
 }
 
 /** Options of the L1 upgrade-signal watcher. */
-export interface L1SignalWatcherOptions {
+interface L1SignalWatcherOptions {
   client: JsonRpcClient;
   /** The upgrade-signal contract (0x address). */
   contract: string;

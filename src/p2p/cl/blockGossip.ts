@@ -26,7 +26,7 @@ export interface AcceptedBlock {
 }
 
 /** What {@link BlockGossip} needs. */
-export interface BlockGossipOptions {
+interface BlockGossipOptions {
   pubsub: GossipSub;
   chainId: bigint;
   /** OP fork times (the validator needs Jovian's). */

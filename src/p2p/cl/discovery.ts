@@ -23,14 +23,14 @@ import { OPSTACK_ENR_KEY, encodeOpStackEntry, opStackFilter } from "./opstackEnr
 import type { P2PStats } from "./stats.js";
 
 /** What discovery learned of a peer (for `opp2p_peers`). */
-export interface DiscoveredPeer {
+interface DiscoveredPeer {
   enr: string;
   chainId: bigint;
   addr: Multiaddr;
 }
 
 /** What {@link Discovery} needs. */
-export interface DiscoveryOptions {
+interface DiscoveryOptions {
   host: P2PHost;
   privateKey: PrivateKey;
   chainId: bigint;

@@ -34,7 +34,7 @@ import type { P2PGater } from "./gater.js";
 import { PEER_SCORE_THRESHOLDS, peerScoreParams } from "./peerScoring.js";
 
 /** The host's services. */
-export type HostServices = {
+type HostServices = {
   identify: Identify;
   pubsub: GossipSub;
 };
@@ -43,7 +43,7 @@ export type HostServices = {
 export type P2PHost = Libp2p<HostServices>;
 
 /** What {@link createHost} needs. */
-export interface HostOptions {
+interface HostOptions {
   privateKey: PrivateKey;
   listenIp: string;
   tcpPort: number;

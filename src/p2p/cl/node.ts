@@ -36,7 +36,7 @@ const FETCH_MAX_PEERS = 4;
 const CONNECT_PEER_TIMEOUT_MS = 30_000;
 
 /** What the node tells its owner. */
-export interface P2PNodeEvents {
+interface P2PNodeEvents {
   onBlock: (b: AcceptedBlock) => void;
   onPayloadRequest: (n: bigint) => Promise<PayloadAnswer>;
 }
@@ -56,7 +56,7 @@ function peerArg(v: unknown): string {
 }
 
 /** A payload check: decodes at `version`, is block `n`, and hashes to its block hash. */
-export function checkPayload(version: BlocksVersion, payloadBytes: Uint8Array, n: bigint): string | undefined {
+function checkPayload(version: BlocksVersion, payloadBytes: Uint8Array, n: bigint): string | undefined {
   let env;
   try {
     env = decodeSignedBytes(version, payloadBytes);

@@ -8,10 +8,10 @@
 /** The ENR key of the entry. */
 export const OPSTACK_ENR_KEY = "opstack";
 /** The version op-node writes and accepts. */
-export const OPSTACK_ENR_VERSION = 0n;
+const OPSTACK_ENR_VERSION = 0n;
 
 /** What an `opstack` entry says. */
-export interface OpStackEnrData {
+interface OpStackEnrData {
   chainId: bigint;
   version: bigint;
 }
@@ -58,7 +58,7 @@ export function decodeOpStackEntry(value: Uint8Array): OpStackEnrData | undefine
 }
 
 /** Why a record is refused by {@link opStackFilter}, or undefined when it is accepted. */
-export type OpStackRefusal = "noEntry" | "badEntry" | "wrongChain" | "wrongVersion";
+type OpStackRefusal = "noEntry" | "badEntry" | "wrongChain" | "wrongVersion";
 
 /** op-node's `FilterEnodes`: the record must carry an `opstack` entry for `chainId` at version 0. */
 export function opStackFilter(entry: Uint8Array | undefined, chainId: bigint): OpStackRefusal | undefined {

@@ -39,7 +39,7 @@ export function resultName(code: number): string {
  * v1 and v2), 1 = ExecutionPayloadEnvelope (Ecotone: v3), 2 = Isthmus (v4; the spec lists it as the
  * Isthmus SSZ, sent like v3 as parent beacon block root ++ payload, as on the v4 gossip topic).
  */
-export function responseVersionOf(version: BlocksVersion): number {
+function responseVersionOf(version: BlocksVersion): number {
   return version <= 2 ? 0 : version === 3 ? 1 : 2;
 }
 
@@ -83,7 +83,7 @@ export function encodeErrorResponse(code: number): Uint8Array {
 }
 
 /** A decoded response. */
-export type PayloadResponse = { result: number } | { result: 0; responseVersion: number; payloadBytes: Uint8Array };
+type PayloadResponse = { result: number } | { result: 0; responseVersion: number; payloadBytes: Uint8Array };
 
 /**
  * Decodes a whole response (read to EOF, at most {@link GOSSIP_MAX_MESSAGE_BYTES} bytes as op-node reads).

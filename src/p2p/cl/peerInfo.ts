@@ -20,7 +20,7 @@ import type { Subnet } from "./gater.js";
 import type { P2PHost } from "./host.js";
 
 /** op-node `store.TopicScores`. */
-export interface TopicScoresJson {
+interface TopicScoresJson {
   timeInMesh: number;
   firstMessageDeliveries: number;
   meshMessageDeliveries: number;
@@ -28,7 +28,7 @@ export interface TopicScoresJson {
 }
 
 /** op-node `store.PeerScores`. */
-export interface PeerScoresJson {
+interface PeerScoresJson {
   gossip: { total: number; blocks: TopicScoresJson; IPColocationFactor: number; behavioralPenalty: number };
   reqResp: ReqRespScores;
 }

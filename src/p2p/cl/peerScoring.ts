@@ -32,7 +32,7 @@ function scoreParameterDecay(durationMs: number): number {
  * pushed relay-only peers out of the mesh and below the gossip threshold (blocks then stopped reaching
  * them for seconds; an older op-node had those penalties on the v1 topic).
  */
-export function blocksTopicScoreParams(): TopicScoreParams {
+function blocksTopicScoreParams(): TopicScoreParams {
   return {
     topicWeight: 0.1,
     timeInMeshWeight: 0.00027,

@@ -50,7 +50,7 @@ export interface FetchedPayload {
 }
 
 /** Checks a served payload: undefined when it decodes at `version` as block `n` with a consistent hash, else why not. */
-export type PayloadCheck = (version: BlocksVersion, payloadBytes: Uint8Array, n: bigint) => string | undefined;
+type PayloadCheck = (version: BlocksVersion, payloadBytes: Uint8Array, n: bigint) => string | undefined;
 
 /** Reads `stream` until EOF or `max` bytes; throws past `max` or after `timeoutMs`. */
 async function readAll(stream: Stream, max: number, timeoutMs: number, stopAt?: number): Promise<Uint8Array> {
@@ -81,7 +81,7 @@ async function writeAll(stream: Stream, data: Uint8Array, timeoutMs: number): Pr
 }
 
 /** What {@link PayloadByNumber} needs. */
-export interface PayloadByNumberOptions {
+interface PayloadByNumberOptions {
   host: P2PHost;
   chainId: bigint;
   /** Asks the main thread for a payload. */

@@ -30,7 +30,7 @@ import type { DevP2PWorkerData, ListenWire, PeerWire } from "./threadProtocol.js
 import { TxExchange } from "./txExchange.js";
 
 /** What the node hands to the main thread. */
-export interface DevP2PNodeHooks {
+interface DevP2PNodeHooks {
   forwardTxs(raw: Uint8Array[]): void;
   lookupTxs(hashes: Uint8Array[]): Promise<Uint8Array[]>;
 }

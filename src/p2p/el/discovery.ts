@@ -12,7 +12,7 @@ import type { DerivationCounters as Counters } from "../../derivation/stats.js";
 import type { Enode } from "./enode.js";
 
 /** Options of a {@link Discovery}. */
-export interface DiscoveryOptions {
+interface DiscoveryOptions {
   /** The endpoint announced in pings: the address others reach this node at and the RLPx TCP port. */
   announce: { address: string; tcpPort: number };
   counters: Counters;
@@ -27,7 +27,7 @@ export class Discovery {
   private socket: Socket | undefined;
   private readonly endpoint: { address: string; udpPort: number | null; tcpPort: number | null };
 
-  constructor(privateKey: Uint8Array, private readonly opts: DiscoveryOptions) {
+  constructor(privateKey: Uint8Array, opts: DiscoveryOptions) {
     this.endpoint = { address: opts.announce.address, udpPort: null, tcpPort: opts.announce.tcpPort };
     this.dpt = new DPT(privateKey, {
       endpoint: this.endpoint,

@@ -29,7 +29,7 @@ import type { ForkFilter, ForkHead } from "./forkId.js";
 const REFUSED_RECORDS = 4_096;
 
 /** Options of an {@link ElDiscv5}. */
-export interface ElDiscv5Options {
+interface ElDiscv5Options {
   /** The node key (32 bytes), the same as RLPx's: the record's public key is the enode id. */
   privateKey: Uint8Array;
   /** UDP listen address (IPv4) and port (0 = any free port). */
@@ -58,7 +58,6 @@ export interface ElDiscv5Options {
 /** See the module comment. */
 export class ElDiscv5 {
   private dv5: Discv5 | undefined;
-  private transport: ProtocolIdTransport | undefined;
   private undo: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastLookup = 0;
@@ -89,7 +88,6 @@ export class ElDiscv5 {
       },
       onBytes: (direction, n) => o.counters.inc(`bytes:${direction}`, n),
     });
-    this.transport = transport;
     const dv5 = Discv5.create({ enr, privateKey: key as never, bindAddrs: { ip4: bindAddr }, transport: transport.asService(), config: { enrUpdate: false } });
     this.undo = withProtocolId(dv5, o.protocolId);
     this.dv5 = dv5;

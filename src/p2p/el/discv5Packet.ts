@@ -17,9 +17,9 @@ import { TypedError } from "../../util/errors.js";
 /** Bytes of the masking IV. */
 export const MASKING_IV_BYTES = 16;
 /** Bytes of the static header (protocol id 6, version 2, flag 1, nonce 12, authdata size 2). */
-export const STATIC_HEADER_BYTES = 23;
+const STATIC_HEADER_BYTES = 23;
 /** Smallest and largest packets the specification allows (discv5-wire.md). */
-export const MIN_PACKET_BYTES = 63;
+const MIN_PACKET_BYTES = 63;
 export const MAX_PACKET_BYTES = 1280;
 /** The protocol version every discv5 network uses. */
 const VERSION = 1;
@@ -32,7 +32,7 @@ export const BASE_PROTOCOL_ID = "basev0";
 export const DISCV5_PROTOCOL_ID = "discv5";
 
 /** A packet header as @chainsafe/discv5 holds it (`IHeader`). */
-export interface PacketHeader {
+interface PacketHeader {
   protocolId: string;
   version: number;
   flag: number;
@@ -76,7 +76,7 @@ function idKey(nodeIdHex: string): Buffer {
 }
 
 /** `static-header ‖ authdata` of `header`, under `protocolId` (whatever `header.protocolId` says). */
-export function headerBytes(header: PacketHeader, protocolId: Uint8Array): Uint8Array {
+function headerBytes(header: PacketHeader, protocolId: Uint8Array): Uint8Array {
   const out = Buffer.alloc(STATIC_HEADER_BYTES + header.authdata.length);
   out.set(protocolId, 0);
   out.writeUInt16BE(header.version, 6);

@@ -85,7 +85,7 @@ export function withProtocolId(dv5: Discv5, protocolId: string): () => void {
 }
 
 /** Options of a {@link ProtocolIdTransport}. */
-export interface ProtocolIdTransportInit {
+interface ProtocolIdTransportInit {
   /** `/ip4/<ip>/udp/<port>` (port 0 = any free port). */
   bindAddr: Multiaddr;
   /** The local node id (hex), the key incoming headers are masked with. */

@@ -23,7 +23,7 @@ export const OPEL_ENR_KEY = "opel";
 export const BASE_ENR_KEY = "base";
 
 /** The `opel` value as an ENR holds it: the decoded RLP list `[[hash, next]]`. */
-export type OpelEntry = [[Uint8Array, Uint8Array]];
+type OpelEntry = [[Uint8Array, Uint8Array]];
 
 /** The `opel` entry of `forkId`. */
 export function opelEntry(forkId: ForkId): OpelEntry {
@@ -40,7 +40,7 @@ export function decodeOpelEntry(value: unknown): ForkId | undefined {
 }
 
 /** Why a record is not a dial candidate, or undefined when it is. */
-export type ElEnrRefusal = "noBaseOrOpel" | "opelMalformed" | "opelIncompatible";
+type ElEnrRefusal = "noBaseOrOpel" | "opelMalformed" | "opelIncompatible";
 
 /** Whether a record with entries `kvs` is a peer of this chain (see the module comment). */
 export function elEnrFilter(kvs: ReadonlyMap<string, unknown>, forks: ForkFilter, head: ForkHead): ElEnrRefusal | undefined {

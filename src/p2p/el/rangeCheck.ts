@@ -26,7 +26,7 @@ import type { BlockRange } from "./status.js";
 const EMPTY_TRIE_ROOT = Buffer.from("56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421", "hex");
 
 /** Options of a {@link RangeChecker}. */
-export interface RangeCheckOptions {
+interface RangeCheckOptions {
   /** How long a peer has to answer one request. */
   timeoutMs: number;
   /** Whether the receipts root of a block at `timestamp` leaves deposit nonces out (Regolith ≤ t < Canyon). */

@@ -142,7 +142,7 @@ export function receiptRootBytes(r: StoredReceipt, stripDepositNonce: boolean): 
 }
 
 /** What a block's header says of its receipts. */
-export interface ReceiptsCommitment {
+interface ReceiptsCommitment {
   receiptsRoot: Uint8Array;
   logsBloom: Uint8Array;
   /** Whether deposit nonces are left out of the root (Regolith ≤ time < Canyon). */

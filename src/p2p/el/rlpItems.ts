@@ -28,7 +28,7 @@ export function rlpListOfEncoded(items: readonly Uint8Array[]): Uint8Array {
 }
 
 /** The RLP encoding of a byte string. */
-export function rlpBytes(b: Uint8Array): Uint8Array {
+function rlpBytes(b: Uint8Array): Uint8Array {
   return RLP.encode(b);
 }
 

@@ -44,7 +44,7 @@ export interface Connection {
 }
 
 /** Options of an {@link RlpxHost}. */
-export interface RlpxHostOptions {
+interface RlpxHostOptions {
   privateKey: Uint8Array;
   id: Uint8Array;
   clientId: string;

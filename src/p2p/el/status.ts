@@ -22,8 +22,6 @@ import { rlpUint } from "./rlpItems.js";
  * (as reth, which advertises eth/66–69). eth/69 is what Base's nodes speak since Azul (EIP-7642).
  */
 export const ETH_VERSIONS = [68, 69] as const;
-/** An eth version basalt speaks. */
-export type EthVersion = (typeof ETH_VERSIONS)[number];
 /** The first version whose Status carries the block range instead of the total difficulty (EIP-7642). */
 export const ETH_69 = 69;
 
@@ -44,11 +42,6 @@ export interface EthStatus {
   legacy?: { totalDifficulty: bigint; head: Uint8Array };
   /** eth/69: the served range. */
   range?: BlockRange;
-}
-
-/** The head hash a Status names (eth/68 blockhash, eth/69 latestBlockHash). */
-export function statusHead(s: EthStatus): Uint8Array {
-  return s.range?.latestHash ?? s.legacy?.head ?? new Uint8Array(32);
 }
 
 const fork = (f: ForkId): Uint8Array[] => [f.hash, bigIntToUnpaddedBytes(f.next)];
@@ -124,7 +117,7 @@ export function checkRange(r: BlockRange, what: string): void {
  * Blocks the served range must advance by before another BlockRangeUpdate is sent (EIP-7642:
  * "Clients should send an update at most once per epoch (32 blocks)").
  */
-export const BLOCK_RANGE_UPDATE_BLOCKS = 32n;
+const BLOCK_RANGE_UPDATE_BLOCKS = 32n;
 
 /**
  * Whether a BlockRangeUpdate is due to a peer last told `announced`: the latest block moved

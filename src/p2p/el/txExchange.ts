@@ -17,7 +17,7 @@ import type { EthSession } from "./ethSession.js";
 import { txNetworkItem } from "./rlpItems.js";
 
 /** Options of a {@link TxExchange}. */
-export interface TxExchangeOptions {
+interface TxExchangeOptions {
   /** Transaction types the pool accepts. */
   poolTypes: ReadonlySet<number>;
   counters: Counters;
@@ -128,7 +128,7 @@ export class TxExchange {
   announce(sessions: readonly EthSession[], hashes: Uint8Array[], types: number[], sizes: number[]): void {
     for (const s of sessions) {
       const seen = this.seenBy(s);
-      const pick = hashes.map((h, i) => i).filter((i) => seen.get(key(hashes[i]!)) === undefined);
+      const pick = hashes.map((_, i) => i).filter((i) => seen.get(key(hashes[i]!)) === undefined);
       for (let i = 0; i < pick.length; i += ETH_MAX_ANNOUNCED_HASHES) {
         const chunk = pick.slice(i, i + ETH_MAX_ANNOUNCED_HASHES);
         for (const j of chunk) seen.set(key(hashes[j]!), true);

@@ -16,13 +16,13 @@ import { RLP } from "@ethereumjs/rlp";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { keccak256 } from "../../util/keccak.js";
-import type { GossipEnvelope, GossipWithdrawal } from "./envelope.js";
+import type { GossipEnvelope, GossipWithdrawal } from "./payload.js";
 import type { BlocksVersion } from "./topics.js";
 
 /** keccak256(rlp([])): the ommers hash of every post-merge header. */
 const EMPTY_OMMERS_HASH = keccak256(RLP.encode([]));
 /** sha256 of no requests (EIP-7685 with an empty list), the requestsHash of every Isthmus block. */
-export const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0));
+const EMPTY_REQUESTS_HASH = sha256(new Uint8Array(0));
 /** The PoS nonce: 8 zero bytes. */
 const ZERO_NONCE = new Uint8Array(8);
 

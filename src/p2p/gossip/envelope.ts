@@ -1,65 +1,13 @@
 /**
- * The decoded form of a gossiped block (op-node `eth.ExecutionPayloadEnvelope`): the execution
- * payload with every field of its version, plus the parent beacon block root from v3 on; its
- * conversion to the Engine API JSON basalt's newPayload handler builds blocks from; and the
- * signed bytes of a block basalt built, for publishing.
+ * A gossiped block's envelope (./payload.ts) converted to the Engine API JSON basalt's newPayload
+ * handler builds blocks from, and the signed bytes of a block basalt built, for publishing.
  */
 import type { Block } from "@ethereumjs/block";
 import { to0x } from "../../util/bytes.js";
 import { unencodable } from "./errors.js";
 import { encodeSignedBytes } from "./ssz.js";
+import type { GossipEnvelope, GossipPayload } from "./payload.js";
 import type { BlocksVersion } from "./topics.js";
-
-/** A withdrawal of a payload (EIP-4895; OP payloads carry none, but v2+ have the empty list). */
-export interface GossipWithdrawal {
-  index: bigint;
-  validatorIndex: bigint;
-  /** 20 bytes. */
-  address: Uint8Array;
-  /** In gwei. */
-  amount: bigint;
-}
-
-/** An execution payload as gossip carries it (op-service/eth `ExecutionPayload`); byte fields are fixed-size as noted. */
-export interface GossipPayload {
-  /** 32 bytes. */
-  parentHash: Uint8Array;
-  /** 20 bytes. */
-  feeRecipient: Uint8Array;
-  /** 32 bytes. */
-  stateRoot: Uint8Array;
-  /** 32 bytes. */
-  receiptsRoot: Uint8Array;
-  /** 256 bytes. */
-  logsBloom: Uint8Array;
-  /** 32 bytes (the header's mixHash). */
-  prevRandao: Uint8Array;
-  blockNumber: bigint;
-  gasLimit: bigint;
-  gasUsed: bigint;
-  timestamp: bigint;
-  /** At most 32 bytes. */
-  extraData: Uint8Array;
-  baseFeePerGas: bigint;
-  /** 32 bytes. */
-  blockHash: Uint8Array;
-  /** EIP-2718 encoded transactions, deposits included. */
-  transactions: Uint8Array[];
-  /** v2+ only (always empty on OP chains). */
-  withdrawals?: GossipWithdrawal[];
-  /** v3+ only; from Jovian the block's DA footprint. */
-  blobGasUsed?: bigint;
-  /** v3+ only. */
-  excessBlobGas?: bigint;
-  /** v4 only: the L2ToL1MessagePasser storage root (specs isthmus/exec-engine.md), 32 bytes. */
-  withdrawalsRoot?: Uint8Array;
-}
-
-/** A decoded gossip block: the payload, and from v3 on the parent beacon block root (32 bytes) signed with it. */
-export interface GossipEnvelope {
-  parentBeaconBlockRoot?: Uint8Array;
-  payload: GossipPayload;
-}
 
 /** A quantity as the Engine API writes it: 0x-prefixed hex without leading zeros. */
 function quantity(v: bigint): string {
@@ -112,7 +60,7 @@ function required<T>(v: T | undefined, version: BlocksVersion, field: string): T
  * `withdrawalsRoot` (Isthmus: the L2ToL1MessagePasser storage root). Throws
  * {@link GossipCodecError} (`P2P_GOSSIP_UNENCODABLE`) when the header lacks a field the version needs.
  */
-export function envelopeOfBlock(block: Block, version: BlocksVersion): GossipEnvelope {
+function envelopeOfBlock(block: Block, version: BlocksVersion): GossipEnvelope {
   const h = block.header;
   const payload: GossipPayload = {
     parentHash: h.parentHash,

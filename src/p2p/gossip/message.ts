@@ -6,7 +6,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { GOSSIP_MAX_MESSAGE_BYTES, GOSSIP_MIN_MESSAGE_BYTES } from "../../config/constants.js";
-import type { GossipEnvelope } from "./envelope.js";
+import type { GossipEnvelope } from "./payload.js";
 import { GossipCodecError, GossipCodecErrorCode } from "./errors.js";
 import { BLOCK_SIGNATURE_BYTES } from "./signing.js";
 import { snappyCompress, snappyDecodedLength, snappyUncompress } from "./snappy.js";
@@ -14,7 +14,7 @@ import { decodeSignedBytes } from "./ssz.js";
 import type { BlocksVersion } from "./topics.js";
 
 /** A decoded block message; nothing in it has been validated beyond its encoding. */
-export interface DecodedBlockMessage {
+interface DecodedBlockMessage {
   version: BlocksVersion;
   /** `r ‖ s ‖ yParity`, 65 bytes. */
   signature: Uint8Array;
@@ -28,7 +28,7 @@ const MESSAGE_DOMAIN_VALID_SNAPPY = Uint8Array.of(1, 0, 0, 0);
 /** Message-id domain of data that does not (op-node `MessageDomainInvalidSnappy`). */
 const MESSAGE_DOMAIN_INVALID_SNAPPY = Uint8Array.of(0, 0, 0, 0);
 /** Bytes of a message id (the first 20 of the SHA-256). */
-export const GOSSIP_MESSAGE_ID_BYTES = 20;
+const GOSSIP_MESSAGE_ID_BYTES = 20;
 
 function tooLarge(what: string, length: number): GossipCodecError {
   return new GossipCodecError(
@@ -62,7 +62,7 @@ export function encodeBlockMessage(version: BlocksVersion, signature: Uint8Array
  * the length the snappy header announces (above 10 MiB: TOO_LARGE, before allocating; below
  * 66 bytes: TOO_SMALL), then the snappy data itself (BAD_SNAPPY).
  */
-export function decompressBlockMessage(data: Uint8Array): Uint8Array {
+function decompressBlockMessage(data: Uint8Array): Uint8Array {
   if (data.length > GOSSIP_MAX_MESSAGE_BYTES) throw tooLarge("the compressed message", data.length);
   const header = snappyDecodedLength(data);
   if (header === undefined) return snappyUncompress(data, GOSSIP_MAX_MESSAGE_BYTES); // throws BAD_SNAPPY

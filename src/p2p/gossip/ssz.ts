@@ -16,23 +16,23 @@
  * Decoding never throws anything but {@link GossipCodecError}.
  */
 import { ByteListType, ByteVectorType, ContainerType, ListCompositeType, UintBigintType } from "@chainsafe/ssz";
-import type { GossipEnvelope, GossipPayload } from "./envelope.js";
+import type { GossipEnvelope, GossipPayload } from "./payload.js";
 import { malformedSsz, unencodable } from "./errors.js";
 import type { BlocksVersion } from "./topics.js";
 
 /** MAX_EXTRA_DATA_BYTES (consensus specs bellatrix; op-node rejects a longer extraData). */
-export const MAX_EXTRA_DATA_BYTES = 32;
+const MAX_EXTRA_DATA_BYTES = 32;
 /** MAX_TRANSACTIONS_PER_PAYLOAD (consensus specs bellatrix; op-node `maxTransactionsPerPayload` = 1 << 20). */
-export const MAX_TRANSACTIONS_PER_PAYLOAD = 2 ** 20;
+const MAX_TRANSACTIONS_PER_PAYLOAD = 2 ** 20;
 /** MAX_BYTES_PER_TRANSACTION (consensus specs bellatrix): 2^30. */
-export const MAX_BYTES_PER_TRANSACTION = 2 ** 30;
+const MAX_BYTES_PER_TRANSACTION = 2 ** 30;
 /** MAX_WITHDRAWALS_PER_PAYLOAD (consensus specs capella; op-node `maxWithdrawalsPerPayload` = 1 << 4). */
-export const MAX_WITHDRAWALS_PER_PAYLOAD = 16;
+const MAX_WITHDRAWALS_PER_PAYLOAD = 16;
 /** Bytes of the parent beacon block root in front of a v3/v4 payload. */
-export const PARENT_BEACON_ROOT_BYTES = 32;
+const PARENT_BEACON_ROOT_BYTES = 32;
 
 /** Size of each version's fixed part (op-node `blockV1FixedPart` … `blockV4FixedPart`). */
-export const PAYLOAD_FIXED_PART_BYTES: Readonly<Record<BlocksVersion, number>> = { 1: 508, 2: 512, 3: 528, 4: 560 };
+const PAYLOAD_FIXED_PART_BYTES: Readonly<Record<BlocksVersion, number>> = { 1: 508, 2: 512, 3: 528, 4: 560 };
 
 const Bytes20 = new ByteVectorType(20);
 const Bytes32 = new ByteVectorType(32);
@@ -62,13 +62,13 @@ const v3Fields = { ...v2Fields, blobGasUsed: Uint64, excessBlobGas: Uint64 };
 const v4Fields = { ...v3Fields, withdrawalsRoot: Bytes32 };
 
 /** ExecutionPayload of Bedrock (consensus bellatrix), the v1 topic. */
-export const ExecutionPayloadV1 = new ContainerType(v1Fields, { typeName: "ExecutionPayloadV1" });
+const ExecutionPayloadV1 = new ContainerType(v1Fields, { typeName: "ExecutionPayloadV1" });
 /** ExecutionPayload of Canyon (consensus capella), the v2 topic. */
-export const ExecutionPayloadV2 = new ContainerType(v2Fields, { typeName: "ExecutionPayloadV2" });
+const ExecutionPayloadV2 = new ContainerType(v2Fields, { typeName: "ExecutionPayloadV2" });
 /** ExecutionPayload of Ecotone (consensus deneb), the v3 topic. */
-export const ExecutionPayloadV3 = new ContainerType(v3Fields, { typeName: "ExecutionPayloadV3" });
+const ExecutionPayloadV3 = new ContainerType(v3Fields, { typeName: "ExecutionPayloadV3" });
 /** ExecutionPayload of Isthmus (deneb + OP's withdrawalsRoot), the v4 topic. */
-export const ExecutionPayloadV4 = new ContainerType(v4Fields, { typeName: "ExecutionPayloadV4" });
+const ExecutionPayloadV4 = new ContainerType(v4Fields, { typeName: "ExecutionPayloadV4" });
 
 /** The container type of a version, seen through {@link GossipPayload} (the value shape of every version, later fields optional). */
 function payloadType(version: BlocksVersion): { serialize(v: GossipPayload): Uint8Array; deserialize(b: Uint8Array): GossipPayload } {
@@ -108,7 +108,7 @@ function checkOffsets(version: BlocksVersion, b: Uint8Array): void {
 }
 
 /** Decodes an SSZ execution payload of `version`; throws {@link GossipCodecError} (`P2P_GOSSIP_MALFORMED_SSZ`). */
-export function decodePayload(version: BlocksVersion, bytes: Uint8Array): GossipPayload {
+function decodePayload(version: BlocksVersion, bytes: Uint8Array): GossipPayload {
   checkOffsets(version, bytes);
   try {
     // The container of `version` has exactly that version's fields.
@@ -141,7 +141,7 @@ function present<T>(version: BlocksVersion, field: string, v: T | undefined): T 
  * version present; throws {@link GossipCodecError} (`P2P_GOSSIP_UNENCODABLE`) otherwise or when a
  * value does not fit its SSZ type.
  */
-export function encodePayload(version: BlocksVersion, p: GossipPayload): Uint8Array {
+function encodePayload(version: BlocksVersion, p: GossipPayload): Uint8Array {
   if (p.extraData.length > MAX_EXTRA_DATA_BYTES) throw unencodable(version, "extraData", `${p.extraData.length} bytes, at most ${MAX_EXTRA_DATA_BYTES}`);
   if (p.transactions.length > MAX_TRANSACTIONS_PER_PAYLOAD) throw unencodable(version, "transactions", `${p.transactions.length} transactions, at most ${MAX_TRANSACTIONS_PER_PAYLOAD}`);
   const v: GossipPayload = {

@@ -15,14 +15,14 @@ import { OpFork, opForkAt, type OpForkSchedule } from "../../chain/op/forks.js";
 import { bytesEqual, toHex } from "../../util/bytes.js";
 import { LruMap } from "../../util/lru.js";
 import { payloadBlockHash } from "./blockHash.js";
-import type { GossipEnvelope } from "./envelope.js";
+import type { GossipEnvelope } from "./payload.js";
 import { GossipCodecError, GossipCodecErrorCode } from "./errors.js";
 import { decodeBlockMessage } from "./message.js";
 import { recoverBlockSigner } from "./signing.js";
 import type { BlocksVersion } from "./topics.js";
 
 /** What gossipsub does with a message: relay and deliver it, drop it, or drop it and penalize the sender. */
-export type GossipResult = "accept" | "reject" | "ignore";
+type GossipResult = "accept" | "reject" | "ignore";
 
 /**
  * Why a message got its result: a stable label (metrics). `ok` for accepted blocks.
@@ -36,7 +36,7 @@ export type GossipResult = "accept" | "reject" | "ignore";
  * - `bad_signature`: no key recovers from the signature (REJECT);
  * - `wrong_signer`: signed by another key than the sequencer's (REJECT).
  */
-export type GossipRejectReason =
+type GossipRejectReason =
   | "ok"
   | "too_large"
   | "too_small"
@@ -52,26 +52,8 @@ export type GossipRejectReason =
   | "bad_signature"
   | "wrong_signer";
 
-/** Every {@link GossipRejectReason} (to pre-create metric label values). */
-export const GOSSIP_REJECT_REASONS: readonly GossipRejectReason[] = [
-  "ok",
-  "too_large",
-  "too_small",
-  "bad_snappy",
-  "malformed",
-  "old",
-  "future",
-  "bad_fields",
-  "bad_hash",
-  "too_many_at_height",
-  "duplicate",
-  "no_signer",
-  "bad_signature",
-  "wrong_signer",
-];
-
 /** An accepted block: what the main thread needs to import it (bytes only, so it can cross threads as `payloadBytes`). */
-export interface ValidatedGossipBlock {
+interface ValidatedGossipBlock {
   version: BlocksVersion;
   number: bigint;
   timestamp: bigint;
@@ -95,7 +77,7 @@ export interface GossipValidation {
 }
 
 /** What a {@link BlockGossipValidator} needs to know of its chain. */
-export interface BlockGossipValidatorOptions {
+interface BlockGossipValidatorOptions {
   /** L2 chain id (part of the signed message). */
   chainId: bigint;
   /** OP fork times (a RollupConfig fits): Jovian decides whether `blobGasUsed` may be non-zero. */

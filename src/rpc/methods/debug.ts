@@ -14,7 +14,7 @@ import { required } from "../params.js";
 import type { MethodTable } from "../types.js";
 
 /** EIP-2718 consensus encoding of a receipt. */
-export function encodeReceipt(r: StoredReceipt): Uint8Array {
+function encodeReceipt(r: StoredReceipt): Uint8Array {
   const first = r.root !== undefined ? r.root : r.status === 1 ? Uint8Array.of(1) : new Uint8Array();
   const body = RLP.encode([first, bigIntToUnpaddedBytes(r.cumulativeGasUsed), r.bloom, r.logs.map((l) => [l.address, l.topics, l.data])] as never);
   if (r.type === 0) return body;

@@ -26,7 +26,7 @@ import { feeMethods } from "./fees.js";
 import { stateMethods } from "./state.js";
 
 /** An unlocked account: its address and 32-byte private key (0x hex). */
-export interface UnlockedAccount {
+interface UnlockedAccount {
   address: string;
   privateKey: string;
 }

@@ -219,7 +219,7 @@ export function collectBlockLogs(chain: Chain, block: Block, filter: LogFilter, 
  * The log index keys of a filter's criteria, one group per criterion (the addresses; the topics
  * at one position); undefined when it has none (every log matches: the index cannot narrow).
  */
-export function indexGroups(f: LogFilter): Buffer[][] | undefined {
+function indexGroups(f: LogFilter): Buffer[][] | undefined {
   const groups: Buffer[][] = [];
   if (f.addresses.size > 0) groups.push([...f.addresses].map((a) => addressKey(Buffer.from(a.slice(2), "hex"))));
   f.topics.forEach((t, i) => {

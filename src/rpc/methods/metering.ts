@@ -33,7 +33,7 @@ import { maxParams, required } from "../params.js";
 import { RawJson, type MethodTable } from "../types.js";
 
 /** base_meteredPriorityFeePerGas's settings (`--metering.*`). */
-export interface MeteringSettings {
+interface MeteringSettings {
   /** Per-block capacities; none set: the estimator is not configured. */
   limits: ResourceLimits;
   /** Percentile of the fees above the threshold that is recommended (0..1). */

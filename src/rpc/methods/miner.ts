@@ -35,7 +35,7 @@ const U64_MAX = (1n << 64n) - 1n;
  * octal (`0o`), binary (`0b`) or decimal.
  * @throws InvalidParamsError naming the argument and what was expected.
  */
-export function parseU64(value: unknown, index: number): bigint {
+function parseU64(value: unknown, index: number): bigint {
   let n: bigint | undefined;
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) n = BigInt(value);
   else if (typeof value === "string" && /^(0x[0-9a-f]+|0o[0-7]+|0b[01]+|[0-9]+)$/i.test(value)) n = BigInt(value.toLowerCase());

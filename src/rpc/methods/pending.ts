@@ -7,9 +7,7 @@
  * A request resolves `pending` once ({@link pendingFor}); without a snapshot every `pending`
  * read answers exactly as `latest` (never an older block, never null).
  */
-import type { BlockHeader } from "@ethereumjs/block";
-import type { CallContext } from "../../execution/callExecutor.js";
-import { pendingCallContextOf, pendingHeaderOf, pendingStateOf } from "../../flashblocks/pendingContext.js";
+import { pendingStateOf } from "../../flashblocks/pendingContext.js";
 import type { PendingBlockView, PendingSnapshot, PendingTx } from "../../flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, type PendingStateReader } from "../../flashblocks/pendingView.js";
 import { counter } from "../../util/metrics.js";
@@ -18,11 +16,8 @@ import { resolvePosition, type PositionAnswer } from "../../flashblocks/pendingA
 import type { BlockParam } from "../blockParam.js";
 import type { RpcBackend } from "../backend.js";
 
-/** Where a `pending` read was answered from: the pre-confirmed snapshot or, without one, the latest block. */
-export type PendingReadSource = "pending" | "latest";
-
 /** `pending` reads by method and by where they were answered from (`pending` snapshot or `latest` fallback). */
-export const rpcPendingReadsTotal = counter({
+const rpcPendingReadsTotal = counter({
   name: "basalt_rpc_pending_reads_total",
   help: "JSON-RPC reads of the pending tag, by method and answer source",
   labelNames: ["method", "source"],
@@ -83,16 +78,6 @@ export function findPendingBlock(s: PendingSnapshot, hash: string): PendingBlock
  */
 export function pendingState(b: RpcBackend, s: PendingSnapshot): PendingStateReader {
   return pendingStateOf(b.chain, s);
-}
-
-/** The pending block's header (decoded once per snapshot, with the hardfork of its number and time). */
-export function pendingHeader(b: RpcBackend, s: PendingSnapshot): BlockHeader {
-  return pendingHeaderOf(b.chain, s);
-}
-
-/** Where eth_call, eth_estimateGas and eth_createAccessList run for `pending` ({@link pendingCallContextOf}). */
-export function pendingCallContext(b: RpcBackend, s: PendingSnapshot): CallContext {
-  return pendingCallContextOf(b.chain, s);
 }
 
 /** Reads as of a flashblock (`{blockNumber, flashblockIndex}`) by method and outcome. */

@@ -10,7 +10,6 @@
  * is refused with -32602 `time out too long, timeout: {ms} ms, max: 6000 ms` (base/base
  * `rpc/eth.rs`). When the wait runs out: {@link TransactionConfirmationTimeoutError}.
  */
-import type { Chain } from "../../blockchain/chain.js";
 import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../config/constants.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
 import { counter, histogram } from "../../util/metrics.js";
@@ -24,7 +23,7 @@ import { findPendingTx, pendingFor } from "./pending.js";
 import { txpoolMethods } from "./txpool.js";
 
 /** EIP-7966: the JSON-RPC error code of a receipt wait that ran out (alloy `EthRpcErrorCode::TransactionConfirmationTimeout`, reth PR #18252). */
-export const TX_CONFIRMATION_TIMEOUT_CODE = 4;
+const TX_CONFIRMATION_TIMEOUT_CODE = 4;
 
 /**
  * Rust's `Debug` form of a whole number of milliseconds as a `Duration` ("6s", "1.5s", "250ms"),
@@ -84,13 +83,13 @@ export function parseSyncTimeout(value: unknown): number {
 type SyncOutcome = "canonical" | "pending" | "timeout";
 
 /** eth_sendRawTransactionSync calls that got past submission, by outcome (`canonical`, `pending`, `timeout`). */
-export const rpcSendRawTxSyncTotal = counter({
+const rpcSendRawTxSyncTotal = counter({
   name: "basalt_rpc_send_raw_tx_sync_total",
   help: "eth_sendRawTransactionSync calls after submission, by outcome",
   labelNames: ["outcome"],
 });
 /** Time from submission to the receipt (or the timeout), in seconds, by outcome. */
-export const rpcSendRawTxSyncWait = histogram({
+const rpcSendRawTxSyncWait = histogram({
   name: "basalt_rpc_send_raw_tx_sync_wait_seconds",
   help: "eth_sendRawTransactionSync wait from submission to receipt or timeout, in seconds",
   labelNames: ["outcome"],

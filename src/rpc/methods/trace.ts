@@ -35,8 +35,7 @@ function checkConfig(params: unknown[], i: number): unknown {
   try {
     createTracer(parseTraceConfig(raw));
   } catch (e) {
-    if (e instanceof TraceError && e.type.code === TraceErrorCode.BAD_CONFIG && e.message.includes("tracers.TraceConfig") ) throw new InvalidParamsError(`invalid argument ${i}: ${e.message}`);
-    if (e instanceof TraceError && e.type.code === TraceErrorCode.BAD_CONFIG && e.message.includes("Go struct field TraceConfig.")) throw new InvalidParamsError(`invalid argument ${i}: ${e.message}`);
+    if (e instanceof TraceError && e.type.code === TraceErrorCode.BAD_CONFIG && e.type.argument === true) throw new InvalidParamsError(`invalid argument ${i}: ${e.message}`);
     throw e;
   }
   return raw ?? null;

@@ -26,7 +26,7 @@ import { HASHED_KEY_BYTES, KEY_NIBBLES } from "./path.js";
 import { branchRecord, extensionRecord } from "./record.js";
 
 /** Receives a stored node: its path (nibbles, one per byte) and its record. Both are the callee's to keep. */
-export type NodeSink = (path: Uint8Array, record: Buffer) => void;
+type NodeSink = (path: Uint8Array, record: Buffer) => void;
 
 /** What a node passed to a {@link HashedNodeSink} is. */
 export type HashedNodeKind = "branch" | "extension" | "leaf";
@@ -38,7 +38,7 @@ export type HashedNodeKind = "branch" | "extension" | "leaf";
 export type HashedNodeSink = (path: Uint8Array, rlp: Uint8Array, kind: HashedNodeKind) => void;
 
 /** Options of a {@link TrieBuilder}. */
-export interface TrieBuilderOptions {
+interface TrieBuilderOptions {
   /**
    * Receives every node a proof of the trie can contain by itself: the root (whatever its kind
    * and size) and every node referenced by hash, **leaves included** (the stored nodes of

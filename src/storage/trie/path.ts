@@ -13,7 +13,7 @@
  */
 
 /** The byte after a path's nibbles in its key: above every nibble, so a node sorts after its subtree. */
-export const PATH_KEY_TERMINATOR = 16;
+const PATH_KEY_TERMINATOR = 16;
 /** Nibbles of a full key (a 32-byte keccak hash). */
 export const KEY_NIBBLES = 64;
 /** Bytes of a hashed key (keccak-256 of an address or a slot). */
@@ -44,11 +44,6 @@ export function pathKey(path: ArrayLike<number>, prefix?: Uint8Array): Buffer {
   for (let i = 0; i < path.length; i++) out[p + i] = path[i]!;
   out[p + path.length] = PATH_KEY_TERMINATOR;
   return out;
-}
-
-/** The path of a path key (without the storage prefix of `prefixBytes`). */
-export function pathOfKey(key: Uint8Array, prefixBytes = 0): Uint8Array {
-  return key.slice(prefixBytes, key.length - 1);
 }
 
 /**

@@ -11,16 +11,16 @@
  */
 
 /** Tag of a branch record. */
-export const RECORD_BRANCH = 1;
+const RECORD_BRANCH = 1;
 /** Tag of an extension record (its child is a branch: stored when referenced by hash, embedded in the extension when under 32 bytes). */
-export const RECORD_EXTENSION = 2;
+const RECORD_EXTENSION = 2;
 /** Bytes before a branch record's RLP: tag and mask. */
-export const BRANCH_RECORD_HEADER = 3;
+const BRANCH_RECORD_HEADER = 3;
 /** Bytes before an extension record's RLP: the tag. */
-export const EXTENSION_RECORD_HEADER = 1;
+const EXTENSION_RECORD_HEADER = 1;
 
 /** A stored node as read from its record. */
-export interface NodeRecord {
+interface NodeRecord {
   kind: "branch" | "extension";
   /** Branch: bit i set when child i is a stored node. Extension: 0. */
   storedMask: number;

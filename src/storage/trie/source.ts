@@ -23,7 +23,7 @@ export type TrieNodeRead =
   | { leafKey: Uint8Array; value: Uint8Array; rlp?: undefined; storedMask?: undefined; kind?: undefined };
 
 /** What a stored node is (set on the nodes an update writes; a source reading RLP may leave it out). */
-export type StoredKind = "branch" | "extension";
+type StoredKind = "branch" | "extension";
 
 /** Read access to one trie's nodes. */
 export interface TrieSource {

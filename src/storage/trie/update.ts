@@ -51,8 +51,6 @@ interface Stub {
 type Child = TrieNode | Stub;
 
 const EMPTY = new Uint8Array(0);
-/** Every bit of a branch's stored-children mask (a source that cannot tell). */
-const ALL_STORED = 0xffff;
 
 function nibbles(key: Uint8Array): number[] {
   const out = new Array<number>(key.length * 2);

@@ -12,7 +12,7 @@ import { StateTrieError, StateTrieErrorCode } from "./errors.js";
 import { pathKey } from "./path.js";
 
 /** A node of the rebuilt trie: its path (nibbles) and its record. */
-export interface BuiltNode {
+interface BuiltNode {
   path: Uint8Array;
   record: Uint8Array;
 }
@@ -24,7 +24,7 @@ export interface StoredNode {
 }
 
 /** One difference between the rebuilt and the stored trie, keys being path keys (with the prefix); bytes are copies. */
-export type TrieDifference =
+type TrieDifference =
   /** The rebuild has a node the table lacks. */
   | { kind: "missing"; key: Buffer; built: Buffer }
   /** The table has a node the rebuild lacks (stale, or outside the trie). */
@@ -48,7 +48,7 @@ export interface TrieComparison {
 }
 
 /** Options of a comparison. */
-export interface CompareOptions {
+interface CompareOptions {
   /** Prepended to the built paths' keys: the hashed address of a storage trie. */
   prefix?: Uint8Array;
   /** Differences kept in {@link TrieComparison.differences} (the counts cover all); default {@link DEFAULT_MAX_DIFFERENCES}. */
@@ -56,7 +56,7 @@ export interface CompareOptions {
 }
 
 /** Differences kept by default: enough to see a pattern, bounded for a table that is wholly off. */
-export const DEFAULT_MAX_DIFFERENCES = 100;
+const DEFAULT_MAX_DIFFERENCES = 100;
 
 /**
  * A streaming comparison: pass {@link onNode} the rebuilt nodes in ascending path-key order (a

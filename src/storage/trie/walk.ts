@@ -20,7 +20,7 @@ export function nodeRlp(read: TrieNodeRead, depth: number): Uint8Array {
 }
 
 /** What {@link walkKey} found: the key's value (undefined: provably absent) and the hashed nodes walked (root first). */
-export interface KeyWalk {
+interface KeyWalk {
   value: Uint8Array | undefined;
   proof: Uint8Array[];
 }

@@ -22,7 +22,7 @@ import { createBlock, type Block } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { createTxFromRLP, type TypedTransaction } from "@ethereumjs/tx";
-import { Account, Address, KECCAK256_RLP, createAccountFromRLP, hexToBytes } from "@ethereumjs/util";
+import { Account, Address, KECCAK256_RLP, hexToBytes } from "@ethereumjs/util";
 import { createVM, runTx } from "@ethereumjs/vm";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { primeCommon } from "../../../src/chain/commonSpeedups.js";

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import type { GenesisJson } from "../../../src/chain/genesis.js";
 import { DepositTransaction } from "../../../src/chain/op/depositTx.js";
-import { OpFork, type OpChainConfig } from "../../../src/chain/op/forks.js";
+import { OpFork } from "../../../src/chain/op/forks.js";
 import { l1BlockInfoFromCalldata } from "../../../src/chain/op/l1BlockInfo.js";
 import { l1GasUsed } from "../../../src/chain/op/l1Cost.js";
 import { encodeL1InfoCalldata, L1InfoCalldataError, type L1InfoValues } from "../../../src/chain/op/l1InfoTx.js";

@@ -17,7 +17,6 @@
 import { createBlock } from "@ethereumjs/block";
 import { RLP } from "@ethereumjs/rlp";
 import { createAccount, createAddressFromString, KECCAK256_RLP, type Address } from "@ethereumjs/util";
-import path from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
@@ -149,7 +148,7 @@ function trieNodes(source: TrieSource, root: Uint8Array): { nodes: Map<string, s
   const leaves = new Map<string, Uint8Array>();
   if (toHex(root) === toHex(KECCAK256_RLP)) return { nodes, leaves };
   type Item = Uint8Array | Item[];
-  const visit = (p: number[], ref: Item, top: boolean): void => {
+  const visit = (p: number[], ref: Item): void => {
     let node: Item;
     if (ref instanceof Uint8Array) {
       if (ref.length === 0) return;
@@ -161,16 +160,16 @@ function trieNodes(source: TrieSource, root: Uint8Array): { nodes: Map<string, s
     } else node = ref;
     const list = node as Item[];
     if (list.length === 17) {
-      for (let i = 0; i < 16; i++) visit([...p, i], list[i]!, false);
+      for (let i = 0; i < 16; i++) visit([...p, i], list[i]!);
       return;
     }
     const compact = list[0] as Uint8Array;
     const flag = compact[0]! >> 4;
     const full = [...p, ...[...toNibbles(compact)].slice(flag & 1 ? 1 : 2)];
     if (flag >= 2) leaves.set(full.map((n) => n.toString(16)).join(""), list[1] as Uint8Array);
-    else visit(full, list[1]!, false);
+    else visit(full, list[1]!);
   };
-  visit([], root, true);
+  visit([], root);
   return { nodes, leaves };
 }
 

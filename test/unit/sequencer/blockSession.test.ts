@@ -12,8 +12,7 @@
  */
 import { createBlock } from "@ethereumjs/block";
 import { createFeeMarket1559Tx, type TypedTransaction } from "@ethereumjs/tx";
-import { RLP } from "@ethereumjs/rlp";
-import { bytesToHex, concatBytes, equalsBytes, hexToBytes, KECCAK256_RLP, setLengthLeft } from "@ethereumjs/util";
+import { bytesToHex, concatBytes, hexToBytes, setLengthLeft } from "@ethereumjs/util";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

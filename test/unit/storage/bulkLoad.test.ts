@@ -8,7 +8,6 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { bytesToHex, hexToBytes, KECCAK256_NULL } from "@ethereumjs/util";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";

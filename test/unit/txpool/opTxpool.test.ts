@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createBlockHeader, Block } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
-import { createBlob4844Tx, createFeeMarket1559Tx, createTxFromRLP } from "@ethereumjs/tx";
+import { createBlob4844Tx, createFeeMarket1559Tx, createLegacyTx, createTxFromRLP } from "@ethereumjs/tx";
 import { type Account, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, createAccount } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../../src/blockchain/chain.js";
@@ -185,5 +185,35 @@ describe("OP pool: balance must cover the L1 data fee", () => {
   it("keeps geth's nonce message on OP chains", async () => {
     const pool = basePool(BASE_MAINNET, want, 1n);
     await expect(pool.addRaw(fromHex(BASE.rawTx))).rejects.toThrow("nonce too low: next nonce 1, tx nonce 0");
+  });
+});
+
+describe("pool: the fee fields of each transaction type", () => {
+  const to = new Uint8Array(20).fill(9);
+  const keys = [new Uint8Array(32).fill(0x11), new Uint8Array(32).fill(0x22), new Uint8Array(32).fill(0x33)];
+  const legacy = (key: Uint8Array, gasPrice: bigint): Uint8Array => createLegacyTx({ gasLimit: 21_000n, gasPrice, to }, { common: COMMON_AZUL }).sign(key).serialize();
+  const eip1559 = (key: Uint8Array, maxFeePerGas: bigint, maxPriorityFeePerGas: bigint): Uint8Array =>
+    createFeeMarket1559Tx({ chainId: 8453n, gasLimit: 21_000n, maxFeePerGas, maxPriorityFeePerGas, to }, { common: COMMON_AZUL }).sign(key).serialize();
+  const pool = (): TxPool => {
+    const accounts = new Map(keys.map((k) => [bytesToHex(createLegacyTx({ gasLimit: 21_000n }).sign(k).getSenderAddress().bytes), createAccount({ nonce: 0n, balance: 10n ** 30n })]));
+    return new TxPool(fakeChain({ op: allForksAtZero(true), common: COMMON_AZUL, headTimestamp: 1_800_000_000n, accounts }));
+  };
+
+  it("refuses a fee above the cap by the gas price (legacy) or the fee cap (EIP-1559)", async () => {
+    const p = pool();
+    // 21000 gas at 10^14 wei is 2.1 ether, over the 1 ether cap.
+    await expect(p.addRaw(legacy(keys[0]!, 10n ** 14n))).rejects.toMatchObject({ code: "TXPOOL_FEE_CAP_EXCEEDED" });
+    await expect(p.addRaw(eip1559(keys[0]!, 10n ** 14n, 1n))).rejects.toMatchObject({ code: "TXPOOL_FEE_CAP_EXCEEDED" });
+  });
+
+  it("orders senders by effective tip: gas price − base fee, or min(fee cap − base fee, tip)", async () => {
+    const p = pool();
+    const baseFee = 1_000_000n;
+    const a = await p.addRaw(legacy(keys[0]!, 3_000_000n)); // tip 2,000,000
+    const b = await p.addRaw(eip1559(keys[1]!, 5_000_000n, 1_000_000n)); // tip 1,000,000
+    const c = await p.addRaw(eip1559(keys[2]!, 3_500_000n, 3_000_000n)); // tip 2,500,000 (capped by the fee cap)
+    expect(p.selectForBlock(baseFee).map((t) => t.hash)).toEqual([c.hash, a.hash, b.hash]);
+    // A fee cap below the base fee leaves the transaction out.
+    expect(p.selectForBlock(4_000_000n).map((t) => t.hash)).toEqual([b.hash]);
   });
 });

@@ -34,7 +34,7 @@ import { addressToU256, bytesToU256, erc7201Root, fieldSlot, mappingSlotOfBytes3
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /** keccak256 of a feature's canonical name: the registry key (base-std `ActivationRegistryFeatureList`). */
-export function featureId(name: string): Uint8Array {
+function featureId(name: string): Uint8Array {
   return keccak256(utf8(name));
 }
 
@@ -50,7 +50,7 @@ export const B20_STABLECOIN_FEATURE = featureId("base.b20_stablecoin");
 export const B20_ASSET_FEATURE = featureId("base.b20_asset");
 
 /** ERC-7201 namespace of the registry's storage. */
-export const ACTIVATION_REGISTRY_NAMESPACE = "base.activation_registry";
+const ACTIVATION_REGISTRY_NAMESPACE = "base.activation_registry";
 /** The namespace root, `0x43ee1bbe25e988521cccd8b2c8fbd38c8287ebff8e074e825a70dfd3885cce00` (base-std `MockActivationRegistryStorage`). */
 export const ACTIVATION_REGISTRY_ROOT = erc7201Root(ACTIVATION_REGISTRY_NAMESPACE);
 /** Slot 0: `mapping(bytes32 => bool) features`. */
@@ -106,7 +106,7 @@ export const ActivationSelectors = {
 } as const;
 
 /** Event topics of the registry. */
-export const ActivationEvents = {
+const ActivationEvents = {
   FeatureActivated: eventTopic("FeatureActivated(bytes32,address)"),
   FeatureDeactivated: eventTopic("FeatureDeactivated(bytes32,address)"),
   AdminChanged: eventTopic("AdminChanged(address,address,address)"),
@@ -155,7 +155,7 @@ function storedAdmin(ctx: BaseCallContext): Uint8Array {
  * The effective admin (base/base `admin(admin_config)`): with the state-backed admin enabled, the
  * stored admin unless it is zero; otherwise the static admin, or zero when there is none.
  */
-export function activationAdmin(ctx: BaseCallContext, config: ActivationAdminConfig): Uint8Array {
+function activationAdmin(ctx: BaseCallContext, config: ActivationAdminConfig): Uint8Array {
   if (config.stateEnabled) {
     const stored = storedAdmin(ctx);
     if (!sameAddress(stored, ZERO_ADDRESS)) return stored;

@@ -13,10 +13,7 @@ import { createB20TokenHandler } from "./dispatch.js";
 import type { PolicyPort } from "./policyPort.js";
 
 export { B20Variant, b20AddressPreimage, b20TokenAddress, b20VariantOf, hasB20Prefix } from "./address.js";
-export { B20_MARKER_CODE, B20_MARKER_CODE_HASH, B20PolicyScope, B20Role, PausableFeature } from "./constants.js";
-export { calldataGas, createB20TokenHandler, dispatchToken, routeToken, tokenVersionAt, cobaltStringsAt } from "./dispatch.js";
-export type { PolicyPort } from "./policyPort.js";
-export { B20Token, type TokenVersion } from "./token.js";
+export { B20_MARKER_CODE_HASH, B20PolicyScope, B20Role } from "./constants.js";
 
 /** The PolicyRegistry as a token reads it: straight from the registry's storage, through the token call's context (metered). */
 export const registryPolicyPort: PolicyPort = { isAuthorized, policyExists };

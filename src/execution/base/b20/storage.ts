@@ -17,11 +17,11 @@ import { bytesToU256, erc7201Root, fieldSlot, mappingSlot, mappingSlotOfAddress,
 import { B20PolicyScope, B20Role } from "./constants.js";
 
 /** Root of the `base.b20` namespace (`0xc78b71fe…4000`). */
-export const B20_CORE_ROOT = erc7201Root("base.b20");
+const B20_CORE_ROOT = erc7201Root("base.b20");
 /** Root of the `base.b20.asset` namespace (`0xfdc6d455…4b00`). */
-export const B20_ASSET_ROOT = erc7201Root("base.b20.asset");
+const B20_ASSET_ROOT = erc7201Root("base.b20.asset");
 /** Root of the `base.b20.stablecoin` namespace (`0x35827975…6200`). */
-export const B20_STABLECOIN_ROOT = erc7201Root("base.b20.stablecoin");
+const B20_STABLECOIN_ROOT = erc7201Root("base.b20.stablecoin");
 
 /** `B20CoreStorage` field slots (offsets pinned by base/base `b20_core_offsets_match_mock_b20_storage`). */
 export const CoreSlot = {
@@ -60,7 +60,7 @@ export const AssetSlot = {
 export const STABLECOIN_CURRENCY_SLOT = fieldSlot(B20_STABLECOIN_ROOT, 0n);
 
 /** Where a policy scope's u64 id is packed: slot and byte offset (from the least-significant end). */
-export function policyLane(scope: bigint): { slot: bigint; offset: number } | undefined {
+function policyLane(scope: bigint): { slot: bigint; offset: number } | undefined {
   switch (scope) {
     case B20PolicyScope.transferSender:
       return { slot: CoreSlot.transferPolicies, offset: 0 };
@@ -88,7 +88,7 @@ const U128_BITS = 128;
 const U8_BITS = 8;
 
 /** Solidity mapping slot of a string key: `keccak256(bytes(key) ‖ slot)`. */
-export function mappingSlotOfString(key: Uint8Array, slot: bigint): bigint {
+function mappingSlotOfString(key: Uint8Array, slot: bigint): bigint {
   const buf = new Uint8Array(key.length + 32);
   buf.set(key);
   buf.set(u256Bytes(slot), key.length);
@@ -354,7 +354,7 @@ export class TokenStorage {
 }
 
 /** Strict UTF-8 decoding of stored string bytes. */
-export function decodeUtf8(bytes: Uint8Array): string {
+function decodeUtf8(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {

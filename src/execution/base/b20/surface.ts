@@ -12,7 +12,7 @@ import { AbiDecodeError, UnknownSelectorError } from "../errors.js";
 import { V1_PAUSABLE_FEATURES, V2_PAUSABLE_FEATURES } from "./constants.js";
 
 /** One function of a surface: its name, argument types, and selector. */
-export interface AbiFunction {
+interface AbiFunction {
   readonly name: string;
   readonly inputs: readonly string[];
   readonly selector: Uint8Array;

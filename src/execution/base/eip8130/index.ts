@@ -39,7 +39,7 @@ export const TxContextSelectors = {
 export const TX_CONTEXT_SLOTS = { sender: 0n, payer: 1n, senderActorId: 2n } as const;
 
 /** EIP-8130's price per returned 32-byte word of a TxContext getter (`W_copy`). */
-export const TX_CONTEXT_OUTPUT_WORD_GAS = 3;
+const TX_CONTEXT_OUTPUT_WORD_GAS = 3;
 
 /**
  * The TxContext precompile: each getter returns its transient slot, or — unset, as on every
@@ -71,11 +71,11 @@ export const txContextHandler: BasePrecompileHandler = (ctx, input) => {
 /** `getNonce(address account, uint256 nonceKey)`. */
 export const GET_NONCE_SELECTOR = selectorOf("getNonce(address,uint256)");
 /** `ProtocolNonceNotSupported()`: nonce key 0 is the account's protocol nonce, kept in account state. */
-export const PROTOCOL_NONCE_NOT_SUPPORTED = encodeCall(selectorOf("ProtocolNonceNotSupported()"), [], []);
+const PROTOCOL_NONCE_NOT_SUPPORTED = encodeCall(selectorOf("ProtocolNonceNotSupported()"), [], []);
 /** ERC-7201 root of `"base.nonce_manager"`. */
 export const NONCE_MANAGER_ROOT = erc7201Root("base.nonce_manager");
 /** Slot 0: `mapping(address => mapping(uint256 => uint64)) nonces`. */
-export const NONCE_MANAGER_NONCES_SLOT = fieldSlot(NONCE_MANAGER_ROOT, 0n);
+const NONCE_MANAGER_NONCES_SLOT = fieldSlot(NONCE_MANAGER_ROOT, 0n);
 
 /** The slot of `nonces[account][nonceKey]`. */
 export function nonceSlot(account: Uint8Array, nonceKey: bigint): bigint {

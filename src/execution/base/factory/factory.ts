@@ -38,7 +38,7 @@ import { isIsoCurrency } from "./currency.js";
 const VARIANT = "uint8enum2";
 
 /** IB20Factory at Beryl (unchanged at Cobalt). */
-export const FACTORY_V1 = new AbiSurface([
+const FACTORY_V1 = new AbiSurface([
   abiFunction("createB20", [VARIANT, "bytes32", "bytes", "bytes[]"]),
   abiFunction("getB20Address", [VARIANT, "address", "bytes32"]),
   abiFunction("isB20", ["address"]),
@@ -70,7 +70,7 @@ export const FactoryError = {
 } as const;
 
 /** `B20Created(address indexed token, uint8 indexed variant, string name, string symbol, uint8 decimals, bytes variantParams)`. */
-export const B20_CREATED = eventSpec("B20Created(address,uint8,string,string,uint8,bytes)", ["string", "string", "uint8", "bytes"]);
+const B20_CREATED = eventSpec("B20Created(address,uint8,string,string,uint8,bytes)", ["string", "string", "uint8", "bytes"]);
 
 /** The create params of each variant (`B20AssetCreateParams`, `B20StablecoinCreateParams`), decoded as alloy decodes one struct. */
 const PARAMS = {
@@ -105,7 +105,7 @@ function decodeCreateParams(variant: B20Variant, params: Uint8Array): CreatePara
 }
 
 /** What the factory needs besides its context: how tokens read policies. */
-export interface FactoryDeps {
+interface FactoryDeps {
   policy: PolicyPort;
 }
 
@@ -116,7 +116,7 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** The factory's full dispatch for one call (nonpayable, calldata charge, Beryl gate, decode, route). */
-export function dispatchFactory(ctx: BaseCallContext, input: Uint8Array, deps: FactoryDeps): Uint8Array {
+function dispatchFactory(ctx: BaseCallContext, input: Uint8Array, deps: FactoryDeps): Uint8Array {
   if (ctx.env.value !== 0n) throw B20Error.nonPayable();
   ctx.deductGas(calldataGas(input));
   if (ctx.fork < OpFork.beryl) throw emptyRevert();
@@ -146,7 +146,7 @@ function isB20Initialized(ctx: BaseCallContext, token: Uint8Array): boolean {
 }
 
 /** `createB20`: see the module comment for the order of its checks and effects. Returns the token address. */
-export function createB20(ctx: BaseCallContext, deps: FactoryDeps, variant: B20Variant, salt: Uint8Array, params: Uint8Array, initCalls: Uint8Array[]): Uint8Array {
+function createB20(ctx: BaseCallContext, deps: FactoryDeps, variant: B20Variant, salt: Uint8Array, params: Uint8Array, initCalls: Uint8Array[]): Uint8Array {
   const creator = ctx.caller;
   const hash = ctx.keccak256(b20AddressPreimage(creator, salt));
   ensureFeatureActivated(ctx, variant === B20Variant.asset ? B20_ASSET_FEATURE : B20_STABLECOIN_FEATURE);

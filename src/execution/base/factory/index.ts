@@ -9,8 +9,6 @@
 import { registryPolicyPort } from "../b20/index.js";
 import { createB20FactoryHandler } from "./factory.js";
 
-export { B20_CREATED, FACTORY_V1, FactoryError, createB20, createB20FactoryHandler, dispatchFactory, type FactoryDeps } from "./factory.js";
-export { isIsoCurrency } from "./currency.js";
 
 /** The B20Factory precompile handler (V1 from Beryl; version and token version by `ctx.fork`). */
 export const b20FactoryHandler = createB20FactoryHandler({ policy: registryPolicyPort });

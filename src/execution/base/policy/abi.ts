@@ -36,7 +36,7 @@ function fn(name: string, inputs: string[], view: boolean, since: PolicyVersion,
 }
 
 /** Every function of the V1 and V2 surfaces. */
-export const POLICY_FUNCTIONS: readonly PolicyFunction[] = [
+const POLICY_FUNCTIONS: readonly PolicyFunction[] = [
   fn("createPolicy", ["address", "uint8"], false, 1, 1),
   fn("createPolicyWithAccounts", ["address", "uint8", "address[]"], false, 1, 1),
   fn("stageUpdateAdmin", ["uint64", "address"], false, 1),

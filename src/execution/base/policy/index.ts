@@ -18,36 +18,9 @@ import { memberSlot, packPolicy, PolicyStore, policyWordSlot } from "./storage.j
 import type { PolicyVersion } from "./abi.js";
 
 export { policyRegistryHandler, policyVersionAt } from "./dispatch.js";
-export { POLICY_FUNCTIONS, PolicyErrors, PolicyEvents, PolicyType, decodePolicyCall, policyFunction, type PolicyFunction, type PolicyVersion } from "./abi.js";
-export {
-  ALWAYS_ALLOW_ID,
-  ALWAYS_BLOCK_ID,
-  BUILTIN_POLICY_COUNT,
-  COUNTER_MASK,
-  MAX_ACCOUNTS_PER_BATCH,
-  MAX_CHILD_POLICIES,
-  MIN_CHILD_POLICIES,
-  makePolicyId,
-  policyIdType,
-} from "./logic.js";
-export {
-  CHILDREN_SLOT,
-  MEMBERS_SLOT,
-  NEXT_COUNTER_SLOT,
-  PENDING_ADMINS_SLOT,
-  POLICIES_SLOT,
-  POLICY_EXISTS_BIT,
-  POLICY_REGISTRY_NAMESPACE,
-  POLICY_REGISTRY_ROOT,
-  PolicyStore,
-  childrenSlot,
-  memberSlot,
-  packPolicy,
-  pendingAdminSlot,
-  policyWordAdmin,
-  policyWordExists,
-  policyWordSlot,
-} from "./storage.js";
+export { PolicyType } from "./abi.js";
+export { ALWAYS_ALLOW_ID, ALWAYS_BLOCK_ID, COUNTER_MASK, makePolicyId } from "./logic.js";
+export { NEXT_COUNTER_SLOT, memberSlot, policyWordSlot } from "./storage.js";
 
 /** The registry version a token at `ctx.fork` evaluates with (V1 below Cobalt — tokens exist from Beryl — V2 from Cobalt). */
 function tokenPolicyVersion(ctx: BaseCallContext): PolicyVersion {
@@ -75,7 +48,7 @@ export function policyExists(ctx: BaseCallContext, policyId: bigint): boolean {
 }
 
 /** Where seeding writes: a raw, unjournaled slot write (e.g. `MemoryBaseHost.set` in tests, or genesis allocation). */
-export interface PolicySeedTarget {
+interface PolicySeedTarget {
   set(address: Uint8Array, slot: bigint, value: bigint): void;
 }
 

@@ -23,22 +23,22 @@ import { bytesToU256, u256Bytes } from "../slots.js";
 import { PRECOMPILE_MARKER_CODE } from "../activation/registry.js";
 
 /** ERC-7201 namespace of the registry's storage. */
-export const POLICY_REGISTRY_NAMESPACE = "base.policy_registry";
+const POLICY_REGISTRY_NAMESPACE = "base.policy_registry";
 /** `0x00503aeb06982fa1fe3151dc68f90b3946c55c449dfd447e49dcaece71ba4a00` (pinned in base/base's storage tests). */
-export const POLICY_REGISTRY_ROOT = erc7201Root(POLICY_REGISTRY_NAMESPACE);
+const POLICY_REGISTRY_ROOT = erc7201Root(POLICY_REGISTRY_NAMESPACE);
 /** Slot 0: policy words. */
-export const POLICIES_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 0n);
+const POLICIES_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 0n);
 /** Slot 1: membership. */
-export const MEMBERS_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 1n);
+const MEMBERS_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 1n);
 /** Slot 2: staged admins. */
-export const PENDING_ADMINS_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 2n);
+const PENDING_ADMINS_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 2n);
 /** Slot 3: the next policy-id counter. */
 export const NEXT_COUNTER_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 3n);
 /** Slot 4: composite child-id arrays (V2). */
-export const CHILDREN_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 4n);
+const CHILDREN_SLOT = fieldSlot(POLICY_REGISTRY_ROOT, 4n);
 
 /** Bit 255 of a policy word: set for every written policy, so a zero word means "never created". */
-export const POLICY_EXISTS_BIT = 1n << 255n;
+const POLICY_EXISTS_BIT = 1n << 255n;
 const ADMIN_MASK = (1n << 160n) - 1n;
 const U64_MASK = (1n << 64n) - 1n;
 
@@ -53,12 +53,12 @@ export function memberSlot(policyId: bigint, account: Uint8Array): bigint {
 }
 
 /** The slot of `pendingAdmins[policyId]`. */
-export function pendingAdminSlot(policyId: bigint): bigint {
+function pendingAdminSlot(policyId: bigint): bigint {
   return mappingSlot(policyId, PENDING_ADMINS_SLOT);
 }
 
 /** The length slot of `children[policyId]`; its elements follow Solidity's dynamic-array rule (4 `uint64` per word from `keccak256(lengthSlot)`). */
-export function childrenSlot(policyId: bigint): bigint {
+function childrenSlot(policyId: bigint): bigint {
   return mappingSlot(policyId, CHILDREN_SLOT);
 }
 

@@ -148,7 +148,7 @@ function le32(input: Uint8Array, offset: number): number {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 3.6 µs for the 12 rounds of BLAKE2b (reference 12 µs).
  */
-export function createBlake2f(gasPerRound: number): Precompile {
+function createBlake2f(gasPerRound: number): Precompile {
   return (input, gasLimit) => {
     if (input.length !== INPUT_BYTES) return failure(gasLimit);
     const flag = input[F_OFFSET]!;

@@ -137,7 +137,7 @@ function guarded(gas: number, gasLimit: number, compute: () => Uint8Array): Retu
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 65–90 µs (reference 2.6 ms: it runs the subgroup checks and ignores them).
  */
-export function createG1Add(gas: number): Precompile {
+function createG1Add(gas: number): Precompile {
   return (input, gasLimit) => {
     if (gasLimit < gas || input.length !== 2 * G1_BYTES) return failure(gasLimit);
     return guarded(gas, gasLimit, () => encodeG1(readG1(input, 0, false).add(readG1(input, G1_BYTES, false))));
@@ -149,7 +149,7 @@ export function createG1Add(gas: number): Precompile {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 110–160 µs (reference 4.4 ms).
  */
-export function createG2Add(gas: number): Precompile {
+function createG2Add(gas: number): Precompile {
   return (input, gasLimit) => {
     if (gasLimit < gas || input.length !== 2 * G2_BYTES) return failure(gasLimit);
     return guarded(gas, gasLimit, () => encodeG2(readG2(input, 0, false).add(readG2(input, G2_BYTES, false))));
@@ -171,7 +171,7 @@ function msm<P extends G1Point | G2Point>(cons: typeof G1 | typeof G2, points: P
  * ≈ 4–5.5 ms for 1 pair, 24–36 ms for 8, 65–90 ms for 32 (reference 4, 29, 115 ms); the
  * subgroup checks are most of it.
  */
-export function createG1Msm(perPair: number): Precompile {
+function createG1Msm(perPair: number): Precompile {
   return (input, gasLimit) => {
     if (input.length === 0) return failure(gasLimit);
     const pairs = Math.floor(input.length / G1_MSM_ITEM_BYTES);
@@ -200,7 +200,7 @@ export function createG1Msm(perPair: number): Precompile {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 10–16 ms for 1 pair, 65–92 ms for 8 (reference 11, 80 ms).
  */
-export function createG2Msm(perPair: number): Precompile {
+function createG2Msm(perPair: number): Precompile {
   return (input, gasLimit) => {
     if (input.length === 0) return failure(gasLimit);
     const pairs = Math.floor(input.length / G2_MSM_ITEM_BYTES);
@@ -231,7 +231,7 @@ export function createG2Msm(perPair: number): Precompile {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 18 ms for 2 pairs (as the reference: same @noble/curves pairing).
  */
-export function createPairing(base: number, perPair: number): Precompile {
+function createPairing(base: number, perPair: number): Precompile {
   return (input, gasLimit) => {
     if (input.length === 0 || input.length % PAIRING_ITEM_BYTES !== 0) return failure(gasLimit);
     const gas = base + perPair * (input.length / PAIRING_ITEM_BYTES);
@@ -260,7 +260,7 @@ const mapToG2 = bls12_381.G2.mapToCurve as unknown as (u: [bigint, bigint]) => G
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 2.2–2.6 ms (as the reference).
  */
-export function createMapFpToG1(gas: number): Precompile {
+function createMapFpToG1(gas: number): Precompile {
   return (input, gasLimit) => {
     if (gasLimit < gas || input.length !== FP_BYTES) return failure(gasLimit);
     return guarded(gas, gasLimit, () => encodeG1(mapToG1(readFp(input, 0))));
@@ -273,7 +273,7 @@ export function createMapFpToG1(gas: number): Precompile {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 8–11 ms (as the reference).
  */
-export function createMapFp2ToG2(gas: number): Precompile {
+function createMapFp2ToG2(gas: number): Precompile {
   return (input, gasLimit) => {
     if (gasLimit < gas || input.length !== 2 * FP_BYTES) return failure(gasLimit);
     return guarded(gas, gasLimit, () => encodeG2(mapToG2([readFp(input, 0), readFp(input, FP_BYTES)])));

@@ -92,7 +92,7 @@ function encodeG1(p: G1Point): Uint8Array {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 45–50 µs (reference 54 µs).
  */
-export function createBn254Add(gas: number): Precompile {
+function createBn254Add(gas: number): Precompile {
   return (input, gasLimit) => {
     if (gasLimit < gas) return failure(gasLimit);
     try {
@@ -109,7 +109,7 @@ export function createBn254Add(gas: number): Precompile {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 1.9–2 ms for a full-size scalar (reference 3.4 ms).
  */
-export function createBn254Mul(gas: number): Precompile {
+function createBn254Mul(gas: number): Precompile {
   return (input, gasLimit) => {
     if (gasLimit < gas) return failure(gasLimit);
     try {
@@ -131,7 +131,7 @@ export function createBn254Mul(gas: number): Precompile {
  * Cost (CPU time per call, bench/micro/precompiles.ts --cpu, shared 2-core dev machine):
  * ≈ 20–25 ms for two pairs (as the reference: same @noble/curves pairing).
  */
-export function createBn254Pairing(base: number, perPair: number): Precompile {
+function createBn254Pairing(base: number, perPair: number): Precompile {
   return (input, gasLimit) => {
     if (input.length % PAIR_BYTES !== 0) return failure(gasLimit);
     const pairCount = input.length / PAIR_BYTES;

@@ -11,7 +11,7 @@
 import crypto from "node:crypto";
 
 /** A one-shot digest of a byte string. */
-export type Digest = (data: Uint8Array) => Uint8Array;
+type Digest = (data: Uint8Array) => Uint8Array;
 
 /** `crypto.hash` as Node ≥ 20.12 has it (absent on 20.10/20.11, which basalt's `engines` allows). */
 type OneShotHash = (algorithm: string, data: Uint8Array, outputEncoding: "buffer") => Buffer;

@@ -31,9 +31,9 @@ const V_28 = 28;
 const ADDRESS_OFFSET = 12;
 
 /** Public-key recovery: the 64-byte uncompressed key (no 0x04 tag) of `r ‖ s` with recovery bit `v - 27`; throws on a bad signature. */
-export type RecoverPublicKey = (msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array) => Uint8Array;
+type RecoverPublicKey = (msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array) => Uint8Array;
 /** Keccak-256 of a byte string. */
-export type Keccak256 = (data: Uint8Array) => Uint8Array;
+type Keccak256 = (data: Uint8Array) => Uint8Array;
 
 /** Scratch for the padded input: reused by every call (the precompile is synchronous, so never shared by two calls). */
 const scratch = new Uint8Array(INPUT_LENGTH);

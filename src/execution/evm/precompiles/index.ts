@@ -32,7 +32,7 @@ import type { Precompile } from "./types.js";
 import type { BasePrecompiles } from "../../base/registry.js";
 import { basePrecompilesFor } from "../../base/chainPrecompiles.js";
 
-export type { Precompile, PrecompileResult } from "./types.js";
+export type { Precompile } from "./types.js";
 
 /** The precompiles active at one fork. */
 export interface PrecompileSet {
@@ -49,7 +49,7 @@ export interface PrecompileSet {
 }
 
 /** Precompile addresses (the 20-byte address as a number). */
-export const PrecompileAddress = {
+const PrecompileAddress = {
   ecrecover: 0x01,
   sha256: 0x02,
   ripemd160: 0x03,

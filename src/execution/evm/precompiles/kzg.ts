@@ -34,7 +34,7 @@ const BLS_MODULUS = 524358751751261904794477405081859658376905525005276378226036
 const OUTPUT_BYTES = 64;
 
 /** The KZG verifier the precompile needs from `Common.customCrypto.kzg`. */
-export interface KzgProofVerifier {
+interface KzgProofVerifier {
   verifyProof(commitment: string, z: string, y: string, proof: string): boolean;
 }
 
@@ -53,7 +53,7 @@ function versionedHashMatches(input: Uint8Array, version: number): boolean {
  * POINT_EVALUATION with `kzg` (undefined: every call fails — the reference throws "kzg not
  * initialized" out of the EVM instead; basalt always configures KZG).
  */
-export function createPointEvaluation(gas: number, version: number, fieldElementsPerBlob: number, kzg: KzgProofVerifier | undefined): Precompile {
+function createPointEvaluation(gas: number, version: number, fieldElementsPerBlob: number, kzg: KzgProofVerifier | undefined): Precompile {
   const output = new Uint8Array(OUTPUT_BYTES);
   writeBigInt(output, 0, 32, BigInt(fieldElementsPerBlob));
   writeBigInt(output, 32, 32, BLS_MODULUS);

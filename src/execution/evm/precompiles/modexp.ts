@@ -168,7 +168,7 @@ function toBytes(value: bigint, length: number): Uint8Array {
 }
 
 /** The MODEXP precompile under `rules`. */
-export function createModexp(rules: ModexpRules): Precompile {
+function createModexp(rules: ModexpRules): Precompile {
   const maxLength = rules.eip7823 ? EIP7823_MAX_LENGTH : LEGACY_MAX_LENGTH;
   return (input, gasLimit) => {
     const bLen = readWord(input, 0);

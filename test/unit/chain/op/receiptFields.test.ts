@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RLP } from "@ethereumjs/rlp";
 import { describe, expect, it } from "vitest";
-import { OpFork, opForkAt, type OpChainConfig } from "../../../../src/chain/op/forks.js";
+import { OpFork, opForkAt } from "../../../../src/chain/op/forks.js";
 import { l1BlockInfoFromCalldata } from "../../../../src/chain/op/l1BlockInfo.js";
 import { dataGas } from "../../../../src/chain/op/l1Cost.js";
 import { encodeL1InfoCalldata, L1InfoCalldataError, decodeL1InfoCalldata } from "../../../../src/chain/op/l1InfoTx.js";

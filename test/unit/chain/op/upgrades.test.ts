@@ -18,7 +18,7 @@ import {
   upgradeTransactionsForBlock,
   type UpgradeFork,
 } from "../../../../src/chain/op/upgrades.js";
-import { fromHex, to0x } from "../../../../src/util/bytes.js";
+import { to0x } from "../../../../src/util/bytes.js";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 const DEPOSITOR = "0xDeaDDEaDDeAdDeAdDEAdDEaddeAddEAdDEAd0001";

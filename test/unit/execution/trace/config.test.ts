@@ -38,6 +38,23 @@ describe("parseTraceConfig", () => {
     );
   });
 
+  it("marks a wrong type in the config argument itself (invalid argument, -32602) apart from a bad tracer config or timeout", () => {
+    const typeOf = (raw: unknown): unknown => {
+      try {
+        createTracer(parseTraceConfig(raw));
+      } catch (e) {
+        return (e as TraceError).type;
+      }
+      return undefined;
+    };
+    expect(typeOf("x")).toEqual({ code: "TRACE_BAD_CONFIG", field: "", argument: true });
+    expect(typeOf({ disableStack: "yes" })).toEqual({ code: "TRACE_BAD_CONFIG", field: "disableStack", argument: true });
+    expect(typeOf({ tracer: 1 })).toEqual({ code: "TRACE_BAD_CONFIG", field: "tracer", argument: true });
+    expect(typeOf({ tracer: "callTracer", tracerConfig: { onlyTopCall: 1 } })).toEqual({ code: "TRACE_BAD_CONFIG", field: "onlyTopCall" });
+    expect(typeOf({ timeout: "5 parsecs" })).toMatchObject({ code: "TRACE_BAD_CONFIG", field: "timeout" });
+    expect(typeOf({ timeout: "5 parsecs" })).not.toHaveProperty("argument");
+  });
+
   it("refuses unknown tracers, also inside a mux", () => {
     expect(() => parseTraceConfig({ tracer: "fooTracer" })).toThrow(TraceError);
     expect(() => parseTraceConfig({ tracer: "fooTracer" })).toThrow(/^tracer not found: fooTracer/);

@@ -12,9 +12,9 @@ import { GossipCodecError } from "../../../../src/p2p/gossip/errors.js";
 import { decodeBlockMessage, encodeBlockMessage, gossipMessageId } from "../../../../src/p2p/gossip/message.js";
 import { blockSigningHash, recoverBlockSigner, signBlockPayload } from "../../../../src/p2p/gossip/signing.js";
 import { snappyUncompress } from "../../../../src/p2p/gossip/snappy.js";
-import { decodeSignedBytes, encodeSignedBytes } from "../../../../src/p2p/gossip/ssz.js";
+import { encodeSignedBytes } from "../../../../src/p2p/gossip/ssz.js";
 import { blocksTopic, blocksVersionAt } from "../../../../src/p2p/gossip/topics.js";
-import type { GossipPayload } from "../../../../src/p2p/gossip/envelope.js";
+import type { GossipPayload } from "../../../../src/p2p/gossip/payload.js";
 
 const hex = (h: string): Uint8Array => new Uint8Array(Buffer.from(h.replace(/\s+/g, ""), "hex"));
 const toHex = (b: Uint8Array): string => Buffer.from(b).toString("hex");

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { devAccounts } from "../../../../src/chain/devnet.js";
 import { payloadBlockHash } from "../../../../src/p2p/gossip/blockHash.js";
-import type { GossipEnvelope, GossipPayload } from "../../../../src/p2p/gossip/envelope.js";
+import type { GossipEnvelope, GossipPayload } from "../../../../src/p2p/gossip/payload.js";
 import { encodeBlockMessage } from "../../../../src/p2p/gossip/message.js";
 import { signBlockPayload } from "../../../../src/p2p/gossip/signing.js";
 import { snappyCompress } from "../../../../src/p2p/gossip/snappy.js";

@@ -9,7 +9,7 @@ import { p256 } from "@noble/curves/nist.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_FORK_CASES, AMPLE_GAS, Differential, concat, eestInputs, word } from "./reference.js";
+import { ALL_FORK_CASES, Differential, concat, eestInputs, word } from "./reference.js";
 
 /** Forks with P256VERIFY: Osaka (EIP-7951) and every OP fork from Fjord. */
 const FORKS = ALL_FORK_CASES.filter((f) => f.label === Hardfork.Osaka || f.opFork !== undefined);

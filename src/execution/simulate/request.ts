@@ -2,9 +2,9 @@
  * eth_simulateV1 in the form that crosses the thread boundary (plain strings and objects), and
  * its validation on the RPC thread: the JSON shape of the request, the overrides' hex fields
  * and geth's request limits (blocks, calls), before any thread hop. Call objects are parsed by
- * the RPC layer's call-object parser (the same as eth_call's) and arrive here serialized.
+ * the RPC layer's call-object parser (the same as eth_call's) and arrive here decoded.
  */
-import type { SerializedCallArgs } from "../callArgs.js";
+import type { CallArgs } from "../callArgs.js";
 import { SimulateError, SimulateErrorCode } from "./errors.js";
 import type { SerializedAccountOverride, SerializedBlockOverrides, SerializedStateOverrides } from "./overrides.js";
 import { MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS_PER_BLOCK, MAX_SIMULATE_TOTAL_CALLS } from "../../config/constants.js";
@@ -13,7 +13,7 @@ import { MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS_PER_BLOCK, MAX_SIMULATE_TOTAL_C
 export interface SimulateBlockInput {
   blockOverrides?: SerializedBlockOverrides;
   stateOverrides?: SerializedStateOverrides;
-  calls: SerializedCallArgs[];
+  calls: CallArgs[];
 }
 
 /** The first parameter of eth_simulateV1 (geth `simOpts`), parsed. */
@@ -117,7 +117,7 @@ export function parseBlockOverrides(v: unknown, where: string): SerializedBlockO
  * {@link MAX_SIMULATE_BLOCKS} blocks, too many calls per block or in total.
  * @throws SimulateError `INVALID_PARAMS` or `LIMIT_EXCEEDED`.
  */
-export function parseSimulateRequest(v: unknown, parseCall: (call: unknown) => SerializedCallArgs): SimulateRequest {
+export function parseSimulateRequest(v: unknown, parseCall: (call: unknown) => CallArgs): SimulateRequest {
   if (!isRecord(v)) throw invalid("invalid argument 0: simulation options object expected");
   const bsc = v.blockStateCalls ?? [];
   if (!Array.isArray(bsc)) throw invalid("invalid argument 0: blockStateCalls must be an array");

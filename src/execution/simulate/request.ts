@@ -6,6 +6,7 @@
  */
 import type { CallArgs } from "../callArgs.js";
 import { SimulateError, SimulateErrorCode } from "./errors.js";
+import { isHexData, isHexQuantity } from "../../util/hex.js";
 import type { SerializedAccountOverride, SerializedBlockOverrides, SerializedStateOverrides } from "./overrides.js";
 import { MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS_PER_BLOCK, MAX_SIMULATE_TOTAL_CALLS } from "../../config/constants.js";
 
@@ -32,19 +33,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-const QUANTITY = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/;
-const DATA = /^0x([0-9a-fA-F]{2})*$/;
-
 /** A 0x quantity of at most `bits` bits, lower-cased. */
 function quantity(v: unknown, where: string, bits = 256): string {
-  if (typeof v !== "string" || !QUANTITY.test(v)) throw invalid(`invalid argument 0: ${where}: hex number expected, got ${JSON.stringify(v)}`);
+  if (!isHexQuantity(v)) throw invalid(`invalid argument 0: ${where}: hex number expected, got ${JSON.stringify(v)}`);
   if (v.length - 2 > bits / 4) throw invalid(`invalid argument 0: ${where}: hex number > ${bits} bits`);
   return v.toLowerCase();
 }
 
 /** 0x data, of exactly `length` bytes when given, lower-cased. */
 function data(v: unknown, where: string, length?: number): string {
-  if (typeof v !== "string" || !DATA.test(v)) throw invalid(`invalid argument 0: ${where}: hex string expected, got ${JSON.stringify(v)}`);
+  if (!isHexData(v)) throw invalid(`invalid argument 0: ${where}: hex string expected, got ${JSON.stringify(v)}`);
   if (length !== undefined && v.length !== 2 + 2 * length) throw invalid(`invalid argument 0: ${where}: hex string has length ${(v.length - 2) / 2}, want ${length}`);
   return v.toLowerCase();
 }

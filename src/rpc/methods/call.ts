@@ -8,7 +8,7 @@
  * block's context instead, base/base issue #1439); without one, exactly as `latest`.
  */
 import type { CallBlockRef, CallMethod, CallRequest } from "../../execution/callRequest.js";
-import { parseBlockOverrides, parseStateOverrides } from "../../execution/simulate/request.js";
+import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { maxParams, parseCallArgs, required } from "../params.js";

@@ -13,7 +13,7 @@ import type { CallBlockRef } from "../../execution/callRequest.js";
 import type { CallArgs } from "../../execution/callExecutor.js";
 import type { ParityRequest, ParitySubject } from "../../execution/trace/parityRequest.js";
 import { PARITY_TRACE_TYPES, type ParityTraceType } from "../../execution/trace/parityTracer.js";
-import { parseBlockOverrides, parseStateOverrides } from "../../execution/simulate/request.js";
+import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";
 import { decodeRawTransaction } from "../../txpool/txpool.js";
 import { to0x } from "../../util/bytes.js";
 import type { RpcBackend } from "../backend.js";

@@ -5,7 +5,7 @@
  * (src/execution/simulate/simulator.ts), which answers the result's JSON text.
  */
 import type { CallBlockRef } from "../../execution/callRequest.js";
-import { parseSimulateRequest } from "../../execution/simulate/request.js";
+import { parseSimulateRequest } from "../simulateParams.js";
 import { to0x } from "../../util/bytes.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";

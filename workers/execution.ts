@@ -17,7 +17,7 @@ import { Chain } from "../src/blockchain/chain.js";
 import { CallExecutor } from "../src/execution/callExecutor.js";
 import { executeCallRequest } from "../src/execution/callRequest.js";
 import type { ExecutionWorkerData } from "../src/execution/pool/executionPool.js";
-import { decodeBatch, encodeBatchReplies, decodeCallTask, decodeMeterTask, decodeSendersTask, decodeTraceTask, decodeWitnessTask, encodeCallReply } from "../src/execution/pool/protocol.js";
+import { decodeCallRequest, frame, unframe, decodeMeterTask, decodeSendersTask, decodeTraceTask, decodeWitnessTask, encodeCallReply } from "../src/execution/pool/protocol.js";
 import { answerTraceRequest } from "../src/execution/trace/request.js";
 import { answerMeterRequest } from "../src/execution/metering/request.js";
 import { answerWitnessRequest } from "../src/blockchain/executionWitness.js";
@@ -56,7 +56,7 @@ export function ping(): string {
 }
 
 /**
- * A batch of call-family requests (msgpack in, msgpack out), run one after the other. Before
+ * A batch of call-family requests (framed msgpack in, framed msgpack out), run one after the other. Before
  * each, its start time and then its index go into `progress` (16 bytes shared with the pool:
  * Int32 index, then a Float64 epoch-ms time), so the pool's timeout counts from the start of the
  * request that runs.
@@ -77,7 +77,7 @@ export function call(batch: { tasks: Uint8Array; progress: SharedArrayBuffer }):
 let batchTail: Promise<void> = Promise.resolve();
 
 async function runBatch(batch: { tasks: Uint8Array; progress: SharedArrayBuffer }): Promise<Uint8Array> {
-  const tasks = decodeBatch(batch.tasks);
+  const tasks = unframe(batch.tasks);
   const index = new Int32Array(batch.progress, 0, 2);
   // Before the first index: the pool terminates this thread by its id when a request times out.
   Atomics.store(index, 1, threadId);
@@ -89,17 +89,17 @@ async function runBatch(batch: { tasks: Uint8Array; progress: SharedArrayBuffer 
     replies.push(await callOne(tasks[i]!));
   }
   Atomics.store(index, 0, tasks.length);
-  return encodeBatchReplies(replies);
+  return frame(replies);
 }
 
 /** One call-family request of a batch. */
 async function callOne(bytes: Uint8Array): Promise<Uint8Array> {
-  const task = decodeCallTask(bytes);
+  const req = decodeCallRequest(bytes);
   try {
     chain.refreshHead();
-    return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, task.req) });
+    return encodeCallReply({ ok: await executeCallRequest(chain, pending, executor, req) });
   } catch (e) {
-    log.debug({ err: e, method: task.req.method }, "call failed");
+    log.debug({ err: e, method: req.method }, "call failed");
     return encodeCallReply({ err: errorToObject(e) });
   }
 }

@@ -22,6 +22,7 @@ import { to0x, toHex } from "../util/bytes.js";
 import { isMissingRouteText } from "../util/foreignErrorText.js";
 import { BlobError, BlobErrorCode, wrongSize } from "./blobErrors.js";
 import { blobToCommitment, kzgBackend, verifyBlobProof, versionedHash, type KzgBackend } from "./kzg.js";
+import { isHexData } from "../util/hex.js";
 
 /** A versioned hash to fetch, with the blob's index in its block when known. */
 export interface IndexedBlobHash {
@@ -111,7 +112,7 @@ function quantity(v: unknown): number | undefined {
 
 /** Bytes of a 0x-hex field of exactly `bytes` bytes, or undefined. */
 function hexField(v: unknown, bytes: number): Uint8Array | undefined {
-  if (typeof v !== "string" || v.length !== 2 + 2 * bytes || !v.startsWith("0x") || !/^0x[0-9a-fA-F]*$/.test(v)) return undefined;
+  if (!isHexData(v, bytes)) return undefined;
   return new Uint8Array(Buffer.from(v.slice(2), "hex"));
 }
 

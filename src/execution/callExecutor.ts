@@ -35,6 +35,11 @@ import { HALT_MESSAGES, Halt } from "./evm/interpreter.js";
 import { TxInvalidCode, TxInvalidError } from "./evm/errors.js";
 import type { TxResult } from "./evm/transaction.js";
 import { readerSource } from "./state/readerSource.js";
+import type { CallArgs } from "./callArgs.js";
+import { callFees, callTxType, feeVariantOf } from "./callMessage.js";
+import { MAX_TX_GAS_EIP7825 } from "./constants.js";
+
+export type { CallArgs } from "./callArgs.js";
 
 /**
  * What calls need of the chain they run on: the head, the fork rules, the store, and fresh
@@ -59,25 +64,6 @@ export interface CallChain {
   getHeaderByHash(hash: Uint8Array): BlockHeader | undefined;
   /** BLOCKHASH for a block whose parent is `parentHash` (the fast EVM reads it synchronously). */
   evmBlockchain(parentHash: Uint8Array): { hashSync(n: bigint): Uint8Array };
-}
-
-/** Call arguments, decoded (geth `TransactionArgs`). */
-export interface CallArgs {
-  from?: Uint8Array;
-  to?: Uint8Array | null;
-  gas?: bigint;
-  gasPrice?: bigint;
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
-  maxFeePerBlobGas?: bigint;
-  value?: bigint;
-  data?: Uint8Array;
-  nonce?: bigint;
-  accessList?: { address: Uint8Array; storageKeys: Uint8Array[] }[];
-  blobVersionedHashes?: Uint8Array[];
-  /** EIP-7702 authorizations: each one's six fields (chain id, address, nonce, y parity, r, s) as bytes. */
-  authorizationList?: Uint8Array[][];
-  chainId?: bigint;
 }
 
 /** What a traced call sees: the VM and state it runs on, its block and gas (see {@link CallExecutor.traceCalls}). */
@@ -122,8 +108,6 @@ export function callContextOf(target: CallTarget): CallContext {
 }
 
 const ZERO_ADDRESS = new Uint8Array(20);
-/** EIP-7825 per-transaction gas limit (2^24), used if the fork params do not name it. */
-const MAX_TX_GAS_7825 = 16_777_216n;
 
 /** An {@link ExecutionError} `INVALID_CALL` for `reason` with geth's message. */
 function invalidCall(reason: InvalidCallReason, message: string, address?: Uint8Array): ExecutionError {
@@ -183,13 +167,19 @@ function refusedForGasLimit(e: unknown): boolean {
 }
 
 /**
- * What calls at one target share: the VM (its EVM and opcode tables), the overlay state with its
- * read caches, the block context (and its zero-base-fee twin) and the gas cap. Building it costs
- * more than a typical call (a VM is ~0.5 ms); every call runs inside a checkpoint that is
- * reverted, so the state stays the target's. Calls on one context run one at a time.
+ * What calls at one target share: the overlay state with its read caches, the fast engine's
+ * context, the reference engine's VM (its EVM and opcode tables), the block context (and its
+ * zero-base-fee twin) and the gas cap. A VM costs more than a typical call (~0.5 ms), so it is
+ * built only when the reference engine runs a call here ({@link CallExecutor.vmOf}): with the
+ * fast engine answering, a new context (every flashblock's) builds none. Every call runs inside
+ * a checkpoint that is reverted, so the state stays the target's. Calls on one context run one
+ * at a time.
  */
 interface ExecContext {
-  vm: VM;
+  /** The reference engine's VM, built on first use ({@link CallExecutor.vmOf}). */
+  vm?: Promise<VM>;
+  /** The context runs over an explicit state (the VM's OP fork then follows the header's timestamp). */
+  explicitState: boolean;
   state: OverlayStateManager;
   common: Common;
   header: BlockHeader;
@@ -280,24 +270,13 @@ export class CallExecutor {
       data: args.data ?? new Uint8Array(),
       chainId: common.chainId(),
     };
-    let type = 0;
-    if (args.authorizationList !== undefined) type = 4;
-    else if (args.blobVersionedHashes !== undefined) type = 3;
-    else if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined) type = 2;
-    else if (args.accessList !== undefined && args.gasPrice === undefined) type = common.isActivatedEIP(1559) ? 2 : 1;
-    else if (args.accessList !== undefined) type = 1;
-    if (type >= 2 && !common.isActivatedEIP(1559)) type = args.accessList !== undefined ? 1 : 0;
+    const type = callTxType(args, common.isActivatedEIP(1559));
     const accessList = (args.accessList ?? []).map((e) => [e.address, e.storageKeys] as [Uint8Array, Uint8Array[]]);
     let data: Record<string, unknown>;
-    if (type === 0) data = { ...base, type, gasPrice: args.gasPrice ?? 0n };
-    else if (type === 1) data = { ...base, type, gasPrice: args.gasPrice ?? 0n, accessList };
+    const { maxFee, tip } = callFees(args, type, baseFee);
+    if (type === 0) data = { ...base, type, gasPrice: maxFee };
+    else if (type === 1) data = { ...base, type, gasPrice: maxFee, accessList };
     else {
-      // geth: with only one of the caps given, the other defaults; with none, zero fees.
-      let maxFee = args.maxFeePerGas ?? args.gasPrice;
-      let tip = args.maxPriorityFeePerGas ?? args.gasPrice;
-      if (maxFee === undefined && tip !== undefined) maxFee = tip + (baseFee ?? 0n) * 2n;
-      maxFee ??= 0n;
-      tip ??= maxFee < 1n ? maxFee : 0n;
       if (tip > maxFee) throw invalidCall("tip-above-fee-cap", "max priority fee per gas higher than max fee per gas");
       data = { ...base, type, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList };
       if (type === 3) {
@@ -312,18 +291,13 @@ export class CallExecutor {
     return tx;
   }
 
-  /** True when the call pays nothing per gas (geth runs it with base fee 0). */
-  private zeroFee(args: CallArgs): boolean {
-    return (args.gasPrice ?? 0n) === 0n && (args.maxFeePerGas ?? 0n) === 0n && (args.maxPriorityFeePerGas ?? 0n) === 0n;
-  }
-
   /**
    * The shared context for calls in `ctx`: over `ctx.state` when given (the OP fork then follows
    * the header's own timestamp), else over the state after `ctx.header`. Cached per target: a
    * header's context is keyed by its hash and the current head (the head's state is read from
    * the flat tables, which move with the head); an explicit state's by the state object.
    */
-  private async context(ctx: CallContext): Promise<ExecContext> {
+  private context(ctx: CallContext): ExecContext {
     const { header } = ctx;
     let key: string | undefined;
     if (ctx.state === undefined) {
@@ -335,27 +309,26 @@ export class CallExecutor {
       if (hit !== undefined) return hit;
     }
     const common = this.chain.commonAt(header.number, header.timestamp);
-    let state: OverlayStateManager;
-    let vm: VM;
-    if (ctx.state === undefined) {
-      state = this.chain.stateManagerAt(header).state;
-      vm = await this.chain.makeVM(common, state, header.parentHash);
-    } else {
-      state = this.chain.overlayOn(ctx.state);
-      vm = await this.chain.makeVM(common, state, header.parentHash, header.timestamp);
-    }
-    const ec: ExecContext = { vm, state, common, header, blocks: new Map(), caps: new Map(), tail: Promise.resolve() };
+    const explicitState = ctx.state !== undefined;
+    const state = ctx.state === undefined ? this.chain.stateManagerAt(header).state : this.chain.overlayOn(ctx.state);
+    const ec: ExecContext = { explicitState, state, common, header, blocks: new Map(), caps: new Map(), tail: Promise.resolve() };
     if (ctx.precompiles !== undefined || ctx.blobBaseFee !== undefined) ec.overrides = { precompiles: ctx.precompiles, blobBaseFee: ctx.blobBaseFee };
     if (key !== undefined) this.contexts.set(key, ec);
     else this.explicitContexts.set(ctx.state!, ec);
     return ec;
   }
 
+  /** The reference engine's VM of `ec`, built the first time the reference engine runs there. */
+  private vmOf(ec: ExecContext): Promise<VM> {
+    ec.vm ??= this.chain.makeVM(ec.common, ec.state, ec.header.parentHash, ec.explicitState ? ec.header.timestamp : undefined);
+    return ec.vm;
+  }
+
   /** The block environment of `ec` for `args`: geth runs calls that pay nothing with base fee 0 (and blob base fee 0). */
   private blockFor(ec: ExecContext, args: CallArgs): ReturnType<typeof createBlock> {
-    const zeroBase = this.zeroFee(args);
-    const zeroBlob = zeroBase && (args.maxFeePerBlobGas ?? 0n) === 0n && ec.header.excessBlobGas !== undefined;
-    const key = zeroBlob ? "zero-blob" : zeroBase ? "zero" : "base";
+    const key = feeVariantOf(args, ec.header);
+    const zeroBase = key !== "base";
+    const zeroBlob = key === "zero-blob";
     let block = ec.blocks.get(key);
     if (block === undefined) {
       const { header } = ec;
@@ -374,7 +347,7 @@ export class CallExecutor {
    * is reverted afterwards (the context keeps the target's state for the next call).
    */
   private async withContext<T>(ctx: CallContext, fn: (ec: ExecContext) => Promise<T>): Promise<T> {
-    const ec = await this.context(ctx);
+    const ec = this.context(ctx);
     const run = ec.tail.then(async () => {
       await ec.state.checkpoint();
       try {
@@ -427,7 +400,8 @@ export class CallExecutor {
 
   private effectiveCap(common: Common, cap: bigint): bigint {
     if (common.isActivatedEIP(7825)) {
-      let max = MAX_TX_GAS_7825;
+      // The EIP's cap, if the fork params do not name it.
+      let max = MAX_TX_GAS_EIP7825;
       try {
         max = BigInt(common.param("maxTransactionGasLimit"));
       } catch {
@@ -454,7 +428,7 @@ export class CallExecutor {
   async call(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<Uint8Array> {
     return this.withContext(callContextOf(target), async (ec) => {
       const gas = this.gasFor(ec, args, cap);
-      const out = this.fastRun(ec, args, gas) ?? (await this.runOnce(ec.vm, this.blockFor(ec, args), this.buildTx(ec.common, args, gas, ec.header.baseFeePerGas), args));
+      const out = this.fastRun(ec, args, gas) ?? (await this.runOnce(await this.vmOf(ec), this.blockFor(ec, args), this.buildTx(ec.common, args, gas, ec.header.baseFeePerGas), args));
       if (out.error === "revert") throw revertError(out.returnValue);
       if (out.error !== undefined) throw new ExecutionError({ code: ExecutionErrorCode.HALTED, reason: out.error }, gethHaltMessage(out.error, out.gasUsed));
       return out.returnValue;
@@ -472,10 +446,11 @@ export class CallExecutor {
       for (const args of calls) {
         const gas = this.gasFor(ec, args, cap);
         const tx = this.buildTx(ec.common, args, gas, ec.header.baseFeePerGas);
-        const end = observe.start({ vm: ec.vm, state: ec.state, header: ec.header, args, gas });
+        const vm = await this.vmOf(ec);
+        const end = observe.start({ vm, state: ec.state, header: ec.header, args, gas });
         let out: CallOutcome;
         try {
-          out = await this.runOnce(ec.vm, this.blockFor(ec, args), tx, args);
+          out = await this.runOnce(vm, this.blockFor(ec, args), tx, args);
         } finally {
           end.detach();
         }
@@ -490,7 +465,7 @@ export class CallExecutor {
    */
   async estimateGas(target: CallTarget, args: CallArgs, cap = RPC_GAS_CAP): Promise<bigint> {
     return this.withContext(callContextOf(target), async (ec) => {
-      const { vm, state, common, header } = ec;
+      const { state, common, header } = ec;
       const block = this.blockFor(ec, args);
       let hi = args.gas !== undefined && args.gas >= 21_000n ? args.gas : header.gasLimit;
       const feePerGas = args.maxFeePerGas ?? args.gasPrice ?? 0n;
@@ -524,7 +499,7 @@ export class CallExecutor {
         const tx = this.buildTx(common, args, gasLimit, header.baseFeePerGas);
         await state.checkpoint();
         try {
-          const out = await this.runOnce(vm, block, tx, args);
+          const out = await this.runOnce(await this.vmOf(ec), block, tx, args);
           if (out.error === undefined) return { ok: true, gasUsed: out.gasUsed, refund: out.refund };
           if (out.error === "revert") return { ok: false, gasUsed: out.gasUsed, refund: out.refund, revertData: out.returnValue };
           return { ok: false, gasUsed: out.gasUsed, refund: out.refund, error: out.error };
@@ -551,7 +526,7 @@ export class CallExecutor {
     cap = RPC_GAS_CAP,
   ): Promise<{ accessList: { address: string; storageKeys: string[] }[]; gasUsed: bigint; error?: string }> {
     return this.withContext(callContextOf(target), async (ec) => {
-      const { vm, state, common, header } = ec;
+      const { state, common, header } = ec;
       const block = this.blockFor(ec, args);
       const gas = this.gasFor(ec, args, cap);
       const from = bytesToHex(args.from ?? ZERO_ADDRESS);
@@ -576,7 +551,7 @@ export class CallExecutor {
           const tx = this.buildTx(common, withList, gas, header.baseFeePerGas);
           await state.checkpoint();
           try {
-            out = await this.runOnce(vm, block, tx, args, true);
+            out = await this.runOnce(await this.vmOf(ec), block, tx, args, true);
           } finally {
             await state.revert();
             state.originalStorageCache.clear();

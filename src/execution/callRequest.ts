@@ -6,17 +6,16 @@
  *
  * The RPC thread parses the parameters and resolves the block tag to a block hash (or to
  * `pending`) before a request is sent, so malformed requests are refused without a thread hop
- * and every worker executes exactly the block the RPC thread saw. The decoded call arguments
- * cross the boundary as {@link SerializedCallArgs}: strings only (0x hex), no bigint and no class
- * instance, so the message is plain msgpack.
+ * and every worker executes exactly the block the RPC thread saw. The call arguments cross the
+ * boundary in their one decoded form ({@link CallArgs}: bigint and bytes, no class instance),
+ * inside the batch's one msgpack encoding (src/execution/pool/protocol.ts).
  */
 import { toData, toQuantity } from "../chain/json/quantity.js";
-import { fromHex } from "../util/bytes.js";
-import { callContextOf, type CallChain, type CallExecutor, type CallTarget } from "./callExecutor.js";
-import { deserializeCallArgs, type SerializedCallArgs } from "./callArgs.js";
+import { callContextOf, type CallChain, type CallExecutor } from "./callExecutor.js";
+import type { CallArgs } from "./callArgs.js";
+import { resolveCallTarget, type CallBlockRef, type PendingCallTarget } from "./callTarget.js";
 
-export { deserializeCallArgs, serializeCallArgs, type SerializedCallArgs } from "./callArgs.js";
-import { ExecutionError, ExecutionErrorCode } from "./errors.js";
+export { resolveCallTarget, type CallBlockRef, type PendingCallTarget, type PendingPosition } from "./callTarget.js";
 import type { WitnessRequest } from "./witness/request.js";
 import type { TraceRequest } from "./trace/request.js";
 import type { MeterRequest } from "./metering/request.js";
@@ -30,31 +29,14 @@ import { MAX_SIMULATE_BLOCKS } from "../config/constants.js";
 /** The methods the execution pool serves. */
 export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList" | "eth_simulateV1";
 
-/**
- * Where a request runs: after a block named by hash (resolved from the tag by the RPC thread),
- * or `pending` — the pre-confirmed state as the executing thread sees it when it runs (the
- * latest sealed block when there is none).
- */
-export type CallBlockRef = { hash: string } | { pending: true; at?: PendingPosition };
-
-/**
- * A pending block as of one flashblock (`{blockNumber, flashblockIndex}` block parameters): the
- * executing thread runs the call on the state after that flashblock, or on canonical block
- * `blockNumber` once it is canonical there.
- */
-export interface PendingPosition {
-  blockNumber: number;
-  flashblockIndex: number;
-}
-
-/** A call-family request: plain strings and objects only. */
+/** A call-family request: plain values, bigint and bytes only (no class instance). */
 export interface CallRequest {
   method: CallMethod;
   /** The call object, parsed and validated by the RPC thread. */
-  args: SerializedCallArgs;
+  args: CallArgs;
   block: CallBlockRef;
-  /** Gas cap (`--rpc.gascap`), decimal string. */
-  gasCap: string;
+  /** Gas cap (`--rpc.gascap`). */
+  gasCap: bigint;
   /** eth_call / eth_estimateGas: state overrides (third parameter). */
   stateOverrides?: SerializedStateOverrides;
   /** eth_call / eth_estimateGas: block overrides (fourth parameter). */
@@ -90,31 +72,13 @@ export interface CallService {
 }
 
 /**
- * Where `pending` calls run on the executing thread, asked when a request runs: the pending
- * block's context over the pre-confirmed state, or undefined when there is none (the call then
- * runs on the latest sealed block). The flashblocks layer implements it
- * (`pendingCallTargetOf`, src/flashblocks/pendingContext.ts); execution only calls it.
- */
-export type PendingCallTarget = (at?: PendingPosition) => CallTarget | undefined;
-
-/** The execution target of `ref` on `chain` (pending resolved through `pending` now). */
-export function resolveCallTarget(chain: CallChain, pending: PendingCallTarget, ref: CallBlockRef): CallTarget {
-  // A position always resolves (to the pending state as of it, or its canonical block) or throws.
-  if ("pending" in ref) return (ref.at === undefined ? pending() : pending(ref.at)) ?? chain.head.header;
-  const header = chain.getHeaderByHash(fromHex(ref.hash));
-  // The block was canonical when the RPC thread resolved the tag; a reorg since then removed it.
-  if (header === undefined) throw new ExecutionError({ code: ExecutionErrorCode.HEADER_NOT_FOUND, hash: ref.hash }, "header not found");
-  return header;
-}
-
-/**
  * Executes `req` with `executor` over `chain` and returns the JSON text of the result
  * (eth_call: output data; eth_estimateGas: gas quantity; eth_createAccessList: the list object).
  */
 export async function executeCallRequest(chain: CallChain, pending: PendingCallTarget, executor: CallExecutor, req: CallRequest): Promise<string> {
-  const args = deserializeCallArgs(req.args);
+  const args = req.args;
   let target = resolveCallTarget(chain, pending, req.block);
-  const cap = BigInt(req.gasCap);
+  const cap = req.gasCap;
   if (req.stateOverrides !== undefined || req.blockOverrides !== undefined) target = overriddenTarget(chain, target, req.stateOverrides, req.blockOverrides);
   switch (req.method) {
     case "eth_simulateV1": {

@@ -9,7 +9,8 @@ import type { BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { OpFork } from "../chain/op/forks.js";
 import { CALL_STATE_ADMISSION_SLOTS, CALL_STATE_MAX_ACCOUNTS, CALL_STATE_MAX_SLOTS } from "../config/constants.js";
-import type { CallArgs } from "./callExecutor.js";
+import type { CallArgs } from "./callArgs.js";
+import { callFees, callTxType, feeVariantOf, type FeeVariant } from "./callMessage.js";
 import { blockEnvOf, FastEvm } from "./evm/engine.js";
 import type { PrecompileSet } from "./evm/precompiles/index.js";
 import { movedPrecompileSet } from "./simulate/precompileSet.js";
@@ -18,9 +19,6 @@ import { LoadAdmission } from "./evm/loadAdmission.js";
 import { EvmState, type StateSource } from "./evm/state.js";
 import { authorizationFromBytes, runTransaction, type EvmTransaction, type TxResult } from "./evm/transaction.js";
 
-/** Which block environment a call runs in: geth zeroes the base fee (and blob base fee) for calls that pay nothing. */
-export type FeeVariant = "base" | "zero" | "zero-blob";
-
 const ZERO_ADDRESS = new Uint8Array(20);
 const EMPTY = new Uint8Array(0);
 const NO_LIST: readonly never[] = [];
@@ -28,32 +26,12 @@ const NO_LIST: readonly never[] = [];
 const admission = new LoadAdmission(CALL_STATE_ADMISSION_SLOTS);
 
 /**
- * The message of a call (geth `TransactionArgs.ToMessage` for eth_call): the type follows the
- * fields given; with only one of the fee caps given the other defaults; with none, zero fees.
+ * The message of a call (geth `TransactionArgs.ToMessage` for eth_call, rules in callMessage.ts).
  * Fee caps are checked by the transaction layer (tip above cap is an error).
  */
 export function callTransaction(args: CallArgs, gasLimit: bigint, baseFee: bigint | undefined, eip1559: boolean): EvmTransaction {
-  let type = 0;
-  if (args.authorizationList !== undefined) type = 4;
-  else if (args.blobVersionedHashes !== undefined) type = 3;
-  else if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined) type = 2;
-  else if (args.accessList !== undefined && args.gasPrice === undefined) type = eip1559 ? 2 : 1;
-  else if (args.accessList !== undefined) type = 1;
-  if (type >= 2 && !eip1559) type = args.accessList !== undefined ? 1 : 0;
-  let maxFee: bigint;
-  let tip: bigint;
-  if (type < 2) {
-    maxFee = args.gasPrice ?? 0n;
-    tip = maxFee;
-  } else {
-    let mf = args.maxFeePerGas ?? args.gasPrice;
-    let t = args.maxPriorityFeePerGas ?? args.gasPrice;
-    if (mf === undefined && t !== undefined) mf = t + (baseFee ?? 0n) * 2n;
-    mf ??= 0n;
-    t ??= mf < 1n ? mf : 0n;
-    maxFee = mf;
-    tip = t;
-  }
+  const type = callTxType(args, eip1559);
+  const { maxFee, tip } = callFees(args, type, baseFee);
   const auths = args.authorizationList as Uint8Array[][] | undefined;
   return {
     type,
@@ -70,17 +48,6 @@ export function callTransaction(args: CallArgs, gasLimit: bigint, baseFee: bigin
     maxFeePerBlobGas: args.maxFeePerBlobGas ?? 0n,
     authorizationList: auths === undefined ? NO_LIST : auths.map(authorizationFromBytes),
   };
-}
-
-/** True when a call pays nothing per gas (geth then runs it with base fee 0). */
-export function isZeroFeeCall(args: CallArgs): boolean {
-  return (args.gasPrice ?? 0n) === 0n && (args.maxFeePerGas ?? 0n) === 0n && (args.maxPriorityFeePerGas ?? 0n) === 0n;
-}
-
-/** The fee variant of `args` at a header (blob base fee zeroed only when the call pays no blob fee either). */
-export function feeVariantOf(args: CallArgs, header: BlockHeader): FeeVariant {
-  if (!isZeroFeeCall(args)) return "base";
-  return (args.maxFeePerBlobGas ?? 0n) === 0n && header.excessBlobGas !== undefined ? "zero-blob" : "zero";
 }
 
 /** The fast engine's part of a call context: the engine, the cached state and the block environments. */

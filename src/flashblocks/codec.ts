@@ -10,6 +10,7 @@ import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } 
 import { to0x, fromHex } from "../util/bytes.js";
 import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";
 import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../config/constants.js";
+import { isHexData, isHexQuantity } from "../util/hex.js";
 
 /** Flashblocks per payload are capped at 16 (base/base `MAX_FLASHBLOCKS_PER_PAYLOAD`); Base mainnet sends 0..10. */
 export const MAX_FLASHBLOCKS_PER_PAYLOAD = 16;
@@ -103,7 +104,7 @@ function objectField(o: Json, key: string, path: string): Json {
 function dataField(o: Json, key: string, path: string, length?: number): Uint8Array {
   const v = o[key];
   if (v === undefined) throw bad(path, "missing, expected 0x-prefixed hex data");
-  if (typeof v !== "string" || !/^0x(?:[0-9a-fA-F]{2})*$/.test(v)) throw bad(path, "expected 0x-prefixed hex data of whole bytes");
+  if (!isHexData(v)) throw bad(path, "expected 0x-prefixed hex data of whole bytes");
   const bytes = fromHex(v);
   if (length !== undefined && bytes.length !== length) throw bad(path, `expected ${length} bytes, got ${bytes.length}`);
   return bytes;
@@ -112,7 +113,7 @@ function dataField(o: Json, key: string, path: string, length?: number): Uint8Ar
 function quantityField(o: Json, key: string, path: string, max: bigint): bigint {
   const v = o[key];
   if (v === undefined) throw bad(path, "missing, expected a hex quantity");
-  if (typeof v !== "string" || !/^0x(?:0|[1-9a-fA-F][0-9a-fA-F]*)$/.test(v)) {
+  if (!isHexQuantity(v)) {
     throw bad(path, "expected a hex quantity (0x-prefixed, no leading zeros)");
   }
   const n = BigInt(v);

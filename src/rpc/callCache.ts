@@ -1,7 +1,8 @@
 /**
  * Identical call-family requests answered once (eth_call, eth_estimateGas,
- * eth_createAccessList): a request is keyed by an xxHash3-128 of its method, decoded arguments, overrides (and simulation),
- * resolved block hash and gas cap. Concurrent identical requests share one execution, and a
+ * eth_createAccessList): a request is keyed by an xxHash3-128 of its encoded bytes (method, decoded
+ * arguments, overrides and simulation, resolved block hash, gas cap: the bytes the pool then sends,
+ * encoded once, src/execution/pool/protocol.ts). Concurrent identical requests share one execution, and a
  * bounded cache answers repeats of a request at the same block until the head moves (any head
  * change, reorgs included, empties it). Results and deterministic execution errors (reverts,
  * halts, invalid calls) are cached; busy, timeout and worker errors never are. `pending`
@@ -14,6 +15,7 @@ import type { CallRequest, CallService } from "../execution/callRequest.js";
 import type { WitnessRequest } from "../execution/witness/request.js";
 import type { TraceRequest } from "../execution/trace/request.js";
 import { ExecutionError } from "../execution/errors.js";
+import { encodeCallRequest } from "../execution/pool/protocol.js";
 import { counter } from "../util/metrics.js";
 
 /** Call-family requests by how the cache answered them. */
@@ -66,9 +68,8 @@ export class CallCache implements CallService {
       callCacheRequestsTotal.inc({ outcome: "uncached" });
       return this.inner.execute(req);
     }
-    // Overrides and a simulation are part of the request: two requests differing only there differ.
-    const extra = req.stateOverrides === undefined && req.blockOverrides === undefined && req.simulate === undefined ? "" : `\n${JSON.stringify([req.stateOverrides, req.blockOverrides, req.simulate])}`;
-    const key = xxh3.xxh128(`${req.method}\n${req.block.hash}\n${req.gasCap}\n${JSON.stringify(req.args)}${extra}`);
+    // The whole request is the key (overrides and a simulation included): two requests differing anywhere differ.
+    const key = xxh3.xxh128(encodeCallRequest(req));
     const cached = this.answers.get(key);
     if (cached !== undefined) {
       callCacheRequestsTotal.inc({ outcome: "hit" });

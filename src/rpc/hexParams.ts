@@ -10,6 +10,7 @@
  * The encodings themselves are in `src/chain/json/quantity.ts`.
  */
 import { InvalidParamsError } from "./errors.js";
+import { isHexDigits } from "../util/hex.js";
 
 /** Identifies a parameter in error messages: its position in `params` (geth style), or a name. */
 export type ParamRef = number | string;
@@ -39,8 +40,6 @@ function has0xPrefix(s: string): boolean {
   return s.length >= 2 && s[0] === "0" && (s[1] === "x" || s[1] === "X");
 }
 
-const HEX_DIGITS = /^[0-9a-fA-F]*$/;
-
 /** Options of {@link parseQuantity}. */
 export interface ParseQuantityOptions {
   /** Largest bit width accepted: 64 (hexutil.Uint64, the default) or 256 (hexutil.Big). */
@@ -62,7 +61,7 @@ export function parseQuantity(value: unknown, param: ParamRef, opts: ParseQuanti
   const digits = value.slice(2);
   if (digits.length === 0) fail(param, ERR.emptyNumber);
   if (digits.length > 1 && digits[0] === "0") fail(param, ERR.leadingZero);
-  if (!HEX_DIGITS.test(digits)) fail(param, ERR.syntax);
+  if (!isHexDigits(digits)) fail(param, ERR.syntax);
   if (digits.length > bits / 4) fail(param, bits === 64 ? ERR.uint64Range : ERR.big256Range);
   return BigInt("0x" + digits);
 }
@@ -102,7 +101,7 @@ export function parseData(value: unknown, param: ParamRef, expectedLength?: numb
   if (expectedLength !== undefined && digits.length !== expectedLength * 2) {
     fail(param, `hex string has length ${digits.length}, want ${expectedLength * 2} for ${goType}`);
   }
-  if (!HEX_DIGITS.test(digits)) fail(param, typeError(ERR.syntax, goType));
+  if (!isHexDigits(digits)) fail(param, typeError(ERR.syntax, goType));
   return hexToBytes(digits);
 }
 

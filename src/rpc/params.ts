@@ -3,7 +3,8 @@
  */
 import { InvalidParamsError } from "./errors.js";
 import { parseAddress, parseData, parseQuantity } from "./hexParams.js";
-import type { CallArgs } from "../execution/callExecutor.js";
+import { isHexDigits } from "../util/hex.js";
+import type { CallArgs } from "../execution/callArgs.js";
 
 /** Throws when a required parameter is missing. */
 export function required(params: unknown[], index: number): unknown {
@@ -29,7 +30,7 @@ export function parseStorageKey(value: unknown): Uint8Array {
   if (typeof value !== "string") throw new InvalidParamsError("invalid argument: storage key must be a hex string");
   let h = value.startsWith("0x") || value.startsWith("0X") ? value.slice(2) : value;
   if (h.length % 2 === 1) h = "0" + h;
-  if (!/^[0-9a-fA-F]*$/.test(h)) throw new InvalidParamsError(`invalid hex in storage key: ${JSON.stringify(value)}`);
+  if (!isHexDigits(h)) throw new InvalidParamsError(`invalid hex in storage key: ${JSON.stringify(value)}`);
   if (h.length > 64) throw new InvalidParamsError(`storage key too long (want at most 32 bytes): ${JSON.stringify(value)}`);
   return new Uint8Array(Buffer.from(h.padStart(64, "0"), "hex"));
 }

@@ -22,6 +22,7 @@ import type { OpChainConfig } from "../chain/op/forks.js";
 import { DEPOSIT_TX_TYPE, DepositTransaction } from "../chain/op/depositTx.js";
 import { fromHex, to0x } from "../util/bytes.js";
 import { TypedError } from "../util/errors.js";
+import { isHexData, isHexQuantity } from "../util/hex.js";
 
 /** What rebuilding needs from the chain: the fork rules at a block, and whether it is an OP chain. */
 export interface BlockRulesSource {
@@ -55,8 +56,6 @@ export class BlockFromRpcError extends TypedError<BlockFromRpcErrorType> {
 
 type Json = Record<string, unknown>;
 
-const HEX_BYTES = /^0x([0-9a-fA-F]{2})*$/;
-const HEX_QUANTITY = /^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/;
 
 /** Reads the fields of one JSON object, failing with the location and field name. */
 class FieldReader {
@@ -80,7 +79,7 @@ class FieldReader {
 
   quantity(field: string): bigint {
     const v = this.o[field];
-    if (typeof v !== "string" || !HEX_QUANTITY.test(v)) this.fail(field, `must be a hex quantity, got ${JSON.stringify(v) ?? "nothing"}`);
+    if (!isHexQuantity(v)) this.fail(field, `must be a hex quantity, got ${JSON.stringify(v) ?? "nothing"}`);
     return BigInt(v);
   }
 
@@ -90,7 +89,7 @@ class FieldReader {
 
   bytes(field: string, len?: number): Uint8Array {
     const v = this.o[field];
-    if (typeof v !== "string" || !HEX_BYTES.test(v)) this.fail(field, `must be 0x-prefixed hex bytes, got ${JSON.stringify(v) ?? "nothing"}`);
+    if (!isHexData(v)) this.fail(field, `must be 0x-prefixed hex bytes, got ${JSON.stringify(v) ?? "nothing"}`);
     const b = fromHex(v);
     if (len !== undefined && b.length !== len) this.fail(field, `must be ${len} bytes, got ${b.length}`);
     return b;
@@ -134,8 +133,8 @@ function accessListOf(r: FieldReader): AccessListJson {
     const item = FieldReader.object(e, `accessList[${i}]`, { field: "accessList" });
     const address = item.address;
     const keys = item.storageKeys;
-    if (typeof address !== "string" || !HEX_BYTES.test(address) || address.length !== 42) r.fail(`accessList[${i}].address`, "must be a 20-byte address");
-    if (!Array.isArray(keys) || keys.some((k) => typeof k !== "string" || !HEX_BYTES.test(k) || k.length !== 66)) {
+    if (!isHexData(address, 20)) r.fail(`accessList[${i}].address`, "must be a 20-byte address");
+    if (!Array.isArray(keys) || keys.some((k) => !isHexData(k, 32))) {
       r.fail(`accessList[${i}].storageKeys`, "must be an array of 32-byte hex keys");
     }
     return { address: address as `0x${string}`, storageKeys: keys as `0x${string}`[] };
@@ -216,7 +215,7 @@ function signedTxFromJson(r: FieldReader, type: number, common: Common): TypedTr
       );
     case 3: {
       const hashes = r.array("blobVersionedHashes").map((h, i) => {
-        if (typeof h !== "string" || !HEX_BYTES.test(h) || h.length !== 66) r.fail(`blobVersionedHashes[${i}]`, "must be a 32-byte hash");
+        if (!isHexData(h, 32)) r.fail(`blobVersionedHashes[${i}]`, "must be a 32-byte hash");
         return h as `0x${string}`;
       });
       return createBlob4844Tx(

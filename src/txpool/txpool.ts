@@ -38,11 +38,12 @@ import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXP
 import { fromHex, to0x, toHex } from "../util/bytes.js";
 import { TxPoolError, TxPoolErrorCode } from "./errors.js";
 import { ethereumjsEip7825Decode } from "../util/foreignErrorText.js";
+import { MAX_TX_GAS_EIP7825 } from "../execution/constants.js";
 
 /** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
 const RLP_LIST_PREFIX = 0xc0;
-/** EIP-7825 per-transaction gas cap (2^24), active on Base from Azul (the Osaka EIPs; revm `TX_GAS_LIMIT_CAP`). */
-export const MAX_TX_GAS_EIP7825 = 16_777_216n;
+/** EIP-7825 per-transaction gas cap, shared with calls (src/execution/constants.ts). */
+export { MAX_TX_GAS_EIP7825 };
 /** Width of a storage slot key (the L1Block slots are read as 32-byte keys). */
 const SLOT_KEY_BYTES = 32;
 /** The L1Block predeploy whose storage holds the L1 fee parameters. */

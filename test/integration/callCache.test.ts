@@ -19,7 +19,7 @@ import { toJsonRpcError } from "../../src/rpc/errors.js";
 import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
-import { to0x } from "../../src/util/bytes.js";
+import { fromHex, to0x } from "../../src/util/bytes.js";
 import type { WitnessRequest } from "../../src/execution/witness/request.js";
 import type { TraceRequest } from "../../src/execution/trace/request.js";
 
@@ -57,12 +57,12 @@ describe("call cache", () => {
 
   const estimate = (value: string, hash = to0x(chain.head.hash())): CallRequest => ({
     method: "eth_estimateGas",
-    args: { from: a[0]!.address, to: a[1]!.address, value },
+    args: { from: fromHex(a[0]!.address), to: fromHex(a[1]!.address), value: BigInt(value) },
     block: { hash },
-    gasCap: "50000000",
+    gasCap: 50_000_000n,
   });
   /** A call whose code reverts with 32 bytes of data. */
-  const revert: () => CallRequest = () => ({ method: "eth_call", args: { data: "0x602a60005260206000fd" }, block: { hash: to0x(chain.head.hash()) }, gasCap: "50000000" });
+  const revert: () => CallRequest = () => ({ method: "eth_call", args: { data: fromHex("0x602a60005260206000fd") }, block: { hash: to0x(chain.head.hash()) }, gasCap: 50_000_000n });
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), "basalt-callcache-"));

@@ -23,7 +23,12 @@ import { answerTraceRequest, type TraceRequest } from "../../src/execution/trace
 import { OpDevSequencer } from "../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../src/txpool/txpool.js";
 import { to0x } from "../../src/util/bytes.js";
+import { parseCallArgs } from "../../src/rpc/params.js";
+import type { CallArgs } from "../../src/execution/callArgs.js";
 import { callerRuntime, calleeRuntime, deploy } from "../../bench/workload/traceContracts.js";
+
+/** A call object as the RPC thread decodes it. */
+const callArgs = (o: Record<string, unknown>): CallArgs => parseCallArgs(o, 0);
 
 const silent = pino({ level: "silent" });
 const accounts = devAccounts();
@@ -217,27 +222,27 @@ describe("tracers over devnet blocks", () => {
   it("debug_traceCall / debug_traceCallMany: calls at the head's state, overrides, bundles see earlier calls", async () => {
     const head = { hash: to0x(chain.head.hash()) };
     const word = (n: number): string => "0x" + n.toString(16).padStart(64, "0");
-    const call = (await trace({ kind: "calls", bundles: [[{ from: addr(5), to: caller, data: word(1), gas: "0x30000" }]], many: false, block: head, gasCap: "50000000", config: { tracer: "callTracer" } })) as Record<string, unknown>;
+    const call = (await trace({ kind: "calls", bundles: [[callArgs({ from: addr(5), to: caller, data: word(1), gas: "0x30000" })]], many: false, block: head, gasCap: 50_000_000n, config: { tracer: "callTracer" } })) as Record<string, unknown>;
     expect(call.from).toBe(addr(5));
     expect(call.gas).toBe("0x30000");
     expect((call.calls as Record<string, unknown>[])[0]!.revertReason).toBe("nope");
     // A state override gives the callee other code: STOP at once.
     const overridden = (await trace({
       kind: "calls",
-      bundles: [[{ from: addr(5), to: callee, data: word(1) }]],
+      bundles: [[callArgs({ from: addr(5), to: callee, data: word(1) })]],
       many: false,
       block: head,
-      gasCap: "50000000",
+      gasCap: 50_000_000n,
       config: { tracer: "callTracer" },
       stateOverrides: { [callee]: { code: "0x00" } },
     })) as Record<string, unknown>;
     expect(overridden.error).toBeUndefined();
     const many = (await trace({
       kind: "calls",
-      bundles: [[{ from: addr(5), to: callee, data: word(9) }], [{ from: addr(5), to: callee, data: word(3) }]],
+      bundles: [[callArgs({ from: addr(5), to: callee, data: word(9) })], [callArgs({ from: addr(5), to: callee, data: word(3) })]],
       many: true,
       block: head,
-      gasCap: "50000000",
+      gasCap: 50_000_000n,
       config: { tracer: "prestateTracer" },
     })) as Record<string, Record<string, unknown>>[][];
     expect(many).toHaveLength(2);
@@ -256,10 +261,10 @@ describe("tracers over devnet blocks", () => {
     const slot0 = async (txIndex: number): Promise<unknown> => {
       const r = (await trace({
         kind: "calls",
-        bundles: [[{ from: addr(5), to: callee, data: "0x" + "9".padStart(64, "0") }]],
+        bundles: [[callArgs({ from: addr(5), to: callee, data: "0x" + "9".padStart(64, "0") })]],
         many: false,
         block: { hash: blockHash },
-        gasCap: "50000000",
+        gasCap: 50_000_000n,
         config: { tracer: "prestateTracer" },
         txIndex,
       })) as Record<string, Record<string, unknown>>;

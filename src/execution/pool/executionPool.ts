@@ -31,7 +31,7 @@ import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolBatchRequests, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { PoolError, PoolErrorCode } from "./errors.js";
-import { decodeBatchReplies, decodeCallReply, encodeBatch, encodeCallTask, encodeMeterTask, encodeSendersTask, encodeTraceTask, encodeWitnessTask, reviveError } from "./protocol.js";
+import { decodeCallReply, encodeCallRequest, encodeMeterTask, frame, unframe, encodeSendersTask, encodeTraceTask, encodeWitnessTask, reviveError } from "./protocol.js";
 import { tracerNameOf, type TraceRequest } from "../trace/request.js";
 import { traceSeconds } from "../trace/metrics.js";
 import type { WitnessRequest } from "../witness/request.js";
@@ -222,7 +222,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       outcome("rejected");
       throw new PoolError({ code: PoolErrorCode.QUEUE_FULL, waiting: depth, maxQueue }, `server busy: ${depth} execution requests waiting (--rpc.queue ${maxQueue}); retry later`);
     }
-    const task = encodeCallTask({ req });
+    const task = encodeCallRequest(req);
     let bytes: Uint8Array;
     try {
       bytes = await new Promise<Uint8Array>((resolve, reject) => {
@@ -323,10 +323,10 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       this.inFlight.add(batch);
       poolBatchRequests.observe(jobs.length);
       this.piscina
-        .run({ tasks: encodeBatch(jobs.map((j) => j.task)), progress: batch.progress.index.buffer }, { name: "call" })
+        .run({ tasks: frame(jobs.map((j) => j.task)), progress: batch.progress.index.buffer }, { name: "call" })
         .then(
           (r) => {
-            const replies = decodeBatchReplies(r as Uint8Array);
+            const replies = unframe(r as Uint8Array);
             jobs.forEach((j, i) => this.answer(j, replies[i]!));
           },
           (e: unknown) => this.batchFailed(batch, e),

@@ -1,6 +1,8 @@
 /**
- * The bytes exchanged with the execution pool's workers: msgpack of plain values only (no class
- * instances cross the thread boundary). A worker never throws across it: an error answer
+ * The bytes exchanged with the execution pool's workers: msgpack of plain values, bigint and
+ * bytes (no class instances cross the thread boundary). A call-family request is encoded once,
+ * on the RPC thread ({@link encodeCallRequest}, memoized per request object: the call cache keys
+ * on the same bytes); a batch is those bytes framed end to end ({@link frame}), not packed again. A worker never throws across it: an error answer
  * carries the error's `toObject()` form (code, message, metadata), and the RPC thread rebuilds
  * the typed error ({@link reviveError}), which src/rpc/errors.ts maps like any other.
  */
@@ -14,7 +16,14 @@ import { ExecutionError } from "../errors.js";
 import { BasaltError, type ErrorObject } from "../../util/errors.js";
 import { PoolError } from "./errors.js";
 
-const packr = new Packr({ useRecords: false, moreTypes: false });
+/**
+ * bigint in both directions (call arguments and gas caps are bigint, up to 256 bits: msgpackr's
+ * bigint extension above 64 bits, int64 decoded as bigint); absent fields are left out rather
+ * than encoded as `undefined`.
+ */
+const packrOptions = { useRecords: false, moreTypes: false, useBigIntExtension: true, int64AsType: "bigint" as const, skipValues: [undefined] };
+// `skipValues` (msgpackr ≥ 1.11) is missing from msgpackr's typings: passed as a variable, not a literal.
+const packr = new Packr(packrOptions);
 
 /**
  * msgpackr returns views into its reusable 8 KiB+ buffer, and postMessage clones a view's whole
@@ -22,11 +31,6 @@ const packr = new Packr({ useRecords: false, moreTypes: false });
  */
 function own(bytes: Uint8Array): Uint8Array {
   return Uint8Array.prototype.slice.call(bytes);
-}
-
-/** A task: one call-family request. */
-export interface CallTask {
-  req: CallRequest;
 }
 
 /** A worker's answer: the result as JSON text, or the error's plain form. */
@@ -46,34 +50,57 @@ export function reviveError(o: ErrorObject): Error {
   return BasaltError.fromObject(coded);
 }
 
-/** Encodes a task for a worker. */
-export function encodeCallTask(t: CallTask): Uint8Array {
-  return own(packr.pack(t));
+/** Each request's encoding, made once (see {@link encodeCallRequest}). */
+const encoded = new WeakMap<CallRequest, Uint8Array>();
+
+/**
+ * A call-family request's bytes, encoded on first use and then reused for this request object:
+ * the call cache hashes them (src/rpc/callCache.ts) and the pool sends them.
+ */
+export function encodeCallRequest(req: CallRequest): Uint8Array {
+  let bytes = encoded.get(req);
+  if (bytes === undefined) {
+    bytes = packr.pack(req);
+    // A view into msgpackr's reusable buffer: copied out, since the next pack overwrites it.
+    bytes = own(bytes);
+    encoded.set(req, bytes);
+  }
+  return bytes;
 }
 
-/** Decodes a task (worker side). */
-export function decodeCallTask(bytes: Uint8Array): CallTask {
-  return packr.unpack(bytes) as CallTask;
+/** Decodes a request (worker side). */
+export function decodeCallRequest(bytes: Uint8Array): CallRequest {
+  return packr.unpack(bytes) as CallRequest;
 }
 
-/** Encodes a batch of encoded tasks for one worker run. */
-export function encodeBatch(tasks: Uint8Array[]): Uint8Array {
-  return own(packr.pack(tasks));
+/**
+ * Encoded messages end to end, each after its length (u32 little-endian): one batch of requests
+ * for a worker, or a batch's replies. Framing copies bytes; nothing is encoded again.
+ */
+export function frame(parts: readonly Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const p of parts) size += 4 + p.length;
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const p of parts) {
+    view.setUint32(at, p.length, true);
+    out.set(p, at + 4);
+    at += 4 + p.length;
+  }
+  return out;
 }
 
-/** Decodes a batch (worker side): the encoded tasks, in order. */
-export function decodeBatch(bytes: Uint8Array): Uint8Array[] {
-  return packr.unpack(bytes) as Uint8Array[];
-}
-
-/** Encodes a batch's replies (worker side), one per task, in order. */
-export function encodeBatchReplies(replies: Uint8Array[]): Uint8Array {
-  return own(packr.pack(replies));
-}
-
-/** Decodes a batch's replies (RPC thread side). */
-export function decodeBatchReplies(bytes: Uint8Array): Uint8Array[] {
-  return packr.unpack(bytes) as Uint8Array[];
+/** The messages of a {@link frame}, in order (views into `bytes`). */
+export function unframe(bytes: Uint8Array): Uint8Array[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const n = view.getUint32(at, true);
+    out.push(bytes.subarray(at + 4, at + 4 + n));
+    at += 4 + n;
+  }
+  return out;
 }
 
 /** Encodes a worker's answer. */

@@ -24,7 +24,6 @@ import { fromHex, to0x } from "../../util/bytes.js";
 import { checksummedHex } from "./overrides.js";
 import { keccak256 } from "../../util/keccak.js";
 import type { CallArgs, CallChain, CallContext } from "../callExecutor.js";
-import { deserializeCallArgs } from "../callArgs.js";
 import { callTransaction } from "../fastCalls.js";
 import { blockEnvOf, FastEvm } from "../evm/engine.js";
 import { TxInvalidCode, TxInvalidError } from "../evm/errors.js";
@@ -248,8 +247,7 @@ export async function simulate(chain: CallChain, base: CallContext, req: Simulat
     const allLogs: EvmLog[] = [];
     let gasUsed = 0n;
     let blobGasUsed = 0n;
-    for (const serialized of plan.input.calls) {
-      const args = deserializeCallArgs(serialized);
+    for (const args of plan.input.calls) {
       const from = args.from ?? ZERO_ADDRESS;
       const nonce = args.nonce ?? state.account(from).nonce;
       const remaining = prelim.gasLimit - gasUsed;

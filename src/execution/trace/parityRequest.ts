@@ -7,15 +7,16 @@
  * block (`null` when the block is not stored) or for calls.
  */
 import { fromHex } from "../../util/bytes.js";
+import type { CallArgs } from "../callArgs.js";
 import type { CallTarget } from "../callExecutor.js";
-import { deserializeCallArgs, resolveCallTarget, type CallBlockRef, type SerializedCallArgs } from "../callRequest.js";
+import { resolveCallTarget, type CallBlockRef } from "../callTarget.js";
 import { overriddenTarget } from "../simulate/callOverrides.js";
 import type { SerializedBlockOverrides, SerializedStateOverrides } from "../simulate/overrides.js";
 import { parseTraceConfig } from "./config.js";
 import { parentOf } from "./parent.js";
 import { ParityTracer, type ParityTraceType } from "./parityTracer.js";
 import { traceBlock } from "./replay.js";
-import type { CallTracing, TraceChain } from "./request.js";
+import type { CallTracing, TraceChain } from "./tracing.js";
 import { traceCalls } from "./traceCall.js";
 
 /** What a parity request traces. */
@@ -25,10 +26,10 @@ export type ParitySubject =
   | {
       kind: "calls";
       /** Each call with its trace types (trace_callMany: one list per call). */
-      calls: { args: SerializedCallArgs; types: ParityTraceType[] }[];
+      calls: { args: CallArgs; types: ParityTraceType[] }[];
       block: CallBlockRef;
-      /** Gas cap (`--rpc.gascap`), decimal string. */
-      gasCap: string;
+      /** Gas cap (`--rpc.gascap`). */
+      gasCap: bigint;
       stateOverrides?: SerializedStateOverrides;
       blockOverrides?: SerializedBlockOverrides;
     };
@@ -70,7 +71,7 @@ export async function answerParityRequest(chain: TraceChain, req: ParityRequest,
     case "calls": {
       let target: CallTarget = resolveCallTarget(chain, calls.pending, s.block);
       if (s.stateOverrides !== undefined || s.blockOverrides !== undefined) target = overriddenTarget(chain, target, s.stateOverrides, s.blockOverrides);
-      const results = await traceCalls(calls.executor, target, s.calls.map((c) => deserializeCallArgs(c.args)), cfg, BigInt(s.gasCap), (i) => new ParityTracer(new Set(s.calls[i]!.types)));
+      const results = await traceCalls(calls.executor, target, s.calls.map((c) => c.args), cfg, s.gasCap, (i) => new ParityTracer(new Set(s.calls[i]!.types)));
       return `[${results.join(",")}]`;
     }
   }

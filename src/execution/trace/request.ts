@@ -5,11 +5,12 @@
  * the calling thread in in-process tests). The RPC thread resolves block numbers and tags to
  * hashes and checks the config before sending; the worker re-parses it.
  */
-import type { Block, BlockHeader } from "@ethereumjs/block";
+import type { BlockHeader } from "@ethereumjs/block";
 import { decodeBlockFromRlp } from "../../chain/blockCodec.js";
 import { fromHex } from "../../util/bytes.js";
-import type { CallChain, CallExecutor, CallTarget } from "../callExecutor.js";
-import { deserializeCallArgs, resolveCallTarget, type CallBlockRef, type PendingCallTarget, type SerializedCallArgs } from "../callRequest.js";
+import type { CallArgs } from "../callArgs.js";
+import type { CallTarget } from "../callExecutor.js";
+import { resolveCallTarget, type CallBlockRef } from "../callTarget.js";
 import { overlayReader, overriddenTarget } from "../simulate/callOverrides.js";
 import type { SerializedBlockOverrides, SerializedStateOverrides } from "../simulate/overrides.js";
 import { traceCalls } from "./traceCall.js";
@@ -18,21 +19,19 @@ import { TraceError, TraceErrorCode } from "./errors.js";
 import { stateBeforeTx, traceBlock, type TxTrace } from "./replay.js";
 import { parentOf } from "./parent.js";
 import { answerParityRequest, type ParityRequest } from "./parityRequest.js";
+import type { CallTracing, TraceChain } from "./tracing.js";
 
-/** What tracing needs of the chain beyond calls: stored blocks and the transaction index. */
-export interface TraceChain extends CallChain {
-  getBlockByHash(hash: Uint8Array): Block | undefined;
-}
+export type { CallTracing, TraceChain } from "./tracing.js";
 
 /** Calls traced at a block (debug_traceCall: one bundle of one call; debug_traceCallMany: bundles). */
 export interface TraceCallsRequest {
   kind: "calls";
-  bundles: SerializedCallArgs[][];
+  bundles: CallArgs[][];
   /** debug_traceCallMany: the answer is one list of results per bundle; else the one result. */
   many: boolean;
   block: CallBlockRef;
-  /** Gas cap (`--rpc.gascap`), decimal string. */
-  gasCap: string;
+  /** Gas cap (`--rpc.gascap`). */
+  gasCap: bigint;
   config: unknown;
   stateOverrides?: SerializedStateOverrides;
   blockOverrides?: SerializedBlockOverrides;
@@ -47,12 +46,6 @@ export type TraceRequest =
   | { kind: "rlp"; rlp: string; config: unknown }
   | TraceCallsRequest
   | ParityRequest;
-
-/** What traced calls run with on the executing thread: the call executor and where `pending` is. */
-export interface CallTracing {
-  executor: CallExecutor;
-  pending: PendingCallTarget;
-}
 
 /** The tracer a request names (for metrics): `structLogger` when none. */
 export function tracerNameOf(req: TraceRequest): string {
@@ -100,7 +93,7 @@ export async function answerTraceRequest(chain: TraceChain, req: TraceRequest, c
       }
       if (req.stateOverrides !== undefined || req.blockOverrides !== undefined) target = overriddenTarget(chain, target, req.stateOverrides, req.blockOverrides);
       const sizes = req.bundles.map((b) => b.length);
-      const flat = await traceCalls(calls.executor, target, req.bundles.flat().map(deserializeCallArgs), cfg, BigInt(req.gasCap));
+      const flat = await traceCalls(calls.executor, target, req.bundles.flat(), cfg, req.gasCap);
       if (!req.many) return flat[0]!;
       const out: string[] = [];
       let i = 0;

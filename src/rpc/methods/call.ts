@@ -7,8 +7,8 @@
  * the pre-confirmed state ({@link pendingCallContext}; the reference node uses the anchor
  * block's context instead, base/base issue #1439); without one, exactly as `latest`.
  */
-import { serializeCallArgs, type CallBlockRef, type CallMethod, type CallRequest } from "../../execution/callRequest.js";
-import { parseBlockOverrides, parseStateOverrides } from "../../execution/simulate/request.js";
+import type { CallBlockRef, CallMethod, CallRequest } from "../../execution/callRequest.js";
+import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
 import { maxParams, parseCallArgs, required } from "../params.js";
@@ -29,9 +29,9 @@ export function callMethods(b: RpcBackend): MethodTable {
   };
   /** Parses the call object here (a malformed request never reaches the pool), then executes. */
   const run = async (method: CallMethod, params: unknown[]): Promise<RawJson> => {
-    const args = serializeCallArgs(parseCallArgs(required(params, 0), 0));
+    const args = parseCallArgs(required(params, 0), 0);
     const block = blockRef(method, params, 1);
-    const req: CallRequest = { method, args, block, gasCap: b.settings.gasCap.toString() };
+    const req: CallRequest = { method, args, block, gasCap: b.settings.gasCap };
     // geth: eth_call and eth_estimateGas take state overrides (third) and block overrides (fourth).
     if (method === "eth_call" || method === "eth_estimateGas") {
       const state = parseStateOverrides(params[2], "argument 2");

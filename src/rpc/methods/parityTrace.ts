@@ -9,11 +9,11 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { TRACE_FILTER_MAX_BLOCKS } from "../../config/constants.js";
-import { serializeCallArgs, type CallBlockRef, type SerializedCallArgs } from "../../execution/callRequest.js";
+import type { CallBlockRef } from "../../execution/callRequest.js";
 import type { CallArgs } from "../../execution/callExecutor.js";
 import type { ParityRequest, ParitySubject } from "../../execution/trace/parityRequest.js";
 import { PARITY_TRACE_TYPES, type ParityTraceType } from "../../execution/trace/parityTracer.js";
-import { parseBlockOverrides, parseStateOverrides } from "../../execution/simulate/request.js";
+import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";
 import { decodeRawTransaction } from "../../txpool/txpool.js";
 import { to0x } from "../../util/bytes.js";
 import type { RpcBackend } from "../backend.js";
@@ -102,8 +102,8 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
     const blk = resolveBlock(chain, parseBlockParam(v, i, { allowHash: true }));
     return blk === undefined ? undefined : to0x(blk.hash());
   };
-  const runCalls = async (method: string, list: { args: SerializedCallArgs; types: ParityTraceType[] }[], block: CallBlockRef, extra: Pick<Extract<ParitySubject, { kind: "calls" }>, "stateOverrides" | "blockOverrides"> = {}): Promise<TxResult[]> =>
-    (await run(method, { kind: "calls", calls: list, block, gasCap: b.settings.gasCap.toString(), ...extra }, [])) as TxResult[];
+  const runCalls = async (method: string, list: { args: CallArgs; types: ParityTraceType[] }[], block: CallBlockRef, extra: Pick<Extract<ParitySubject, { kind: "calls" }>, "stateOverrides" | "blockOverrides"> = {}): Promise<TxResult[]> =>
+    (await run(method, { kind: "calls", calls: list, block, gasCap: b.settings.gasCap, ...extra }, [])) as TxResult[];
 
   return {
     /** trace_transaction(hash): the flat call trace of a transaction, placed in its block; null when unknown. */
@@ -203,7 +203,7 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
     /** trace_call(call, traceTypes, block?, stateOverrides?, blockOverrides?): a call traced at a block's state (eth_call's semantics). */
     trace_call: async (params) => {
       maxParams(params, 5);
-      const args = serializeCallArgs(parseCallArgs(required(params, 0), 0));
+      const args = parseCallArgs(required(params, 0), 0);
       const types = parseTraceTypes(required(params, 1), 1);
       const block = blockRef(params[2], 2, "trace_call");
       const extra: Pick<Extract<ParitySubject, { kind: "calls" }>, "stateOverrides" | "blockOverrides"> = {};
@@ -221,7 +221,7 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
       if (!Array.isArray(raw)) throw new InvalidParamsError("invalid argument 0: array of [call, traceTypes] pairs expected");
       const list = raw.map((pair, i) => {
         if (!Array.isArray(pair) || pair.length !== 2) throw new InvalidParamsError(`invalid argument 0: entry ${i}: [call, traceTypes] expected`);
-        return { args: serializeCallArgs(parseCallArgs(pair[0], 0)), types: parseTraceTypes(pair[1], 0) };
+        return { args: parseCallArgs(pair[0], 0), types: parseTraceTypes(pair[1], 0) };
       });
       // reth: after the pending block when none is named.
       const rs = await runCalls("trace_callMany", list, blockRef(params[1] ?? "pending", 1, "trace_callMany"));
@@ -232,7 +232,7 @@ export function parityTraceMethods(b: RpcBackend): MethodTable {
       maxParams(params, 3);
       const { tx } = decodeRawTransaction(chain, parseData(required(params, 0), 0));
       const types = parseTraceTypes(required(params, 1), 1);
-      const [r] = await runCalls("trace_rawTransaction", [{ args: serializeCallArgs(callArgsOfTx(tx)), types }], blockRef(params[2], 2, "trace_rawTransaction"));
+      const [r] = await runCalls("trace_rawTransaction", [{ args: callArgsOfTx(tx), types }], blockRef(params[2], 2, "trace_rawTransaction"));
       return replayShape(r!);
     },
   };

@@ -4,8 +4,8 @@
  * and resolves the block tag; the simulation runs in the execution pool
  * (src/execution/simulate/simulator.ts), which answers the result's JSON text.
  */
-import { serializeCallArgs, type CallBlockRef } from "../../execution/callRequest.js";
-import { parseSimulateRequest } from "../../execution/simulate/request.js";
+import type { CallBlockRef } from "../../execution/callRequest.js";
+import { parseSimulateRequest } from "../simulateParams.js";
 import { to0x } from "../../util/bytes.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";
@@ -20,10 +20,10 @@ export function simulateMethods(b: RpcBackend): MethodTable {
     /** eth_simulateV1(simulationOptions, block) */
     eth_simulateV1: async (params) => {
       maxParams(params, 2);
-      const simulate = parseSimulateRequest(required(params, 0), (c) => serializeCallArgs(parseCallArgs(c, 0)));
+      const simulate = parseSimulateRequest(required(params, 0), (c) => parseCallArgs(c, 0));
       const p = parseBlockParam(params[1], 1, { allowHash: true, optional: true });
       const block: CallBlockRef = isPendingParam(p) && pendingFor(b, "eth_simulateV1") !== undefined ? { pending: true } : { hash: to0x(resolveStateBlock(chain, p).hash()) };
-      return new RawJson(await calls.execute({ method: "eth_simulateV1", args: {}, block, gasCap: b.settings.gasCap.toString(), simulate }));
+      return new RawJson(await calls.execute({ method: "eth_simulateV1", args: {}, block, gasCap: b.settings.gasCap, simulate }));
     },
   };
 }

@@ -10,8 +10,8 @@
 import { parseTraceConfig } from "../../execution/trace/config.js";
 import { TraceError, TraceErrorCode } from "../../execution/trace/errors.js";
 import type { TraceCallsRequest, TraceRequest } from "../../execution/trace/request.js";
-import { serializeCallArgs, type CallBlockRef } from "../../execution/callRequest.js";
-import { parseBlockOverrides, parseStateOverrides } from "../../execution/simulate/request.js";
+import type { CallBlockRef } from "../../execution/callRequest.js";
+import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";
 import { goField } from "../../execution/trace/config.js";
 import { isPendingParam } from "../blockParam.js";
 import { parseCallArgs } from "../params.js";
@@ -66,7 +66,7 @@ function callContextParams(
     if (index !== undefined && blk.header.number === 0n) throw new ServerError("genesis is not traceable");
     block = { hash: to0x(blk.hash()) };
   }
-  const out: Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap" | "txIndex"> = { block, config, gasCap: b.settings.gasCap.toString() };
+  const out: Pick<TraceCallsRequest, "block" | "config" | "stateOverrides" | "blockOverrides" | "gasCap" | "txIndex"> = { block, config, gasCap: b.settings.gasCap };
   if (index !== undefined) out.txIndex = index;
   const state = parseStateOverrides(goField(c, "stateOverrides"), `argument ${configIndex}.stateOverrides`);
   const blockOverrides = parseBlockOverrides(goField(c, "blockOverrides"), `argument ${configIndex}.blockOverrides`);
@@ -98,7 +98,7 @@ function callManyRequest(b: RpcBackend, method: string, params: unknown[], confi
     }
     const o = bundle as Record<string, unknown>;
     if (o.blockOverride !== undefined && o.blockOverride !== null) throw new ServerError(`bundle ${i}: blockOverride is not supported by this node`);
-    return (o.transactions as unknown[]).map((t) => serializeCallArgs(parseCallArgs(t, 0)));
+    return (o.transactions as unknown[]).map((t) => parseCallArgs(t, 0));
   });
   const sc = params[1];
   if (sc !== undefined && sc !== null && (typeof sc !== "object" || Array.isArray(sc))) throw new InvalidParamsError("invalid argument 1: state context object expected");
@@ -137,7 +137,7 @@ export function traceMethods(b: RpcBackend): MethodTable {
     /** debug_traceCall(call, block, config): a call traced at a block's state (config: a trace config with `stateOverrides`, `blockOverrides`, `txIndex`). */
     debug_traceCall: (params) => {
       maxParams(params, 3);
-      const args = serializeCallArgs(parseCallArgs(required(params, 0), 0));
+      const args = parseCallArgs(required(params, 0), 0);
       const ctx = callContextParams(b, "debug_traceCall", params, 1, 2, undefined);
       return run("debug_traceCall", { kind: "calls", bundles: [[args]], many: false, ...ctx });
     },

@@ -23,13 +23,14 @@ import { ExecutionPool, type ExecutionPoolOptions } from "../../../src/execution
 import { toJsonRpcError } from "../../../src/rpc/errors.js";
 import { register } from "prom-client";
 import { pollUntil } from "../../helpers/poll.js";
+import { fromHex } from "../../../src/util/bytes.js";
 
 const silent = pino({ level: "silent" });
 const accounts = devAccounts();
 /** Init code that never returns: JUMPDEST; PUSH1 0; JUMP — burns the whole gas cap. */
 const LOOP = "0x5b600056";
 /** A gas cap the loop cannot exhaust within any test's time: ~10^11 iterations. */
-const ENDLESS_GAS = "1000000000000";
+const ENDLESS_GAS = 1_000_000_000_000n;
 
 let dir: string;
 let chain: Chain;
@@ -52,11 +53,11 @@ function newPool(over: Partial<ExecutionPoolOptions> = {}): ExecutionPool {
 
 const transfer = (): CallRequest => ({
   method: "eth_estimateGas",
-  args: { from: accounts[0]!.address, to: accounts[1]!.address, value: "0x1" },
+  args: { from: fromHex(accounts[0]!.address), to: fromHex(accounts[1]!.address), value: 1n },
   block: { hash: headHash },
-  gasCap: "50000000",
+  gasCap: 50_000_000n,
 });
-const loop = (): CallRequest => ({ method: "eth_call", args: { data: LOOP }, block: { hash: headHash }, gasCap: ENDLESS_GAS });
+const loop = (): CallRequest => ({ method: "eth_call", args: { data: fromHex(LOOP) }, block: { hash: headHash }, gasCap: ENDLESS_GAS });
 
 /** Requests and batches handed to workers so far (from basalt_execution_pool_batch_requests). */
 async function batchTotals(): Promise<{ batches: number; requests: number }> {
@@ -93,7 +94,7 @@ describe("execution pool", () => {
     expect(await pool.start()).toBe(2);
     expect(JSON.parse(await pool.execute(transfer()))).toBe("0x5208");
     // A revert keeps geth's code 3 and its data across the thread boundary.
-    const revert = await errorOf(pool.execute({ method: "eth_call", args: { data: "0x602a60005260206000fd" }, block: { hash: headHash }, gasCap: "50000000" }));
+    const revert = await errorOf(pool.execute({ method: "eth_call", args: { data: fromHex("0x602a60005260206000fd") }, block: { hash: headHash }, gasCap: 50_000_000n }));
     expect(revert).toEqual({ code: 3, message: "execution reverted", data: "0x" + "2a".padStart(64, "0") });
     const list = JSON.parse(await pool.execute({ ...transfer(), method: "eth_createAccessList" })) as { accessList: unknown[]; gasUsed: string };
     expect(list).toEqual({ accessList: [], gasUsed: "0x5208" });

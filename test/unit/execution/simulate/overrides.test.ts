@@ -8,7 +8,7 @@ import { KECCAK256_RLP } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
 import { SimulateError, SimulateErrorCode } from "../../../../src/execution/simulate/errors.js";
 import { applyStateOverrides, nativePrecompiles } from "../../../../src/execution/simulate/overrides.js";
-import { parseBlockOverrides, parseStateOverrides } from "../../../../src/execution/simulate/request.js";
+import { parseBlockOverrides, parseStateOverrides } from "../../../../src/rpc/overrideParams.js";
 import { OverlayStateManager } from "../../../../src/execution/state/overlayStateManager.js";
 import { EmptyStateReader } from "../../../../src/execution/state/stateReader.js";
 import { emptyStateTries } from "../../../../src/storage/trie/stateTries.js";

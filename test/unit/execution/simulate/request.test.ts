@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_SIMULATE_BLOCKS } from "../../../../src/config/constants.js";
-import { parseSimulateRequest } from "../../../../src/execution/simulate/request.js";
+import { parseSimulateRequest } from "../../../../src/rpc/simulateParams.js";
 import { planBlocks } from "../../../../src/execution/simulate/simulator.js";
 import { toJsonRpcError } from "../../../../src/rpc/errors.js";
 import { calcGasLimit } from "../../../../src/rpc/methods/testing.js";

@@ -775,8 +775,6 @@ export const L1_SEPOLIA_BPO2_TIME = 1_761_607_008n;
 
 /** Bytes of one EIP-4844 blob: FIELD_ELEMENTS_PER_BLOB (4096) × BYTES_PER_FIELD_ELEMENT (32) (EIP-4844; consensus-specs deneb polynomial-commitments.md). */
 export const BLOB_BYTES = 131_072;
-/** Field elements of one blob: EIP-4844 FIELD_ELEMENTS_PER_BLOB. */
-export const BLOB_FIELD_ELEMENTS = 4_096;
 /** Bytes of a KZG commitment and of a KZG proof: one compressed BLS12-381 G1 point (EIP-4844 `KZGCommitment`, `KZGProof`). */
 export const KZG_POINT_BYTES = 48;
 /** First byte of a versioned hash: EIP-4844 VERSIONED_HASH_VERSION_KZG (`0x01 ++ sha256(commitment)[1:]`). */

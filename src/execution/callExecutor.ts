@@ -12,6 +12,7 @@
  * naming the block context and the state, which the `pending` tag uses (the pending block's
  * context over the pre-confirmed state).
  */
+import { ethereumjsRefusalText, ethereumjsTxRefusal } from "../util/foreignErrorText.js";
 import { createBlock, type Block, type BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { createTx, type TypedTransaction } from "@ethereumjs/tx";
@@ -122,16 +123,25 @@ function invalidCall(reason: InvalidCallReason, message: string, address?: Uint8
 function gethTxError(e: unknown, args: CallArgs): ExecutionError {
   const m = e instanceof Error ? e.message : String(e);
   const from = args.from ?? ZERO_ADDRESS;
-  if (/enough funds|insufficient/i.test(m)) return invalidCall("insufficient-funds", `insufficient funds for gas * price + value: address ${bytesToHex(from)}`, from);
-  if (/base fee exceeds gas limit|intrinsic/i.test(m)) return invalidCall("intrinsic-gas", "intrinsic gas too low");
-  if (/less than the block's baseFeePerGas|fee cap less than/i.test(m)) return invalidCall("fee-cap-below-base-fee", "max fee per gas less than block base fee");
-  if (/priority fee .*greater than|maxPriorityFeePerGas cannot be greater/i.test(m)) {
-    return invalidCall("tip-above-fee-cap", "max priority fee per gas higher than max fee per gas");
+  const reason = ethereumjsTxRefusal(m);
+  switch (reason) {
+    case "insufficient-funds":
+      return invalidCall(reason, `insufficient funds for gas * price + value: address ${bytesToHex(from)}`, from);
+    case "intrinsic-gas":
+      return invalidCall(reason, "intrinsic gas too low");
+    case "fee-cap-below-base-fee":
+      return invalidCall(reason, "max fee per gas less than block base fee");
+    case "tip-above-fee-cap":
+      return invalidCall(reason, "max priority fee per gas higher than max fee per gas");
+    case "sender-not-eoa":
+      return invalidCall(reason, `sender not an eoa: address ${bytesToHex(from)}`, from);
+    case "gas-limit-too-high":
+      return invalidCall(reason, "exceeds maximum per-transaction gas limit");
+    case "gas-limit":
+    case "rejected":
+      // @ethereumjs's own words, without its block and transaction context.
+      return invalidCall(reason, ethereumjsRefusalText(m));
   }
-  if (/EIP-3607|not EOA/i.test(m)) return invalidCall("sender-not-eoa", `sender not an eoa: address ${bytesToHex(from)}`, from);
-  if (/gas limit.*max|exceeds.*cap|7825/i.test(m)) return invalidCall("gas-limit-too-high", "exceeds maximum per-transaction gas limit");
-  const message = m.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
-  return invalidCall(/gas limit/i.test(message) ? "gas-limit" : "rejected", message);
 }
 
 /**

@@ -87,3 +87,8 @@ export function isRevertText(message: string): boolean {
 export function isMissingRouteText(message: string): boolean {
   return /route|page not found|unknown endpoint|not implemented/i.test(message);
 }
+
+/** An @ethereumjs refusal's own words without the block and transaction context it appends ("… (block number=…", "… (tx type=…"). */
+export function ethereumjsRefusalText(message: string): string {
+  return message.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
+}

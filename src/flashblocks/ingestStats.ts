@@ -89,12 +89,18 @@ export function registerIngestCounters(): IngestCounters {
 export class IngestStats {
   private readonly m = registerIngestCounters();
   private readonly tally = new Map<string, number>();
+  /** The metric child of each name counted so far (labels resolved once, not at every frame). */
+  private readonly children = new Map<string, { inc(by: number): void }>();
 
   inc(name: CounterName | `${LabelledName}:${string}`, by = 1): void {
     this.tally.set(name, (this.tally.get(name) ?? 0) + by);
-    const colon = name.indexOf(":");
-    if (colon < 0) this.m.counters[name as CounterName].inc(by);
-    else this.m.labelled[name.slice(0, colon) as LabelledName].inc({ reason: name.slice(colon + 1) }, by);
+    let child = this.children.get(name);
+    if (child === undefined) {
+      const colon = name.indexOf(":");
+      child = colon < 0 ? this.m.counters[name as CounterName] : this.m.labelled[name.slice(0, colon) as LabelledName].labels(name.slice(colon + 1));
+      this.children.set(name, child);
+    }
+    child.inc(by);
   }
 
   set(name: GaugeName, value: number): void {

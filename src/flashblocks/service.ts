@@ -86,6 +86,8 @@ export class FlashblocksService implements PendingSource {
       restart: { initialDelayMs: FLASHBLOCKS_WORKER_RESTART_DELAY_MS, maxDelayMs: FLASHBLOCKS_WORKER_RESTART_MAX_DELAY_MS, stableMs: FLASHBLOCKS_WORKER_STABLE_MS },
       // V8 sizes a heap from its flags when the isolate is created (on the worker's thread, before
       // "online"): the worker gets a larger young generation, and the flag is reset once it runs.
+      // A head that moved while the worker was setting up was not noted to it: it re-reads the head once ready.
+      onReady: () => void this.host.notify("head"),
       aroundSpawn: {
         before: () => setFlagsFromString(`--min-semi-space-size=${FLASHBLOCKS_WORKER_SEMI_SPACE_MB}`),
         after: () => setFlagsFromString("--min-semi-space-size=0"),

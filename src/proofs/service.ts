@@ -74,6 +74,8 @@ export class ProofsService {
         if (name === "latest") this.notifyLatest();
       },
       onExit: () => this.notifyLatest(),
+      // A head that moved while the worker was setting up was not noted to it: it looks again once ready.
+      onReady: () => void this.host.notify("head"),
     });
   }
 

@@ -84,10 +84,10 @@ export class FlashblocksService implements PendingSource {
       log: this.log,
       stopGraceMs: FLASHBLOCKS_WORKER_STOP_MS,
       restart: { initialDelayMs: FLASHBLOCKS_WORKER_RESTART_DELAY_MS, maxDelayMs: FLASHBLOCKS_WORKER_RESTART_MAX_DELAY_MS, stableMs: FLASHBLOCKS_WORKER_STABLE_MS },
-      // V8 sizes a heap from its flags when the isolate is created (on the worker's thread, before
-      // "online"): the worker gets a larger young generation, and the flag is reset once it runs.
       // A head that moved while the worker was setting up was not noted to it: it re-reads the head once ready.
       onReady: () => void this.host.notify("head"),
+      // V8 sizes a heap from its flags when the isolate is created (on the worker's thread, before
+      // "online"): the worker gets a larger young generation, and the flag is reset once it runs.
       aroundSpawn: {
         before: () => setFlagsFromString(`--min-semi-space-size=${FLASHBLOCKS_WORKER_SEMI_SPACE_MB}`),
         after: () => setFlagsFromString("--min-semi-space-size=0"),
@@ -102,6 +102,7 @@ export class FlashblocksService implements PendingSource {
     await this.host.start();
     this.watching ??= this.watch();
   }
+
   /** Follows the generation counter and notifies listeners of each new snapshot ahead of the head. */
   private async watch(): Promise<void> {
     let gen = this.reader.generation();

@@ -24,7 +24,7 @@ import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
 import { opForkAt } from "../src/chain/op/forks.js";
 import { encodeFlashblock } from "../src/flashblocks/codec.js";
 import { FlashblocksIngest } from "../src/flashblocks/ingest.js";
-import { allocateIngestStats, IngestStats } from "../src/flashblocks/ingestStats.js";
+import { IngestStats } from "../src/flashblocks/ingestStats.js";
 import { allocatePendingBuffer, PendingBufferWriter } from "../src/flashblocks/pendingBuffer.js";
 import { decodePendingSnapshot, pendingHead } from "../src/flashblocks/pendingSnapshot.js";
 import { flashblocksOfBlock } from "../src/flashblocks/replay.js";
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     const follower = Chain.open(dirs[1]!, { logger: log });
     const sab = allocatePendingBuffer(64 * 1024 * 1024);
     const writer = new PendingBufferWriter(sab);
-    const ingest = new FlashblocksIngest(follower, writer, new IngestStats(allocateIngestStats()), log);
+    const ingest = new FlashblocksIngest(follower, writer, new IngestStats(), log);
     // BENCH_PROFILE=file.cpuprofile: a CPU profile of the ingestion phase only (not the producer's).
     const profile = process.env.BENCH_PROFILE;
     const session = profile === undefined ? undefined : new Session();

@@ -10,7 +10,7 @@
  * back to the producer's pending block at the next block.
  */
 import type { Logger } from "pino";
-import type { Chain } from "../blockchain/chain.js";
+import type { ChainReader } from "../blockchain/chainReader.js";
 import { to0x } from "../util/bytes.js";
 import { decodeFlashblockFrame, type FlashblocksPayloadV1 } from "./codec.js";
 import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";
@@ -57,7 +57,7 @@ export class FlashblocksIngest {
    *   there when it is filling up, so that no frame pays for a collection (`util/youngGc.ts`).
    */
   constructor(
-    private readonly chain: Chain,
+    private readonly chain: ChainReader,
     private readonly writer: PendingBufferWriter,
     private readonly stats: IngestStats,
     log: Logger,

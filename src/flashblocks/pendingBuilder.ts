@@ -16,7 +16,7 @@ import { Block, createBlock } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import { bytesToHex, equalsBytes, hexToBytes } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
-import type { Chain } from "../blockchain/chain.js";
+import type { ChainReader } from "../blockchain/chainReader.js";
 import type { OpChainConfig } from "../chain/op/forks.js";
 import { OpBlockExecutor, type AppliedTx, type OpTransaction } from "../execution/op/opBlockExecutor.js";
 import { decodeOpTransaction } from "../execution/op/opPayload.js";
@@ -150,7 +150,7 @@ export class PendingBuilder {
   lastMismatches: DiffMismatch[] = [];
 
   constructor(
-    private readonly chain: Chain,
+    private readonly chain: ChainReader,
     private readonly onMismatch: (m: DiffMismatch) => void = () => undefined,
   ) {
     if (chain.op === undefined) throw new BasaltError("FB_NOT_OP_CHAIN", "flashblocks need an OP Stack chain; this chain has no OP configuration");

@@ -1,24 +1,26 @@
 /**
- * The RPC thread's side of flashblocks ingestion: spawns the flashblocks worker, tells it about
- * every canonical head, and serves the pending state it publishes — read straight from the
- * SharedArrayBuffer, no message hop — as the node's {@link PendingSource}.
+ * The RPC thread's side of flashblocks ingestion: runs the flashblocks worker on a
+ * {@link WorkerHost}, tells it about every canonical head, and serves the pending state it
+ * publishes — read straight from the SharedArrayBuffer, no message hop — as the node's
+ * {@link PendingSource}.
  *
  * A pending snapshot is only served while its block is ahead of the canonical head; otherwise
  * (stream down and caught up, pending cleared) `pending` answers from `latest`. A worker that
- * dies is replaced after a pause; until then the last state is served under the same rule.
+ * dies is replaced after a pause (doubling while it keeps dying); until then the last state is
+ * served under the same rule. The worker's counters reach `/metrics` through the host's scrape.
  */
-import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import { setFlagsFromString } from "node:v8";
 import { PENDING_SNAPSHOT_SLOT_BYTES, FLASHBLOCKS_WORKER_SEMI_SPACE_MB, FLASHBLOCKS_WORKER_RESTART_DELAY_MS, FLASHBLOCKS_WATCH_TIMEOUT_MS, FLASHBLOCKS_WORKER_STOP_MS } from "../config/constants.js";
-import { allocateIngestStats, IngestStats } from "./ingestStats.js";
-import { bindIngestStats, flashblockExecuteSeconds, flashblockVisibleSeconds, flashblockPublishedSeconds, flashblockDecodeSeconds } from "./ingestMetrics.js";
+import { FLASHBLOCKS_WORKER_RESTART_MAX_DELAY_MS, FLASHBLOCKS_WORKER_STABLE_MS } from "./constants.js";
+import { registerIngestCounters } from "./ingestStats.js";
+import { flashblockExecuteSeconds, flashblockVisibleSeconds, flashblockPublishedSeconds, flashblockDecodeSeconds } from "./ingestMetrics.js";
 import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";
 import type { PendingSnapshot } from "./pendingSnapshot.js";
 import { isAheadOfHead, type PendingSource } from "./pendingView.js";
 import { nowMs, type StreamClientOptions } from "./streamClient.js";
-import { workerUrl } from "../util/workerUrl.js";
+import { WorkerHost } from "../util/workerHost.js";
 import type { EvmEngineName } from "../config/options.js";
 import { defaultEvmEngine } from "../execution/evm/engine.js";
 
@@ -34,78 +36,71 @@ export interface FlashblocksServiceOptions {
   stream?: StreamClientOptions;
 }
 
+/** What the flashblocks worker (`workers/flashblocks.ts`) is given at spawn. */
+export interface FlashblocksWorkerData {
+  datadir: string;
+  url: string;
+  /** The pending block's shared memory, which the worker writes. */
+  pending: SharedArrayBuffer;
+  logLevel: string;
+  logFormat: "json" | "pretty";
+  evm: EvmEngineName;
+  stream?: StreamClientOptions;
+}
+
 /** Flashblocks ingestion as seen from the RPC thread. */
 export class FlashblocksService implements PendingSource {
   /** The pending block's shared memory; other workers (the execution pool) read it directly. */
   readonly pendingSab = allocatePendingBuffer(PENDING_SNAPSHOT_SLOT_BYTES);
-  private readonly statsSab = allocateIngestStats();
   private readonly reader = new PendingBufferReader(this.pendingSab);
-  readonly stats = new IngestStats(this.statsSab);
-  private worker: Worker | undefined;
+  private readonly host: WorkerHost;
   private stopped = false;
   private readonly listeners = new Set<(s: PendingSnapshot) => void>();
   private watching: Promise<void> | undefined;
-  private restartTimer: NodeJS.Timeout | undefined;
+  private offHead: (() => void) | undefined;
 
   private readonly log: Logger;
 
   constructor(
     private readonly chain: Chain,
-    private readonly opts: FlashblocksServiceOptions,
+    opts: FlashblocksServiceOptions,
     log: Logger,
   ) {
     this.log = log.child({ subsystem: "flashblocks" });
-    bindIngestStats(this.stats);
-    chain.onHead(() => this.worker?.postMessage("head"));
+    registerIngestCounters();
+    const workerData: FlashblocksWorkerData = {
+      datadir: opts.datadir,
+      url: opts.url,
+      pending: this.pendingSab,
+      logLevel: opts.logLevel,
+      logFormat: opts.logFormat,
+      evm: opts.evm ?? defaultEvmEngine(),
+      stream: opts.stream,
+    };
+    this.host = new WorkerHost({
+      entry: "flashblocks",
+      subsystem: "flashblocks",
+      workerData: { ...workerData },
+      log: this.log,
+      stopGraceMs: FLASHBLOCKS_WORKER_STOP_MS,
+      restart: { initialDelayMs: FLASHBLOCKS_WORKER_RESTART_DELAY_MS, maxDelayMs: FLASHBLOCKS_WORKER_RESTART_MAX_DELAY_MS, stableMs: FLASHBLOCKS_WORKER_STABLE_MS },
+      // A head that moved while the worker was setting up was not noted to it: it re-reads the head once ready.
+      onReady: () => void this.host.notify("head"),
+      // V8 sizes a heap from its flags when the isolate is created (on the worker's thread, before
+      // "online"): the worker gets a larger young generation, and the flag is reset once it runs.
+      aroundSpawn: {
+        before: () => setFlagsFromString(`--min-semi-space-size=${FLASHBLOCKS_WORKER_SEMI_SPACE_MB}`),
+        after: () => setFlagsFromString("--min-semi-space-size=0"),
+      },
+    });
   }
 
   /** Spawns the worker; resolves once it is subscribed. */
   async start(): Promise<void> {
-    await this.spawn();
+    this.stopped = false;
+    this.offHead ??= this.chain.onHead(() => void this.host.notify("head"));
+    await this.host.start();
     this.watching ??= this.watch();
-  }
-
-  private spawn(): Promise<void> {
-    // V8 sizes a heap from its flags when the isolate is created (on the worker's thread, before
-    // "online"): the worker gets a larger young generation, and the flag is reset once it runs.
-    setFlagsFromString(`--min-semi-space-size=${FLASHBLOCKS_WORKER_SEMI_SPACE_MB}`);
-    const worker = new Worker(workerUrl("flashblocks"), {
-      workerData: {
-        datadir: this.opts.datadir,
-        url: this.opts.url,
-        pending: this.pendingSab,
-        stats: this.statsSab,
-        logLevel: this.opts.logLevel,
-        logFormat: this.opts.logFormat,
-        evm: this.opts.evm ?? defaultEvmEngine(),
-        stream: this.opts.stream,
-      },
-    });
-    this.worker = worker;
-    const resetHeapFlag = (): void => setFlagsFromString("--min-semi-space-size=0");
-    worker.once("online", resetHeapFlag);
-    worker.once("exit", resetHeapFlag);
-    return new Promise((resolve, reject) => {
-      let ready = false;
-      worker.on("message", (m: string) => {
-        if (m === "ready") {
-          ready = true;
-          resolve();
-        }
-      });
-      worker.on("error", (e) => {
-        this.log.error({ err: e }, "flashblocks worker failed");
-        if (!ready) reject(e);
-      });
-      worker.on("exit", (code) => {
-        if (this.worker === worker) this.worker = undefined;
-        if (this.stopped) return;
-        this.log.error({ code }, "flashblocks worker exited; restarting");
-        this.restartTimer = setTimeout(() => {
-          if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: e }, "flashblocks worker restart failed"));
-        }, FLASHBLOCKS_WORKER_RESTART_DELAY_MS);
-      });
-    });
   }
 
   /** Follows the generation counter and notifies listeners of each new snapshot ahead of the head. */
@@ -155,25 +150,12 @@ export class FlashblocksService implements PendingSource {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stops the worker (bounded wait) and the watcher. */
+  /** Stops the worker (bounded wait: it drains and closes its store), the head subscription and the watcher. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.restartTimer);
-    const w = this.worker;
-    if (w !== undefined) {
-      const done = new Promise<void>((resolve) => {
-        const t = setTimeout(() => void w.terminate().then(() => resolve()), FLASHBLOCKS_WORKER_STOP_MS);
-        w.once("exit", () => {
-          clearTimeout(t);
-          resolve();
-        });
-        w.on("message", (m: string) => {
-          if (m === "stopped") void w.terminate();
-        });
-      });
-      w.postMessage("stop");
-      await done;
-    }
+    this.offHead?.();
+    this.offHead = undefined;
+    await this.host.stop();
     await this.watching;
   }
 }

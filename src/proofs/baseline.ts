@@ -23,7 +23,7 @@
 import { RLP } from "@ethereumjs/rlp";
 import { KECCAK256_RLP } from "@ethereumjs/util";
 import type { Transaction } from "lmdb";
-import type { Chain } from "../blockchain/chain.js";
+import type { ChainReader } from "../blockchain/chainReader.js";
 import { fullAccountRlp } from "../storage/accountCodec.js";
 import { HASHED_KEY_BYTES, prefixEnd } from "../storage/keys.js";
 import { TrieBuilder, type HashedNodeSink } from "../storage/trie/builder.js";
@@ -104,7 +104,7 @@ interface Reverted {
 }
 
 /** Reads (synchronously: one snapshot) the changes of blocks `at`+1..`head` and their keys' values at `at`. */
-function revertedSince(chain: Chain, at: bigint, head: bigint): Reverted {
+function revertedSince(chain: ChainReader, at: bigint, head: bigint): Reverted {
   const store = chain.store;
   const accounts = new Map<string, Buffer>();
   const slots = new Map<string, Map<string, [Buffer, Buffer]>>();
@@ -172,7 +172,7 @@ function rootMismatch(block: BaselineBlock, trie: string, expected: Uint8Array, 
  *   its state is below the main store's history; `PROOFS_ROOT_MISMATCH` when a rebuilt trie is not
  *   the state's (a corrupt main store).
  */
-export async function baselineOf(chain: Chain, dir: string, batchNodes: number, onBatch: BaselineBatchSink, resume?: BaselineProgress): Promise<BaselineResult> {
+export async function baselineOf(chain: ChainReader, dir: string, batchNodes: number, onBatch: BaselineBatchSink, resume?: BaselineProgress): Promise<BaselineResult> {
   const store = chain.store;
   // One read transaction for everything; the reads of this synchronous part use it implicitly.
   const txn: Transaction = store.root.useReadTransaction();

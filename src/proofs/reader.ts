@@ -2,7 +2,7 @@
  * Proof reads at a block of the window, from the proofs store: `eth_getProof` and
  * `debug_proofsSyncStatus` (run in the proofs worker, which owns the store).
  */
-import type { Chain } from "../blockchain/chain.js";
+import type { ChainReader } from "../blockchain/chainReader.js";
 import { ProofsError, ProofsErrorCode } from "./errors.js";
 import { accountProof, type NodeAt } from "./proof.js";
 import { keccak256 } from "../util/keccak.js";
@@ -61,7 +61,7 @@ const unhex = (s: string): Uint8Array => new Uint8Array(Buffer.from(s.replace(/^
 /** Reads proofs at blocks of the store's window. */
 export class ProofsReader {
   constructor(
-    private readonly chain: Chain,
+    private readonly chain: ChainReader,
     private readonly store: ProofsStore,
   ) {}
 

@@ -1,15 +1,19 @@
 /**
- * The historical proofs extension on the main thread (`--historical-proofs`): spawns the proofs
- * worker (`workers/proofs.ts`, the store's only owner), tells it about every new head, and
- * forwards proof reads to it. Nothing here touches RocksDB or the EVM.
+ * The historical proofs extension on the main thread (`--historical-proofs`): runs the proofs
+ * worker (`workers/proofs.ts`, the store's only owner) on a {@link WorkerHost}, tells it about
+ * every new head, and forwards proof reads to it. Nothing here touches RocksDB or the EVM.
+ *
+ * The window's ends are read from shared slots without a message (`proofs/stats.ts`); the
+ * worker's counters reach `/metrics` through the host's scrape. A worker that dies is not
+ * restarted: reads then fail with `PROOFS_UNAVAILABLE` and the follow mode's gate sees the writer
+ * stopped.
  */
-import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import { PROOFS_REQUEST_TIMEOUT_MS, PROOFS_WORKER_STOP_MS } from "../config/constants.js";
-import { workerUrl } from "../util/workerUrl.js";
+import { WorkerHost, WorkerHostError, WorkerHostErrorCode } from "../util/workerHost.js";
 import { ProofsError, ProofsErrorCode } from "./errors.js";
-import { BasaltError, type BasaltErrorObject } from "../util/errors.js";
+import { TrieProofError } from "./trieErrors.js";
 import type { RawAccountProof } from "./reader.js";
 import { allocateProofsStats, ProofsStats } from "./stats.js";
 import { bindProofsStats } from "./metrics.js";
@@ -25,101 +29,78 @@ export interface ProofsServiceOptions {
   logFormat: "json" | "pretty";
 }
 
+/** What the proofs worker (`workers/proofs.ts`) is given at spawn. */
+export interface ProofsWorkerData {
+  datadir: string;
+  path: string;
+  window: number;
+  /** The shared slots of the window's ends (`proofs/stats.ts`), which the worker writes. */
+  stats: SharedArrayBuffer;
+  logLevel: string;
+  logFormat: "json" | "pretty";
+}
+
 function unavailable(reason: string): ProofsError {
   return new ProofsError({ code: ProofsErrorCode.UNAVAILABLE, reason }, `historical proofs unavailable: ${reason}`);
 }
 
-/** An error the worker sent (its `toObject()` form): the store's and the trie walk's typed errors keep their codes. */
-function remoteError(o: BasaltErrorObject): BasaltError {
-  return o.code.startsWith("PROOFS_") ? ProofsError.fromObject(o) : BasaltError.fromObject(o);
-}
-
-interface Pending {
-  resolve(v: unknown): void;
-  reject(e: Error): void;
-  timer: NodeJS.Timeout;
-}
-
 /** The main thread's handle on the proofs worker. */
 export class ProofsService {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly host: WorkerHost;
   private readonly statsSab = allocateProofsStats();
-  /** The worker's counters and the window's ends, read without a message. */
+  /** The window's ends and the writer's state, read without a message. */
   readonly stats = new ProofsStats(this.statsSab);
   private offHead: (() => void) | undefined;
   /** Listeners of {@link onLatestChange}. */
   private readonly latestListeners = new Set<() => void>();
-  private running = false;
 
   constructor(
     private readonly chain: Chain,
-    private readonly opts: ProofsServiceOptions,
-    private readonly log: Logger,
+    opts: ProofsServiceOptions,
+    log: Logger,
   ) {
     bindProofsStats(this.stats);
+    const workerData: ProofsWorkerData = { datadir: opts.datadir, path: opts.path, window: opts.window, stats: this.statsSab, logLevel: opts.logLevel, logFormat: opts.logFormat };
+    this.host = new WorkerHost({
+      entry: "proofs",
+      subsystem: "proofs",
+      workerData: { ...workerData },
+      log,
+      stopGraceMs: PROOFS_WORKER_STOP_MS,
+      requestTimeoutMs: PROOFS_REQUEST_TIMEOUT_MS,
+      // The store's and the trie walk's typed errors come back as themselves (their codes map to JSON-RPC in rpc/errors.ts).
+      errors: [ProofsError, TrieProofError],
+      onEvent: (name) => {
+        if (name === "latest") this.notifyLatest();
+      },
+      onExit: () => this.notifyLatest(),
+      // A head that moved while the worker was setting up was not noted to it: it looks again once ready.
+      onReady: () => void this.host.notify("head"),
+    });
   }
 
   /** Starts the worker; resolves once it has opened the store (rejects with the store's refusal: another chain, corruption). */
   async start(): Promise<void> {
-    const worker = new Worker(workerUrl("proofs"), {
-      workerData: { datadir: this.opts.datadir, path: this.opts.path, window: this.opts.window, stats: this.statsSab, logLevel: this.opts.logLevel, logFormat: this.opts.logFormat },
-    });
-    this.worker = worker;
-    this.running = true;
-    await new Promise<void>((resolve, reject) => {
-      worker.on("message", (m: string) => {
-        if (m === "ready") return resolve();
-        if (m === "stopped") return;
-        if (m === "latest") return this.notifyLatest();
-        const msg = JSON.parse(m) as { id?: number; result?: unknown; error?: BasaltErrorObject; fatal?: BasaltErrorObject };
-        if (msg.fatal !== undefined) return reject(remoteError(msg.fatal));
-        const p = msg.id === undefined ? undefined : this.pending.get(msg.id);
-        if (p === undefined) return;
-        this.pending.delete(msg.id!);
-        clearTimeout(p.timer);
-        if (msg.error !== undefined) p.reject(remoteError(msg.error));
-        else p.resolve(msg.result);
-      });
-      worker.on("error", (e) => {
-        this.log.error({ err: e }, "proofs worker failed");
-        reject(e);
-      });
-      worker.on("exit", () => {
-        for (const [, p] of this.pending) {
-          clearTimeout(p.timer);
-          p.reject(unavailable("the proofs worker is not running"));
-        }
-        this.pending.clear();
-        this.running = false;
-        this.notifyLatest();
-      });
-    });
-    this.offHead = this.chain.onHead(() => this.worker?.postMessage("head"));
+    await this.host.start();
+    this.offHead ??= this.chain.onHead(() => void this.host.notify("head"));
   }
 
-  private request<T>(body: Record<string, unknown>): Promise<T> {
-    const w = this.worker;
-    if (w === undefined) return Promise.reject(unavailable("the proofs worker is not running"));
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(unavailable(`the proofs worker did not answer within ${PROOFS_REQUEST_TIMEOUT_MS} ms`));
-      }, PROOFS_REQUEST_TIMEOUT_MS);
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
-      w.postMessage(JSON.stringify({ id, ...body }));
-    });
+  private async request<T>(method: string, params: unknown): Promise<T> {
+    try {
+      return await this.host.request<T>(method, params);
+    } catch (e) {
+      if (!(e instanceof WorkerHostError)) throw e;
+      throw unavailable(e.type.code === WorkerHostErrorCode.TIMEOUT ? `the proofs worker did not answer within ${e.type.timeoutMs} ms` : "the proofs worker is not running");
+    }
   }
 
   /** eth_getProof at block `number` of the window (`PROOFS_NO_STATE` outside it). */
   proof(address: string, slots: string[], number: bigint): Promise<RawAccountProof> {
-    return this.request({ method: "proof", address, keys: slots, block: "0x" + number.toString(16) });
+    return this.request("proof", { address, keys: slots, block: "0x" + number.toString(16) });
   }
 
   /**
-   * debug_proofsSyncStatus, from the shared counters (no message): the window's ends, and
+   * debug_proofsSyncStatus, from the shared slots (no message): the window's ends, and
    * `backfillStoppedAt` when its backward extension stopped there because the main store keeps
    * no older state history.
    */
@@ -138,7 +119,7 @@ export class ProofsService {
 
   /** Whether the store's writer is running: false once it stopped on an error or the worker exited (the window will not move again). */
   writing(): boolean {
-    return this.running && this.stats.get("writerStopped") === 0;
+    return this.host.running && this.stats.get("writerStopped") === 0;
   }
 
   /** Calls `listener` whenever the window's latest block moved or the writer stopped; returns the unsubscribe. */
@@ -151,22 +132,11 @@ export class ProofsService {
     for (const l of this.latestListeners) l();
   }
 
-  /** Stops the worker (bounded wait). */
+  /** Stops the head subscription and the worker (bounded wait: it finishes its turn and closes the store). */
   async stop(): Promise<void> {
     this.offHead?.();
-    const w = this.worker;
-    this.worker = undefined;
-    if (w === undefined) return;
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(() => void w.terminate().then(() => resolve()), PROOFS_WORKER_STOP_MS);
-      w.once("exit", () => {
-        clearTimeout(t);
-        resolve();
-      });
-      w.on("message", (m: string) => {
-        if (m === "stopped") void w.terminate();
-      });
-      w.postMessage("stop");
-    });
+    this.offHead = undefined;
+    await this.host.stop();
+    this.notifyLatest();
   }
 }

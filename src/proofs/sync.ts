@@ -21,7 +21,7 @@
  * the header's state root before anything is written.
  */
 import type { Logger } from "pino";
-import type { Chain } from "../blockchain/chain.js";
+import type { ChainReader } from "../blockchain/chainReader.js";
 import { baselineOf, decodeBaselineProgress, encodeBaselineProgress, unresumable, type BaselineProgress } from "./baseline.js";
 import { readBlockChanges } from "./blockChanges.js";
 import { ProofsError, ProofsErrorCode } from "./errors.js";
@@ -65,7 +65,7 @@ export class ProofsSync {
   private historyStop: BackfillStop | undefined;
 
   constructor(
-    private readonly chain: Chain,
+    private readonly chain: ChainReader,
     private readonly store: ProofsStore,
     private readonly window: bigint,
     private readonly log: Logger,

@@ -20,7 +20,7 @@ import { encodeFlashblock, type FlashblocksPayloadV1 } from "../../src/flashbloc
 import { FlashblocksIngest } from "../../src/flashblocks/ingest.js";
 import { FlashblockPositionError, FlashblockPositionErrorCode } from "../../src/flashblocks/errors.js";
 import { BasaltError } from "../../src/util/errors.js";
-import { allocateIngestStats, IngestStats } from "../../src/flashblocks/ingestStats.js";
+import { IngestStats } from "../../src/flashblocks/ingestStats.js";
 import { allocatePendingBuffer, PendingBufferReader, PendingBufferWriter } from "../../src/flashblocks/pendingBuffer.js";
 import type { PendingSnapshot } from "../../src/flashblocks/pendingSnapshot.js";
 import { isAheadOfHead, type PendingSource } from "../../src/flashblocks/pendingView.js";
@@ -169,7 +169,7 @@ describe("reads as of a flashblock ({blockNumber, flashblockIndex})", () => {
     expect(sealed.map((s) => s.transactions.length)).toEqual([3, 3, 2, 3]);
     const writer = new PendingBufferWriter(allocatePendingBuffer(4 * 1024 * 1024));
     const reader = new PendingBufferReader((writer as unknown as { ctl: Int32Array }).ctl.buffer as SharedArrayBuffer);
-    ingest = new FlashblocksIngest(follower, writer, new IngestStats(allocateIngestStats()), silent);
+    ingest = new FlashblocksIngest(follower, writer, new IngestStats(), silent);
     source = new BufferSource(reader, follower);
     const backend: RpcBackend = {
       chain: follower,

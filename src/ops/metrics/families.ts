@@ -10,6 +10,7 @@ import "../../rpc/publicMetrics.js";
 import "../../execution/pool/metrics.js";
 import "../../execution/evm/metrics.js";
 import "../../flashblocks/metrics.js";
+import "../../flashblocks/ingestMetrics.js";
 import "../../sync/metrics.js";
 import "../../sequencer/metrics.js";
 import "../../batcher/metrics.js";
@@ -21,8 +22,7 @@ import { registerUpgradeGuardMetrics } from "../../blockchain/upgradeGuard.js";
 import { registerDerivationMetrics } from "../../derivation/metrics.js";
 import { registerP2PMetrics } from "../../p2p/metrics.js";
 import { registerDevP2PMetrics } from "../../p2p/el/metrics.js";
-import { bindIngestStats } from "../../flashblocks/ingestMetrics.js";
-import { allocateIngestStats, IngestStats } from "../../flashblocks/ingestStats.js";
+import { registerIngestCounters } from "../../flashblocks/ingestStats.js";
 import { registerStorageGauges } from "../../storage/metrics.js";
 import { registerLogIndexGauges } from "../../storage/logIndexMetrics.js";
 import { isMetricRegistered, METRIC_PREFIX } from "../../util/metrics.js";
@@ -31,13 +31,11 @@ import { isMetricRegistered, METRIC_PREFIX } from "../../util/metrics.js";
 const PROCESS_METRICS_PREFIX = METRIC_PREFIX;
 /** A metric of the default set, used to tell whether it is registered already. */
 const PROCESS_METRICS_PROBE = `${PROCESS_METRICS_PREFIX}process_cpu_seconds_total`;
-/** A counter of the flashblocks ingestion collectors, registered by {@link bindIngestStats}. */
-const INGEST_PROBE = "basalt_flashblocks_received_total";
 
 /**
  * Registers the default process metrics (CPU, RSS, heap, event-loop lag; prefixed `basalt_`), the
- * chain and storage gauges and the flashblocks ingestion counters (at zero until a flashblocks service binds
- * its worker's stats). Idempotent; call once per process before serving /metrics.
+ * chain and storage gauges and the flashblocks ingestion counters (at zero in this thread: the flashblocks
+ * worker's own are summed in at each scrape). Idempotent; call once per process before serving /metrics.
  */
 export function registerAllMetrics(): void {
   if (!isMetricRegistered(PROCESS_METRICS_PROBE)) collectDefaultMetrics({ prefix: PROCESS_METRICS_PREFIX });
@@ -48,6 +46,5 @@ export function registerAllMetrics(): void {
   registerDerivationMetrics();
   registerP2PMetrics();
   registerDevP2PMetrics();
-  // A running flashblocks service has bound its worker's stats already: never replace them.
-  if (!isMetricRegistered(INGEST_PROBE)) bindIngestStats(new IngestStats(allocateIngestStats()));
+  registerIngestCounters();
 }

@@ -18,7 +18,7 @@ import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import { encodeFlashblock, type FlashblocksPayloadV1 } from "../../../src/flashblocks/codec.js";
 import { flashblocksOfBlock } from "../../../src/flashblocks/replay.js";
 import { FlashblocksIngest } from "../../../src/flashblocks/ingest.js";
-import { allocateIngestStats, IngestStats } from "../../../src/flashblocks/ingestStats.js";
+import { IngestStats } from "../../../src/flashblocks/ingestStats.js";
 import { allocatePendingBuffer, PendingBufferReader, PendingBufferWriter } from "../../../src/flashblocks/pendingBuffer.js";
 import { pendingHead } from "../../../src/flashblocks/pendingSnapshot.js";
 import { PendingStateReader, pendingStateIndex } from "../../../src/flashblocks/pendingView.js";
@@ -83,7 +83,7 @@ describe("flashblocks ingestion", () => {
     expect(sealed[0]!.transactions.length).toBe(4); // L1 info, deposit, 2 transfers
     writer = new PendingBufferWriter(allocatePendingBuffer(4 * 1024 * 1024));
     reader = new PendingBufferReader((writer as unknown as { ctl: Int32Array }).ctl.buffer as SharedArrayBuffer);
-    stats = new IngestStats(allocateIngestStats());
+    stats = new IngestStats();
     ingest = new FlashblocksIngest(follower, writer, stats, silent);
   }, 60_000);
 
@@ -265,7 +265,7 @@ describe("flashblocks ingestion", () => {
     const other = Chain.open(dir, { logger: silent, evmEngine: "fast" });
     const w = new PendingBufferWriter(allocatePendingBuffer(4 * 1024 * 1024));
     const r = new PendingBufferReader((w as unknown as { ctl: Int32Array }).ctl.buffer as SharedArrayBuffer);
-    const st = new IngestStats(allocateIngestStats());
+    const st = new IngestStats();
     const ing = new FlashblocksIngest(other, w, st, silent);
     let faults = 0;
     // The fast engine gets every user transaction's gas wrong (a test fault).

@@ -58,6 +58,4 @@ export type ExecutionErrorType =
 
 /** A call that did not produce a result. */
 export class ExecutionError extends TypedError<ExecutionErrorType> {
-  /** Every {@link ExecutionErrorCode}: how a rebuilt error is recognised. */
-  static readonly codes: ReadonlySet<string> = new Set(Object.values(ExecutionErrorCode));
 }

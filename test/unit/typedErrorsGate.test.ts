@@ -29,8 +29,6 @@ const DOCUMENTED_EXCEPTIONS: ReadonlySet<string> = new Set<string>([]);
 const PENDING_INTEGRATION: ReadonlySet<string> = new Set<string>([
   // src/derivation/service.ts (worker-host rewrite)
   "DerivationStartError",
-  // src/execution/simulate/errors.ts (call-path rewrite of src/execution/simulate/*)
-  "SimulateError",
 ]);
 
 /** One class that breaks the rule: where it is and why. */

@@ -32,6 +32,4 @@ export type PoolErrorType =
 
 /** A call-family request the execution pool could not run. */
 export class PoolError extends TypedError<PoolErrorType> {
-  /** Every {@link PoolErrorCode}: how a rebuilt error is recognised. */
-  static readonly codes: ReadonlySet<string> = new Set(Object.values(PoolErrorCode));
 }

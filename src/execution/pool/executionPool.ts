@@ -31,7 +31,8 @@ import type { CallRequest, CallService } from "../callRequest.js";
 import type { SenderKeyRecoverer } from "../senderRecovery.js";
 import { bindPoolGauges, poolBatchRequests, poolTaskSeconds, poolTasksTotal, poolWorkerRestartsTotal, type PoolOutcome } from "./metrics.js";
 import { PoolError, PoolErrorCode } from "./errors.js";
-import { decodeCallReply, encodeCallRequest, encodeMeterTask, frame, unframe, encodeSendersTask, encodeTraceTask, encodeWitnessTask, reviveError } from "./protocol.js";
+import { decodeCallReply, encodeCallRequest, encodeMeterTask, frame, unframe, encodeSendersTask, encodeTraceTask, encodeWitnessTask } from "./protocol.js";
+import { errorFromObject } from "../../util/errorRegistry.js";
 import { tracerNameOf, type TraceRequest } from "../trace/request.js";
 import { traceSeconds } from "../trace/metrics.js";
 import type { WitnessRequest } from "../witness/request.js";
@@ -246,7 +247,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       return reply.ok;
     }
     outcome(reply.err.code === PoolErrorCode.TIMEOUT ? "timeout" : "error");
-    throw reviveError(reply.err);
+    throw errorFromObject(reply.err);
   }
 
   /**
@@ -431,7 +432,7 @@ export class ExecutionPool implements CallService, SenderKeyRecoverer {
       return reply.ok;
     }
     outcome("error");
-    throw reviveError(reply.err);
+    throw errorFromObject(reply.err);
   }
 
   /**

@@ -4,7 +4,7 @@
  * on the RPC thread ({@link encodeCallRequest}, memoized per request object: the call cache keys
  * on the same bytes); a batch is those bytes framed end to end ({@link frame}), not packed again. A worker never throws across it: an error answer
  * carries the error's `toObject()` form (code, message, metadata), and the RPC thread rebuilds
- * the typed error ({@link reviveError}), which src/rpc/errors.ts maps like any other.
+ * the typed error (`errorFromObject`, util/errorRegistry.ts), which src/rpc/errors.ts maps like any other.
  */
 import { Packr } from "msgpackr";
 import type { CallRequest } from "../callRequest.js";
@@ -13,7 +13,9 @@ import type { TraceRequest } from "../trace/request.js";
 import type { MeterRequest } from "../metering/request.js";
 import { TraceError } from "../trace/errors.js";
 import { ExecutionError } from "../errors.js";
-import { BasaltError, type ErrorObject } from "../../util/errors.js";
+import type { ErrorObject } from "../../util/errors.js";
+import { registerErrors } from "../../util/errorRegistry.js";
+import { SimulateError } from "../simulate/errors.js";
 import { PoolError } from "./errors.js";
 
 /**
@@ -36,19 +38,9 @@ function own(bytes: Uint8Array): Uint8Array {
 /** A worker's answer: the result as JSON text, or the error's plain form. */
 export type CallReply = { ok: string } | { err: ErrorObject };
 
-/**
- * A worker's error rebuilt on the RPC thread: an {@link ExecutionError} or {@link PoolError} for
- * their codes, a plain {@link BasaltError} for other codes (chain errors, …), an `Error` with the
- * same message for anything thrown without a code.
- */
-export function reviveError(o: ErrorObject): Error {
-  if (o.code === undefined) return new Error(o.message);
-  const coded = { code: o.code, message: o.message, meta: o.meta };
-  if (ExecutionError.codes.has(o.code)) return ExecutionError.fromObject(coded);
-  if (PoolError.codes.has(o.code)) return PoolError.fromObject(coded);
-  if (TraceError.codes.has(o.code)) return TraceError.fromObject(coded);
-  return BasaltError.fromObject(coded);
-}
+// The classes a pool worker raises that come back as themselves (errorRegistry.ts); any other
+// coded error comes back as a plain BasaltError with its code, which src/rpc/errors.ts maps alike.
+registerErrors(ExecutionError, PoolError, TraceError, SimulateError);
 
 /** Each request's encoding, made once (see {@link encodeCallRequest}). */
 const encoded = new WeakMap<CallRequest, Uint8Array>();

@@ -4,7 +4,7 @@
  * override/override.go); the JSON-RPC codes (the execution-apis -380xx codes) are chosen in
  * src/rpc/errors.ts only.
  */
-import { BasaltError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 
 /** Stable codes of {@link SimulateError}. */
 export const SimulateErrorCode = {
@@ -43,10 +43,8 @@ export const SimulateErrorCode = {
 export type SimulateErrorCode = (typeof SimulateErrorCode)[keyof typeof SimulateErrorCode];
 
 /** A simulation (or an override) that cannot run. */
-export class SimulateError extends BasaltError {
-  /** Every {@link SimulateErrorCode}: how a rebuilt error is recognised. */
-  static readonly codes: ReadonlySet<string> = new Set(Object.values(SimulateErrorCode));
+export class SimulateError extends TypedError<{ code: SimulateErrorCode }> {
   constructor(code: SimulateErrorCode, message: string) {
-    super(code, message, {});
+    super({ code }, message);
   }
 }

@@ -44,6 +44,4 @@ export type TraceErrorType =
 
 /** A trace that could not be produced. */
 export class TraceError extends TypedError<TraceErrorType> {
-  /** Every {@link TraceErrorCode}: how a rebuilt error is recognised. */
-  static readonly codes: ReadonlySet<string> = new Set(Object.values(TraceErrorCode));
 }

@@ -73,6 +73,11 @@ export interface WorkerHostOptions {
   restart?: RestartPolicy;
   /** Metric name prefixes this worker's metrics are scraped under (default `basalt_<subsystem>_`); see `workerMetrics.ts`. */
   metricPrefixes?: string[];
+  /**
+   * Counts restarts instead of the host's own `basalt_<subsystem>_worker_restarts_total{worker}`
+   * (for a service whose restart counter already exists under that name with other labels).
+   */
+  restartsCounter?: { inc(): void };
   /** Error classes this worker raises, rebuilt as themselves (registered for the whole process). */
   errors?: ErrorClass[];
   /** Called just before each spawn, and once that worker is online or gone (for V8 flags that size the new isolate's heap). */
@@ -107,13 +112,15 @@ export class WorkerHost {
   private readyAt = 0;
   private removeMetricsSource: (() => void) | undefined;
   private readonly log: Logger;
-  private readonly restartsTotal;
+  private readonly restartsTotal: { inc(): void };
   private readonly runningGauge;
 
   constructor(private readonly opts: WorkerHostOptions) {
     this.log = opts.log.child({ worker: opts.entry });
     if (opts.errors !== undefined) registerErrors(...opts.errors);
-    this.restartsTotal = counter({ name: `basalt_${opts.subsystem}_worker_restarts_total`, help: `Times a ${opts.subsystem} worker thread died and was restarted`, labelNames: ["worker"] }).labels(opts.entry);
+    this.restartsTotal =
+      opts.restartsCounter ??
+      counter({ name: `basalt_${opts.subsystem}_worker_restarts_total`, help: `Times a ${opts.subsystem} worker thread died and was restarted`, labelNames: ["worker"] }).labels(opts.entry);
     this.runningGauge = gauge({ name: `basalt_${opts.subsystem}_running_workers`, help: `Whether a ${opts.subsystem} worker thread is up and ready (0 or 1)`, labelNames: ["worker"] }).labels(opts.entry);
   }
 

@@ -62,8 +62,11 @@ export interface WorkerHostOptions {
   url?: URL;
   /** The metric subsystem its host metrics are named under (`basalt_<subsystem>_worker_…`). */
   subsystem: (typeof METRIC_SUBSYSTEMS)[number];
-  /** Passed to the worker as `workerData` (plain values and SharedArrayBuffers only). */
-  workerData?: Record<string, unknown>;
+  /**
+   * Passed to the worker as `workerData` (plain values and SharedArrayBuffers only); a function is
+   * called at each spawn (a restarted worker may need what the first one bound, e.g. its ports).
+   */
+  workerData?: Record<string, unknown> | (() => Record<string, unknown>);
   log: Logger;
   /** How long the worker gets to stop by itself before it is terminated. */
   stopGraceMs: number;
@@ -139,7 +142,8 @@ export class WorkerHost {
   private spawn(): Promise<void> {
     const o = this.opts;
     o.aroundSpawn?.before();
-    const worker = new Worker(o.url ?? workerUrl(o.entry), { workerData: o.workerData ?? {} });
+    const workerData = typeof o.workerData === "function" ? o.workerData() : (o.workerData ?? {});
+    const worker = new Worker(o.url ?? workerUrl(o.entry), { workerData });
     this.worker = worker;
     if (o.aroundSpawn !== undefined) {
       const after = o.aroundSpawn.after;

@@ -87,6 +87,16 @@ describe("WorkerHost", () => {
     expect(restarts).toBe(1);
   });
 
+  it("asks a workerData function again for each restarted worker", async () => {
+    let n = 0;
+    const h = host({ restart: { initialDelayMs: 20, maxDelayMs: 100, stableMs: 60_000 }, workerData: () => ({ n: ++n }) });
+    await h.start();
+    expect(await h.request("data")).toBe(1);
+    await h.request("die").catch(() => undefined);
+    await waitUntil("restarted worker", 5_000, () => h.running);
+    expect(await h.request("data")).toBe(2);
+  });
+
   it("stays down without a restart policy", async () => {
     const h = host();
     await h.start();

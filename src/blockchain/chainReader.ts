@@ -1,12 +1,13 @@
 /**
- * The chain as a worker thread sees it: the flashblocks and proofs workers open the chain database
- * read-only (`Chain.open(datadir, { readOnly: true })`) and are handed this view, which has the
- * reading members they use and none that import or move the head (`importBlock`, `setHead`,
- * `commitCanonical`, `insertBlock`). The main thread's {@link Chain} satisfies it.
+ * The chain as a worker thread sees it: the flashblocks, proofs and derivation workers open the
+ * chain database read-only (`Chain.open(datadir, { readOnly: true })`) and are handed this view,
+ * which has the reading members they use and none that import blocks or move the head
+ * (`importBlock`, `setHead`, `commitCanonical`, `insertBlock`): only the main thread writes. The
+ * main thread's {@link Chain} satisfies it.
  */
 import type { Chain } from "./chain.js";
 
-/** A read-only view of {@link Chain}: heads, headers, canonical hashes, state at a block, and `close` of the view. */
+/** A read-only view of {@link Chain}: heads, headers, blocks, canonical hashes, state at a block, and `close` of the view. */
 export type ChainReader = Pick<
   Chain,
   | "store"
@@ -19,6 +20,9 @@ export type ChainReader = Pick<
   | "refreshHeadHeader"
   | "transactionHashesOf"
   | "getHeaderByHash"
+  | "getBlockByHash"
+  | "getBlockByNumber"
+  | "pointer"
   | "getCanonicalHash"
   | "isCanonical"
   | "stateManagerAt"

@@ -33,7 +33,7 @@ import { l2RefOf } from "./l2Refs.js";
 import { DerivationPipeline, type PipelineL1, type PipelineL2, type PipelineStep } from "./pipeline.js";
 import type { AppliedResult } from "./protocol.js";
 import type { BlobSource } from "./retrieval.js";
-import { DerivationCounters } from "./stats.js";
+import { Counters } from "../util/counters.js";
 
 /** The engine as the driver sees it (the main thread, over messages). */
 interface DriverEngine {
@@ -60,7 +60,7 @@ interface DriverOptions {
   l1BlockTimeS: number;
   logger: Logger;
   /** Called whenever the status changed. */
-  onStatus?(status: DriverStatus, counters: DerivationCounters): void;
+  onStatus?(status: DriverStatus, counters: Counters): void;
   /** The L1 chain id the RPC serves, checked at start (skipped when undefined). */
   l1ChainId?: () => Promise<bigint>;
 }
@@ -87,7 +87,7 @@ function kindOf(e: unknown): "critical" | "fatal" | "beacon" | "kzg" | "l1" {
 
 /** See the module comment. */
 export class DerivationDriver {
-  readonly counters = new DerivationCounters();
+  readonly counters = new Counters();
   private readonly pipeline: DerivationPipeline;
   private readonly log: Logger;
   private readonly abort = new AbortController();

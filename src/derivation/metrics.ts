@@ -1,27 +1,43 @@
 /**
- * Prometheus metrics of L1 derivation, collected at scrape time from the derivation worker's last
- * status (`service.ts`): L1 head / current / safe / finalized numbers and the lag, counters of
- * frames, channels, batches, blobs, KZG failures, applied blocks, resets, errors and L1 requests.
+ * Prometheus metrics of L1 derivation. Each value is produced by one thread:
+ * - the main thread (`service.ts`, from the worker's last status, which `optimism_syncStatus`
+ *   reads too): L1 head / current / safe / finalized numbers, the lag and the safe L2 number;
+ * - the derivation worker (`workers/derivation.ts`, from its pipeline's tally, on its own
+ *   registry, which the worker host scrapes into `/metrics`): the counters of frames, channels,
+ *   batches, blobs, KZG failures, applied blocks, resets, errors and L1 requests.
+ * The main thread registers every family (so a scrape lists them before derivation runs); its
+ * counter families stay empty and the worker's values are summed in.
  */
 import type { Counter, Gauge } from "prom-client";
 import { counter, gauge, isMetricRegistered } from "../util/metrics.js";
 import type { L1BlockRef } from "./batchValidity.js";
 
-type Status = { currentL1?: L1BlockRef; headL1?: L1BlockRef; safeL1?: L1BlockRef; finalizedL1?: L1BlockRef };
+type Status = { currentL1?: L1BlockRef; headL1?: L1BlockRef; safeL1?: L1BlockRef; finalizedL1?: L1BlockRef; safeNumber?: number };
 let counters: () => Record<string, number> = () => ({});
 let status: () => Status = () => ({});
 
 const FIRST = "basalt_derivation_l1_head_number";
+const FIRST_COUNTER = "basalt_derivation_l1_blocks_total";
 
-/** Points the collectors at the running service (registers the families once). */
-export function bindDerivationMetrics(readCounters: () => Record<string, number>, readStatus: () => Status): void {
-  counters = readCounters;
+/** Main thread: points the status gauges at the running service (registers every family once). */
+export function bindDerivationStatus(readStatus: () => Status): void {
   status = readStatus;
   registerDerivationMetrics();
 }
 
+/** Derivation worker: points the counter families at the pipeline's tally (registers only those, in the worker's registry). */
+export function bindDerivationCounters(readCounters: () => Record<string, number>): void {
+  counters = readCounters;
+  registerDerivationCounterMetrics();
+}
+
 /** Registers the derivation families (at their empty values until a service binds). Idempotent. */
 export function registerDerivationMetrics(): void {
+  registerDerivationStatusMetrics();
+  registerDerivationCounterMetrics();
+}
+
+function registerDerivationStatusMetrics(): void {
   if (isMetricRegistered(FIRST)) return;
   const l1 = (name: string, help: string, pick: (s: Status) => L1BlockRef | undefined): void => {
     gauge({
@@ -49,9 +65,13 @@ export function registerDerivationMetrics(): void {
     name: "basalt_derivation_safe_l2_number",
     help: "Newest L2 block derived from L1 (the safe head) in this run",
     collect(this: Gauge) {
-      this.set(counters().safeNumber ?? -1);
+      this.set(status().safeNumber ?? -1);
     },
   });
+}
+
+function registerDerivationCounterMetrics(): void {
+  if (isMetricRegistered(FIRST_COUNTER)) return;
   /** A counter family from the counters whose key is `prefix:<label>` (or exactly `prefix`). */
   const family = (name: string, help: string, prefix: string, label?: string): void => {
     counter({

@@ -1,15 +1,21 @@
 /**
- * The messages between the derivation worker (`workers/derivation.ts`, the pipeline) and the main
- * thread (`service.ts`, which owns the chain): msgpack bytes of plain values, bigints as decimal
- * strings, hashes as bytes. The worker proposes (attributes, a safe head rewind, a finalized
- * block, its status); the main thread applies through the engine and answers each attributes
- * message once.
+ * What the derivation worker (`workers/derivation.ts`, the pipeline) and the main thread
+ * (`service.ts`, which owns the chain) exchange through the worker host (`util/workerHost.ts`):
+ * plain values, bigints as decimal strings, hashes as bytes. The worker proposes through events
+ * ({@link DerivationEvents}: attributes, a safe head rewind, a finalized block, its status); the
+ * main thread applies through the engine and answers each attributes event once with an
+ * "applied" note ({@link DerivationNotes}). A start failure crosses as {@link DerivationStartError}.
  */
-import { Packr } from "msgpackr";
+import { TypedError } from "../util/errors.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import type { L1BlockRef } from "./batchValidity.js";
 
-const packr = new Packr({ useRecords: false, moreTypes: false });
+/** Derivation refused to start (wrong L1, missing L1 blocks); raised in the worker, rebuilt as itself on the main thread. */
+export class DerivationStartError extends TypedError<{ code: "DERIVATION_START_FAILED"; reason: string }> {
+  constructor(message: string, reason: string) {
+    super({ code: "DERIVATION_START_FAILED", reason }, message);
+  }
+}
 
 /** An L1 block reference on the wire (`parentHash` for `optimism_syncStatus`). */
 interface L1RefWire {
@@ -37,21 +43,23 @@ export interface StatusWire {
   headL1?: L1RefWire;
   safeL1?: L1RefWire;
   finalizedL1?: L1RefWire;
-  /** Cumulative counters by key (see `stats.ts`). */
-  counters: Record<string, number>;
+  /** Newest L2 block derived from L1 in this run (the safe head), once one was. */
+  safeNumber?: number;
   /** The last error that stopped progress, until progress resumes. */
   stalled?: string;
 }
 
-/** Worker → main. */
-export type WorkerMessage =
-  | { t: "ready" }
-  | { t: "fatal"; message: string; code?: string }
-  | { t: "attributes"; id: number; parentHash: Uint8Array; parentNumber: string; attributes: AttributesWire; derivedFrom: L1RefWire; empty: boolean }
-  | { t: "rewind"; safeHash: Uint8Array; number: string }
-  | { t: "finalized"; hash: Uint8Array; number: string }
-  | { t: "status"; status: StatusWire }
-  | { t: "stopped" };
+/** Worker → main events, by name. */
+export interface DerivationEvents {
+  /** Payload attributes to apply on `parentHash`; answered once by an "applied" note of the same id. */
+  attributes: { id: number; parentHash: Uint8Array; parentNumber: string; attributes: AttributesWire; derivedFrom: L1RefWire; empty: boolean };
+  /** The safe head went back (L1 reorg). */
+  rewind: { safeHash: Uint8Array; number: string };
+  /** An L2 block is final. */
+  finalized: { hash: Uint8Array; number: string };
+  /** Progress, at most every DERIVATION_STATUS_INTERVAL_MS. */
+  status: StatusWire;
+}
 
 /** How the main thread applied attributes. */
 export type AppliedResult =
@@ -66,17 +74,12 @@ export type AppliedResult =
   /** The safe head is not the attributes' parent (moved by someone else): the worker resets. */
   | "reset";
 
-/** Main → worker. */
-export type MainMessage = { t: "applied"; id: number; result: AppliedResult; safeHash?: Uint8Array } | { t: "reset" } | { t: "stop" };
-
-/** Encodes a message (an exact-size copy: postMessage clones a view's whole buffer). */
-export function encodeMessage(m: WorkerMessage | MainMessage): Uint8Array {
-  return Uint8Array.prototype.slice.call(packr.pack(m));
-}
-
-/** Decodes a message of either direction. */
-export function decodeMessage<T extends WorkerMessage | MainMessage>(bytes: Uint8Array): T {
-  return packr.unpack(bytes) as T;
+/** Main → worker notes, by name. */
+export interface DerivationNotes {
+  /** How the attributes event `id` was applied. */
+  applied: { id: number; result: AppliedResult; safeHash?: Uint8Array };
+  /** Start over from the safe head (it was moved by someone else). */
+  reset: undefined;
 }
 
 /** Attributes to their wire form. */

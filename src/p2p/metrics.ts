@@ -1,10 +1,11 @@
 /**
- * Prometheus metrics of the consensus-layer P2P, collected at scrape time from the P2P worker's
- * last samples (`service.ts`; the worker counts, the main thread's registry exposes):
- * gossip messages by topic version, result and reason, refused discovery records and packets,
- * req/resp requests
- * by side and result, bans, and worker restarts. Peers, the discv5 table size and bytes go to the
- * families shared with devp2p (`sharedMetrics.ts`, protocol "libp2p").
+ * Prometheus metrics of the consensus-layer P2P: gossip messages by topic version, result and
+ * reason, refused discovery records and packets, req/resp requests by side and result, bans —
+ * collected in the P2P worker's own thread from its node's tally (`workers/p2p.ts` binds them; the
+ * worker host scrapes that registry into `/metrics`) — and worker restarts, counted on the main
+ * thread by the host. Peers, the discv5 table size and bytes go to the families shared with
+ * devp2p (`sharedMetrics.ts`, protocol "libp2p"), also from the worker. The main thread registers
+ * every family (empty) so a scrape lists them before P2P runs.
  */
 import type { Counter, Gauge } from "prom-client";
 import { counter, gauge, isMetricRegistered } from "../util/metrics.js";
@@ -12,7 +13,6 @@ import type { StatSample } from "./cl/protocol.js";
 import { registerSharedP2pMetrics, setP2pMetricsSource } from "./sharedMetrics.js";
 
 let samples: () => StatSample[] = () => [];
-let restarts: () => number = () => 0;
 
 const FIRST = "basalt_p2p_gossip_messages_total";
 
@@ -25,11 +25,11 @@ function sampled(name: string, match: Record<string, string> = {}): number {
   return total;
 }
 
-/** Points the collectors at the running service (registers the families once). */
-export function bindP2PMetrics(readSamples: () => StatSample[], readRestarts: () => number): void {
+/** P2P worker: points the collectors at the node's samples (registers the worker's families once, in its registry). */
+export function bindP2PMetrics(readSamples: () => StatSample[]): void {
   samples = readSamples;
-  restarts = readRestarts;
-  registerP2PMetrics();
+  registerSharedP2pMetrics();
+  registerSampledMetrics();
   // Peers, the discovery table and bytes share their families with devp2p (told apart by `protocol`).
   setP2pMetricsSource("libp2p", {
     peers: () => ({ inbound: sampled("peers", { direction: "inbound" }), outbound: sampled("peers", { direction: "outbound" }) }),
@@ -38,9 +38,19 @@ export function bindP2PMetrics(readSamples: () => StatSample[], readRestarts: ()
   });
 }
 
-/** Registers the P2P families (empty until a service binds). Idempotent. */
+/** Main thread: registers the P2P families (empty; the worker's values are summed in at scrape). Idempotent. */
 export function registerP2PMetrics(): void {
   registerSharedP2pMetrics();
+  registerSampledMetrics();
+  p2pWorkerRestarts();
+}
+
+/** Restarts of the P2P worker after it crashed (main thread; the worker host increments it). */
+export function p2pWorkerRestarts(): Counter {
+  return counter({ name: "basalt_p2p_worker_restarts_total", help: "Restarts of the P2P worker after it crashed" });
+}
+
+function registerSampledMetrics(): void {
   if (isMetricRegistered(FIRST)) return;
   /** A family from the samples called `sample`, with `labels`. */
   const fromSamples = (kind: "counter" | "gauge", name: string, help: string, sample: string, labels: string[]): void => {
@@ -70,12 +80,4 @@ export function registerP2PMetrics(): void {
   fromSamples("counter", "basalt_p2p_dials_total", "Outbound dials by source (discovery, static) and result", "dials", ["source", "result"]);
   fromSamples("counter", "basalt_p2p_peer_bans_total", "Peers banned for a gossip score below the ban threshold", "peer_bans", []);
   fromSamples("gauge", "basalt_p2p_banned_peers", "Peers blocked or banned now", "banned_peers", []);
-  counter({
-    name: "basalt_p2p_worker_restarts_total",
-    help: "Restarts of the P2P worker after it crashed",
-    collect(this: Counter) {
-      this.reset();
-      this.inc(restarts());
-    },
-  });
 }

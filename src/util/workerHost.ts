@@ -62,8 +62,11 @@ export interface WorkerHostOptions {
   url?: URL;
   /** The metric subsystem its host metrics are named under (`basalt_<subsystem>_worker_…`). */
   subsystem: (typeof METRIC_SUBSYSTEMS)[number];
-  /** Passed to the worker as `workerData` (plain values and SharedArrayBuffers only). */
-  workerData?: Record<string, unknown>;
+  /**
+   * Passed to the worker as `workerData` (plain values and SharedArrayBuffers only); a function is
+   * called at each spawn (a restarted worker may need what the first one bound, e.g. its ports).
+   */
+  workerData?: Record<string, unknown> | (() => Record<string, unknown>);
   log: Logger;
   /** How long the worker gets to stop by itself before it is terminated. */
   stopGraceMs: number;
@@ -73,6 +76,11 @@ export interface WorkerHostOptions {
   restart?: RestartPolicy;
   /** Metric name prefixes this worker's metrics are scraped under (default `basalt_<subsystem>_`); see `workerMetrics.ts`. */
   metricPrefixes?: string[];
+  /**
+   * Counts restarts instead of the host's own `basalt_<subsystem>_worker_restarts_total{worker}`
+   * (for a service whose restart counter already exists under that name with other labels).
+   */
+  restartsCounter?: { inc(): void };
   /** Error classes this worker raises, rebuilt as themselves (registered for the whole process). */
   errors?: ErrorClass[];
   /** Called just before each spawn, and once that worker is online or gone (for V8 flags that size the new isolate's heap). */
@@ -107,13 +115,15 @@ export class WorkerHost {
   private readyAt = 0;
   private removeMetricsSource: (() => void) | undefined;
   private readonly log: Logger;
-  private readonly restartsTotal;
+  private readonly restartsTotal: { inc(): void };
   private readonly runningGauge;
 
   constructor(private readonly opts: WorkerHostOptions) {
     this.log = opts.log.child({ worker: opts.entry });
     if (opts.errors !== undefined) registerErrors(...opts.errors);
-    this.restartsTotal = counter({ name: `basalt_${opts.subsystem}_worker_restarts_total`, help: `Times a ${opts.subsystem} worker thread died and was restarted`, labelNames: ["worker"] }).labels(opts.entry);
+    this.restartsTotal =
+      opts.restartsCounter ??
+      counter({ name: `basalt_${opts.subsystem}_worker_restarts_total`, help: `Times a ${opts.subsystem} worker thread died and was restarted`, labelNames: ["worker"] }).labels(opts.entry);
     this.runningGauge = gauge({ name: `basalt_${opts.subsystem}_running_workers`, help: `Whether a ${opts.subsystem} worker thread is up and ready (0 or 1)`, labelNames: ["worker"] }).labels(opts.entry);
   }
 
@@ -132,7 +142,8 @@ export class WorkerHost {
   private spawn(): Promise<void> {
     const o = this.opts;
     o.aroundSpawn?.before();
-    const worker = new Worker(o.url ?? workerUrl(o.entry), { workerData: o.workerData ?? {} });
+    const workerData = typeof o.workerData === "function" ? o.workerData() : (o.workerData ?? {});
+    const worker = new Worker(o.url ?? workerUrl(o.entry), { workerData });
     this.worker = worker;
     if (o.aroundSpawn !== undefined) {
       const after = o.aroundSpawn.after;

@@ -78,6 +78,25 @@ describe("WorkerHost", () => {
     expect(await h.request("echo", 5)).toBe(5);
   });
 
+  it("counts restarts on the service's own counter when one is given", async () => {
+    let restarts = 0;
+    const h = host({ restart: { initialDelayMs: 20, maxDelayMs: 100, stableMs: 60_000 }, restartsCounter: { inc: () => void restarts++ } });
+    await h.start();
+    await h.request("die").catch(() => undefined);
+    await waitUntil("restarted worker", 5_000, () => h.running && restarts === 1);
+    expect(restarts).toBe(1);
+  });
+
+  it("asks a workerData function again for each restarted worker", async () => {
+    let n = 0;
+    const h = host({ restart: { initialDelayMs: 20, maxDelayMs: 100, stableMs: 60_000 }, workerData: () => ({ n: ++n }) });
+    await h.start();
+    expect(await h.request("data")).toBe(1);
+    await h.request("die").catch(() => undefined);
+    await waitUntil("restarted worker", 5_000, () => h.running);
+    expect(await h.request("data")).toBe(2);
+  });
+
   it("stays down without a restart policy", async () => {
     const h = host();
     await h.start();

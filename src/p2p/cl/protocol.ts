@@ -1,15 +1,12 @@
 /**
- * Messages between the P2P worker (`workers/p2p.ts`) and the main thread (`src/p2p/service.ts`):
- * msgpack bytes of plain values (bytes stay bytes, numbers beyond 2^53 are decimal strings). The
- * worker reports accepted gossip blocks and asks for payloads it serves; the main thread publishes,
- * changes the signer, answers payload requests and makes calls (the `opp2p_*` RPC, fetches), each
- * call answered once by id.
+ * What the P2P worker (`workers/p2p.ts`) and the main thread (`src/p2p/service.ts`) exchange
+ * through the worker host (`util/workerHost.ts`): plain values (bytes stay bytes, numbers beyond
+ * 2^53 are decimal strings). The worker reports accepted gossip blocks and asks for payloads it
+ * serves (events, {@link P2PEvents}); the main thread changes the signer and answers payload
+ * requests (notes, {@link P2PNotes}) and makes calls (the `opp2p_*` RPC, publish, fetches: the
+ * request "call", answered once, errors rebuilt by the host's registry).
  */
-import { Packr } from "msgpackr";
-import type { ErrorObject } from "../../util/errors.js";
 import type { BlocksVersion } from "../gossip/topics.js";
-
-const packr = new Packr({ useRecords: false, moreTypes: false });
 
 /** The node's settings, the same on both sides of the thread boundary (strings, numbers, bytes). */
 export interface P2PNodeSettings {
@@ -65,36 +62,31 @@ export interface SelfWire {
   udpPort: number;
 }
 
-/** A counter or gauge sample the worker ships to the main thread's registry. */
+/** A counter or gauge sample of the worker's tally (read by its own collectors, `metrics.ts`, and by `P2PService.stats()`). */
 export interface StatSample {
   name: string;
   labels: Record<string, string>;
   value: number;
 }
 
-/** Main → worker. */
-export type MainMessage =
-  | { type: "signer"; address: Uint8Array }
-  | { type: "payloadResponse"; id: number; version?: BlocksVersion; payloadBytes?: Uint8Array; result?: number }
-  | { type: "call"; id: number; method: string; params: unknown[] }
-  | { type: "stop" };
-
-/** Worker → main. */
-export type WorkerMessage =
-  | { type: "ready"; self: SelfWire }
-  | { type: "fatal"; message: string; code?: string }
-  | { type: "block"; version: BlocksVersion; payloadBytes: Uint8Array; from: string; receivedAtMs: number }
-  | { type: "payloadRequest"; id: number; number: string }
-  | { type: "reply"; id: number; result?: unknown; error?: ErrorObject }
-  | { type: "stats"; samples: StatSample[] }
-  | { type: "stopped" };
-
-/** Bytes of a message. */
-export function encodeMessage(m: MainMessage | WorkerMessage): Uint8Array {
-  return packr.pack(m);
+/** Worker → main events, by name. */
+export interface P2PEvents {
+  /** The node listens (sent once it does, before the host's ready handshake). */
+  started: SelfWire;
+  /** A block accepted from gossip. */
+  block: { version: BlocksVersion; payloadBytes: Uint8Array; from: string; receivedAtMs: number };
+  /** A peer's payload_by_number: answered by a `payloadResponse` note of the same id. */
+  payloadRequest: { id: number; number: string };
 }
 
-/** A message from its bytes. */
-export function decodeMessage<T extends MainMessage | WorkerMessage>(b: Uint8Array): T {
-  return packr.unpack(b) as T;
+/** Main → worker notes, by name. */
+export interface P2PNotes {
+  signer: { address: Uint8Array };
+  payloadResponse: { id: number; version?: BlocksVersion; payloadBytes?: Uint8Array; result?: number };
+}
+
+/** The parameters of the worker's one request, "call" (answered with the operation's JSON, `null` for none). */
+export interface P2PCall {
+  method: string;
+  params: unknown[];
 }

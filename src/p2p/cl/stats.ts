@@ -1,7 +1,8 @@
 /**
- * Counters of the P2P worker, shipped to the main thread as samples (`protocol.ts` StatSample)
- * where `src/p2p/metrics.ts` exposes them. Label values come from fixed sets (versions, results,
- * reasons, directions), so the map stays small.
+ * Counters of the P2P worker, read as samples (`protocol.ts` StatSample) by the worker's own
+ * prom-client collectors (`src/p2p/metrics.ts`, scraped by the worker host) and by
+ * `P2PService.stats()`. Label values come from fixed sets (versions, results, reasons,
+ * directions), so the map stays small.
  */
 import type { StatSample } from "./protocol.js";
 

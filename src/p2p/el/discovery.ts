@@ -8,7 +8,7 @@
 import { DPT, type PeerInfo } from "@ethereumjs/devp2p";
 import { createSocket, type Socket } from "node:dgram";
 import type { Logger } from "pino";
-import type { DerivationCounters as Counters } from "../../derivation/stats.js";
+import type { Counters } from "../../util/counters.js";
 import type { Enode } from "./enode.js";
 
 /** Options of a {@link Discovery}. */

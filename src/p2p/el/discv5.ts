@@ -18,7 +18,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
 import { P2P_DISCOVER_INTERVAL_MS } from "../../config/constants.js";
-import type { DerivationCounters as Counters } from "../../derivation/stats.js";
+import type { Counters } from "../../util/counters.js";
 import { LruMap } from "../../util/lru.js";
 import { ProtocolIdTransport, withProtocolId } from "./discv5Transport.js";
 import { BASE_ENR_KEY, elEnrFilter, OPEL_ENR_KEY, opelEntry } from "./elEnr.js";

@@ -1,6 +1,7 @@
 /**
- * Prometheus metrics of the execution-layer network, from the devp2p worker's last status
- * (`service.ts`): peers by direction, discovery table sizes and bytes go into the families shared
+ * Prometheus metrics of the execution-layer network, collected in the devp2p worker's own thread
+ * (`workers/devp2p.ts` binds them to its node; the worker host scrapes that registry into
+ * `/metrics`; the main thread only registers the empty families): peers by direction, discovery table sizes and bytes go into the families shared
  * with the consensus-layer network (`../sharedMetrics.ts`, protocol "devp2p"; discovery protocol
  * "discv4" and "discv5-basev0", told apart from the consensus layer's standard "discv5");
  * `basalt_p2p_devp2p_messages_total{message,direction}` counts eth messages,
@@ -16,8 +17,8 @@ import type { Counter, Gauge } from "prom-client";
 import { counter, gauge } from "../../util/metrics.js";
 import { setP2pMetricsSource } from "../sharedMetrics.js";
 
-/** What the metrics read from the service. */
-interface DevP2PMetricsView {
+/** What the metrics read from the devp2p node (in the worker). */
+export interface DevP2PMetricsView {
   counters(): Record<string, number>;
   peerDirections(): { inbound: number; outbound: number };
   /** Nodes in each discovery table that runs, by discovery protocol. */
@@ -28,7 +29,7 @@ interface DevP2PMetricsView {
 
 let view: DevP2PMetricsView | undefined;
 
-/** Points the collectors at the running service (`undefined` to detach). */
+/** Points the collectors at the worker's node (`undefined` to detach). */
 export function bindDevP2PMetrics(v: DevP2PMetricsView | undefined): void {
   view = v;
   setP2pMetricsSource(

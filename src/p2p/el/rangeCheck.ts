@@ -12,7 +12,7 @@
 import { RLP } from "@ethereumjs/rlp";
 import type { Logger } from "pino";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
-import type { DerivationCounters as Counters } from "../../derivation/stats.js";
+import type { Counters } from "../../util/counters.js";
 import { BasaltError } from "../../util/errors.js";
 import { keccak256 } from "../../util/keccak.js";
 import { EthPeerFaultError, EthProtocolError } from "./errors.js";

@@ -1,25 +1,24 @@
 /**
- * The execution-layer network on the main thread's side: spawns the devp2p worker
- * (`workers/devp2p.ts`), which owns the sockets and serves peers from the store, keeps its last
- * status (peers, counters) for the RPC and the metrics, hands the transactions peers send to the
+ * The execution-layer network on the main thread's side: runs the devp2p worker
+ * (`workers/devp2p.ts`) on the worker host (`util/workerHost.ts`); the worker owns the sockets,
+ * serves peers from the store and keeps its metrics in its own registry (scraped by the host).
+ * The service keeps the worker's last status (peers, head, ENR) for the RPC, hands the transactions peers send to the
  * listeners of {@link DevP2PService.onTransactions} (the node adds them to its pool), answers the
  * worker's pool lookups through {@link DevP2PService.onPoolLookup}, and forwards pool
- * announcements ({@link DevP2PService.announce}, with `--txpool.gossip`). A crashed worker is
- * reported and started again.
+ * announcements ({@link DevP2PService.announce}, with `--txpool.gossip`). The host restarts a
+ * crashed worker.
  */
-import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Chain } from "../../blockchain/chain.js";
-import { P2P_EL_WORKER_RESTART_DELAY_MS } from "../../config/constants.js";
 import type { LogFormat, LogLevel } from "../../config/options.js";
 import { to0x } from "../../util/bytes.js";
-import { workerUrl } from "../../util/workerUrl.js";
+import { WorkerHost, WorkerHostError } from "../../util/workerHost.js";
+import { P2P_WORKER_RESTART, P2P_WORKER_STOP_GRACE_MS } from "../constants.js";
 import { DevP2PStartError } from "./errors.js";
 import { chainForkActivations } from "./forkSchedule.js";
-import { bindDevP2PMetrics } from "./metrics.js";
 import type { ElNetwork, NodeInfoJson, PeerInfoJson } from "./network.js";
 import { loadOrCreateNodeKey } from "./nodeKey.js";
-import { decodeThreadMessage, encodeThreadMessage, type DevP2PMainMessage, type DevP2PSettings, type DevP2PWorkerData, type DevP2PWorkerMessage, type ListenWire, type PeerWire } from "./threadProtocol.js";
+import type { DevP2PEvents, DevP2PNotes, DevP2PRequests, DevP2PSettings, DevP2PStatusWire, DevP2PWorkerData, ListenWire, PeerWire } from "./threadProtocol.js";
 
 /** Options of a {@link DevP2PService} (from `--port`, `--discovery.*`, `--bootnodes`, …). */
 export interface DevP2PServiceOptions extends DevP2PSettings {
@@ -29,23 +28,15 @@ export interface DevP2PServiceOptions extends DevP2PSettings {
   logFormat: LogFormat;
 }
 
-type StatusMessage = Extract<DevP2PWorkerMessage, { type: "status" }>;
-
 /** See the module comment. */
 export class DevP2PService implements ElNetwork {
-  private worker: Worker | undefined;
-  private stopped = false;
-  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly host: WorkerHost;
   private readonly log: Logger;
   private readonly data: DevP2PWorkerData;
   private listen: ListenWire | undefined;
-  private last: StatusMessage | undefined;
-  /** Counters of earlier (crashed) workers, so metrics stay monotonic across restarts. */
-  private carried: Record<string, number> = {};
+  private last: DevP2PStatusWire | undefined;
   private readonly txListeners = new Set<(raw: Uint8Array[]) => void>();
   private lookup: (hashes: Uint8Array[]) => Uint8Array[] = () => [];
-  private nextOp = 1;
-  private readonly ops = new Map<number, (ok: boolean, error?: string) => void>();
 
   constructor(
     private readonly chain: Chain,
@@ -67,25 +58,19 @@ export class DevP2PService implements ElNetwork {
       timeForks: times.map(String),
       depositNonceRoot: { regolith: chain.op?.forkTimes.regolith?.toString() ?? null, canyon: chain.op?.forkTimes.canyon?.toString() ?? null },
     };
-    bindDevP2PMetrics({
-      counters: () => this.counters(),
-      peerDirections: () => {
-        const peers = this.last?.peers ?? [];
-        const inbound = peers.filter((p) => p.inbound).length;
-        return { inbound, outbound: peers.length - inbound };
-      },
-      discoveryNodes: () => {
-        const n = this.last?.discoveryNodes ?? {};
-        const out: { protocol: string; nodes: number }[] = [];
-        if (opts.discv4) out.push({ protocol: "discv4", nodes: n.discv4 ?? 0 });
-        if (opts.discv5) out.push({ protocol: `discv5-${opts.discv5ProtocolId}`, nodes: n.discv5 ?? 0 });
-        return out;
-      },
-      ethVersions: () => {
-        const out: Record<string, number> = {};
-        for (const p of this.last?.peers ?? []) out[String(p.version)] = (out[String(p.version)] ?? 0) + 1;
-        return out;
-      },
+    this.host = new WorkerHost({
+      entry: "devp2p",
+      subsystem: "p2p",
+      log: this.log,
+      workerData: { ...this.data },
+      stopGraceMs: P2P_WORKER_STOP_GRACE_MS,
+      restart: P2P_WORKER_RESTART,
+      // basalt_p2p_worker_restarts_total is the consensus P2P worker's (no labels); the devp2p worker's restarts are logged.
+      restartsCounter: { inc: () => undefined },
+      errors: [DevP2PStartError],
+      onEvent: (name, payload) => this.onEvent(name as keyof DevP2PEvents, payload),
+      // Its peers are gone with it.
+      onExit: () => (this.last = undefined),
     });
   }
 
@@ -102,19 +87,12 @@ export class DevP2PService implements ElNetwork {
 
   /** Announces new pool transactions to peers (the worker sends them only with `--txpool.gossip`). */
   announce(hashes: Uint8Array[], types: number[], sizes: number[]): void {
-    if (this.data.txGossip) this.send({ type: "announce", hashes, types, sizes });
+    if (this.data.txGossip) this.send("announce", { hashes, types, sizes });
   }
 
   /** The bound ports and enode, once started. */
   listenInfo(): ListenWire | undefined {
     return this.listen;
-  }
-
-  /** Every counter: the running worker's plus those of workers that crashed. */
-  counters(): Record<string, number> {
-    const out = { ...this.carried };
-    for (const [k, v] of Object.entries(this.last?.counters ?? {})) out[k] = (out[k] ?? 0) + v;
-    return out;
   }
 
   nodeInfo(): NodeInfoJson | undefined {
@@ -157,7 +135,7 @@ export class DevP2PService implements ElNetwork {
   }
 
   listening(): boolean {
-    return this.worker !== undefined && (this.last?.listening ?? this.listen !== undefined);
+    return this.host.running && (this.last?.listening ?? this.listen !== undefined);
   }
 
   addPeer(enode: string): Promise<boolean> {
@@ -168,106 +146,60 @@ export class DevP2PService implements ElNetwork {
     return this.peerOp("removePeer", enode);
   }
 
-  private peerOp(type: "addPeer" | "removePeer", enode: string): Promise<boolean> {
-    if (this.worker === undefined) return Promise.resolve(false);
-    const id = this.nextOp++;
-    return new Promise((resolve, reject) => {
-      this.ops.set(id, (ok, error) => (error === undefined ? resolve(ok) : reject(new DevP2PStartError(error))));
-      this.send({ type, id, enode });
-    });
+  private async peerOp(method: keyof DevP2PRequests, enode: string): Promise<boolean> {
+    try {
+      return await this.host.request<boolean>(method, enode);
+    } catch (e) {
+      // No worker (not started, stopped, restarting): nothing to add a peer to.
+      if (e instanceof WorkerHostError) return false;
+      throw e;
+    }
   }
 
-  private send(m: DevP2PMainMessage): void {
-    this.worker?.postMessage(encodeThreadMessage(m));
+  private send<K extends keyof DevP2PNotes>(name: K, payload: DevP2PNotes[K]): void {
+    this.host.notify(name, payload);
   }
 
-  /** Spawns the worker; resolves once RLPx (and discovery) listen. @throws DevP2PStartError with the reason (e.g. a port in use). */
-  start(): Promise<void> {
-    return this.spawn();
-  }
-
-  private spawn(): Promise<void> {
-    const worker = new Worker(workerUrl("devp2p"), { workerData: this.data });
-    this.worker = worker;
-    return new Promise((resolve, reject) => {
-      let started = false;
-      worker.on("message", (bytes: Uint8Array) => {
-        const m = decodeThreadMessage<DevP2PWorkerMessage>(bytes);
-        switch (m.type) {
-          case "ready":
-            started = true;
-            this.listen = m.listen;
-            this.log.info({ enode: m.listen.enode, enr: m.listen.enr, tcp: m.listen.ports.listener, discv4: this.data.discv4 ? m.listen.ports.discovery : undefined, discv5: this.data.discv5 ? m.listen.discv5Port : undefined }, "execution-layer network listening");
-            resolve();
-            break;
-          case "fatal":
-            if (!started) reject(new DevP2PStartError(m.message));
-            else this.log.error({ reason: m.message }, "devp2p worker failed");
-            void worker.terminate();
-            break;
-          case "status":
-            this.last = m;
-            break;
-          case "txs":
-            for (const l of this.txListeners) l(m.raw);
-            break;
-          case "getTxs": {
-            let raw: Uint8Array[] = [];
-            try {
-              raw = this.lookup(m.hashes);
-            } catch (e) {
-              this.log.warn({ err: e }, "pool lookup for a peer failed");
-            }
-            this.send({ type: "txsReply", id: m.id, raw });
-            break;
-          }
-          case "peerOp": {
-            const done = this.ops.get(m.id);
-            this.ops.delete(m.id);
-            done?.(m.ok, m.error);
-            break;
-          }
-          case "stopped":
-            break;
+  private onEvent(name: keyof DevP2PEvents, payload: unknown): void {
+    switch (name) {
+      case "listening": {
+        const l = (this.listen = payload as ListenWire);
+        this.log.info({ enode: l.enode, enr: l.enr, tcp: l.ports.listener, discv4: this.data.discv4 ? l.ports.discovery : undefined, discv5: this.data.discv5 ? l.discv5Port : undefined }, "execution-layer network listening");
+        return;
+      }
+      case "status":
+        this.last = payload as DevP2PStatusWire;
+        return;
+      case "txs": {
+        const { raw } = payload as DevP2PEvents["txs"];
+        for (const l of this.txListeners) l(raw);
+        return;
+      }
+      case "getTxs": {
+        const m = payload as DevP2PEvents["getTxs"];
+        let raw: Uint8Array[] = [];
+        try {
+          raw = this.lookup(m.hashes);
+        } catch (e) {
+          this.log.warn({ err: e }, "pool lookup for a peer failed");
         }
-      });
-      worker.on("error", (e) => {
-        this.log.error({ err: e }, "devp2p worker crashed");
-        if (!started) reject(new DevP2PStartError(e.message));
-      });
-      worker.on("exit", (code) => {
-        if (this.worker !== worker) return;
-        this.worker = undefined;
-        // Keep the crashed worker's counters; its peers are gone.
-        this.carried = this.counters();
-        this.last = undefined;
-        for (const done of this.ops.values()) done(false);
-        this.ops.clear();
-        if (this.stopped || !started) return;
-        this.log.error({ code }, "devp2p worker exited; restarting");
-        this.restartTimer = setTimeout(() => {
-          if (!this.stopped) this.spawn().catch((e: unknown) => this.log.error({ err: e }, "devp2p worker restart failed"));
-        }, P2P_EL_WORKER_RESTART_DELAY_MS);
-      });
-    });
+        this.send("txsReply", { id: m.id, raw });
+        return;
+      }
+    }
   }
 
-  /** Disconnects every peer and stops the worker. */
+  /** Starts the worker; resolves once RLPx (and discovery) listen. @throws DevP2PStartError with the reason (e.g. a port in use). */
+  async start(): Promise<void> {
+    try {
+      await this.host.start();
+    } catch (e) {
+      throw e instanceof DevP2PStartError ? e : new DevP2PStartError((e as Error).message);
+    }
+  }
+
+  /** Disconnects every peer and stops the worker (it closes its store). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
-    bindDevP2PMetrics(undefined);
-    const w = this.worker;
-    if (w === undefined) return;
-    await new Promise<void>((resolve) => {
-      const done = setTimeout(() => void w.terminate().then(() => resolve()), 5_000);
-      w.on("message", (bytes: Uint8Array) => {
-        if (decodeThreadMessage<DevP2PWorkerMessage>(bytes).type === "stopped") {
-          clearTimeout(done);
-          void w.terminate().then(() => resolve());
-        }
-      });
-      w.postMessage(encodeThreadMessage({ type: "stop" }));
-    });
+    await this.host.stop();
   }
 }

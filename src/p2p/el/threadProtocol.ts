@@ -1,13 +1,11 @@
 /**
- * The messages between the devp2p worker (`workers/devp2p.ts`) and the main thread
- * (`service.ts`): msgpack bytes of plain values (bigints as decimal strings, hashes and
- * transactions as bytes), as the derivation worker's. The worker owns the sockets and serves
- * blocks from the store; the main thread owns the transaction pool, so transactions go up
- * (`txs`) and pool lookups for peers' GetPooledTransactions go through it (`getTxs` → `txsReply`).
+ * What the devp2p worker (`workers/devp2p.ts`) and the main thread (`service.ts`) exchange
+ * through the worker host (`util/workerHost.ts`): plain values (bigints as decimal strings,
+ * hashes and transactions as bytes). The worker owns the sockets and serves blocks from the
+ * store; the main thread owns the transaction pool, so transactions go up (event `txs`) and pool
+ * lookups for peers' GetPooledTransactions go through it (event `getTxs` → note `txsReply`).
+ * Peer operations (admin_addPeer, admin_removePeer) are requests ({@link DevP2PRequests}).
  */
-import { Packr } from "msgpackr";
-
-const packr = new Packr({ useRecords: false, moreTypes: false });
 
 /** The network settings of the options (`--port`, `--discovery.*`, `--bootnodes`, …), as the worker takes them. */
 export interface DevP2PSettings {
@@ -80,30 +78,36 @@ export interface ListenWire {
   discv5Port: number;
 }
 
-/** Worker → main. */
-export type DevP2PWorkerMessage =
-  | { type: "ready"; listen: ListenWire }
-  | { type: "fatal"; message: string }
-  | { type: "status"; peers: PeerWire[]; counters: Record<string, number>; discoveryNodes: { discv4?: number; discv5?: number }; listening: boolean; head: { number: string; hash: Uint8Array }; enr: string | undefined }
-  | { type: "txs"; raw: Uint8Array[] }
-  | { type: "getTxs"; id: number; hashes: Uint8Array[] }
-  | { type: "peerOp"; id: number; ok: boolean; error?: string }
-  | { type: "stopped" };
-
-/** Main → worker. */
-export type DevP2PMainMessage =
-  | { type: "announce"; hashes: Uint8Array[]; types: number[]; sizes: number[] }
-  | { type: "txsReply"; id: number; raw: Uint8Array[] }
-  | { type: "addPeer"; id: number; enode: string }
-  | { type: "removePeer"; id: number; enode: string }
-  | { type: "stop" };
-
-/** Encodes a message (an exact-size copy: postMessage clones a view's whole buffer). */
-export function encodeThreadMessage(m: DevP2PWorkerMessage | DevP2PMainMessage): Uint8Array {
-  return Uint8Array.prototype.slice.call(packr.pack(m));
+/** What the worker reports every P2P_EL_STATUS_INTERVAL_MS (admin_peers, net_peerCount, admin_nodeInfo, net_listening). */
+export interface DevP2PStatusWire {
+  peers: PeerWire[];
+  listening: boolean;
+  head: { number: string; hash: Uint8Array };
+  enr: string | undefined;
 }
 
-/** Decodes a message of either direction. */
-export function decodeThreadMessage<T extends DevP2PWorkerMessage | DevP2PMainMessage>(bytes: Uint8Array): T {
-  return packr.unpack(bytes) as T;
+/** Worker → main events, by name. */
+export interface DevP2PEvents {
+  /** Where the worker's node listens (sent once it does, before the host's ready handshake). */
+  listening: ListenWire;
+  status: DevP2PStatusWire;
+  /** Raw transactions peers sent, for the main thread's pool. */
+  txs: { raw: Uint8Array[] };
+  /** A peer's GetPooledTransactions: the pool's raw transactions of these hashes, answered by a `txsReply` note of the same id. */
+  getTxs: { id: number; hashes: Uint8Array[] };
+}
+
+/** Main → worker notes, by name. */
+export interface DevP2PNotes {
+  /** New pool transactions to announce (with `--txpool.gossip`). */
+  announce: { hashes: Uint8Array[]; types: number[]; sizes: number[] };
+  txsReply: { id: number; raw: Uint8Array[] };
+}
+
+/** Main → worker requests, by method: parameter and answer. */
+export interface DevP2PRequests {
+  /** Adds a static peer (answers true). */
+  addPeer: { params: string; result: boolean };
+  /** Removes a peer (answers whether it was known). */
+  removePeer: { params: string; result: boolean };
 }

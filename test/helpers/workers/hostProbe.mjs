@@ -27,6 +27,7 @@ serveWorker(async (outbox) => {
       never: () => new Promise(() => undefined),
       die: () => process.exit(3),
       stoppedYet: () => stopped,
+      data: () => workerData.n ?? null,
     },
     notes: { ping: (p) => outbox.emit("pong", p) },
     stop: async () => {

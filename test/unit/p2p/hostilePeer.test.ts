@@ -24,7 +24,6 @@ import { tcp } from "@libp2p/tcp";
 import { multiaddr } from "@multiformats/multiaddr";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { createLibp2p, type Libp2p } from "libp2p";
-import { register } from "prom-client";
 import { compress } from "snappyjs";
 import type { Block } from "@ethereumjs/block";
 import { devAccounts } from "../../../src/chain/devnet.js";
@@ -34,6 +33,7 @@ import { decodeSignedBytes, encodeSignedBytes } from "../../../src/p2p/gossip/ss
 import { blocksTopic, type BlocksVersion } from "../../../src/p2p/gossip/topics.js";
 import { payloadByNumberProtocol } from "../../../src/p2p/cl/payloadByNumber.js";
 import { registerP2PMetrics } from "../../../src/p2p/metrics.js";
+import { scrapeAllMetrics } from "../../../src/util/workerMetrics.js";
 import type { GossipBlock, P2PService } from "../../../src/p2p/service.js";
 import { openDevChain, type DevChain } from "../../helpers/devChain.js";
 import { waitUntil } from "../../helpers/poll.js";
@@ -111,11 +111,11 @@ describe("hostile peers against the P2P worker", () => {
    * invalid-delivery weight -1000 × topic weight 0.1), the ban needs a score below -100 (op-node's default threshold).
    */
   async function attack(name: string, reason: string, result: string, messages: Uint8Array[], count = 1): Promise<void> {
-    const before = sampleValue(v.stats(), "gossip_messages", { reason, result });
+    const before = sampleValue(await v.stats(), "gossip_messages", { reason, result });
     const h = await hostile();
     const hid = h.peerId.toString();
     for (const m of messages) await h.services.pubsub.publish(blocksTopic(chainId, version), m).catch(() => undefined);
-    await waitUntil(`${name}: V counted ${reason}`, 15_000, () => sampleValue(v.stats(), "gossip_messages", { reason, result }) >= before + count, 50);
+    await waitUntil(`${name}: V counted ${reason}`, 15_000, async () => sampleValue(await v.stats(), "gossip_messages", { reason, result }) >= before + count, 50);
     if (result === "reject") {
       await waitUntil(`${name}: hostile banned`, 10_000, async () => ((await v.call("listBlockedPeers")) as string[]).includes(hid), 100);
       expect((await v.call("scoreOf", [hid])) as number, name).toBeLessThan(-40);
@@ -187,7 +187,7 @@ describe("hostile peers against the P2P worker", () => {
   }, 60_000);
 
   it("answers garbage on the payload_by_number stream with an error code and survives", async () => {
-    const before = sampleValue(v.stats(), "reqresp_requests", { side: "server", result: "invalidRequest" });
+    const before = sampleValue(await v.stats(), "reqresp_requests", { side: "server", result: "invalidRequest" });
     const h = await hostile();
     for (const garbage of [Uint8Array.of(1, 2, 3), new Uint8Array(100_000).fill(0xee)]) {
       const stream = await h.dialProtocol(multiaddr(v.self().addresses[0]!), payloadByNumberProtocol(chainId));
@@ -200,29 +200,29 @@ describe("hostile peers against the P2P worker", () => {
       }
       if (answer.length > 0) expect(answer[0]![0]).toBeGreaterThan(0);
     }
-    await waitUntil("server counted the bad requests", 10_000, () => sampleValue(v.stats(), "reqresp_requests", { side: "server" }) >= before + 2, 50);
+    await waitUntil("server counted the bad requests", 10_000, async () => sampleValue(await v.stats(), "reqresp_requests", { side: "server" }) >= before + 2, 50);
     await h.stop();
   }, 60_000);
 
   it("drops raw UDP garbage and a discv5 handshake signed with the wrong key", async () => {
-    const before = sampleValue(v.stats(), "discovery_packets", { result: "malformed" });
+    const before = sampleValue(await v.stats(), "discovery_packets", { result: "malformed" });
     const sock = createSocket("udp4");
     for (let i = 0; i < 20; i++) sock.send(new Uint8Array(100 + i).fill(i), v.self().udpPort, "127.0.0.1");
-    await waitUntil("malformed packets counted", 10_000, () => sampleValue(v.stats(), "discovery_packets", { result: "malformed" }) >= before + 20, 50);
+    await waitUntil("malformed packets counted", 10_000, async () => sampleValue(await v.stats(), "discovery_packets", { result: "malformed" }) >= before + 20, 50);
     sock.close();
     // A node whose record is signed by one key but whose handshakes are signed by another.
     const recordKey = (await generateKeyPair("secp256k1")) as unknown as PrivateKey;
     const handshakeKey = (await generateKeyPair("secp256k1")) as unknown as PrivateKey;
     const enr = SignableENR.createFromPrivateKey(recordKey);
     enr.ip = "127.0.0.1";
-    const decodedBefore = sampleValue(v.stats(), "discovery_packets", { result: "decoded" });
+    const decodedBefore = sampleValue(await v.stats(), "discovery_packets", { result: "decoded" });
     const liar = Discv5.create({ enr, privateKey: recordKey, bindAddrs: { ip4: multiaddr("/ip4/127.0.0.1/udp/0") } });
     (liar.sessionService as unknown as { keypair: unknown }).keypair = createKeypair({ type: "secp256k1", privateKey: handshakeKey.raw });
     await liar.start();
     // The ping's handshake fails (it may never answer): wait for V to decode the liar's packets instead.
     void liar.sendPing(ENR.decodeTxt(v.self().enr)).catch(() => undefined);
     // The liar's packets reached V and decoded; its handshake did not put it in the table.
-    await waitUntil("liar's packets seen", 5_000, () => sampleValue(v.stats(), "discovery_packets", { result: "decoded" }) > decodedBefore, 50);
+    await waitUntil("liar's packets seen", 5_000, async () => sampleValue(await v.stats(), "discovery_packets", { result: "decoded" }) > decodedBefore, 50);
     await liar.stop();
     const table = (await v.call("discoveryTable")) as string[];
     expect(table.map((t) => ENR.decodeTxt(t).nodeId)).not.toContain(enr.nodeId);
@@ -237,11 +237,13 @@ describe("hostile peers against the P2P worker", () => {
     const self = (await v.call("self")) as { peerID: string };
     expect(self.peerID).toBe(v.self().peerId);
     registerP2PMetrics();
-    await waitUntil("stats shipped", 5_000, () => sampleValue(v.stats(), "gossip_messages", { reason: "ok" }) >= 2, 100);
-    const text = await register.getSingleMetricAsString("basalt_p2p_gossip_messages_total");
+    await waitUntil("counted", 5_000, async () => sampleValue(await v.stats(), "gossip_messages", { reason: "ok" }) >= 2, 100);
+    // The worker's own registry, scraped by the worker host into the exposition.
+    const { text } = await scrapeAllMetrics();
     for (const reason of ["bad_signature", "wrong_signer", "bad_snappy", "malformed", "too_large", "future", "duplicate", "ok"]) {
       expect(text, reason).toContain(`reason="${reason}"`);
     }
-    expect(await register.getSingleMetricAsString("basalt_p2p_peer_bans_total")).toMatch(/basalt_p2p_peer_bans_total [1-9]/);
+    expect(text).toMatch(/\nbasalt_p2p_peer_bans_total [1-9]/);
+    expect(text).toMatch(/\nbasalt_p2p_running_workers\{worker="p2p"\} 1/);
   }, 60_000);
 });

@@ -83,7 +83,7 @@ describe("P2PService: gossip, discovery, req/resp, opp2p_*", () => {
         expect(x!.version).toBe(version);
       }
     }
-    await waitUntil("accept counted", 5_000, () => sampleValue(b.stats(), "gossip_messages", { result: "accept" }) >= 3, 100);
+    await waitUntil("accept counted", 5_000, async () => sampleValue(await b.stats(), "gossip_messages", { result: "accept" }) >= 3, 100);
   }, 60_000);
 
   it("round-trips payload_by_number from C to A", async () => {

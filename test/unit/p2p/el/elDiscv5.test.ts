@@ -13,7 +13,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { randomBytes } from "node:crypto";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { DerivationCounters } from "../../../../src/derivation/stats.js";
+import { Counters } from "../../../../src/util/counters.js";
 import { ElDiscv5 } from "../../../../src/p2p/el/discv5.js";
 import { ProtocolIdTransport, withProtocolId } from "../../../../src/p2p/el/discv5Transport.js";
 import { decodeOpelEntry } from "../../../../src/p2p/el/elEnr.js";
@@ -30,7 +30,7 @@ afterEach(async () => {
   for (const s of stops.splice(0)) await s();
 });
 
-function service(head: () => ForkHead, bootnodes: ENR[] = [], found: Enode[] = [], counters = new DerivationCounters()): { svc: ElDiscv5; key: Uint8Array; counters: DerivationCounters } {
+function service(head: () => ForkHead, bootnodes: ENR[] = [], found: Enode[] = [], counters = new Counters()): { svc: ElDiscv5; key: Uint8Array; counters: Counters } {
   const key = Uint8Array.from(randomBytes(32));
   const svc = new ElDiscv5({
     privateKey: key,

@@ -1,10 +1,10 @@
 /**
- * The derivation worker's counters: plain numbers by key, sent to the main thread with each
- * status message (`protocol.ts` `StatusWire`), where `metrics.ts` turns them into Prometheus
- * families. Keys are `<family>` or `<family>:<label>` (e.g. `channels:CHANNEL_TIMED_OUT`,
- * `blocks:consolidated`, `l1:eth_getBlockByNumber`).
+ * A worker's tally: plain numbers by key, counted on the worker's own thread (the derivation
+ * pipeline, the devp2p node) and read there by its prom-client collectors at scrape time (the
+ * worker host brings them to `/metrics`); nothing ships the map across threads. Keys are
+ * `<family>` or `<family>:<label>` (e.g. `channels:CHANNEL_TIMED_OUT`, `dropped:invalid`).
  */
-export class DerivationCounters {
+export class Counters {
   private readonly values = new Map<string, number>();
 
   /** Adds `n` (default 1) to counter `key`. */

@@ -24,7 +24,7 @@ import { devAccounts, devnetGenesis } from "../src/chain/devnet.js";
 import { DEPOSIT_TX_TYPE } from "../src/chain/op/depositTx.js";
 import { OpDevSequencer } from "../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../src/txpool/txpool.js";
-import { BasaltError } from "../src/util/errors.js";
+import { WorkloadError } from "./workload/errors.js";
 import { to0x } from "../src/util/bytes.js";
 import { balanceSlot, tokenInitCode, TOTAL_SUPPLY_SLOT, transferCalldata } from "./workload/contracts.js";
 
@@ -138,13 +138,13 @@ class Bench {
         const number = await this.sequencer.sealOne();
         seconds += (performance.now() - t0) / 1000;
         const { txs, gas } = this.check(number, workload, expectLogs);
-        if (txs === 0) throw new BasaltError("BENCH_STALLED", `${workload}: block ${number} took none of the ${this.pool.size} pooled transactions`);
+        if (txs === 0) throw new WorkloadError({ code: "BENCH_STALLED", workload, block: number.toString(), pooled: this.pool.size }, `${workload}: block ${number} took none of the ${this.pool.size} pooled transactions`);
         blocks++;
         transactions += txs;
         gasUsed += gas;
       }
     }
-    if (transactions !== total) throw new BasaltError("BENCH_COUNT", `${workload}: ${transactions} transactions included, ${total} expected`);
+    if (transactions !== total) throw new WorkloadError({ code: "BENCH_COUNT", workload, included: transactions, expected: total }, `${workload}: ${transactions} transactions included, ${total} expected`);
     return { workload, blocks, transactions, gasUsed, seconds };
   }
 
@@ -153,7 +153,7 @@ class Bench {
     const block = this.chain.getBlockByNumber(number);
     const receipts = block === undefined ? undefined : this.chain.getReceipts(block.hash());
     if (block === undefined || receipts === undefined) {
-      throw new BasaltError("BENCH_BLOCK_MISSING", `block ${number} or its receipts missing after sealing`);
+      throw new WorkloadError({ code: "BENCH_BLOCK_MISSING", block: number.toString() }, `block ${number} or its receipts missing after sealing`);
     }
     let txs = 0;
     let gas = 0n;
@@ -163,10 +163,10 @@ class Bench {
       prev = r.cumulativeGasUsed;
       if (r.type === DEPOSIT_TX_TYPE) continue;
       if (r.status !== 1) {
-        throw new BasaltError("BENCH_TX_FAILED", `${workload}: a transaction of block ${number} failed (status ${r.status}), success expected`);
+        throw new WorkloadError({ code: "BENCH_TX_FAILED", workload, block: number.toString(), status: Number(r.status) }, `${workload}: a transaction of block ${number} failed (status ${r.status}), success expected`);
       }
       if (r.logs.length !== expectLogs) {
-        throw new BasaltError("BENCH_TX_LOGS", `${workload}: a transaction of block ${number} emitted ${r.logs.length} logs, ${expectLogs} expected`);
+        throw new WorkloadError({ code: "BENCH_TX_LOGS", workload, block: number.toString(), logs: r.logs.length, expected: expectLogs }, `${workload}: a transaction of block ${number} emitted ${r.logs.length} logs, ${expectLogs} expected`);
       }
       txs++;
       gas += used;
@@ -190,8 +190,8 @@ function verifyTokens(chain: Chain, tokens: Uint8Array[], holders: Uint8Array[],
     const own = word(token, balanceSlot(holders[i]!));
     const sum = holders.reduce((acc, h) => acc + word(token, balanceSlot(h)), 0n);
     if (supply !== ERC20_SUPPLY || own !== ERC20_SUPPLY - sent[i]! || sum !== ERC20_SUPPLY) {
-      throw new BasaltError(
-        "BENCH_TOKEN_STATE",
+      throw new WorkloadError(
+        { code: "BENCH_TOKEN_STATE", token: to0x(token) },
         `token ${to0x(token)}: totalSupply ${supply}, deployer balance ${own}, sum of balances ${sum}; ` +
           `expected ${ERC20_SUPPLY}, ${ERC20_SUPPLY - sent[i]!}, ${ERC20_SUPPLY}`,
       );
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
     await bench.run("erc20-deploy", n, n, () => ({ value: 0n, data: initCode, gasLimit: ERC20_DEPLOY_GAS }), 1);
     const state = chain.stateAt(chain.head.header);
     for (const t of tokens) {
-      if (state.account(t) === undefined) throw new BasaltError("BENCH_DEPLOY", `token ${to0x(t)} was not deployed`);
+      if (state.account(t) === undefined) throw new WorkloadError({ code: "BENCH_DEPLOY", token: to0x(t) }, `token ${to0x(t)} was not deployed`);
     }
     const sent = accts.map(() => 0n);
     const tokenTransfer = (i: number, k: number): TxSpec => {

@@ -5,7 +5,7 @@
  * tinybench.
  */
 import { Bench } from "tinybench";
-import { BasaltError } from "../../src/util/errors.js";
+import { BasaltError, TypedError } from "../../src/util/errors.js";
 
 /**
  * Minimum timed iterations per case, even when the time budget runs out first: enough for a
@@ -70,6 +70,12 @@ export class MicroCheckError extends BasaltError {
   }
 }
 
+/** A {@link MicroRunError}'s code with its metadata (`caseName`: the case whose timing did not complete). */
+type MicroRunErrorType = { code: "MICRO_RUN_FAILED"; caseName: string };
+
+/** A case whose timed run did not complete (it threw, or the timer gave no result). */
+class MicroRunError extends TypedError<MicroRunErrorType> {}
+
 /** Throws a {@link MicroCheckError} of `caseName` unless `cond` holds. */
 export function expectThat(cond: boolean, caseName: string, what: () => string): asserts cond {
   if (!cond) throw new MicroCheckError(caseName, what());
@@ -120,7 +126,7 @@ export async function runCase(c: MicroCase, opts: RunCaseOptions): Promise<Micro
     const result = bench.tasks[0]?.result;
     if (result === undefined || result.state !== "completed") {
       const why = result !== undefined && result.state === "errored" ? result.error.message : `state ${result?.state ?? "missing"}`;
-      return failed(c.name, new BasaltError("MICRO_RUN_FAILED", `${c.name}: timing did not complete (${why})`));
+      return failed(c.name, new MicroRunError({ code: "MICRO_RUN_FAILED", caseName: c.name }, `${c.name}: timing did not complete (${why})`));
     }
     const lat = result.latency;
     const meanMs = lat.mean;

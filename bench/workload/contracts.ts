@@ -6,7 +6,7 @@
  */
 import { bigIntToBytes, setLengthLeft } from "@ethereumjs/util";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { BasaltError } from "../../src/util/errors.js";
+import { WorkloadError } from "./errors.js";
 
 /** First 4 bytes of keccak256 of a function signature: its ABI selector. */
 export function selector(signature: string): Uint8Array {
@@ -60,11 +60,11 @@ export function assemble(items: Asm[]): Uint8Array {
         out.push(OP.JUMPDEST);
       } else if ("ref" in it) {
         const at = resolve ? labels.get(it.ref) : 0;
-        if (at === undefined) throw new BasaltError("BENCH_ASM_LABEL", `undefined label ${it.ref}`);
+        if (at === undefined) throw new WorkloadError({ code: "BENCH_ASM_LABEL", label: String(it.ref) }, `undefined label ${it.ref}`);
         out.push(0x61, at >> 8, at & 0xff);
       } else {
         const b = pushBytes(it.push);
-        if (b.length > 32) throw new BasaltError("BENCH_ASM_PUSH", `push of ${b.length} bytes, at most 32 expected`);
+        if (b.length > 32) throw new WorkloadError({ code: "BENCH_ASM_PUSH", bytes: b.length }, `push of ${b.length} bytes, at most 32 expected`);
         out.push(OP.PUSH1 + b.length - 1, ...b);
       }
     }
@@ -296,7 +296,7 @@ export const POOL_RUNTIME: Uint8Array = assemble([
  * swap's gas does not depend on which swap of a block ran first (EIP-2200 set vs reset cost).
  */
 export function poolInitCode(reserve0: bigint, reserve1: bigint): Uint8Array {
-  if (reserve0 <= 0n || reserve1 <= 0n) throw new BasaltError("BENCH_POOL_RESERVES", `pool reserves ${reserve0}/${reserve1}: both must be positive`);
+  if (reserve0 <= 0n || reserve1 <= 0n) throw new WorkloadError({ code: "BENCH_POOL_RESERVES", reserve0: reserve0.toString(), reserve1: reserve1.toString() }, `pool reserves ${reserve0}/${reserve1}: both must be positive`);
   return withConstructor(
     [
       push(reserve0), push(POOL_SLOTS.reserve0), OP.SSTORE,

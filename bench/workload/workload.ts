@@ -20,6 +20,7 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { DEV_HD_PATH, devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { DEV_ACCOUNT_COUNT, DEV_MNEMONIC, TXPOOL_MAX_PER_SENDER } from "../../src/config/constants.js";
 import { BasaltError } from "../../src/util/errors.js";
+import { WorkloadError } from "./errors.js";
 import { poolInitCode, poolMintCalldata, swapCalldata, tokenInitCode, transferCalldata } from "./contracts.js";
 
 /** A generated workload: setup rounds and blocks of raw signed transactions, and the accounts and contracts they use. */
@@ -163,7 +164,7 @@ function mnemonicKey(i: number): Uint8Array {
   if (key === undefined) {
     hdRoot ??= HDKey.fromMasterSeed(mnemonicToSeedSync(DEV_MNEMONIC));
     const k = hdRoot.derive(`${DEV_HD_PATH}/${i}`).privateKey;
-    if (k === null) throw new BasaltError("BENCH_WORKLOAD_KEY", `mnemonic account ${i}: no private key derived`);
+    if (k === null) throw new WorkloadError({ code: "BENCH_WORKLOAD_KEY", account: i }, `mnemonic account ${i}: no private key derived`);
     key = k;
     derived.set(i, key);
   }

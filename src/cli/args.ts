@@ -55,7 +55,7 @@ interface ParsedCli {
  * A {@link CliError}'s code with its metadata: `option` is the option, flag, environment variable
  * or command concerned; `value` the offending value or argument; `expected` the type or form
  * expected; `suggestion` the closest known name, when one was guessed; `command` the command being
- * parsed; `file` the env file concerned.
+ * parsed; `file` the env file concerned; `datadir` the directory that holds no basalt datadir.
  */
 type CliErrorType =
   | { code: "CLI_UNKNOWN_OPTION"; option: string; suggestion?: string; file?: string }
@@ -65,7 +65,8 @@ type CliErrorType =
   | { code: "CLI_UNKNOWN_COMMAND"; command: string; suggestion?: string }
   | { code: "CLI_UNEXPECTED_ARGUMENT"; value: string; command?: string }
   | { code: "CLI_OPTION_NOT_FOR_COMMAND"; option: string; command: string }
-  | { code: "CLI_MISSING_ARGUMENT"; command: string; value?: string };
+  | { code: "CLI_MISSING_ARGUMENT"; command: string; value?: string }
+  | { code: "CLI_NO_DATADIR"; command: string; datadir: string };
 /** Stable codes of {@link CliError}. */
 export type CliErrorCode = CliErrorType["code"];
 

@@ -26,7 +26,7 @@ import type { OverlayStateManager } from "../execution/state/overlayStateManager
 import { toData, toQuantity } from "../chain/json/quantity.js";
 import { blockReceiptFormatter, type ReceiptFormatter } from "../chain/json/receipt.js";
 import { formatTransaction } from "../chain/json/transaction.js";
-import { BasaltError, TypedError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import type { FlashblocksPayloadV1 } from "./codec.js";
 import { envelopeOf, rememberEnvelope, txHashOf } from "../chain/envelope.js";
 import { GrowingBlockTries, headerTemplateFromBase, PartialHeaderSeries, type PartialHeader } from "./partialBlock.js";
@@ -53,6 +53,18 @@ export class FastEngineMismatchError extends TypedError<FastEngineMismatchErrorT
   ) {
     const fields = mismatches.map((m) => m.field);
     super({ code: FastEngineMismatchErrorCode.FAST_EVM_MISMATCH, block: fb.metadata.blockNumber.toString(), index: fb.index, fields }, `flashblock ${fb.metadata.blockNumber}-${fb.index}: the fast EVM's ${fields.join(", ")} differ from the published diff`);
+  }
+}
+
+/** Stable code of {@link FlashblocksChainError}. */
+const FlashblocksChainErrorCode = { NOT_OP_CHAIN: "FB_NOT_OP_CHAIN" } as const;
+/** A {@link FlashblocksChainError}'s code with its metadata (`chainId` decimal). */
+type FlashblocksChainErrorType = { code: typeof FlashblocksChainErrorCode.NOT_OP_CHAIN; chainId: string };
+
+/** Flashblocks asked of a chain without OP configuration (they are an OP Stack feature). */
+class FlashblocksChainError extends TypedError<FlashblocksChainErrorType> {
+  constructor(chainId: bigint) {
+    super({ code: FlashblocksChainErrorCode.NOT_OP_CHAIN, chainId: chainId.toString() }, "flashblocks need an OP Stack chain; this chain has no OP configuration");
   }
 }
 
@@ -153,7 +165,7 @@ export class PendingBuilder {
     private readonly chain: ChainReader,
     private readonly onMismatch: (m: DiffMismatch) => void = () => undefined,
   ) {
-    if (chain.op === undefined) throw new BasaltError("FB_NOT_OP_CHAIN", "flashblocks need an OP Stack chain; this chain has no OP configuration");
+    if (chain.op === undefined) throw new FlashblocksChainError(chain.chainId);
     this.op = chain.op;
   }
 

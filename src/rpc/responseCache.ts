@@ -15,8 +15,20 @@ import { Counter, register } from "prom-client";
 import type { Block } from "@ethereumjs/block";
 import { RESPONSE_CACHE_BLOCKS } from "../config/constants.js";
 import { bytesEqual, toHex } from "../util/bytes.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { RawJson } from "./types.js";
+
+/** Stable code of {@link ResponseCacheError}. */
+const ResponseCacheErrorCode = { NO_CHAIN: "RPC_CACHE_NO_CHAIN" } as const;
+/** A {@link ResponseCacheError}'s code with its metadata. */
+type ResponseCacheErrorType = { code: typeof ResponseCacheErrorCode.NO_CHAIN };
+
+/** {@link BlockResponseCache.getByNumber} on a cache built without the canonical blocks (a programming error). */
+class ResponseCacheError extends TypedError<ResponseCacheErrorType> {
+  constructor() {
+    super({ code: ResponseCacheErrorCode.NO_CHAIN }, "BlockResponseCache.getByNumber needs the canonical blocks (constructor)");
+  }
+}
 
 /** The three cached answers of a block. */
 export type BlockAnswer = "hashes" | "full" | "receipts";
@@ -115,7 +127,7 @@ export class BlockResponseCache {
    */
   getByNumber(n: bigint, answer: BlockAnswer): RawJson | null | undefined {
     const chain = this.canonical;
-    if (chain === undefined) throw new BasaltError("RPC_CACHE_NO_CHAIN", "BlockResponseCache.getByNumber needs the canonical blocks (constructor)");
+    if (chain === undefined) throw new ResponseCacheError();
     const head = chain.head;
     if (this.capacity === 0) {
       const block = n === head.header.number ? head : chain.getBlockByNumber(n);

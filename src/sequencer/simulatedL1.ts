@@ -27,9 +27,17 @@ import {
   DEVNET_OPERATOR_FEE_SCALAR,
 } from "../config/constants.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
-import { BasaltError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { keccak256 } from "../util/keccak.js";
 import type { L1OriginSource, PlannedBlock, SequencerOrigin } from "./l1Origins.js";
+
+/** Stable code of {@link DevDepositError}. */
+const DevDepositErrorCode = { INVALID: "DEV_DEPOSIT_INVALID" } as const;
+/** A {@link DevDepositError}'s code with its metadata (`gasLimit` given, `minimum` needed; decimal). */
+type DevDepositErrorType = { code: typeof DevDepositErrorCode.INVALID; gasLimit: string; minimum: string };
+
+/** A user deposit the simulated L1 cannot queue (its gas is below the intrinsic minimum). */
+class DevDepositError extends TypedError<DevDepositErrorType> {}
 
 /** Hash of simulated L1 block `n`. */
 export function devL1BlockHash(n: bigint): Uint8Array {
@@ -84,7 +92,7 @@ export class SimulatedL1Origins implements L1OriginSource {
    * simulated L1 block.
    */
   injectDeposit(req: DevDepositRequest): DepositTransaction {
-    if (req.gasLimit < 21_000n) throw new BasaltError("DEV_DEPOSIT_INVALID", `deposit gas ${req.gasLimit} is below the 21000 intrinsic minimum`);
+    if (req.gasLimit < 21_000n) throw new DevDepositError({ code: DevDepositErrorCode.INVALID, gasLimit: req.gasLimit.toString(), minimum: "21000" }, `deposit gas ${req.gasLimit} is below the 21000 intrinsic minimum`);
     const l1Number = (this.inFlight?.origin ?? this.origin).number + 1n;
     const tx = new DepositTransaction({
       sourceHash: userDepositSourceHash(devL1BlockHash(l1Number), this.pending.length),

@@ -30,7 +30,7 @@ import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import { ChainError, ChainErrorCode, UnknownUpgradeError } from "../chain/errors.js";
 import { fromHex, to0x } from "../util/bytes.js";
-import { BasaltError, TypedError } from "../util/errors.js";
+import { TypedError } from "../util/errors.js";
 import { BlockFromRpcError, blockFromRpc } from "./blockFromRpc.js";
 import { ProgressMeter } from "../util/progress.js";
 import {
@@ -112,6 +112,18 @@ type FollowStoppedErrorType = { code: typeof FollowStoppedErrorCode.FOLLOW_STOPP
 export class FollowStoppedError extends TypedError<FollowStoppedErrorType> {
   constructor() {
     super({ code: FollowStoppedErrorCode.FOLLOW_STOPPED }, "follow mode stopped");
+  }
+}
+
+/** Stable code of {@link FollowStartedError}. */
+const FollowStartedErrorCode = { FOLLOW_STARTED: "SYNC_FOLLOW_STARTED" } as const;
+/** A {@link FollowStartedError}'s code with its metadata. */
+type FollowStartedErrorType = { code: typeof FollowStartedErrorCode.FOLLOW_STARTED };
+
+/** `start()` called on a follower that was already started (a follower starts once). */
+class FollowStartedError extends TypedError<FollowStartedErrorType> {
+  constructor() {
+    super({ code: FollowStartedErrorCode.FOLLOW_STARTED }, "the follower is already started");
   }
 }
 
@@ -203,7 +215,7 @@ export class Follower {
    * or {@link stop} is called.
    */
   async start(): Promise<void> {
-    if (this.started) throw new BasaltError("SYNC_FOLLOW_STARTED", "the follower is already started");
+    if (this.started) throw new FollowStartedError();
     this.started = true;
     const ws = this.client instanceof WsRpcClient ? this.client : undefined;
     if (ws !== undefined) {

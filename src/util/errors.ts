@@ -5,12 +5,17 @@
  * metadata object, so it can be logged structurally and sent across worker threads
  * (`toObject()` / `fromObject()` give a plain, structured-cloneable form). Mapping to
  * JSON-RPC codes happens at one boundary only: `src/rpc/errors.ts`.
+ *
+ * The constructor is protected: code throws a subsystem's {@link TypedError} (typed codes and
+ * metadata), never a bare `new BasaltError(code, …)` with a free-form code. Only
+ * {@link BasaltError.fromObject} (an error rebuilt from another thread, `util/errorRegistry.ts`)
+ * makes a plain one.
  */
 export class BasaltError<M extends Record<string, unknown> = Record<string, unknown>> extends Error {
   readonly code: string;
   readonly meta: M;
 
-  constructor(code: string, message: string, meta: M = {} as M, options?: { cause?: unknown }) {
+  protected constructor(code: string, message: string, meta: M = {} as M, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
     this.code = code;

@@ -25,7 +25,8 @@ const methods: MethodTable = {
     throw new ServerError("execution reverted", "0xdeadbeef");
   },
   failBasalt: () => {
-    throw new BasaltError("SOMETHING", "typed failure");
+    // A coded error no subsystem class claims (as rebuilt from another thread): mapped to -32000.
+    throw BasaltError.fromObject({ code: "SOMETHING", message: "typed failure" });
   },
   failPlain: () => {
     throw new Error("boom");

@@ -7,6 +7,11 @@
  *
  * The type checker resolves `extends` and the code type (aliases, enums, intersections), so
  * `ChainErrorCodeT` and `typeof X.CODE` count as typed while `{ code: string }` does not.
+ *
+ * Nor may code throw a bare `new BasaltError(code, …)` with a free-form code: `BasaltError`'s
+ * constructor is protected, so `tsc` refuses it anywhere but inside the class (its `fromObject`,
+ * used by `util/errorRegistry.ts` for errors rebuilt from another thread) and in subclasses'
+ * `super()`. The last case below proves the compiler refuses it.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -174,6 +179,35 @@ describe("typed error codes gate", () => {
         ].join("\n"),
       );
       expect(check(f)).toEqual([]);
+    });
+
+    it("refuses a bare new BasaltError(...) (protected constructor), but not fromObject or a subclass's super()", () => {
+      const compile = (f: string): string[] =>
+        ts
+          .getPreEmitDiagnostics(
+            ts.createProgram([errorsCopy, f], {
+              target: ts.ScriptTarget.ES2022,
+              module: ts.ModuleKind.NodeNext,
+              moduleResolution: ts.ModuleResolutionKind.NodeNext,
+              strict: true,
+              noEmit: true,
+              skipLibCheck: true,
+              types: [],
+            }),
+          )
+          .filter((d) => d.file !== undefined && path.resolve(d.file.fileName) === path.resolve(f))
+          .map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+      const bare = write("bare.ts", `export const e = new BasaltError("SOME_CODE", "free-form code");`);
+      expect(compile(bare)).toEqual([expect.stringMatching(/^TS2674: Constructor of class 'BasaltError<M>' is protected/)]);
+      const allowed = write(
+        "allowed.ts",
+        [
+          `export const rebuilt = BasaltError.fromObject({ code: "SOME_CODE", message: "from another thread" });`,
+          `export class OkError extends TypedError<{ code: "OK_CODE"; n: number }> {}`,
+          `export const ok = new OkError({ code: "OK_CODE", n: 1 }, "typed");`,
+        ].join("\n"),
+      );
+      expect(compile(allowed)).toEqual([]);
     });
   });
 });

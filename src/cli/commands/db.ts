@@ -15,7 +15,7 @@ import type { BasaltOptions } from "../../config/options.js";
 import { migrateDatadir, type MigrationStep } from "../../storage/migrate.js";
 import { reindexLogs } from "../../storage/logReindex.js";
 import { to0x } from "../../util/bytes.js";
-import { BasaltError } from "../../util/errors.js";
+import { CliError } from "../args.js";
 import { ProgressMeter } from "../../util/progress.js";
 import { withStopSignal } from "../stopSignal.js";
 
@@ -23,11 +23,11 @@ import { withStopSignal } from "../stopSignal.js";
 export async function dbCommand(opts: BasaltOptions, positionals: string[], log: Logger): Promise<void> {
   const [action] = positionals;
   if ((action !== "migrate" && action !== "reindex-logs") || positionals.length !== 1) {
-    throw new BasaltError("CLI_MISSING_ARGUMENT", "db needs one action: basalt db migrate|reindex-logs --datadir D");
+    throw new CliError({ code: "CLI_MISSING_ARGUMENT", command: "db", value: action }, "db needs one action: basalt db migrate|reindex-logs --datadir D");
   }
   const datadir = opts.datadir;
   if (!existsSync(join(datadir, "chain", "data.mdb"))) {
-    throw new BasaltError("CLI_NO_DATADIR", `no basalt datadir at ${datadir} (no chain/data.mdb): give the datadir of the stopped node with --datadir`);
+    throw new CliError({ code: "CLI_NO_DATADIR", command: "db", datadir }, `no basalt datadir at ${datadir} (no chain/data.mdb): give the datadir of the stopped node with --datadir`);
   }
   if (action === "reindex-logs") return reindexCommand(datadir, log);
   const t0 = Date.now();

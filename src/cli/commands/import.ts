@@ -5,7 +5,8 @@ import { decodeBlockFromRlp } from "../../chain/blockCodec.js";
 import { Chain } from "../../blockchain/chain.js";
 import { splitRlpItems } from "../../chain/rlpFile.js";
 import type { BasaltOptions } from "../../config/options.js";
-import { BasaltError } from "../../util/errors.js";
+import { CliError } from "../args.js";
+import { ChainFileError } from "../errors.js";
 import { EXECUTION_WORKER_HEAP_MB, IMPORT_PROGRESS_INTERVAL_MS, IMPORT_SENDER_LOOKAHEAD_BLOCKS } from "../../config/constants.js";
 import { ExecutionPool } from "../../execution/pool/executionPool.js";
 import { SenderRecovery } from "../../execution/senderRecovery.js";
@@ -52,7 +53,7 @@ function* blocksWithLookahead(chain: Chain, bytes: Uint8Array, recovery: () => S
 
 /** Runs `basalt import`; stops at the first bad block, keeping every block before it. */
 export async function importCommand(opts: BasaltOptions, files: string[], log: Logger): Promise<void> {
-  if (files.length === 0) throw new BasaltError("CLI_MISSING_ARGUMENT", "import needs at least one RLP file: basalt import --datadir D <chain.rlp>");
+  if (files.length === 0) throw new CliError({ code: "CLI_MISSING_ARGUMENT", command: "import" }, "import needs at least one RLP file: basalt import --datadir D <chain.rlp>");
   setDefaultEvmEngine(opts.evm);
   const chain = Chain.open(opts.datadir, { archive: opts.archive, historyBlocks: opts["history.blocks"], logger: log });
   // Senders are recovered on the execution pool once its workers are up (small imports finish before that and do not wait for it).
@@ -111,7 +112,11 @@ export async function importCommand(opts: BasaltOptions, files: string[], log: L
         }
       } catch (e) {
         const at = lastOk === undefined ? " before its first block" : ` after block ${lastOk}`;
-        throw new BasaltError("IMPORT_FAILED", `import of ${file} stopped${at}: ${(e as Error).message}`, { head: chain.head.header.number.toString() });
+        throw new ChainFileError(
+          { code: "IMPORT_FAILED", file, head: chain.head.header.number.toString(), lastImported: lastOk?.toString() },
+          `import of ${file} stopped${at}: ${(e as Error).message}`,
+          { cause: e },
+        );
       }
     }
     const s = Math.max((Date.now() - t0) / 1000, 0.001);

@@ -56,7 +56,7 @@ import { Follower } from "../../sync/follower.js";
 import { upgradeWatchFromOptions } from "../../ops/upgrades/fromOptions.js";
 import { bindUpgradeGuardMetrics } from "../../blockchain/upgradeGuard.js";
 import { SequencerForwarder } from "../../sync/sequencerForward.js";
-import { BasaltError } from "../../util/errors.js";
+import { CliError } from "../args.js";
 import { to0x } from "../../util/bytes.js";
 import { initGenesis, isDevnetGenesisHash } from "../../blockchain/genesisSource.js";
 import { NO_PENDING, type PendingSource } from "../../flashblocks/pendingView.js";
@@ -162,7 +162,7 @@ async function wireAndStart(opts: BasaltOptions, log: Logger, chain: Chain, serv
       ? new FlashblocksService(chain, { datadir, url: opts["flashblocks-url"], logLevel: opts["log.level"], logFormat: opts["log.format"], evm: opts.evm }, log)
       : undefined;
   if (opts["flashblocks-url"] !== undefined && chain.op === undefined) {
-    throw new BasaltError("CLI_INVALID_VALUE", `--flashblocks-url: flashblocks need an OP Stack chain; ${opts.network} is not one`);
+    throw new CliError({ code: "CLI_INVALID_VALUE", option: "--flashblocks-url", value: opts["flashblocks-url"], expected: "an OP Stack chain (--network)" }, `--flashblocks-url: flashblocks need an OP Stack chain; ${opts.network} is not one`);
   }
   // --historical-proofs: a worker thread owns the proofs store (RocksDB) and keeps it in step with the chain.
   const proofs = opts["historical-proofs"]
@@ -456,7 +456,7 @@ async function wireAndStart(opts: BasaltOptions, log: Logger, chain: Chain, serv
 export async function nodeCommand(opts: BasaltOptions, log: Logger, explicitNetwork: boolean): Promise<void> {
   if (!isBuiltinNetwork(opts.network) && !existsSync(opts.network)) {
     const expected = `one of ${BUILTIN_NETWORKS.join(", ")} or the path of a genesis JSON file`;
-    throw new BasaltError("CLI_INVALID_VALUE", `--network ${opts.network}: expected ${expected}`);
+    throw new CliError({ code: "CLI_INVALID_VALUE", option: "--network", value: opts.network, expected }, `--network ${opts.network}: expected ${expected}`);
   }
   const node = await startNode(opts, log, explicitNetwork);
   const shutdown = (signal: string): void => {

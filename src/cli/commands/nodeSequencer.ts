@@ -12,7 +12,7 @@ import { L1Source } from "../../derivation/l1Source.js";
 import { L1RpcOrigins } from "../../sequencer/l1RpcOrigins.js";
 import { HttpRpcClient } from "../../sync/rpcClient.js";
 import { to0x } from "../../util/bytes.js";
-import { BasaltError } from "../../util/errors.js";
+import { CliError } from "../args.js";
 
 /** How the node sequences. */
 export interface NodeSequencing {
@@ -25,34 +25,34 @@ export interface NodeSequencing {
 }
 
 /** A combination of options the node cannot sequence with. */
-function invalid(option: string, message: string): BasaltError {
-  return new BasaltError("CLI_INVALID_VALUE", `${option}: ${message}`);
+function invalid(option: string, expected: string, message: string): CliError {
+  return new CliError({ code: "CLI_INVALID_VALUE", option, expected }, `${option}: ${message}`);
 }
 
 /**
  * Decides how the node sequences (see the module comment): `--sequencer` defaults to on for the
  * built-in devnet; a follower never sequences; on any other chain `--sequencer` needs
  * `--rollup.config` (for this chain and genesis) and `--l1.rpc` answering the rollup's L1 chain id.
- * @throws BasaltError (CLI_INVALID_VALUE) naming the option at fault; RollupConfigError for a rollup config that does not read or fit the chain.
+ * @throws CliError (CLI_INVALID_VALUE) naming the option at fault; RollupConfigError for a rollup config that does not read or fit the chain.
  */
 export async function nodeSequencing(opts: BasaltOptions, chain: Chain, o: { isDevChain: boolean; following: boolean; log: Logger }): Promise<NodeSequencing> {
   const file = opts["rollup.config"];
   const rollupConfig = file === undefined ? undefined : rollupConfigForChain(chain.chainId, to0x(chain.genesisHash), file);
   const wanted = opts.sequencer ?? (o.isDevChain && !o.following);
   if (!wanted) return { sequencing: false, rollupConfig };
-  if (o.following) throw invalid("--sequencer", "a node following another (--follow-rpc) does not sequence; drop one of the two");
-  if (chain.op === undefined) throw invalid("--sequencer", `chain ${chain.chainId} is not an OP Stack chain`);
+  if (o.following) throw invalid("--sequencer", "no --follow-rpc", "a node following another (--follow-rpc) does not sequence; drop one of the two");
+  if (chain.op === undefined) throw invalid("--sequencer", "an OP Stack chain", `chain ${chain.chainId} is not an OP Stack chain`);
   if (rollupConfig === undefined) {
     if (o.isDevChain) return { sequencing: true };
-    throw invalid("--sequencer", `chain ${chain.chainId} is not the built-in devnet: sequencing it needs its rollup config (--rollup.config) and its L1 (--l1.rpc)`);
+    throw invalid("--sequencer", "the built-in devnet, or --rollup.config with --l1.rpc", `chain ${chain.chainId} is not the built-in devnet: sequencing it needs its rollup config (--rollup.config) and its L1 (--l1.rpc)`);
   }
   const url = opts["l1.rpc"];
-  if (url === undefined) throw invalid("--sequencer", `sequencing with --rollup.config ${file} needs the rollup's L1: set --l1.rpc`);
+  if (url === undefined) throw invalid("--sequencer", "--l1.rpc with --rollup.config", `sequencing with --rollup.config ${file} needs the rollup's L1: set --l1.rpc`);
   const client = new HttpRpcClient(url);
   try {
     const l1 = new L1Source(client, { l1ChainId: rollupConfig.l1ChainId, batchInbox: rollupConfig.batchInboxAddress });
     const l1ChainId = await l1.chainId();
-    if (l1ChainId !== rollupConfig.l1ChainId) throw invalid("--l1.rpc", `${client.endpoint} serves chain ${l1ChainId}, but the rollup config names L1 chain ${rollupConfig.l1ChainId}`);
+    if (l1ChainId !== rollupConfig.l1ChainId) throw invalid("--l1.rpc", `an L1 of chain ${rollupConfig.l1ChainId}`, `${client.endpoint} serves chain ${l1ChainId}, but the rollup config names L1 chain ${rollupConfig.l1ChainId}`);
     const origins = new L1RpcOrigins({ rollup: rollupConfig, l1, confs: opts["sequencer.l1-confs"], log: o.log });
     return { sequencing: true, rollupConfig, l1: { origins, client } };
   } catch (e) {

@@ -10,7 +10,7 @@ import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import { proofsStoreDir, type BasaltOptions } from "../../config/options.js";
 import { exportChainSnapshot, importChainSnapshot } from "../../ops/snapshot.js";
 import type { SnapshotHeader } from "../../storage/snapshot.js";
-import { BasaltError } from "../../util/errors.js";
+import { CliError } from "../args.js";
 
 /** The genesis hash `--network` names: a Base network's published hash, or the hash of the devnet / a genesis file. */
 async function expectedGenesis(opts: BasaltOptions): Promise<string> {
@@ -25,7 +25,7 @@ async function expectedGenesis(opts: BasaltOptions): Promise<string> {
 export async function snapshotCommand(opts: BasaltOptions, positionals: string[], log: Logger, explicitNetwork: boolean, force: boolean): Promise<void> {
   const [action, file] = positionals;
   if ((action !== "export" && action !== "import") || file === undefined || positionals.length !== 2) {
-    throw new BasaltError("CLI_MISSING_ARGUMENT", "snapshot needs an action and one file: basalt snapshot export|import --datadir D <file>");
+    throw new CliError({ code: "CLI_MISSING_ARGUMENT", command: "snapshot", value: action }, "snapshot needs an action and one file: basalt snapshot export|import --datadir D <file>");
   }
   const t0 = Date.now();
   const proofsDir = proofsStoreDir(opts.datadir, opts["proofs.path"]);

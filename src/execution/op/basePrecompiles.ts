@@ -19,7 +19,7 @@ import type { Common } from "@ethereumjs/common";
 import { EVMError, type EVM, type ExecResult, type PrecompileInput } from "@ethereumjs/evm";
 import { Address, KECCAK256_NULL, bytesToBigInt, equalsBytes } from "@ethereumjs/util";
 import type { OpFork } from "../../chain/op/forks.js";
-import { BasaltError, TypedError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { EVM_SCHEDULE } from "../base/gas.js";
 import type { AccountRead, BaseLog, BaseStateHost, SlotRead, SlotWrite } from "../base/host.js";
 import { runBasePrecompile, type BasePrecompileHandler } from "../base/outcome.js";
@@ -84,6 +84,18 @@ type BasePrecompileStateErrorType = { code: typeof BasePrecompileStateErrorCode.
 export class BasePrecompileStateError extends TypedError<BasePrecompileStateErrorType> {
   constructor() {
     super({ code: BasePrecompileStateErrorCode.PRECOMPILE_STATE_MANAGER }, "Base precompiles need basalt's OverlayStateManager (synchronous reads and writes); the EVM was built over another state manager");
+  }
+}
+
+/** Stable code of {@link BasePrecompileUnboundError}. */
+const BasePrecompileUnboundErrorCode = { UNBOUND: "BASE_PRECOMPILE_UNBOUND" } as const;
+/** A {@link BasePrecompileUnboundError}'s code with its metadata. */
+type BasePrecompileUnboundErrorType = { code: typeof BasePrecompileUnboundErrorCode.UNBOUND };
+
+/** A Base precompile entry ran on an EVM where {@link installBasePrecompiles} did not bind its call context. */
+class BasePrecompileUnboundError extends TypedError<BasePrecompileUnboundErrorType> {
+  constructor() {
+    super({ code: BasePrecompileUnboundErrorCode.UNBOUND }, "a Base precompile ran without its call context; expected installBasePrecompiles on this EVM");
   }
 }
 
@@ -241,7 +253,7 @@ function basePrecompileFunction(evm: EvmInternals, handler: BasePrecompileHandle
 
 /** A precompile-map entry for a singleton, which {@link installBasePrecompiles} always answers first. */
 function unreachable(): ExecResult {
-  throw new BasaltError("BASE_PRECOMPILE_UNBOUND", "a Base precompile ran without its call context; expected installBasePrecompiles on this EVM");
+  throw new BasePrecompileUnboundError();
 }
 
 /** Entries for `createEVM({ customPrecompiles })`: the singletons, so @ethereumjs/vm warms them at every transaction's start. */

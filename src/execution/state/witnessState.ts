@@ -8,7 +8,7 @@
 import { RLP } from "@ethereumjs/rlp";
 import { Account, KECCAK256_RLP, createAccountFromRLP, equalsBytes } from "@ethereumjs/util";
 import { keccak256 } from "../../util/keccak.js";
-import { BasaltError, TypedError } from "../../util/errors.js";
+import { TypedError } from "../../util/errors.js";
 import { toHex } from "../../util/bytes.js";
 import type { StateReader } from "./stateReader.js";
 import type { StateTrieSource } from "../../storage/trie/stateTries.js";
@@ -47,6 +47,24 @@ export class WitnessMissingError extends TypedError<WitnessMissingErrorType> {
     super({ code: WitnessMissingErrorCode.INCOMPLETE }, `execution witness is missing the ${what} with hash 0x${toHex(hash)}`);
   }
 }
+
+/** Stable codes of {@link WitnessStateError}. */
+const WitnessStateErrorCode = { TRIE_NODE_INVALID: "TRIE_NODE_INVALID", INCOMPLETE: WitnessMissingErrorCode.INCOMPLETE } as const;
+/**
+ * A {@link WitnessStateError}'s code with its metadata: `items` the decoded node's item count;
+ * `block` the number BLOCKHASH asked for and `reached` the lowest header the witness's chain of
+ * parents gave (decimal strings).
+ */
+type WitnessStateErrorType =
+  | { code: typeof WitnessStateErrorCode.TRIE_NODE_INVALID; items: number }
+  | { code: typeof WitnessStateErrorCode.INCOMPLETE; block: string; reached: string };
+
+/**
+ * A witness whose contents do not fit the execution: a trie node that is neither a branch nor a
+ * leaf/extension, or a BLOCKHASH above the witness's headers. (Not a {@link WitnessMissingError}:
+ * no preimage is missing, so callers do not read it as missing state.)
+ */
+class WitnessStateError extends TypedError<WitnessStateErrorType> {}
 
 /**
  * Where stateless reads find preimages by keccak hash: trie nodes through
@@ -135,7 +153,7 @@ function trieGet(src: TrieNodeSource, root: Uint8Array, key: Uint8Array): Uint8A
       i++;
       continue;
     }
-    if (node.length !== 2) throw new BasaltError("TRIE_NODE_INVALID", `trie node with ${node.length} items; 2 or 17 expected`);
+    if (node.length !== 2) throw new WitnessStateError({ code: WitnessStateErrorCode.TRIE_NODE_INVALID, items: node.length }, `trie node with ${node.length} items; 2 or 17 expected`);
     const { path, leaf } = decodePath(node[0] as Uint8Array);
     for (let j = 0; j < path.length; j++) if (want[i + j] !== path[j]) return undefined;
     i += path.length;
@@ -193,7 +211,7 @@ export function witnessBlockHashes(witness: PreimageSource, parentHash: Uint8Arr
           const found = hash;
           return { hash: () => found };
         }
-        if (num < n) throw new BasaltError("WITNESS_INCOMPLETE", `BLOCKHASH(${n}) asked above the witness's parent block ${num}`);
+        if (num < n) throw new WitnessStateError({ code: WitnessStateErrorCode.INCOMPLETE, block: n.toString(), reached: num.toString() }, `BLOCKHASH(${n}) asked above the witness's parent block ${num}`);
         hash = fields[0];
       }
     },

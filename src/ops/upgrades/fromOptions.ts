@@ -11,7 +11,7 @@ import { UPGRADE_SIGNAL_REQUEST_TIMEOUT_MS } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import { HttpRpcClient, type JsonRpcClient } from "../../sync/rpcClient.js";
 import { to0x } from "../../util/bytes.js";
-import { BasaltError } from "../../util/errors.js";
+import { UpgradeWatchError, UpgradeWatchErrorCode } from "./errors.js";
 import { followRpcWatcher, l1SignalWatcher, type UpgradeSourceWatcher } from "./watcher.js";
 
 /** The options this reads. */
@@ -21,12 +21,15 @@ type UpgradeWatchOptions = Pick<BasaltOptions, "l1.rpc" | "upgrade-signal.contra
  * The upgrade-signal contract to read on the chain with genesis `genesisHash`: the option's
  * address; none for `none`; else the built-in Base network's (base/base defaults it on Base
  * networks only; other chains opt in).
- * @throws BasaltError `CLI_INVALID_VALUE` for a value that is neither an address nor `none`.
+ * @throws UpgradeWatchError `CLI_INVALID_VALUE` for a value that is neither an address nor `none`.
  */
 export function upgradeSignalContract(option: string | undefined, genesisHash: string): string | undefined {
   if (option === "none") return undefined;
   if (option !== undefined) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(option)) throw new BasaltError("CLI_INVALID_VALUE", `--upgrade-signal.contract ${option}: expected a 0x-prefixed 20-byte address or none`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(option)) throw new UpgradeWatchError(
+        { code: UpgradeWatchErrorCode.INVALID_VALUE, option: "--upgrade-signal.contract", value: option, expected: "a 0x-prefixed 20-byte address or none" },
+        `--upgrade-signal.contract ${option}: expected a 0x-prefixed 20-byte address or none`,
+      );
     return option;
   }
   return opNetworkByGenesisHash(genesisHash)?.addresses.upgradeSignal;

@@ -18,9 +18,10 @@ import type { Chain } from "../../blockchain/chain.js";
 import { formatProtocolVersion, type UpgradeFinding, type UpgradeSourceName } from "../../chain/op/upgradeSchedule.js";
 import { FOLLOW_ETH_CONFIG_BACKOFF_INITIAL_MS, FOLLOW_ETH_CONFIG_POLL_MS, UPGRADE_SIGNAL_BACKOFF_INITIAL_MS, UPGRADE_SIGNAL_POLL_MS } from "../../config/constants.js";
 import type { JsonRpcClient } from "../../sync/rpcClient.js";
-import { BasaltError } from "../../util/errors.js";
 import { counter } from "../../util/metrics.js";
 import type { UpgradeSignalBlockTag } from "../../config/options.js";
+import { BasaltError } from "../../util/errors.js";
+import { UpgradeWatchError, UpgradeWatchErrorCode } from "./errors.js";
 import { knownUpgradeSchedule, localForkView, readEthConfigFindings, readL1Schedule } from "./sources.js";
 
 /** Reads of each source, by result (ok / error). */
@@ -142,7 +143,7 @@ interface L1SignalWatcherOptions {
  */
 export function l1SignalWatcher(chain: Chain, o: L1SignalWatcherOptions): UpgradeSourceWatcher {
   const known = knownUpgradeSchedule(chain);
-  if (known === undefined) throw new BasaltError("UPGRADE_SIGNAL_NOT_OP", `chain ${chain.chainId} is not an OP Stack chain: it has no L1 upgrade signal`);
+  if (known === undefined) throw new UpgradeWatchError({ code: UpgradeWatchErrorCode.SIGNAL_NOT_OP, chainId: chain.chainId.toString() }, `chain ${chain.chainId} is not an OP Stack chain: it has no L1 upgrade signal`);
   const log = o.logger.child({ subsystem: "upgrades", source: "l1" });
   const what = `L1 ProtocolVersions ${o.contract} at the ${o.tag} block (${o.client.endpoint})`;
   const spec: WatcherSpec = {

@@ -66,7 +66,8 @@ type CliErrorType =
   | { code: "CLI_UNEXPECTED_ARGUMENT"; value: string; command?: string }
   | { code: "CLI_OPTION_NOT_FOR_COMMAND"; option: string; command: string }
   | { code: "CLI_MISSING_ARGUMENT"; command: string; value?: string }
-  | { code: "CLI_NO_DATADIR"; command: string; datadir: string };
+  | { code: "CLI_NO_DATADIR"; command: string; datadir: string }
+  | { code: "CLI_PROOFS_IN_USE"; dir: string; reason: string };
 /** Stable codes of {@link CliError}. */
 export type CliErrorCode = CliErrorType["code"];
 

@@ -79,3 +79,15 @@ export class EthPeerFaultError extends TypedError<EthPeerFaultErrorType> {
     super({ code: EthPeerFaultErrorCode.PEER_FAULT, reason }, message);
   }
 }
+
+/** Stable code of {@link P2POptionError} (the command line's code for an unusable value). */
+const P2POptionErrorCode = { INVALID_VALUE: "CLI_INVALID_VALUE" } as const;
+/** A {@link P2POptionError}'s code with its metadata: `option` the flag, `value` what was given. */
+type P2POptionErrorType = { code: typeof P2POptionErrorCode.INVALID_VALUE; option: string; value: string };
+
+/** An execution-layer P2P option (`--bootnodes`, `--trusted-peers`, `--nat` …) whose value cannot be used. */
+export class P2POptionError extends TypedError<P2POptionErrorType> {
+  constructor(option: string, value: string, message: string) {
+    super({ code: P2POptionErrorCode.INVALID_VALUE, option, value }, message);
+  }
+}

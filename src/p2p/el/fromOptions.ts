@@ -17,12 +17,12 @@ import { DEPOSIT_TX_TYPE } from "../../chain/op/depositTx.js";
 import { P2P_EL_SECRET_FILE } from "../../config/constants.js";
 import type { BasaltOptions } from "../../config/options.js";
 import type { TxPool } from "../../txpool/txpool.js";
-import { BasaltError } from "../../util/errors.js";
 import { parseNodeRecord } from "../cl/enrText.js";
 import { builtinDiscv4Bootnodes, builtinDiscv5Bootnodes } from "./bootnodes.js";
 import { BASE_PROTOCOL_ID } from "./discv5Packet.js";
 import { parseEnode } from "./enode.js";
 import { DevP2PService } from "./service.js";
+import { P2POptionError } from "./errors.js";
 
 /** Transaction types a pool takes: legacy, 2930, 1559, 7702; blob transactions on plain Ethereum chains only; never deposits. */
 function poolTypes(chain: Chain): number[] {
@@ -38,7 +38,7 @@ function enodeList(flag: string, value: string | undefined): string[] | undefine
     try {
       parseEnode(e);
     } catch (err) {
-      throw new BasaltError("CLI_INVALID_VALUE", `--${flag}: ${(err as Error).message}`);
+      throw new P2POptionError(`--${flag}`, e, `--${flag}: ${(err as Error).message}`);
     }
   }
   return list;
@@ -53,7 +53,7 @@ function bootnodeList(value: string | undefined): { discv4: string[]; discv5: st
       if (b.startsWith("enr:")) parseNodeRecord(b);
       else parseEnode(b);
     } catch (err) {
-      throw new BasaltError("CLI_INVALID_VALUE", `--bootnodes: ${(err as Error).message}`);
+      throw new P2POptionError("--bootnodes", b, `--bootnodes: ${(err as Error).message}`);
     }
   }
   return { discv4: list.filter((b) => !b.startsWith("enr:")), discv5: list };
@@ -63,7 +63,7 @@ function bootnodeList(value: string | undefined): { discv4: string[]; discv5: st
 function extIp(nat: string | undefined): string | undefined {
   if (nat === undefined) return undefined;
   const m = /^extip:(.+)$/.exec(nat);
-  if (m === null) throw new BasaltError("CLI_INVALID_VALUE", `--nat ${nat}: expected extip:<ip>`);
+  if (m === null) throw new P2POptionError("--nat", nat, `--nat ${nat}: expected extip:<ip>`);
   return m[1];
 }
 

@@ -21,9 +21,9 @@ import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import pino from "pino";
 import { devAccounts } from "../src/chain/devnet.js";
-import { ANVIL_CHAIN_ID, DEVNET_CHAIN_ID } from "../src/config/constants.js";
+import { ANVIL_CHAIN_ID, DEVNET_CHAIN_ID } from "../src/chain/constants.js";
 import { rollupPorts, startRollupDevnet } from "../src/devnet/rollup.js";
-import { HttpRpcClient } from "../src/sync/rpcClient.js";
+import { HttpRpcClient } from "../src/util/rpcClient.js";
 import { startAnvil } from "./scenario/anvil.js";
 
 type Json = Record<string, unknown>;

@@ -20,7 +20,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEVNET_CHAIN_ID } from "../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../src/chain/constants.js";
 import { startBareServer, type BareServer } from "./scenario/bareServer.js";
 import { startBasalt, type BasaltNode } from "./scenario/basalt.js";
 import { applyWorkload } from "./scenario/chain.js";

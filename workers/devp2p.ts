@@ -8,7 +8,7 @@
  * every P2P_EL_STATUS_INTERVAL_MS; its metrics are this thread's, scraped by the host.
  */
 import { workerData } from "node:worker_threads";
-import { P2P_EL_POOL_LOOKUP_TIMEOUT_MS, P2P_EL_STATUS_INTERVAL_MS } from "../src/config/constants.js";
+import { P2P_EL_POOL_LOOKUP_TIMEOUT_MS, P2P_EL_STATUS_INTERVAL_MS } from "../src/p2p/constants.js";
 import type { LogFormat, LogLevel } from "../src/config/options.js";
 import { DevP2PNode } from "../src/p2p/el/devp2pNode.js";
 import { DevP2PStartError } from "../src/p2p/el/errors.js";

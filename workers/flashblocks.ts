@@ -21,7 +21,7 @@ import { setDefaultEvmEngine } from "../src/execution/evm/engine.js";
 import { installEvmCaches } from "../src/execution/evmSpeedups.js";
 import { IdleYoungGc } from "../src/util/youngGc.js";
 import { serveWorker } from "../src/util/workerServe.js";
-import { FLASHBLOCKS_IDLE_GC_FRACTION } from "../src/config/constants.js";
+import { FLASHBLOCKS_IDLE_GC_FRACTION } from "../src/flashblocks/constants.js";
 
 serveWorker(async () => {
   const data = workerData as FlashblocksWorkerData;

@@ -7,7 +7,7 @@
 import "../src/p2p/polyfills.js";
 import { workerData } from "node:worker_threads";
 import type { OpForkSchedule } from "../src/chain/op/forks.js";
-import { P2P_PAYLOAD_SOURCE_TIMEOUT_MS } from "../src/config/constants.js";
+import { P2P_PAYLOAD_SOURCE_TIMEOUT_MS } from "../src/p2p/constants.js";
 import type { LogFormat, LogLevel } from "../src/config/options.js";
 import { P2PNode } from "../src/p2p/cl/node.js";
 import { ResultCode } from "../src/p2p/cl/payloadByNumber.js";

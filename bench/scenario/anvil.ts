@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { DEVNET_CHAIN_ID, DEVNET_GAS_LIMIT } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID, DEVNET_GAS_LIMIT } from "../../src/chain/constants.js";
 import { ScenarioError } from "./errors.js";
 import { repoRoot, spawnChild, type Child } from "./processes.js";
 import { freePorts, LOOPBACK } from "./ports.js";

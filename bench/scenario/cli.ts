@@ -13,7 +13,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import { DEFAULT_CALIBRATION_SECONDS } from "../load/calibrate.js";
 import { DEFAULT_PIPELINE, DEFAULT_THREADS } from "../load/generator.js";
 import { formatTable, writeReport } from "../load/report.js";

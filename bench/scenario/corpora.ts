@@ -3,7 +3,7 @@
  * a validator of the answer (so a fast wrong answer counts as a failure, not as throughput).
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { CALL_CACHE_ENTRIES } from "../../src/config/constants.js";
+import { CALL_CACHE_ENTRIES } from "../../src/rpc/constants.js";
 import { to0x } from "../../src/util/bytes.js";
 import type { Corpus } from "../load/types.js";
 import { validatorRef } from "../load/validator.js";

@@ -13,7 +13,8 @@
  * the rest fits. A single block larger than the capacity goes alone and takes more frames.
  */
 import { randomBytes } from "node:crypto";
-import { BATCHER_CHANNEL_FIXED_SLACK_BYTES, BATCHER_SPAN_BLOCK_SLACK_BYTES, BATCHER_SPAN_TX_SLACK_BYTES, MAX_FRAME_LEN } from "../config/constants.js";
+import { MAX_FRAME_LEN } from "../config/constants.js";
+import { BATCHER_CHANNEL_FIXED_SLACK_BYTES, BATCHER_SPAN_BLOCK_SLACK_BYTES, BATCHER_SPAN_TX_SLACK_BYTES } from "./constants.js";
 import { CHANNEL_ID_LENGTH, FRAME_V0_OVERHEAD, channelToFrames, type Frame } from "../derivation/frame.js";
 import { spanBatchFromBlocks, type SpanBatchRollupConfig } from "../derivation/spanBatch.js";
 import type { BatchBlock } from "./batchBlock.js";

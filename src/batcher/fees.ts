@@ -6,16 +6,7 @@
  * for the blob pool, which applies it to the tip, the fee cap and the blob fee cap alike), and is
  * held back when that would pass the fee limit (5× the suggestion above 100 gwei).
  */
-import {
-  BATCHER_BASE_FEE_MULTIPLIER,
-  BATCHER_BLOB_BASE_FEE_MULTIPLIER,
-  BATCHER_BLOB_PRICE_BUMP_PERCENT,
-  BATCHER_FEE_LIMIT_MULTIPLIER,
-  BATCHER_FEE_LIMIT_THRESHOLD_WEI,
-  BATCHER_MIN_BASE_FEE_WEI,
-  BATCHER_MIN_TIP_WEI,
-  BATCHER_PRICE_BUMP_PERCENT,
-} from "../config/constants.js";
+import { BATCHER_BASE_FEE_MULTIPLIER, BATCHER_BLOB_BASE_FEE_MULTIPLIER, BATCHER_BLOB_PRICE_BUMP_PERCENT, BATCHER_FEE_LIMIT_MULTIPLIER, BATCHER_FEE_LIMIT_THRESHOLD_WEI, BATCHER_MIN_BASE_FEE_WEI, BATCHER_MIN_TIP_WEI, BATCHER_PRICE_BUMP_PERCENT } from "./constants.js";
 
 /** The L1's fee suggestion for the next block, in wei. */
 export interface FeeSuggestion {

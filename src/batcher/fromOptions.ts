@@ -8,7 +8,7 @@ import type { Chain } from "../blockchain/chain.js";
 import { rollupConfigForChain } from "../chain/op/rollupConfig.js";
 import { systemConfigFromL2Block } from "../chain/op/systemConfig.js";
 import type { BasaltOptions } from "../config/options.js";
-import { createRpcClient } from "../sync/rpcClient.js";
+import { createRpcClient } from "../util/rpcClient.js";
 import { to0x } from "../util/bytes.js";
 import { batcherAddressOf, checkBatcherAddress, parseBatcherKey } from "./batcherKey.js";
 import { BatcherError, BatcherErrorCode } from "./errors.js";

@@ -7,7 +7,7 @@
  * new branch. Every block of the chain passes through {@link L1Heads.poll} once, so whoever reads
  * its `blocks` sees every transaction hash included, in order.
  */
-import { BATCHER_L1_REORG_WINDOW_BLOCKS, BATCHER_MAX_L1_BLOCKS_PER_ROUND } from "../config/constants.js";
+import { BATCHER_L1_REORG_WINDOW_BLOCKS, BATCHER_MAX_L1_BLOCKS_PER_ROUND } from "./constants.js";
 import { BatcherError, BatcherErrorCode } from "./errors.js";
 
 /** The fields of an L1 block the batcher uses. */

@@ -40,15 +40,9 @@ import { equalsBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
 import type { HeadListener } from "../blockchain/chain.js";
 import type { RollupConfig } from "../chain/op/rollupConfig.js";
-import {
-  BATCHER_L1_REORG_WINDOW_BLOCKS,
-  BATCHER_MAX_BLOBS_PER_TX,
-  BATCHER_MAX_L2_BLOCKS_PER_ROUND,
-  BATCHER_MAX_PENDING_TXS,
-  BATCHER_POLL_INTERVAL_MS,
-  BATCHER_SHUTDOWN_MS,
-} from "../config/constants.js";
-import type { JsonRpcClient } from "../sync/rpcClient.js";
+import { BATCHER_MAX_BLOBS_PER_TX } from "../config/constants.js";
+import { BATCHER_L1_REORG_WINDOW_BLOCKS, BATCHER_MAX_L2_BLOCKS_PER_ROUND, BATCHER_MAX_PENDING_TXS, BATCHER_POLL_INTERVAL_MS, BATCHER_SHUTDOWN_MS } from "./constants.js";
+import type { JsonRpcClient } from "../util/rpcClient.js";
 import { to0x } from "../util/bytes.js";
 import { batchBlockOf, type BatchBlock } from "./batchBlock.js";
 import { ChannelBuilder, type ChannelBuilderConfig, type ClosedChannel } from "./channelBuilder.js";

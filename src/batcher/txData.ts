@@ -6,7 +6,8 @@
  * v0, at most 130,044 bytes of payload) and up to `--batcher.blobs-per-tx` blobs per transaction.
  * Frame sizes are chosen so every item fits: the frame plus the version byte.
  */
-import { BATCHER_MAX_CALLDATA_BYTES, BLOB_MAX_PAYLOAD_BYTES } from "../config/constants.js";
+import { BLOB_MAX_PAYLOAD_BYTES } from "../config/constants.js";
+import { BATCHER_MAX_CALLDATA_BYTES } from "./constants.js";
 import { encodeBlob } from "../derivation/blobCodec.js";
 import type { BatcherData } from "../config/options.js";
 import { encodeBatcherData, type Frame } from "../derivation/frame.js";

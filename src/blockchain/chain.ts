@@ -13,14 +13,8 @@ import { createVM, runBlock, type VM } from "@ethereumjs/vm";
 import { existsSync } from "node:fs";
 import type { SenderRecovery } from "../execution/senderRecovery.js";
 import type { Logger } from "pino";
-import {
-  BLOCK_CACHE_BLOCKS,
-  HEADER_CACHE_HEADERS,
-  DEFAULT_STATE_HISTORY_BLOCKS,
-  EXECUTED_BLOCKS_KEPT,
-  HISTORY_PRUNE_INTERVAL_BLOCKS,
-  REVERTED_STATES_KEPT,
-} from "../config/constants.js";
+import { DEFAULT_STATE_HISTORY_BLOCKS } from "../config/constants.js";
+import { BLOCK_CACHE_BLOCKS, HEADER_CACHE_HEADERS, EXECUTED_BLOCKS_KEPT, HISTORY_PRUNE_INTERVAL_BLOCKS, REVERTED_STATES_KEPT } from "./constants.js";
 import { OverlayStateManager } from "../execution/state/overlayStateManager.js";
 import { HistoricalStateReader, LatestStateReader, type StateReader } from "../execution/state/stateReader.js";
 import { ChainStore, MetaKey, type BlockWrite } from "../storage/store.js";

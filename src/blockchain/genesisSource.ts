@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GENESIS_DOWNLOAD_TIMEOUT_MS } from "../config/constants.js";
+import { GENESIS_DOWNLOAD_TIMEOUT_MS } from "./constants.js";
 import { isDevnet, isDevnetL1, type BasaltOptions } from "../config/options.js";
 import { ChainStore, MetaKey } from "../storage/store.js";
 import { fromHex, to0x } from "../util/bytes.js";

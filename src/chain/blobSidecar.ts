@@ -17,7 +17,7 @@ import type { Common } from "@ethereumjs/common";
 import { RLP } from "@ethereumjs/rlp";
 import { createBlob4844TxFromRLP, type Blob4844Tx } from "@ethereumjs/tx";
 import { createHash } from "node:crypto";
-import { BLOB_BYTES, KZG_POINT_BYTES, VERSIONED_HASH_VERSION_KZG } from "../config/constants.js";
+import { BLOB_BYTES, KZG_POINT_BYTES, VERSIONED_HASH_VERSION_KZG } from "./constants.js";
 import { bytesEqual, to0x } from "../util/bytes.js";
 import { TypedError } from "../util/errors.js";
 import { customCrypto } from "./crypto.js";

@@ -9,14 +9,7 @@ import { keccak256 } from "../util/keccak.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
-import {
-  DEVNET_CHAIN_ID,
-  DEVNET_GAS_LIMIT,
-  DEVNET_MIN_BASE_FEE_WEI,
-  DEV_ACCOUNT_BALANCE_WEI,
-  DEV_ACCOUNT_COUNT,
-  DEV_MNEMONIC,
-} from "../config/constants.js";
+import { DEVNET_CHAIN_ID, DEVNET_GAS_LIMIT, DEVNET_MIN_BASE_FEE_WEI, DEV_ACCOUNT_BALANCE_WEI, DEV_ACCOUNT_COUNT, DEV_MNEMONIC } from "./constants.js";
 
 /** Devnet EIP-1559 elasticity: Base mainnet's (6). */
 export const DEVNET_EIP1559_ELASTICITY = 6;

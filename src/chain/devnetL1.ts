@@ -6,13 +6,7 @@
  * so its genesis hash is the same on every machine. Blocks are produced by basalt itself on a
  * slot clock (`sequencer/l1DevProducer.ts`).
  */
-import {
-  BLOB_UPDATE_FRACTION_CANCUN,
-  BLOB_UPDATE_FRACTION_PRAGUE,
-  DEVNET_L1_CHAIN_ID,
-  DEV_ACCOUNT_BALANCE_WEI,
-  L1DEV_GAS_LIMIT,
-} from "../config/constants.js";
+import { BLOB_UPDATE_FRACTION_CANCUN, BLOB_UPDATE_FRACTION_PRAGUE, DEVNET_L1_CHAIN_ID, DEV_ACCOUNT_BALANCE_WEI, L1DEV_GAS_LIMIT } from "./constants.js";
 import { ETHEREUM_GENESIS_BLOCK_KEYS } from "./chainSpec.js";
 import { devAccounts } from "./devnet.js";
 import type { GenesisAccount, GenesisJson } from "./genesis.js";

@@ -7,17 +7,7 @@
  * The tool that deploys the L1 side and writes genesis.json + rollup.json calls these; the
  * sequencer (`--sequencer`) and a verifier then read the same files.
  */
-import {
-  DEVNET_BASE_FEE_SCALAR,
-  DEVNET_BLOB_BASE_FEE_SCALAR,
-  DEVNET_CHAIN_ID,
-  DEVNET_GAS_LIMIT,
-  DEVNET_ROLLUP_BLOCK_TIME_S,
-  DEVNET_ROLLUP_CHANNEL_TIMEOUT,
-  DEVNET_ROLLUP_CHANNEL_TIMEOUT_GRANITE,
-  DEVNET_ROLLUP_MAX_SEQUENCER_DRIFT_S,
-  DEVNET_ROLLUP_SEQ_WINDOW_SIZE,
-} from "../config/constants.js";
+import { DEVNET_BASE_FEE_SCALAR, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_CHAIN_ID, DEVNET_GAS_LIMIT, DEVNET_ROLLUP_BLOCK_TIME_S, DEVNET_ROLLUP_CHANNEL_TIMEOUT, DEVNET_ROLLUP_CHANNEL_TIMEOUT_GRANITE, DEVNET_ROLLUP_MAX_SEQUENCER_DRIFT_S, DEVNET_ROLLUP_SEQ_WINDOW_SIZE } from "./constants.js";
 import { devnetGenesis } from "./devnet.js";
 import type { GenesisJson } from "./genesis.js";
 import { opConfigFromGenesisConfig } from "./op/forks.js";

@@ -25,7 +25,7 @@ import {
   type L1InfoVariant,
 } from "../chain/op/l1InfoTx.js";
 import type { SystemConfig } from "../chain/op/systemConfig.js";
-import { MIN_BLOB_BASE_FEE } from "../config/constants.js";
+import { MIN_BLOB_BASE_FEE } from "../chain/constants.js";
 import type { Log, StoredReceipt } from "../storage/types.js";
 import { bytesEqual } from "../util/bytes.js";
 import { L1InputError, L1InputErrorCode } from "./l1InputErrors.js";

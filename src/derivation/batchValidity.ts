@@ -12,7 +12,7 @@
 import { equalsBytes } from "@ethereumjs/util";
 import type { OpChainConfig, OpForkName } from "../chain/op/forks.js";
 import { DEPOSIT_TX_TYPE } from "../chain/op/depositTx.js";
-import { FJORD_MAX_SEQUENCER_DRIFT_SECONDS } from "../config/constants.js";
+import { FJORD_MAX_SEQUENCER_DRIFT_SECONDS } from "./constants.js";
 
 /** EIP-7702 set-code transactions (type 4): accepted in batches from Isthmus on. */
 const SET_CODE_TX_TYPE = 0x04;

@@ -17,7 +17,8 @@
  * fails KZG is KZG_MISMATCH, no answer is BEACON_UNREACHABLE naming the URL. Requests are counted
  * per endpoint in {@link BeaconClient.counter}.
  */
-import { BEACON_MAX_RESPONSE_BYTES, BEACON_REQUEST_TIMEOUT_MS, BLOB_BYTES, KZG_POINT_BYTES } from "../config/constants.js";
+import { BEACON_MAX_RESPONSE_BYTES, BEACON_REQUEST_TIMEOUT_MS } from "./constants.js";
+import { BLOB_BYTES, KZG_POINT_BYTES } from "../chain/constants.js";
 import { to0x, toHex } from "../util/bytes.js";
 import { isMissingRouteText } from "../util/foreignErrorText.js";
 import { BlobError, BlobErrorCode, wrongSize } from "./blobErrors.js";

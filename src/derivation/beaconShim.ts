@@ -19,7 +19,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BEACON_SHIM_SECONDS_PER_SLOT } from "../config/constants.js";
+import { BEACON_SHIM_SECONDS_PER_SLOT } from "./constants.js";
 import { to0x } from "../util/bytes.js";
 import { commitBlob, type CommittedBlob } from "./kzg.js";
 

@@ -23,7 +23,9 @@
  * stricter decoder, splitting consensus), though a blob whose element 0 is ≥ the BLS modulus
  * never gets a commitment.
  */
-import { BLOB_BYTES, BLOB_ENCODING_VERSION, BLOB_MAX_PAYLOAD_BYTES } from "../config/constants.js";
+import { BLOB_MAX_PAYLOAD_BYTES } from "../config/constants.js";
+import { BLOB_BYTES } from "../chain/constants.js";
+import { BLOB_ENCODING_VERSION } from "./constants.js";
 import { BlobError, BlobErrorCode, wrongSize } from "./blobErrors.js";
 
 /** Field elements per round, and bytes of each. */

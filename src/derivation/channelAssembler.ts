@@ -7,7 +7,7 @@
  * {@link FRAME_OVERHEAD_BYTES} per frame) is dropped. A channel is ready the moment its last frame
  * arrives. Every drop is reported with its reason, for metrics and a log line.
  */
-import { FRAME_OVERHEAD_BYTES } from "../config/constants.js";
+import { FRAME_OVERHEAD_BYTES } from "./constants.js";
 import { equalsBytes } from "@ethereumjs/util";
 import { forkActive, type BatchRules, type L1BlockRef } from "./batchValidity.js";
 import { maxRlpBytesPerChannel } from "./channelCompression.js";

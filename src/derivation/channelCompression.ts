@@ -17,14 +17,8 @@
  */
 import type { Transform } from "node:stream";
 import { brotliCompressSync, constants as zc, createBrotliDecompress, createInflateRaw, deflateSync } from "node:zlib";
-import {
-  CHANNEL_BROTLI_LGWIN,
-  CHANNEL_BROTLI_QUALITY,
-  CHANNEL_DECOMPRESS_CHUNK_BYTES,
-  CHANNEL_ZLIB_LEVEL,
-  MAX_RLP_BYTES_PER_CHANNEL_BEDROCK,
-  MAX_RLP_BYTES_PER_CHANNEL_FJORD,
-} from "../config/constants.js";
+import { CHANNEL_BROTLI_LGWIN, CHANNEL_BROTLI_QUALITY } from "../config/constants.js";
+import { CHANNEL_DECOMPRESS_CHUNK_BYTES, CHANNEL_ZLIB_LEVEL, MAX_RLP_BYTES_PER_CHANNEL_BEDROCK, MAX_RLP_BYTES_PER_CHANNEL_FJORD } from "./constants.js";
 import { type ChannelCompression, DerivationCodecError, DerivationCodecErrorCode, invalidEncodeInput } from "./codecErrors.js";
 
 /** First byte of a brotli channel (op-node `ChannelVersionBrotli`). */

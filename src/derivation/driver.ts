@@ -11,16 +11,7 @@
  */
 import type { Logger } from "pino";
 import { equalsBytes } from "@ethereumjs/util";
-import {
-  DERIVATION_CRITICAL_RETRY_MS,
-  DERIVATION_FINALITY_POLL_L1_BLOCKS,
-  DERIVATION_HEAD_POLL_MARGIN_MS,
-  DERIVATION_MIN_POLL_MS,
-  DERIVATION_RETRY_MAX_MS,
-  DERIVATION_RETRY_MIN_MS,
-  DERIVATION_STEPS_PER_YIELD,
-  DERIVATION_WARN_INTERVAL_MS,
-} from "../config/constants.js";
+import { DERIVATION_CRITICAL_RETRY_MS, DERIVATION_FINALITY_POLL_L1_BLOCKS, DERIVATION_HEAD_POLL_MARGIN_MS, DERIVATION_MIN_POLL_MS, DERIVATION_RETRY_MAX_MS, DERIVATION_RETRY_MIN_MS, DERIVATION_STEPS_PER_YIELD, DERIVATION_WARN_INTERVAL_MS } from "./constants.js";
 import type { RollupConfig } from "../chain/op/rollupConfig.js";
 import { BasaltError } from "../util/errors.js";
 import { to0x } from "../util/bytes.js";

@@ -12,7 +12,8 @@
  * into the input bytes.
  */
 import { bytesToHex } from "@ethereumjs/util";
-import { FRAME_OVERHEAD_BYTES, MAX_FRAME_LEN } from "../config/constants.js";
+import { MAX_FRAME_LEN } from "../config/constants.js";
+import { FRAME_OVERHEAD_BYTES } from "./constants.js";
 import { joinBytes } from "./bytes.js";
 import { DerivationCodecError, DerivationCodecErrorCode, invalidEncodeInput } from "./codecErrors.js";
 

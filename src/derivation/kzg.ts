@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { BLOB_BYTES, KZG_POINT_BYTES, VERSIONED_HASH_VERSION_KZG } from "../config/constants.js";
+import { BLOB_BYTES, KZG_POINT_BYTES, VERSIONED_HASH_VERSION_KZG } from "../chain/constants.js";
 import { customCrypto } from "../chain/crypto.js";
 import { bytesEqual, fromHex, to0x } from "../util/bytes.js";
 import { BlobError, BlobErrorCode, wrongSize } from "./blobErrors.js";

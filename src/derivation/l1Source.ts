@@ -9,8 +9,8 @@ import { createCustomCommon, Hardfork, Mainnet, type Common } from "@ethereumjs/
 import { createTxFromRPC } from "@ethereumjs/tx";
 import { equalsBytes, hexToBytes } from "@ethereumjs/util";
 import { customCrypto } from "../chain/crypto.js";
-import type { JsonRpcClient } from "../sync/rpcClient.js";
-import { L1_SOURCE_CACHE_BLOCKS } from "../config/constants.js";
+import type { JsonRpcClient } from "../util/rpcClient.js";
+import { L1_SOURCE_CACHE_BLOCKS } from "./constants.js";
 import { LruMap } from "../util/lru.js";
 import { TypedError } from "../util/errors.js";
 import type { L1BlockRef } from "./batchValidity.js";

@@ -17,7 +17,7 @@
  * {@link expandSpanBatch} gives each block's singular batch.
  */
 import type { OpNetwork, RollupGenesis } from "../chain/op/networks.js";
-import { MAX_SPAN_BATCH_ELEMENT_COUNT } from "../config/constants.js";
+import { MAX_SPAN_BATCH_ELEMENT_COUNT } from "./constants.js";
 import { Bitlist, readBitlist } from "./bitlist.js";
 import { joinBytes } from "./bytes.js";
 import { DerivationCodecError, DerivationCodecErrorCode, invalidEncodeInput, malformedSpanBatch, spanBatchTooBig } from "./codecErrors.js";

@@ -18,7 +18,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { bigIntToUnpaddedBytes } from "@ethereumjs/util";
-import { MAX_SPAN_BATCH_ELEMENT_COUNT } from "../config/constants.js";
+import { MAX_SPAN_BATCH_ELEMENT_COUNT } from "./constants.js";
 import { invalidEncodeInput, invalidSpanTx, spanBatchTooBig } from "./codecErrors.js";
 import { type RlpFail, type RlpItem, rlpBytes, rlpFixed, rlpHeader, rlpItem, rlpListItems, rlpListOfEncoded, rlpUint, rlpUintBytes } from "./rlp.js";
 

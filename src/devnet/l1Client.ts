@@ -3,7 +3,7 @@
  * opened for the call and closed after it) or a client the caller keeps open (several calls, one
  * connection, or a WebSocket).
  */
-import { createRpcClient, type JsonRpcClient } from "../sync/rpcClient.js";
+import { createRpcClient, type JsonRpcClient } from "../util/rpcClient.js";
 
 /** An L1 to talk to: its JSON-RPC URL, or an open client. */
 export type L1Target = string | JsonRpcClient;

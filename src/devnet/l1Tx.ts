@@ -13,13 +13,8 @@ import { bytesToHex, createAddressFromPrivateKey, hexToBytes, isHexString } from
 import { decodeError } from "micro-eth-signer/abi.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "pino";
-import {
-  DEVNET_L1_GAS_MARGIN_PERCENT,
-  DEVNET_L1_PRIORITY_FEE_WEI,
-  DEVNET_L1_RECEIPT_POLL_MS,
-  DEVNET_L1_RECEIPT_TIMEOUT_MS,
-} from "../config/constants.js";
-import { UpstreamRpcError, type JsonRpcClient } from "../sync/rpcClient.js";
+import { DEVNET_L1_GAS_MARGIN_PERCENT, DEVNET_L1_PRIORITY_FEE_WEI, DEVNET_L1_RECEIPT_POLL_MS, DEVNET_L1_RECEIPT_TIMEOUT_MS } from "./constants.js";
+import { UpstreamRpcError, type JsonRpcClient } from "../util/rpcClient.js";
 import { isRevertText } from "../util/foreignErrorText.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
 import { parseL1Receipt, type L1TxReceipt } from "./l1Receipt.js";

@@ -27,17 +27,9 @@ import { devAccounts } from "../chain/devnet.js";
 import { devnetRollupConfig, devnetRollupGenesis } from "../chain/devnetRollup.js";
 import type { GenesisJson } from "../chain/genesis.js";
 import { parseRollupConfig, rollupConfigJson, type RollupConfig } from "../chain/op/rollupConfig.js";
-import {
-  DEVNET_BASE_FEE_SCALAR,
-  DEVNET_BLOB_BASE_FEE_SCALAR,
-  DEVNET_GAS_LIMIT,
-  DEVNET_ROLLUP_BATCHER_ACCOUNT,
-  DEVNET_ROLLUP_BATCH_INBOX,
-  DEVNET_ROLLUP_DEPLOYER_ACCOUNT,
-  DEVNET_ROLLUP_READY_TIMEOUT_MS,
-  DEVNET_ROLLUP_STOP_TIMEOUT_MS,
-} from "../config/constants.js";
-import { HttpRpcClient } from "../sync/rpcClient.js";
+import { DEVNET_BASE_FEE_SCALAR, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_GAS_LIMIT } from "../chain/constants.js";
+import { DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_BATCH_INBOX, DEVNET_ROLLUP_DEPLOYER_ACCOUNT, DEVNET_ROLLUP_READY_TIMEOUT_MS, DEVNET_ROLLUP_STOP_TIMEOUT_MS } from "./constants.js";
+import { HttpRpcClient } from "../util/rpcClient.js";
 import { to0x } from "../util/bytes.js";
 import { TypedError } from "../util/errors.js";
 import { deployRollupContracts } from "./l1Contracts.js";

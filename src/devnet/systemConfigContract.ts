@@ -7,7 +7,7 @@
 import { bytesToHex, hexToBytes, isHexString } from "@ethereumjs/util";
 import { createContract } from "micro-eth-signer/abi.js";
 import type { ConfigUpdate } from "../chain/op/configUpdate.js";
-import type { JsonRpcClient } from "../sync/rpcClient.js";
+import type { JsonRpcClient } from "../util/rpcClient.js";
 import { checkAddress, checkUint, invalidArgument } from "./args.js";
 import { DevnetError, DevnetErrorCode } from "./errors.js";
 import { SYSTEM_CONFIG_ARTIFACT } from "./contracts/artifacts.js";

@@ -19,7 +19,7 @@ import { createTx, type TypedTransaction } from "@ethereumjs/tx";
 import { Address, KECCAK256_NULL, bytesToHex, equalsBytes } from "@ethereumjs/util";
 import { runTx, type VM } from "@ethereumjs/vm";
 import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
-import { RPC_GAS_CAP, CALL_CONTEXTS_KEPT } from "../config/constants.js";
+import { RPC_GAS_CAP } from "../config/constants.js";
 import { ExecutionError, ExecutionErrorCode, type InvalidCallReason } from "./errors.js";
 import { createAddress } from "../chain/json/receipt.js";
 import { revertError } from "./revert.js";
@@ -38,7 +38,7 @@ import type { TxResult } from "./evm/transaction.js";
 import { readerSource } from "./state/readerSource.js";
 import type { CallArgs } from "./callArgs.js";
 import { callFees, callTxType, feeVariantOf } from "./callMessage.js";
-import { MAX_TX_GAS_EIP7825 } from "./constants.js";
+import { MAX_TX_GAS_EIP7825, CALL_CONTEXTS_KEPT } from "./constants.js";
 
 export type { CallArgs } from "./callArgs.js";
 

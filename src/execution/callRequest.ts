@@ -24,7 +24,7 @@ import type { SimulateRequest } from "./simulate/request.js";
 import { overriddenTarget } from "./simulate/callOverrides.js";
 import { simulate } from "./simulate/simulator.js";
 import { renderSimulation } from "./simulate/render.js";
-import { MAX_SIMULATE_BLOCKS } from "../config/constants.js";
+import { MAX_SIMULATE_BLOCKS } from "./constants.js";
 
 /** The methods the execution pool serves. */
 export type CallMethod = "eth_call" | "eth_estimateGas" | "eth_createAccessList" | "eth_simulateV1";

@@ -11,7 +11,7 @@
  * Computing `hi` is the caller's part: the call's `gas` if it is ≥ 21000, else the block gas
  * limit; then {@link capByAllowance} (what the sender can pay for); then `RPC_GAS_CAP`.
  */
-import { CALL_STIPEND_GAS, ESTIMATE_GAS_ERROR_RATIO } from "../config/constants.js";
+import { CALL_STIPEND_GAS, ESTIMATE_GAS_ERROR_RATIO } from "./constants.js";
 import { ExecutionError, ExecutionErrorCode } from "./errors.js";
 import { revertError } from "./revert.js";
 

@@ -8,7 +8,7 @@
 import type { BlockHeader } from "@ethereumjs/block";
 import type { Common } from "@ethereumjs/common";
 import type { OpFork } from "../chain/op/forks.js";
-import { CALL_STATE_ADMISSION_SLOTS, CALL_STATE_MAX_ACCOUNTS, CALL_STATE_MAX_SLOTS } from "../config/constants.js";
+import { CALL_STATE_ADMISSION_SLOTS, CALL_STATE_MAX_ACCOUNTS, CALL_STATE_MAX_SLOTS } from "./constants.js";
 import type { CallArgs } from "./callArgs.js";
 import { callFees, callTxType, feeVariantOf, type FeeVariant } from "./callMessage.js";
 import { blockEnvOf, FastEvm } from "./evm/engine.js";

@@ -15,7 +15,7 @@ import type { TypedTransaction } from "@ethereumjs/tx";
 import { isDeposit } from "../chain/op/depositTx.js";
 import { envelopeOf } from "../chain/envelope.js";
 import { senderKeyOf } from "../chain/sender.js";
-import { SENDER_RECOVERY_MIN_POOL_TXS } from "../config/constants.js";
+import { SENDER_RECOVERY_MIN_POOL_TXS } from "./constants.js";
 
 /** Recovers the senders' 64-byte public keys of raw transactions (the execution pool). */
 export interface SenderKeyRecoverer {

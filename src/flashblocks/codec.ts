@@ -9,7 +9,7 @@
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants } from "node:zlib";
 import { to0x, fromHex } from "../util/bytes.js";
 import { FlashblockDecodeError, FlashblockErrorCode } from "./errors.js";
-import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../config/constants.js";
+import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "./constants.js";
 import { isHexData, isHexQuantity } from "../util/hex.js";
 
 /** Flashblocks per payload are capped at 16 (base/base `MAX_FLASHBLOCKS_PER_PAYLOAD`); Base mainnet sends 0..10. */

@@ -17,7 +17,7 @@
  */
 import { decodePendingSnapshot, encodePreparedSnapshot, prepareSnapshot, type PendingSnapshot, type PreparedSnapshot } from "./pendingSnapshot.js";
 import { TypedError } from "../util/errors.js";
-import { PENDING_READ_MAX_ATTEMPTS } from "../config/constants.js";
+import { PENDING_READ_MAX_ATTEMPTS } from "./constants.js";
 
 /** Int32 words of the control block. */
 const GEN = 0;

@@ -27,7 +27,7 @@ import {
   flashblocksSlowSubscriberDisconnectsTotal,
   flashblocksSubscribers,
 } from "./metrics.js";
-import { SLOW_SUBSCRIBER_TIMEOUT_MS, MAX_SUBSCRIBER_BUFFERED_BYTES, FLASHBLOCKS_MAX_INBOUND_MESSAGE_BYTES, FLASHBLOCKS_SUBSCRIBER_IDLE_TIMEOUT_S } from "../config/constants.js";
+import { SLOW_SUBSCRIBER_TIMEOUT_MS, MAX_SUBSCRIBER_BUFFERED_BYTES, FLASHBLOCKS_MAX_INBOUND_MESSAGE_BYTES, FLASHBLOCKS_SUBSCRIBER_IDLE_TIMEOUT_S } from "./constants.js";
 
 /** `WebSocket.send` result: the message was not sent because the backpressure limit was reached. */
 const SEND_DROPPED = 2;

@@ -9,7 +9,7 @@
 import { keccak256 } from "../util/keccak.js";
 import { bytesEqual } from "../util/bytes.js";
 import { encodeFlashblock, MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblocksPayloadV1 } from "./codec.js";
-import { MAX_HOLD_AHEAD_BLOCKS } from "../config/constants.js";
+import { MAX_HOLD_AHEAD_BLOCKS } from "./constants.js";
 
 /** Why a frame was dropped without touching the pending state. */
 export type DropReason = "block-zero" | "index-too-high" | "base-block-mismatch" | "stale" | "too-far-ahead" | "waiting-for-first";

@@ -12,8 +12,7 @@
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import { setFlagsFromString } from "node:v8";
-import { PENDING_SNAPSHOT_SLOT_BYTES, FLASHBLOCKS_WORKER_SEMI_SPACE_MB, FLASHBLOCKS_WORKER_RESTART_DELAY_MS, FLASHBLOCKS_WATCH_TIMEOUT_MS, FLASHBLOCKS_WORKER_STOP_MS } from "../config/constants.js";
-import { FLASHBLOCKS_WORKER_RESTART_MAX_DELAY_MS, FLASHBLOCKS_WORKER_STABLE_MS } from "./constants.js";
+import { FLASHBLOCKS_WORKER_RESTART_MAX_DELAY_MS, FLASHBLOCKS_WORKER_STABLE_MS, PENDING_SNAPSHOT_SLOT_BYTES, FLASHBLOCKS_WORKER_SEMI_SPACE_MB, FLASHBLOCKS_WORKER_RESTART_DELAY_MS, FLASHBLOCKS_WATCH_TIMEOUT_MS, FLASHBLOCKS_WORKER_STOP_MS } from "./constants.js";
 import { registerIngestCounters } from "./ingestStats.js";
 import { flashblockExecuteSeconds, flashblockVisibleSeconds, flashblockPublishedSeconds, flashblockDecodeSeconds } from "./ingestMetrics.js";
 import { allocatePendingBuffer, PendingBufferReader } from "./pendingBuffer.js";

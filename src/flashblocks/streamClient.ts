@@ -11,8 +11,7 @@
  */
 import WebSocket from "ws";
 import { performance } from "node:perf_hooks";
-import { FLASHBLOCKS_BACKOFF_INITIAL_MS, FLASHBLOCKS_BACKOFF_MAX_MS, FLASHBLOCKS_PING_INTERVAL_MS } from "../config/constants.js";
-import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../config/constants.js";
+import { FLASHBLOCKS_BACKOFF_INITIAL_MS, FLASHBLOCKS_BACKOFF_MAX_MS, FLASHBLOCKS_PING_INTERVAL_MS, MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "./constants.js";
 
 /** Why the connection was (re)established or dropped; the label of the reconnect metric. */
 export type DisconnectReason = "connect-failed" | "ping-timeout" | "closed" | "error";

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { Chain } from "../blockchain/chain.js";
-import { PROOFS_SNAPSHOT_OPEN_ATTEMPTS } from "../config/constants.js";
+import { PROOFS_SNAPSHOT_OPEN_ATTEMPTS } from "./constants.js";
 import { checkAgainstChain } from "../proofs/check.js";
 import { restoreDump, writeDump } from "../proofs/dump.js";
 import { verifyState } from "../storage/bulkLoad.js";

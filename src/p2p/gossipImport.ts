@@ -20,7 +20,7 @@ import type { Block } from "@ethereumjs/block";
 import { equalsBytes } from "@ethereumjs/util";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
-import { GOSSIP_GAP_FETCH_MAX_BLOCKS, GOSSIP_IMPORT_MAX_BUFFERED_BLOCKS } from "../config/constants.js";
+import { GOSSIP_GAP_FETCH_MAX_BLOCKS, GOSSIP_IMPORT_MAX_BUFFERED_BLOCKS } from "./constants.js";
 import { to0x } from "../util/bytes.js";
 import { blocksFirstSeenTotal, gapFetchBlocksTotal, gossipBufferedBlocks, gossipImportBlocksTotal, gossipImportSeconds, type GossipImportOutcome } from "./importMetrics.js";
 

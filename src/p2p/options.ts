@@ -5,7 +5,8 @@
  */
 import path from "node:path";
 import type { OpForkSchedule } from "../chain/op/forks.js";
-import { DEFAULT_P2P_BAN_THRESHOLD, OP_DEFAULT_BOOTNODES, P2P_PRIV_FILE_NAME, P2P_USER_AGENT } from "../config/constants.js";
+import { P2P_PRIV_FILE_NAME } from "../config/constants.js";
+import { DEFAULT_P2P_BAN_THRESHOLD, OP_DEFAULT_BOOTNODES, P2P_USER_AGENT } from "./constants.js";
 import { isBaseNetwork, type BasaltOptions } from "../config/options.js";
 import { loadOrCreateNodeKey, parseSecp256k1Key } from "./cl/nodeKey.js";
 import type { P2PServiceOptions } from "./service.js";

@@ -10,10 +10,9 @@
  */
 import type { Logger } from "pino";
 import type { OpForkSchedule } from "../chain/op/forks.js";
-import { P2P_WORKER_CALL_TIMEOUT_MS } from "../config/constants.js";
 import type { LogFormat, LogLevel } from "../config/options.js";
 import { WorkerHost, WorkerHostError, WorkerHostErrorCode } from "../util/workerHost.js";
-import { P2P_WORKER_RESTART, P2P_WORKER_STOP_GRACE_MS } from "./constants.js";
+import { P2P_WORKER_RESTART, P2P_WORKER_STOP_GRACE_MS, P2P_WORKER_CALL_TIMEOUT_MS } from "./constants.js";
 import { P2PError, P2PErrorCode } from "./errors.js";
 import type { BlocksVersion } from "./gossip/topics.js";
 import { ResultCode } from "./cl/payloadByNumber.js";

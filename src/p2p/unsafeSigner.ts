@@ -8,10 +8,11 @@
  */
 import type { Logger } from "pino";
 import { keccak256 } from "../util/keccak.js";
-import { DEVNET_CHAIN_ID, DEVNET_P2P_SEQUENCER_ACCOUNT, P2P_SIGNER_RELOAD_MS } from "../config/constants.js";
+import { DEVNET_CHAIN_ID } from "../chain/constants.js";
+import { DEVNET_P2P_SEQUENCER_ACCOUNT, P2P_SIGNER_RELOAD_MS } from "./constants.js";
 import { devAccounts } from "../chain/devnet.js";
 import { fromHex, to0x } from "../util/bytes.js";
-import { HttpRpcClient } from "../sync/rpcClient.js";
+import { HttpRpcClient } from "../util/rpcClient.js";
 
 /**
  * Known unsafe block signers by L2 chain id. Base: superchain registry `unsafe_block_signer`,

@@ -17,7 +17,7 @@ import { RLP } from "@ethereumjs/rlp";
 import { KECCAK256_RLP, hexToBytes } from "@ethereumjs/util";
 import type { Chain } from "../blockchain/chain.js";
 import { BASE_FEE_VAULT_ADDRESS, L1_BLOCK_ADDRESS, L1_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
-import { PROOFS_CHECK_ACCOUNTS } from "../config/constants.js";
+import { PROOFS_CHECK_ACCOUNTS } from "./constants.js";
 import { bytesEqual, to0x } from "../util/bytes.js";
 import { keccak256 } from "../util/keccak.js";
 import { chainMismatch } from "./errors.js";

@@ -11,7 +11,7 @@
  */
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import { PROOFS_DUMP_CHUNK_BYTES, PROOFS_RESTORE_BATCH_BYTES } from "../config/constants.js";
+import { PROOFS_DUMP_CHUNK_BYTES, PROOFS_RESTORE_BATCH_BYTES } from "./constants.js";
 import { corrupt } from "./errors.js";
 import { AtomicBatch, rocksOpen, type RocksSession } from "./rocks.js";
 import { PROOFS_COLUMN_FAMILIES, type ProofsStore } from "./store.js";

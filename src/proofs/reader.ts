@@ -7,7 +7,7 @@ import { ProofsError, ProofsErrorCode } from "./errors.js";
 import { accountProof, type NodeAt } from "./proof.js";
 import { keccak256 } from "../util/keccak.js";
 import { setLengthLeft } from "@ethereumjs/util";
-import { PROOFS_PREFETCH_LEVELS } from "../config/constants.js";
+import { PROOFS_PREFETCH_LEVELS } from "./constants.js";
 import type { ProofsStore } from "./store.js";
 
 /** An EIP-1186 answer's values as hex strings (the RPC layer renders the final JSON). */

@@ -10,7 +10,7 @@
  */
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
-import { PROOFS_REQUEST_TIMEOUT_MS, PROOFS_WORKER_STOP_MS } from "../config/constants.js";
+import { PROOFS_REQUEST_TIMEOUT_MS, PROOFS_WORKER_STOP_MS } from "./constants.js";
 import { WorkerHost, WorkerHostError, WorkerHostErrorCode } from "../util/workerHost.js";
 import { ProofsError, ProofsErrorCode } from "./errors.js";
 import { TrieProofError } from "./trieErrors.js";

@@ -11,7 +11,7 @@ import { ProofsError, ProofsErrorCode } from "./errors.js";
 import { ReadLimiter, stepTrie, type PathChange, type PathRead } from "./trieStep.js";
 import { sameBytes } from "./trieNode.js";
 import type { TrieRef } from "./types.js";
-import { PROOFS_SYNC_READ_CONCURRENCY } from "../config/constants.js";
+import { PROOFS_SYNC_READ_CONCURRENCY } from "./constants.js";
 
 /** One account's storage trie changes, with its storage roots on both sides (the empty trie's when absent). */
 export interface StorageTrieChanges {

@@ -32,7 +32,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { PROOFS_VERSION_CACHE_PATHS, PROOFS_VERSION_CACHE_RANGES, PROOFS_WRITE_READ_CONCURRENCY } from "../config/constants.js";
+import { PROOFS_VERSION_CACHE_PATHS, PROOFS_VERSION_CACHE_RANGES, PROOFS_WRITE_READ_CONCURRENCY } from "./constants.js";
 import { VersionCache } from "./versionCache.js";
 import { readNumber } from "../storage/keys.js";
 import { bytesEqual, to0x } from "../util/bytes.js";

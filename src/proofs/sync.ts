@@ -29,7 +29,7 @@ import { stepState, type StateStep } from "./stateStep.js";
 import type { ProofsStats } from "./stats.js";
 import type { ProofsStore } from "./store.js";
 import type { BlockRef, TrieRef } from "./types.js";
-import { PROOFS_BASELINE_BATCH_NODES } from "../config/constants.js";
+import { PROOFS_BASELINE_BATCH_NODES } from "./constants.js";
 
 /** What a sync step did (for logs, metrics and tests). */
 interface SyncProgress {

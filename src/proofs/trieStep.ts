@@ -18,7 +18,7 @@
  * trie's against the header's).
  */
 import { KECCAK256_RLP } from "@ethereumjs/util";
-import { PROOFS_SYNC_READ_CONCURRENCY } from "../config/constants.js";
+import { PROOFS_SYNC_READ_CONCURRENCY } from "./constants.js";
 import { TrieOverlay, pathOfString, pathString, type TrieNodeRead, type TrieSource } from "../storage/trie/source.js";
 import { updateTrie, type TrieChange } from "../storage/trie/update.js";
 import { toNibbles } from "../storage/trie/path.js";

@@ -5,7 +5,7 @@
  * deploy/k8s/statefulset.yaml). 200 while the head is at most `max_lag` seconds old, else 503.
  */
 import type { Chain } from "../blockchain/chain.js";
-import { DEFAULT_HEALTH_MAX_LAG_S } from "../config/constants.js";
+import { DEFAULT_HEALTH_MAX_LAG_S } from "./constants.js";
 
 /** The path served. */
 const HEALTH_PATH = "/health";

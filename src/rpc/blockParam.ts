@@ -8,7 +8,7 @@ import type { Block } from "@ethereumjs/block";
 import type { Chain } from "../blockchain/chain.js";
 import { InvalidParamsError, ServerError } from "./errors.js";
 import { parseHash, parseQuantity } from "./hexParams.js";
-import { FLASHBLOCK_INDEX_MAX } from "../config/constants.js";
+import { FLASHBLOCK_INDEX_MAX } from "./constants.js";
 
 /** A parsed block parameter. */
 export type BlockParam =

@@ -10,7 +10,7 @@
  */
 import type { MeterRequest } from "../execution/metering/request.js";
 import { xxh3 } from "@node-rs/xxhash";
-import { CALL_CACHE_ENTRIES } from "../config/constants.js";
+import { CALL_CACHE_ENTRIES } from "./constants.js";
 import type { CallRequest, CallService } from "../execution/callRequest.js";
 import type { WitnessRequest } from "../execution/witness/request.js";
 import type { TraceRequest } from "../execution/trace/request.js";

@@ -5,7 +5,8 @@
  * codes and messages, ids echoed byte for byte, notifications executed but not answered,
  * and the same batch limits (request count and accumulated result size).
  */
-import { MAX_BATCH_LENGTH, MAX_BATCH_RESPONSE_BYTES, MAX_JSON_DEPTH } from "../config/constants.js";
+import { MAX_BATCH_LENGTH } from "../config/constants.js";
+import { MAX_BATCH_RESPONSE_BYTES, MAX_JSON_DEPTH } from "./constants.js";
 import { InvalidParamsError, MethodNotFoundError, RpcCode, toJsonRpcError } from "./errors.js";
 import type { JsonRpcErrorObject } from "./errors.js";
 import {

@@ -10,7 +10,7 @@ import { ExecutionError, ExecutionErrorCode } from "../execution/errors.js";
 import { SimulateErrorCode } from "../execution/simulate/errors.js";
 import { PoolErrorCode } from "../execution/pool/errors.js";
 import { MeteringErrorCode } from "../execution/metering/errors.js";
-import { UpstreamRpcError } from "../sync/rpcClient.js";
+import { UpstreamRpcError } from "../util/rpcClient.js";
 import { TxPoolErrorCode } from "../txpool/errors.js";
 import { BasaltError, TypedError } from "../util/errors.js";
 import { UnknownUpgradeError } from "../chain/errors.js";

@@ -32,15 +32,8 @@ import { FilterNotFoundError, InvalidParamsError, LimitExceededError } from "./e
 import { rpcFilterPendingDroppedTotal, rpcFilters, rpcFiltersExpiredTotal } from "./metrics.js";
 import { collectBlockLogs, indexedCandidates, matches, parseLogFilter, type LogFilter } from "./methods/logs.js";
 import { newSubscriptionId } from "./subscriptions.js";
-import {
-  DEFAULT_MAX_FILTERS,
-  FILTER_ANNOUNCED_MEMORY,
-  FILTER_MAX_BLOCKS_PER_POLL,
-  FILTER_MAX_PENDING_TXS,
-  FILTER_SWEEP_INTERVAL_MS,
-  FILTER_TIMEOUT_MS,
-  MAX_LOGS_PER_RESPONSE,
-} from "../config/constants.js";
+import { DEFAULT_MAX_FILTERS, MAX_LOGS_PER_RESPONSE } from "../config/constants.js";
+import { FILTER_ANNOUNCED_MEMORY, FILTER_MAX_BLOCKS_PER_POLL, FILTER_MAX_PENDING_TXS, FILTER_SWEEP_INTERVAL_MS, FILTER_TIMEOUT_MS } from "./constants.js";
 
 /** The kinds of filter, as the metrics label them. */
 type FilterKind = "block" | "logs" | "pendingTx";

@@ -6,7 +6,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { JWT_IAT_DRIFT_S } from "../config/constants.js";
+import { JWT_IAT_DRIFT_S } from "./constants.js";
 import { TypedError } from "../util/errors.js";
 
 /** Length of the shared secret in bytes (the spec fixes 256 bits). */

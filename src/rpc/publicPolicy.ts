@@ -22,7 +22,7 @@ import { MethodNotFoundError, RpcCode, RpcError } from "./errors.js";
 import { TokenBucketLimiter, type Clock } from "./rateLimit.js";
 import type { MethodTable } from "./types.js";
 import { rpcConnectionsRejectedTotal, rpcForbiddenTotal, rpcOpenConnections, rpcRateLimitedTotal } from "./publicMetrics.js";
-import { WS_RATE_LIMIT_CLOSE_AFTER } from "../config/constants.js";
+import { WS_RATE_LIMIT_CLOSE_AFTER } from "./constants.js";
 
 /** The method refused with HTTP 403 on public endpoints (reference specification, "Errors"). */
 const PUBLIC_FORBIDDEN_METHOD = "eth_getBlockReceipts";

@@ -4,7 +4,7 @@
  * call it carries. The clock is injectable so tests drive refill deterministically.
  */
 import { TypedError } from "../util/errors.js";
-import { RATE_LIMIT_MAX_CLIENTS, RATE_LIMIT_SWEEP_INTERVAL_MS } from "../config/constants.js";
+import { RATE_LIMIT_MAX_CLIENTS, RATE_LIMIT_SWEEP_INTERVAL_MS } from "./constants.js";
 
 /** Milliseconds on a monotonic clock. */
 export type Clock = () => number;

@@ -7,7 +7,8 @@
 import type { CallArgs } from "../execution/callArgs.js";
 import { SimulateError, SimulateErrorCode } from "../execution/simulate/errors.js";
 import type { SimulateBlockInput, SimulateRequest } from "../execution/simulate/request.js";
-import { MAX_SIMULATE_BLOCKS, MAX_SIMULATE_CALLS_PER_BLOCK, MAX_SIMULATE_TOTAL_CALLS } from "../config/constants.js";
+import { MAX_SIMULATE_BLOCKS } from "../execution/constants.js";
+import { MAX_SIMULATE_CALLS_PER_BLOCK, MAX_SIMULATE_TOTAL_CALLS } from "./constants.js";
 import { invalid, isRecord, parseBlockOverrides, parseStateOverrides } from "./overrideParams.js";
 
 /**

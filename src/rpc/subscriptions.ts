@@ -31,7 +31,7 @@ import { rpcWsNotificationsTotal, rpcWsSubscriptions } from "./metrics.js";
 import { maxParams, required } from "./params.js";
 import { parseBlockParam } from "./blockParam.js";
 import type { MethodTable, RpcContext } from "./types.js";
-import { SUBSCRIPTION_MAX_BLOCKS_PER_HEAD_CHANGE, SUBSCRIPTION_MAX_HELD_NOTIFICATIONS } from "../config/constants.js";
+import { SUBSCRIPTION_MAX_BLOCKS_PER_HEAD_CHANGE, SUBSCRIPTION_MAX_HELD_NOTIFICATIONS } from "./constants.js";
 
 /** Every subscription kind served, geth's first, then Base's flashblocks kinds. */
 const SUBSCRIPTION_KINDS = [

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
 import { commitmentVersionedHash } from "../chain/blobSidecar.js";
-import { BLOB_BYTES, KZG_POINT_BYTES } from "../config/constants.js";
+import { BLOB_BYTES, KZG_POINT_BYTES } from "../chain/constants.js";
 import type { CommittedBlob } from "../derivation/kzg.js";
 import { toHex } from "../util/bytes.js";
 import { L1DevError, L1DevErrorCode } from "./l1DevErrors.js";

@@ -29,7 +29,7 @@ import type { Logger } from "pino";
 import { buildOnHead } from "../blockchain/blockBuilder.js";
 import type { Chain, ExecutedBlock } from "../blockchain/chain.js";
 import { BLOB_TX_TYPE, commitmentVersionedHash } from "../chain/blobSidecar.js";
-import { L1DEV_FINALIZED_DISTANCE, L1DEV_SAFE_DISTANCE } from "../config/constants.js";
+import { L1DEV_FINALIZED_DISTANCE, L1DEV_SAFE_DISTANCE } from "./constants.js";
 import type { CommittedBlob } from "../derivation/kzg.js";
 import { poolSource } from "../txpool/poolSource.js";
 import type { TxPool } from "../txpool/txpool.js";

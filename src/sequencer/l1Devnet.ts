@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Chain } from "../blockchain/chain.js";
-import { L1DEV_BLOB_RETENTION_MAX_BLOBS, L1DEV_BLOB_RETENTION_SLOTS } from "../config/constants.js";
+import { L1DEV_BLOB_RETENTION_MAX_BLOBS, L1DEV_BLOB_RETENTION_SLOTS } from "./constants.js";
 import { BeaconShim } from "../derivation/beaconShim.js";
 import type { TxPool } from "../txpool/txpool.js";
 import { L1BlobArchive } from "./l1BlobArchive.js";

@@ -26,7 +26,7 @@ import { applyConfigUpdates, systemConfigFromL2Block } from "../chain/op/systemC
 import { isActivationBlock, type OpForkName } from "../chain/op/forks.js";
 import { decodeL1InfoCalldata } from "../chain/op/l1InfoTx.js";
 import type { RollupConfig } from "../chain/op/rollupConfig.js";
-import { SEQUENCER_L1_POLL_INTERVAL_MS } from "../config/constants.js";
+import { SEQUENCER_L1_POLL_INTERVAL_MS } from "./constants.js";
 import { configUpdatesOf, l1OriginDeposits, type L1Receipt } from "../derivation/attributesL1.js";
 import type { L1BlockInfo, L1ReceiptLogs, L1Source } from "../derivation/l1Source.js";
 import { buildPayloadAttributes, type AttributesParent } from "../derivation/payloadAttributes.js";

@@ -26,7 +26,7 @@ import type { Logger } from "pino";
 import type { Block } from "@ethereumjs/block";
 import type { Chain, ExecutedBlock } from "../blockchain/chain.js";
 import type { DepositTransaction } from "../chain/op/depositTx.js";
-import { DEV_PRODUCTION_RETRY_MAX_MS, SEQUENCER_L1_WAIT_RETRY_MS } from "../config/constants.js";
+import { DEV_PRODUCTION_RETRY_MAX_MS, SEQUENCER_L1_WAIT_RETRY_MS } from "./constants.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import { MAX_FLASHBLOCKS_PER_PAYLOAD, type FlashblockId, type FlashblocksPayloadV1 } from "../flashblocks/codec.js";
 import { flashblocksBuildSeconds } from "../flashblocks/metrics.js";

@@ -15,17 +15,8 @@ import { batcherHashFromAddress, decodeL1InfoCalldata, l1InfoDepositTx, l1InfoVa
 import { SEQUENCER_FEE_VAULT_ADDRESS } from "../chain/op/predeploys.js";
 import { userDepositSourceHash } from "../chain/op/sourceHash.js";
 import { upgradeTransactionsForBlock } from "../chain/op/upgrades.js";
-import {
-  DEVNET_BASE_FEE_SCALAR,
-  DEVNET_BATCHER_ADDRESS,
-  DEVNET_BLOB_BASE_FEE_SCALAR,
-  DEVNET_DA_FOOTPRINT_GAS_SCALAR,
-  DEVNET_L1_BASE_FEE_WEI,
-  DEVNET_L1_BLOCK_TIME_S,
-  DEVNET_MIN_BASE_FEE_WEI,
-  DEVNET_OPERATOR_FEE_CONSTANT,
-  DEVNET_OPERATOR_FEE_SCALAR,
-} from "../config/constants.js";
+import { DEVNET_BASE_FEE_SCALAR, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_MIN_BASE_FEE_WEI } from "../chain/constants.js";
+import { DEVNET_BATCHER_ADDRESS, DEVNET_DA_FOOTPRINT_GAS_SCALAR, DEVNET_L1_BASE_FEE_WEI, DEVNET_L1_BLOCK_TIME_S, DEVNET_OPERATOR_FEE_CONSTANT, DEVNET_OPERATOR_FEE_SCALAR } from "./constants.js";
 import type { OpPayloadAttributes } from "../execution/op/opPayload.js";
 import { TypedError } from "../util/errors.js";
 import { keccak256 } from "../util/keccak.js";

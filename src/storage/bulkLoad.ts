@@ -15,7 +15,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { KECCAK256_NULL, KECCAK256_RLP, bigIntToUnpaddedBytes } from "@ethereumjs/util";
-import { BULK_LOAD_TXN_WRITES } from "../config/constants.js";
+import { BULK_LOAD_TXN_WRITES } from "./constants.js";
 import { fullAccountRlp } from "./accountCodec.js";
 import { StorageError, StorageErrorCode } from "./errors.js";
 import { HASHED_KEY_BYTES, prefixEnd, storageKey } from "./keys.js";

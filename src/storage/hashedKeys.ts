@@ -3,7 +3,7 @@
  * ({@link HASHED_ADDRESS_CACHE_ENTRIES}: a hot contract is read by every call, and a migration
  * meets the same addresses over and over in the history).
  */
-import { HASHED_ADDRESS_CACHE_ENTRIES } from "../config/constants.js";
+import { HASHED_ADDRESS_CACHE_ENTRIES } from "./constants.js";
 import { keccak256 } from "../util/keccak.js";
 import { LruMap } from "../util/lru.js";
 import { toHex } from "../util/bytes.js";

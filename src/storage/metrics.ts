@@ -5,7 +5,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gauge } from "../util/metrics.js";
-import { DB_SIZE_SEARCH_DEPTH } from "../config/constants.js";
+import { DB_SIZE_SEARCH_DEPTH } from "./constants.js";
 
 /** LMDB's data file name (`<env>/data.mdb`); its lock file is a few KiB and not counted. */
 const LMDB_DATA_FILE = "data.mdb";

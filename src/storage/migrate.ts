@@ -18,7 +18,7 @@
  * the datadir still opens with the basalt that wrote it; from step 4 on, only with this one.
  */
 import { RLP } from "@ethereumjs/rlp";
-import { BULK_LOAD_TXN_WRITES } from "../config/constants.js";
+import { BULK_LOAD_TXN_WRITES } from "./constants.js";
 import { keccak256 } from "../util/keccak.js";
 import { slimAccountRlp } from "./accountCodec.js";
 import { hashAddress } from "./hashedKeys.js";

@@ -29,7 +29,7 @@ import { pipeline } from "node:stream/promises";
 import { constants as zc, createBrotliCompress, createBrotliDecompress, createGunzip } from "node:zlib";
 import { TypedError } from "../util/errors.js";
 import { ChainStore } from "./store.js";
-import { SNAPSHOT_MAX_HEADER_BYTES, SNAPSHOT_BROTLI_QUALITY } from "../config/constants.js";
+import { SNAPSHOT_MAX_HEADER_BYTES, SNAPSHOT_BROTLI_QUALITY } from "./constants.js";
 
 /** File magic: identifies a basalt snapshot. */
 const SNAPSHOT_MAGIC = "BASALT-SNAPSHOT";

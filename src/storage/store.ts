@@ -35,7 +35,7 @@ import { open, type Database, type RootDatabase } from "lmdb";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { StoredReceipt } from "./types.js";
-import { LMDB_MAP_SIZE } from "../config/constants.js";
+import { LMDB_MAP_SIZE } from "./constants.js";
 import { cacheCommittedTries } from "./trieCache.js";
 import { accountHistoryKey, changeSetKey, HASHED_KEY_BYTES, numberKey, prefixEnd, storageHistoryKey, storageKey } from "./keys.js";
 import { StorageError, StorageErrorCode } from "./errors.js";

@@ -10,7 +10,7 @@
  * block's root walks first, and read back from the store they would all be misses, their hashes
  * having changed.
  */
-import { TRIE_CACHE_ACCOUNT_DEPTH, TRIE_CACHE_STORAGE_DEPTH, TRIE_PATH_CACHE_NODES } from "../config/constants.js";
+import { TRIE_CACHE_ACCOUNT_DEPTH, TRIE_CACHE_STORAGE_DEPTH, TRIE_PATH_CACHE_NODES } from "./constants.js";
 import { LruMap } from "../util/lru.js";
 import { keccak256 } from "../util/keccak.js";
 import type { TrieNodeRead } from "./trie/source.js";

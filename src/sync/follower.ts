@@ -43,9 +43,9 @@ import {
   type FollowErrorReason,
 } from "./metrics.js";
 import { ProofsGate, type ProofsGateOptions } from "./proofsGate.js";
-import { HttpRpcClient, RpcClientError, RpcClientErrorCode, UpstreamRpcError, WsRpcClient, isWebSocketUrl, type JsonRpcClient } from "./rpcClient.js";
+import { HttpRpcClient, RpcClientError, RpcClientErrorCode, UpstreamRpcError, WsRpcClient, isWebSocketUrl, type JsonRpcClient } from "../util/rpcClient.js";
 import { RPC_CLIENT_TIMEOUT_MS } from "../config/constants.js";
-import { FOLLOW_FETCH_AHEAD, FOLLOW_TAGS_INTERVAL_MS, FOLLOW_SYNCING_LAG_BLOCKS, FOLLOW_BACKOFF_INITIAL_MS, FOLLOW_BACKOFF_MAX_MS, FOLLOW_PROGRESS_INTERVAL_MS, FOLLOW_MAX_REORG_STEPS_PER_ROUND } from "../config/constants.js";
+import { FOLLOW_FETCH_AHEAD, FOLLOW_TAGS_INTERVAL_MS, FOLLOW_SYNCING_LAG_BLOCKS, FOLLOW_BACKOFF_INITIAL_MS, FOLLOW_BACKOFF_MAX_MS, FOLLOW_PROGRESS_INTERVAL_MS, FOLLOW_MAX_REORG_STEPS_PER_ROUND } from "./constants.js";
 
 /** Progress of follow mode, in eth_syncing's terms. */
 interface FollowStatus {

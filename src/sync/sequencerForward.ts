@@ -10,7 +10,7 @@ import type { TxPool } from "../txpool/txpool.js";
 import { fromHex } from "../util/bytes.js";
 import { TypedError } from "../util/errors.js";
 import { sequencerForwardSeconds, sequencerForwardTotal } from "./metrics.js";
-import { UpstreamRpcError, createRpcClient, type JsonRpcClient } from "./rpcClient.js";
+import { UpstreamRpcError, createRpcClient, type JsonRpcClient } from "../util/rpcClient.js";
 
 /**
  * Where eth_sendRawTransaction sends a transaction besides the local mempool: the sequencer

@@ -34,7 +34,7 @@ import { opForkAt, OpFork, type OpChainConfig } from "../chain/op/forks.js";
 import { L1_BLOCK_ADDRESS, loadL1BlockInfo } from "../chain/op/l1BlockInfo.js";
 import { l1Cost } from "../chain/op/l1Cost.js";
 import type { StateReader } from "../execution/state/stateReader.js";
-import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXPOOL_PRICE_BUMP_PERCENT } from "../config/constants.js";
+import { RPC_TX_FEE_CAP_WEI, TXPOOL_MAX_PER_SENDER, TXPOOL_MAX_TRANSACTIONS, TXPOOL_PRICE_BUMP_PERCENT } from "./constants.js";
 import { fromHex, to0x, toHex } from "../util/bytes.js";
 import { TxPoolError, TxPoolErrorCode } from "./errors.js";
 import { ethereumjsEip7825Decode } from "../util/foreignErrorText.js";

@@ -8,10 +8,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import { parseScenarioArgs, runScenario, type ScenarioResult } from "../../bench/scenario/cli.js";
 import { checkAgreement, labelledTxs, type AppliedChain, type TxOutcome } from "../../bench/scenario/chain.js";
-import { CALL_CACHE_ENTRIES } from "../../src/config/constants.js";
+import { CALL_CACHE_ENTRIES } from "../../src/rpc/constants.js";
 import { CORPUS, DISTINCT_CALL_BODIES, ENDPOINT, REPETITIVE_NOTE } from "../../bench/scenario/corpora.js";
 import { findWrk } from "../../bench/load/wrk.js";
 import { stopAllChildren } from "../../bench/scenario/processes.js";

@@ -14,7 +14,7 @@ import { DEFAULT_CLI_PATH, REPO_ROOT, describeCliResult, makeTempDir, removeDir,
 import { getFreePorts, LOCALHOST } from "../helpers/ports.js";
 import { pollUntil } from "../helpers/poll.js";
 import { rpcResult } from "../helpers/rpc.js";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 
 /** The devnet chain id as eth_chainId answers it. */
 const DEVNET_CHAIN_ID_HEX = `0x${DEVNET_CHAIN_ID.toString(16)}`;

@@ -13,7 +13,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SHUTDOWN_DRAIN_MS } from "../../src/config/constants.js";
+import { SHUTDOWN_DRAIN_MS } from "../../src/cli/constants.js";
 import { jovianDevnetGenesis } from "../helpers/opFixtures.js";
 import { describeCliResult, makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { waitUntil } from "../helpers/poll.js";

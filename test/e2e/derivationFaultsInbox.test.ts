@@ -19,7 +19,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccounts } from "../../src/chain/devnet.js";
-import { BATCHER_MAX_CALLDATA_BYTES, MAX_FRAME_LEN } from "../../src/config/constants.js";
+import { MAX_FRAME_LEN } from "../../src/config/constants.js";
+import { BATCHER_MAX_CALLDATA_BYTES } from "../../src/batcher/constants.js";
 import { compressChannel } from "../../src/derivation/channelCompression.js";
 import { channelToFrames, encodeBatcherData, encodeFrame, parseBatcherData, type Frame } from "../../src/derivation/frame.js";
 import { stopAllProcesses } from "../helpers/basaltProcess.js";

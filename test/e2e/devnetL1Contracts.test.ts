@@ -8,7 +8,7 @@
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devAccounts } from "../../src/chain/devnet.js";
-import { DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT } from "../../src/config/constants.js";
+import { DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT } from "../../src/devnet/constants.js";
 import { configUpdatesOf, l1OriginDeposits } from "../../src/derivation/attributesL1.js";
 import { DevnetErrorCode } from "../../src/devnet/errors.js";
 import { deployRollupContracts, type RollupContracts } from "../../src/devnet/l1Contracts.js";

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts } from "../../src/chain/devnet.js";
 import { DEVNET_L1_GENESIS_TIMESTAMP, devnetL1Genesis } from "../../src/chain/devnetL1.js";
-import { L1DEV_FINALIZED_DISTANCE, L1DEV_SAFE_DISTANCE } from "../../src/config/constants.js";
+import { L1DEV_FINALIZED_DISTANCE, L1DEV_SAFE_DISTANCE } from "../../src/sequencer/constants.js";
 import { BeaconClient } from "../../src/derivation/beaconClient.js";
 import { to0x } from "../../src/util/bytes.js";
 import { makeTempDir, removeDir, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";

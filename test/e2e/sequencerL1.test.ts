@@ -21,8 +21,8 @@ import { devnetRollupConfig, devnetRollupGenesis } from "../../src/chain/devnetR
 import { encodeDepositLog } from "../../src/chain/op/depositLog.js";
 import { decodeL1InfoCalldata } from "../../src/chain/op/l1InfoTx.js";
 import { rollupConfigJson } from "../../src/chain/op/rollupConfig.js";
-import { ANVIL_CHAIN_ID } from "../../src/config/constants.js";
-import { HttpRpcClient } from "../../src/sync/rpcClient.js";
+import { ANVIL_CHAIN_ID } from "../../src/chain/constants.js";
+import { HttpRpcClient } from "../../src/util/rpcClient.js";
 import { to0x } from "../../src/util/bytes.js";
 import { makeTempDir, removeDir, runCli, startNode, stopAllProcesses, type NodeHandle } from "../helpers/basaltProcess.js";
 import { emitterCalldata, L1Wallet } from "../helpers/l1LogEmitters.js";

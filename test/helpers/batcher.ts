@@ -18,7 +18,7 @@ import { parseBatcherData } from "../../src/derivation/frame.js";
 import { verifyBlobAgainstVersionedHash } from "../../src/derivation/kzg.js";
 import { L1Source } from "../../src/derivation/l1Source.js";
 import { deriveSpanBatch, type SpanBatch, type SpanBatchRollupConfig } from "../../src/derivation/spanBatch.js";
-import type { JsonRpcClient } from "../../src/sync/rpcClient.js";
+import type { JsonRpcClient } from "../../src/util/rpcClient.js";
 
 /** One batcher-data item and the L1 block it was read from. */
 export interface BatcherItem {

@@ -11,7 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { HttpRpcClient } from "../../src/sync/rpcClient.js";
+import { HttpRpcClient } from "../../src/util/rpcClient.js";
 
 /** What the proxy does with requests. */
 export type BeaconProxyMode = "honest" | "down" | "corrupt";

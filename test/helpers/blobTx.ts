@@ -6,7 +6,7 @@
 import type { Common } from "@ethereumjs/common";
 import { createBlob4844Tx } from "@ethereumjs/tx";
 import { hexToBytes } from "@ethereumjs/util";
-import { BLOB_BYTES } from "../../src/config/constants.js";
+import { BLOB_BYTES } from "../../src/chain/constants.js";
 import { commitBlob, type CommittedBlob } from "../../src/derivation/kzg.js";
 import { to0x } from "../../src/util/bytes.js";
 

@@ -10,7 +10,7 @@ import { createCustomCommon, Hardfork, Mainnet, type Common } from "@ethereumjs/
 import { createFeeMarket1559Tx } from "@ethereumjs/tx";
 import { bytesToHex, concatBytes, hexToBytes } from "@ethereumjs/util";
 import type { Log } from "../../src/storage/types.js";
-import type { JsonRpcClient } from "../../src/sync/rpcClient.js";
+import type { JsonRpcClient } from "../../src/util/rpcClient.js";
 import { pollUntil } from "./poll.js";
 
 /** Creation code from its copier and runtime parts (hex without 0x). */

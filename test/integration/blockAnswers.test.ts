@@ -14,7 +14,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../src/chain/devnet.js";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import { NO_PENDING } from "../../src/flashblocks/pendingView.js";
 import { handleBody } from "../../src/rpc/envelope.js";

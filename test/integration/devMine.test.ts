@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../src/chain/devnet.js";
 import { DEPOSIT_TX_TYPE } from "../../src/chain/op/depositTx.js";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import { toJsonRpcError } from "../../src/rpc/errors.js";
 import { devMethods } from "../../src/rpc/methods/dev.js";
 import type { MethodTable } from "../../src/rpc/types.js";

@@ -6,7 +6,7 @@ import { InvalidParamsError, ServerError } from "../../src/rpc/errors.js";
 import { RawJson } from "../../src/rpc/types.js";
 import type { MethodTable, RpcContext } from "../../src/rpc/types.js";
 import { settle } from "../helpers/poll.js";
-import { MAX_JSON_DEPTH } from "../../src/config/constants.js";
+import { MAX_JSON_DEPTH } from "../../src/rpc/constants.js";
 
 const ctx: RpcContext = { transport: "http" };
 const notified: unknown[] = [];

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Chain } from "../../src/blockchain/chain.js";
 import type { RpcLog } from "../../src/chain/json/index.js";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import { collectBlockLogs, logMethods, parseLogFilter, rangeLogs, type LogFilter } from "../../src/rpc/methods/logs.js";
 import { ChainStore, MetaKey } from "../../src/storage/store.js";
 import { reindexLogs } from "../../src/storage/logReindex.js";

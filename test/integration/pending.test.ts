@@ -23,7 +23,7 @@ import { decodeBlockFromRlp } from "../../src/chain/blockCodec.js";
 import { Chain } from "../../src/blockchain/chain.js";
 import { encodeBody } from "../../src/chain/blockCodec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
-import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../src/config/constants.js";
+import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../src/rpc/constants.js";
 import { InlineCallService } from "../../src/rpc/inlineCalls.js";
 import {
   PENDING_SNAPSHOT_VERSION,

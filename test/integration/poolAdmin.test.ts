@@ -6,7 +6,7 @@
  * -32603; none of the administration methods on a public endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import type { RpcBackend } from "../../src/rpc/backend.js";
 import { poolAdminMethods } from "../../src/rpc/methods/poolAdmin.js";
 import { txpoolMethods } from "../../src/rpc/methods/txpool.js";

@@ -12,7 +12,7 @@ import { commonFromGenesis } from "../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../src/chain/devnet.js";
 import { PERMIT2_ADDRESS, PERMIT2_TEMPLATE_CODE, PREINSTALLS } from "../../src/chain/op/preinstallCode.js";
 import { permit2Code } from "../../src/chain/op/preinstalls.js";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import { initGenesis, storedGenesisHash } from "../../src/blockchain/genesisSource.js";
 import { Chain } from "../../src/blockchain/chain.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";

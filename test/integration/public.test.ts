@@ -9,7 +9,7 @@ import { register } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { clientKey, PublicPolicy, summarizeBody } from "../../src/rpc/publicPolicy.js";
-import { WS_RATE_LIMIT_CLOSE_AFTER } from "../../src/config/constants.js";
+import { WS_RATE_LIMIT_CLOSE_AFTER } from "../../src/rpc/constants.js";
 import { RateLimitConfigError, TokenBucketLimiter } from "../../src/rpc/rateLimit.js";
 import { RpcHttpServer } from "../../src/rpc/server.js";
 import type { MethodTable } from "../../src/rpc/types.js";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Chain } from "../../src/blockchain/chain.js";
-import { DEVNET_CHAIN_ID } from "../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../src/chain/constants.js";
 import { blockMethods } from "../../src/rpc/methods/blocks.js";
 import { stateMethods } from "../../src/rpc/methods/state.js";
 import { callMethods } from "../../src/rpc/methods/call.js";

@@ -31,7 +31,7 @@ import { toJsonRpcError } from "../../src/rpc/errors.js";
 import { nodeMethods } from "../../src/rpc/methods/node.js";
 import { sendSyncMethods } from "../../src/rpc/methods/sendSync.js";
 import { assertSyncedForSend, NodeSyncingError, txpoolMethods } from "../../src/rpc/methods/txpool.js";
-import { SEND_MAX_SYNC_LAG_BLOCKS } from "../../src/config/constants.js";
+import { SEND_MAX_SYNC_LAG_BLOCKS } from "../../src/rpc/constants.js";
 import type { MethodTable } from "../../src/rpc/types.js";
 import { devnetSystemConfigScalar, rollupConfigOf } from "../../src/rollup/rollupConfig.js";
 import { rollupMethods } from "../../src/rollup/methods.js";

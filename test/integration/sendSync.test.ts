@@ -3,7 +3,7 @@
  * base/base's limit and message) and reth's timeout message with Rust's Duration formatting.
  */
 import { describe, expect, it } from "vitest";
-import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../src/config/constants.js";
+import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../src/rpc/constants.js";
 import { toJsonRpcError } from "../../src/rpc/errors.js";
 import { TransactionConfirmationTimeoutError, parseSyncTimeout, rustDurationDebug } from "../../src/rpc/methods/sendSync.js";
 

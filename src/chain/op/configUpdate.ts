@@ -34,7 +34,7 @@
  * must be both zero or both non-zero as in op-node's `ValidateHolocene1559Params`).
  */
 import { bytesToHex } from "@ethereumjs/util";
-import { CONFIG_UPDATE_TOPIC, CONFIG_UPDATE_VERSION_0 } from "../../config/constants.js";
+import { CONFIG_UPDATE_TOPIC, CONFIG_UPDATE_VERSION_0 } from "../constants.js";
 import type { Log } from "../../storage/types.js";
 import { bytesEqual, fromHex } from "../../util/bytes.js";
 import { TypedError } from "../../util/errors.js";

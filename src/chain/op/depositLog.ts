@@ -23,11 +23,7 @@
  * deposits can never be skipped (op-node derive/attributes.go).
  */
 import { Address, bytesToHex } from "@ethereumjs/util";
-import {
-  DEPOSIT_EVENT_VERSION_0,
-  DEPOSIT_OPAQUE_DATA_V0_MIN_LENGTH,
-  TRANSACTION_DEPOSITED_TOPIC,
-} from "../../config/constants.js";
+import { DEPOSIT_EVENT_VERSION_0, DEPOSIT_OPAQUE_DATA_V0_MIN_LENGTH, TRANSACTION_DEPOSITED_TOPIC } from "../constants.js";
 import type { Log } from "../../storage/types.js";
 import { bytesEqual, fromHex } from "../../util/bytes.js";
 import { TypedError } from "../../util/errors.js";

@@ -3,7 +3,7 @@
  * (also written to `./devnet.json`) and runs until SIGINT/SIGTERM, then stops every process.
  */
 import type { Logger } from "pino";
-import { DEVNET_ROLLUP_L1_BLOCK_TIME_S } from "../../config/constants.js";
+import { DEVNET_ROLLUP_L1_BLOCK_TIME_S } from "../constants.js";
 import type { BasaltOptions, OptionName, OptionSource } from "../../config/options.js";
 import { rollupPorts, startRollupDevnet } from "../../devnet/rollup.js";
 

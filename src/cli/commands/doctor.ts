@@ -10,7 +10,7 @@
 import type { BasaltOptions, OptionName, OptionSource } from "../../config/options.js";
 import { renderJson, renderText, runDoctor } from "../../ops/doctor/run.js";
 import type { DoctorContext } from "../../ops/doctor/types.js";
-import { DOCTOR_PROBE_TIMEOUT_MS } from "../../config/constants.js";
+import { DOCTOR_PROBE_TIMEOUT_MS } from "../constants.js";
 
 /** Runs the checks, prints the report (text, or JSON with `json`), and sets the process exit code (0 = no FAIL, 1 = some FAIL). */
 export async function doctorCommand(opts: BasaltOptions, sources: Record<OptionName, OptionSource>, flags: { json: boolean }): Promise<void> {

@@ -24,7 +24,7 @@ import { GossipImporter } from "../../p2p/gossipImport.js";
 import { P2PService, type P2PSelf } from "../../p2p/service.js";
 import { devnetSequencerKey, knownUnsafeBlockSigner, L1SignerWatcher } from "../../p2p/unsafeSigner.js";
 import { blockFromOpPayload } from "../../rpc/methods/engineOp.js";
-import { DEVNET_CHAIN_ID } from "../../config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../chain/constants.js";
 import { keccak256 } from "../../util/keccak.js";
 import { to0x } from "../../util/bytes.js";
 

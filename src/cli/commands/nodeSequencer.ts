@@ -10,7 +10,7 @@ import { rollupConfigForChain, type RollupConfig } from "../../chain/op/rollupCo
 import type { BasaltOptions } from "../../config/options.js";
 import { L1Source } from "../../derivation/l1Source.js";
 import { L1RpcOrigins } from "../../sequencer/l1RpcOrigins.js";
-import { HttpRpcClient } from "../../sync/rpcClient.js";
+import { HttpRpcClient } from "../../util/rpcClient.js";
 import { to0x } from "../../util/bytes.js";
 import { CliError } from "../args.js";
 

@@ -9,7 +9,8 @@
  */
 import type { Logger } from "pino";
 import { Chain } from "../../blockchain/chain.js";
-import { IMPORT_PROGRESS_INTERVAL_MS, PROOFS_BACKFILL_BLOCKS_PER_TURN } from "../../config/constants.js";
+import { IMPORT_PROGRESS_INTERVAL_MS } from "../../config/constants.js";
+import { PROOFS_BACKFILL_BLOCKS_PER_TURN } from "../../proofs/constants.js";
 import { proofsStoreDir, type BasaltOptions } from "../../config/options.js";
 import { ProofsError, ProofsErrorCode } from "../../proofs/errors.js";
 import { ProofsStore } from "../../proofs/store.js";

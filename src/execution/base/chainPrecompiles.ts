@@ -12,7 +12,7 @@
  */
 import { devAccounts } from "../../chain/devnet.js";
 import { OpFork } from "../../chain/op/forks.js";
-import { DEVNET_CHAIN_ID } from "../../config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../chain/constants.js";
 import { activationAdminConfigFor, activationRegistryHandler, BASE_MAINNET_ACTIVATION_ADMIN, BASE_SEPOLIA_ACTIVATION_ADMIN } from "./activation/index.js";
 import { ACTIVATION_REGISTRY_ADDRESS, B20_FACTORY_ADDRESS, NONCE_MANAGER_ADDRESS, POLICY_REGISTRY_ADDRESS, TX_CONTEXT_ADDRESS } from "./addresses.js";
 import { b20TokenHandler, b20VariantOf } from "./b20/index.js";

@@ -24,7 +24,7 @@
  * terminates that worker; the batch's other requests go back to the front of the queue.
  */
 import type { MeterRequest } from "../metering/request.js";
-import { METER_MAX_CONCURRENT, METER_MAX_QUEUED, METER_TASK_TIMEOUT_MS } from "../../config/constants.js";
+import { METER_MAX_CONCURRENT, METER_MAX_QUEUED, METER_TASK_TIMEOUT_MS, EXECUTION_BATCH_MAX, EXECUTION_IN_FLIGHT_PER_WORKER, WITNESS_MAX_CONCURRENT, WITNESS_MAX_QUEUED, WITNESS_TIMEOUT_MS, TRACE_MAX_CONCURRENT, TRACE_MAX_QUEUED, TRACE_TASK_TIMEOUT_MS } from "../constants.js";
 import { Piscina } from "piscina";
 import type { Logger } from "pino";
 import type { CallRequest, CallService } from "../callRequest.js";
@@ -38,7 +38,6 @@ import { traceSeconds } from "../trace/metrics.js";
 import type { WitnessRequest } from "../witness/request.js";
 import { workerUrl } from "../../util/workerUrl.js";
 import type { EvmEngineName } from "../../config/options.js";
-import { EXECUTION_BATCH_MAX, EXECUTION_IN_FLIGHT_PER_WORKER, WITNESS_MAX_CONCURRENT, WITNESS_MAX_QUEUED, WITNESS_TIMEOUT_MS, TRACE_MAX_CONCURRENT, TRACE_MAX_QUEUED, TRACE_TASK_TIMEOUT_MS } from "../../config/constants.js";
 
 /** What every worker is started with (see workers/execution.ts). */
 export interface ExecutionWorkerData {

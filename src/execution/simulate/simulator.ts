@@ -19,7 +19,7 @@ import { getActivePrecompiles } from "@ethereumjs/evm";
 import { FastEvmUnsupported } from "../evm/errors.js";
 import { orderedTrieRoot } from "../../chain/orderedTrie.js";
 import { encodeReceiptFields } from "../../chain/receiptRlp.js";
-import { SIMULATE_TIMESTAMP_INCREMENT } from "../../config/constants.js";
+import { SIMULATE_TIMESTAMP_INCREMENT } from "../constants.js";
 import { fromHex, to0x } from "../../util/bytes.js";
 import { checksummedHex } from "./overrides.js";
 import { keccak256 } from "../../util/keccak.js";

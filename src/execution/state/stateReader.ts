@@ -6,7 +6,7 @@ import { Account, KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt } from "@ethereum
 import { RLP } from "@ethereumjs/rlp";
 import type { ChainStore } from "../../storage/store.js";
 
-import { CODE_CACHE_ENTRIES } from "../../config/constants.js";
+import { CODE_CACHE_ENTRIES } from "../constants.js";
 import { hashAddress } from "../../storage/hashedKeys.js";
 import { keccak256 } from "../../util/keccak.js";
 import { LruMap } from "../../util/lru.js";

@@ -5,7 +5,7 @@
  * type is refused with the decoder's message. Runs on both threads: the RPC thread refuses bad
  * input before any hop, the worker parses the same JSON again.
  */
-import { TRACE_DEFAULT_TIMEOUT_MS } from "../../config/constants.js";
+import { TRACE_DEFAULT_TIMEOUT_MS } from "../constants.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
 
 /** The built-in tracers (geth eth/tracers/native and the struct logger). */

@@ -9,7 +9,7 @@
  * frame a CALL/CREATE-family op entered. The pushed words are read at the frame's next step.
  */
 import { bytesToHex } from "@ethereumjs/util";
-import { TRACE_STRUCT_LOG_MAX_BYTES } from "../../config/constants.js";
+import { TRACE_STRUCT_LOG_MAX_BYTES } from "../constants.js";
 import { STACK_IN } from "../evm/opcodes.js";
 import type { FrameEnter, StateView, Step } from "./tracer.js";
 

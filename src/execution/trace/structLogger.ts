@@ -6,7 +6,7 @@
  * counted: past TRACE_STRUCT_LOG_MAX_BYTES the trace fails (the `limit` option bounds it).
  */
 import { bytesToHex } from "@ethereumjs/util";
-import { TRACE_STRUCT_LOG_MAX_BYTES } from "../../config/constants.js";
+import { TRACE_STRUCT_LOG_MAX_BYTES } from "../constants.js";
 import type { StructLoggerOptions } from "./config.js";
 import { TraceError, TraceErrorCode } from "./errors.js";
 import type { Step, Tracer, TxEnd } from "./tracer.js";

@@ -7,7 +7,7 @@ import WebSocket from "ws";
 import { envVarName } from "../../config/options.js";
 import { failureReason, ms } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
-import { DOCTOR_FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS, DOCTOR_MAX_PROBE_FRAME_BYTES } from "../../config/constants.js";
+import { DOCTOR_FLASHBLOCKS_FIRST_FRAME_TIMEOUT_MS, DOCTOR_MAX_PROBE_FRAME_BYTES } from "../constants.js";
 
 /** What one probe of a stream saw. */
 interface StreamProbe {

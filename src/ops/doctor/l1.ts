@@ -7,7 +7,7 @@ import { isOpNetworkName, opNetwork } from "../../chain/op/networks.js";
 import { envVarName } from "../../config/options.js";
 import { failureReason, getJson, jsonRpc, ms, type JsonRpcAnswer } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";
-import { DOCTOR_L1_LATENCY_WARN_MS } from "../../config/constants.js";
+import { DOCTOR_L1_LATENCY_WARN_MS } from "../constants.js";
 
 /** Known L1 chains: name and beacon genesis time (seconds; the beacon chain's `genesis_time`). */
 const L1_CHAINS: ReadonlyMap<bigint, { name: string; beaconGenesisTime: bigint }> = new Map([

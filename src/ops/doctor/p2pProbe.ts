@@ -17,7 +17,7 @@ import { ProtocolIdTransport, withProtocolId } from "../../p2p/el/discv5Transpor
 import { multiaddr } from "@multiformats/multiaddr";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { DoctorError } from "./types.js";
-import { DOCTOR_P2P_BACKGROUND_INTERVAL_MS, DOCTOR_P2P_LIBRARY_GRACE_MS } from "../../config/constants.js";
+import { DOCTOR_P2P_BACKGROUND_INTERVAL_MS, DOCTOR_P2P_LIBRARY_GRACE_MS } from "../constants.js";
 
 /** Tries to bind UDP `host:port` exclusively; resolves undefined when it could, else the socket error code. */
 export function tryBindUdp(host: string, port: number): Promise<string | undefined> {

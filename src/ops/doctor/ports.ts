@@ -4,7 +4,7 @@
  * held by a basalt node that is already running (it answers `web3_clientVersion` with "basalt").
  */
 import net from "node:net";
-import { CLIENT_NAME } from "../../config/constants.js";
+import { CLIENT_NAME } from "../../rpc/constants.js";
 import { isDevnet, type BasaltOptions, type OptionName } from "../../config/options.js";
 import { failureReason, jsonRpc, localUrl } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";

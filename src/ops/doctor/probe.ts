@@ -7,7 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
 import { DoctorError } from "./types.js";
-import { DOCTOR_MAX_PROBE_BODY_BYTES } from "../../config/constants.js";
+import { DOCTOR_MAX_PROBE_BODY_BYTES } from "../constants.js";
 
 /** One HTTP answer. */
 interface HttpAnswer {

@@ -4,7 +4,8 @@
  * lag = now − `unsafe_l2.timestamp` (the sync check of the specification's "Node-local sync
  * status method").
  */
-import { CLIENT_NAME, DOCTOR_SYNC_LAG_OK_S, DOCTOR_CLOCK_AHEAD_FAIL_S } from "../../config/constants.js";
+import { CLIENT_NAME } from "../../rpc/constants.js";
+import { DOCTOR_SYNC_LAG_OK_S, DOCTOR_CLOCK_AHEAD_FAIL_S } from "../constants.js";
 import { isBaseNetwork, isDevnet } from "../../config/options.js";
 import { failureReason, isRefused, jsonRpc, localUrl, type JsonRpcAnswer } from "./probe.js";
 import { result, type CheckResult, type DoctorContext } from "./types.js";

@@ -15,7 +15,7 @@ import { isOpNetworkName, opNetwork, opNetworkByGenesisHash } from "../../chain/
 import { announcedFindings, formatActivation, formatProtocolVersion, type UpgradeFinding } from "../../chain/op/upgradeSchedule.js";
 import { genesisHashOf, resolveGenesis } from "../../blockchain/genesisSource.js";
 import { envVarName, isDevnetL1 } from "../../config/options.js";
-import { isWebSocketUrl } from "../../sync/rpcClient.js";
+import { isWebSocketUrl } from "../../util/rpcClient.js";
 import { fromHex } from "../../util/bytes.js";
 import { upgradeSignalContract } from "../upgrades/fromOptions.js";
 import { knownUpgradeSchedule, localForkView, networkSchedule, readEthConfigFindings, readL1Schedule, type ChainSchedule, type RpcCall } from "../upgrades/sources.js";

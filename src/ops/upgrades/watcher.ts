@@ -16,8 +16,8 @@
 import type { Logger } from "pino";
 import type { Chain } from "../../blockchain/chain.js";
 import { formatProtocolVersion, type UpgradeFinding, type UpgradeSourceName } from "../../chain/op/upgradeSchedule.js";
-import { FOLLOW_ETH_CONFIG_BACKOFF_INITIAL_MS, FOLLOW_ETH_CONFIG_POLL_MS, UPGRADE_SIGNAL_BACKOFF_INITIAL_MS, UPGRADE_SIGNAL_POLL_MS } from "../../config/constants.js";
-import type { JsonRpcClient } from "../../sync/rpcClient.js";
+import { FOLLOW_ETH_CONFIG_BACKOFF_INITIAL_MS, FOLLOW_ETH_CONFIG_POLL_MS, UPGRADE_SIGNAL_BACKOFF_INITIAL_MS, UPGRADE_SIGNAL_POLL_MS } from "../constants.js";
+import type { JsonRpcClient } from "../../util/rpcClient.js";
 import { counter } from "../../util/metrics.js";
 import type { UpgradeSignalBlockTag } from "../../config/options.js";
 import { BasaltError } from "../../util/errors.js";

@@ -6,7 +6,7 @@
  * gossipsub adds the score to the peer's total (`appSpecificScore`, weight 1).
  */
 import { scoreDecay } from "./peerScoring.js";
-import { P2P_SCORE_DEFAULT_SLOT_S } from "../../config/constants.js";
+import { P2P_SCORE_DEFAULT_SLOT_S } from "../constants.js";
 
 /** A peer's req/resp counts, op-node's `ReqRespScores` JSON. */
 export interface ReqRespScores {

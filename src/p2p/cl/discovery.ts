@@ -16,7 +16,7 @@ import { multiaddr, type Multiaddr } from "@multiformats/multiaddr";
 import type { Socket } from "node:dgram";
 import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
-import { P2P_DIAL_CONCURRENCY, P2P_DIAL_TIMEOUT_MS, P2P_DISCOVER_INTERVAL_MS, P2P_PEERING_INTERVAL_MS, P2P_STATIC_REDIAL_MS } from "../../config/constants.js";
+import { P2P_DIAL_CONCURRENCY, P2P_DIAL_TIMEOUT_MS, P2P_DISCOVER_INTERVAL_MS, P2P_PEERING_INTERVAL_MS, P2P_STATIC_REDIAL_MS } from "../constants.js";
 import type { P2PGater } from "./gater.js";
 import type { P2PHost } from "./host.js";
 import { OPSTACK_ENR_KEY, encodeOpStackEntry, opStackFilter } from "./opstackEnr.js";

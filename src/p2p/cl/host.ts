@@ -20,14 +20,7 @@ import type { PrivateKey } from "@libp2p/interface";
 import { mplex } from "@libp2p/mplex";
 import { tcp } from "@libp2p/tcp";
 import { createLibp2p, type Libp2p } from "libp2p";
-import {
-  P2P_GOSSIP_FANOUT_TTL_MS,
-  P2P_GOSSIP_HEARTBEAT_MS,
-  P2P_GOSSIP_HISTORY,
-  P2P_GOSSIP_MESH,
-  P2P_GOSSIP_SEEN_TTL_MS,
-  GOSSIP_MAX_MESSAGE_BYTES,
-} from "../../config/constants.js";
+import { P2P_GOSSIP_FANOUT_TTL_MS, P2P_GOSSIP_HEARTBEAT_MS, P2P_GOSSIP_HISTORY, P2P_GOSSIP_MESH, P2P_GOSSIP_SEEN_TTL_MS, GOSSIP_MAX_MESSAGE_BYTES } from "../constants.js";
 import { gossipMessageId } from "../gossip/message.js";
 import { byteMeter, type ByteTotals } from "./byteMeter.js";
 import type { P2PGater } from "./gater.js";

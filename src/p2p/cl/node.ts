@@ -12,7 +12,7 @@ import { multiaddr, type Multiaddr } from "@multiformats/multiaddr";
 import { isIP } from "node:net";
 import type { Logger } from "pino";
 import type { OpForkSchedule } from "../../chain/op/forks.js";
-import { P2P_PEER_MONITOR_INTERVAL_MS } from "../../config/constants.js";
+import { P2P_PEER_MONITOR_INTERVAL_MS } from "../constants.js";
 import { bytesEqual } from "../../util/bytes.js";
 import { P2PError, P2PErrorCode } from "../errors.js";
 import { payloadBlockHash } from "../gossip/blockHash.js";

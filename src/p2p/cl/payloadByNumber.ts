@@ -5,7 +5,7 @@
  * SSZ payload in snappy's framing format, read to the end of the stream. Pure functions; the
  * streams are in `reqResp.ts`.
  */
-import { GOSSIP_MAX_MESSAGE_BYTES } from "../../config/constants.js";
+import { GOSSIP_MAX_MESSAGE_BYTES } from "../constants.js";
 import type { BlocksVersion } from "../gossip/topics.js";
 import { decodeSnappyFrames, encodeSnappyFrames } from "./snappyFrames.js";
 

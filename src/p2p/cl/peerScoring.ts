@@ -6,7 +6,7 @@
  * Topic parameters as op-node's current version gives every blocks topic (v1..v4).
  */
 import type { PeerScoreParams, PeerScoreThresholds, TopicScoreParams } from "@chainsafe/libp2p-gossipsub/score";
-import { P2P_SCORE_DEFAULT_SLOT_S } from "../../config/constants.js";
+import { P2P_SCORE_DEFAULT_SLOT_S } from "../constants.js";
 
 /** op-node's DecayToZero. */
 const DECAY_TO_ZERO = 0.01;

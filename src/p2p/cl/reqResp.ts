@@ -11,16 +11,7 @@
 import type { Stream } from "@libp2p/interface";
 import { peerIdFromString } from "@libp2p/peer-id";
 import type { Logger } from "pino";
-import {
-  GOSSIP_MAX_MESSAGE_BYTES,
-  P2P_REQRESP_CLIENT_TIMEOUT_MS,
-  P2P_REQRESP_GLOBAL_RATE,
-  P2P_REQRESP_MAX_THROTTLE_MS,
-  P2P_REQRESP_PEER_LIMITERS,
-  P2P_REQRESP_PEER_RATE,
-  P2P_REQRESP_SERVER_TIMEOUT_MS,
-  P2P_REQRESP_STREAM_TIMEOUT_MS,
-} from "../../config/constants.js";
+import { GOSSIP_MAX_MESSAGE_BYTES, P2P_REQRESP_CLIENT_TIMEOUT_MS, P2P_REQRESP_GLOBAL_RATE, P2P_REQRESP_MAX_THROTTLE_MS, P2P_REQRESP_PEER_LIMITERS, P2P_REQRESP_PEER_RATE, P2P_REQRESP_SERVER_TIMEOUT_MS, P2P_REQRESP_STREAM_TIMEOUT_MS } from "../constants.js";
 import { P2PError, P2PErrorCode } from "../errors.js";
 import type { AppScores } from "./appScores.js";
 import type { P2PHost } from "./host.js";

@@ -7,7 +7,7 @@
  * receipt answers, as geth does. It also says which blocks it serves (eth/69's range).
  */
 import { RLP } from "@ethereumjs/rlp";
-import { ETH_MAX_BODIES_SERVE, ETH_MAX_HEADERS_SERVE, ETH_MAX_RECEIPTS_SERVE, ETH_SOFT_RESPONSE_BYTES } from "../../config/constants.js";
+import { ETH_MAX_BODIES_SERVE, ETH_MAX_HEADERS_SERVE, ETH_MAX_RECEIPTS_SERVE, ETH_SOFT_RESPONSE_BYTES } from "../constants.js";
 import type { ChainStore } from "../../storage/store.js";
 import type { ForkHead } from "./forkId.js";
 import { blockReceipts69Item, blockReceiptsItem } from "./receipts.js";

@@ -9,7 +9,7 @@
 import { ENR } from "@chainsafe/enr";
 import { DISCONNECT_REASON } from "@ethereumjs/devp2p";
 import type { Logger } from "pino";
-import { ETH_REQUEST_TIMEOUT_MS, P2P_EL_HANDSHAKE_TIMEOUT_MS, P2P_EL_STATUS_INTERVAL_MS } from "../../config/constants.js";
+import { ETH_REQUEST_TIMEOUT_MS, P2P_EL_HANDSHAKE_TIMEOUT_MS, P2P_EL_STATUS_INTERVAL_MS } from "../constants.js";
 import { Counters } from "../../util/counters.js";
 import type { ChainStore } from "../../storage/store.js";
 import type { BasaltError } from "../../util/errors.js";

@@ -17,7 +17,7 @@ import { multiaddr } from "@multiformats/multiaddr";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import type { EventEmitter } from "node:events";
 import type { Logger } from "pino";
-import { P2P_DISCOVER_INTERVAL_MS } from "../../config/constants.js";
+import { P2P_DISCOVER_INTERVAL_MS } from "../constants.js";
 import type { Counters } from "../../util/counters.js";
 import { LruMap } from "../../util/lru.js";
 import { ProtocolIdTransport, withProtocolId } from "./discv5Transport.js";

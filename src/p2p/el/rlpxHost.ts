@@ -11,7 +11,7 @@
 import { DISCONNECT_REASON, Peer, type Capabilities } from "@ethereumjs/devp2p";
 import { createServer, Socket, type Server } from "node:net";
 import type { Logger } from "pino";
-import { ETH_MAX_MESSAGE_BYTES } from "../../config/constants.js";
+import { ETH_MAX_MESSAGE_BYTES } from "../constants.js";
 import type { Counters } from "../../util/counters.js";
 import { EthProtocolError } from "./errors.js";
 import { formatEnode, type Enode } from "./enode.js";

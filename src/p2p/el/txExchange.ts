@@ -7,7 +7,7 @@
  * transactions are announced to every peer that has not shown them to us, and peers'
  * GetPooledTransactions are answered from the pool (up to 2 MiB).
  */
-import { ETH_KNOWN_TX_HASHES, ETH_MAX_ANNOUNCED_HASHES, ETH_MAX_POOLED_TX_REQUEST, ETH_REQUEST_TIMEOUT_MS, ETH_SEEN_TX_HASHES, ETH_SOFT_POOLED_TX_RESPONSE_BYTES } from "../../config/constants.js";
+import { ETH_KNOWN_TX_HASHES, ETH_MAX_ANNOUNCED_HASHES, ETH_MAX_POOLED_TX_REQUEST, ETH_REQUEST_TIMEOUT_MS, ETH_SEEN_TX_HASHES, ETH_SOFT_POOLED_TX_RESPONSE_BYTES } from "../constants.js";
 import type { Counters } from "../../util/counters.js";
 import { keccak256 } from "../../util/keccak.js";
 import { LruMap } from "../../util/lru.js";

@@ -5,7 +5,7 @@
  * and the gossipsub message id of any message on these topics.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { GOSSIP_MAX_MESSAGE_BYTES, GOSSIP_MIN_MESSAGE_BYTES } from "../../config/constants.js";
+import { GOSSIP_MAX_MESSAGE_BYTES, GOSSIP_MIN_MESSAGE_BYTES } from "../constants.js";
 import type { GossipEnvelope } from "./payload.js";
 import { GossipCodecError, GossipCodecErrorCode } from "./errors.js";
 import { BLOCK_SIGNATURE_BYTES } from "./signing.js";

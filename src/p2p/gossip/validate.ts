@@ -10,7 +10,7 @@
  * non-zero value is allowed on v3+ topics once Jovian is active (base/base `validate_v3`); before
  * it must be 0. `excessBlobGas` stays 0.
  */
-import { GOSSIP_BLOCK_MAX_AGE_SECONDS, GOSSIP_BLOCK_MAX_FUTURE_SECONDS, GOSSIP_MAX_BLOCKS_PER_HEIGHT, GOSSIP_SEEN_HEIGHTS } from "../../config/constants.js";
+import { GOSSIP_BLOCK_MAX_AGE_SECONDS, GOSSIP_BLOCK_MAX_FUTURE_SECONDS, GOSSIP_MAX_BLOCKS_PER_HEIGHT, GOSSIP_SEEN_HEIGHTS } from "../constants.js";
 import { OpFork, opForkAt, type OpForkSchedule } from "../../chain/op/forks.js";
 import { bytesEqual, toHex } from "../../util/bytes.js";
 import { LruMap } from "../../util/lru.js";

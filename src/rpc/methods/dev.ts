@@ -10,7 +10,7 @@ import { toData } from "../../chain/json/quantity.js";
 import { parseAddress, parseData, parseQuantity } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
-import { DEV_DEPOSIT_DEFAULT_GAS } from "../../config/constants.js";
+import { DEV_DEPOSIT_DEFAULT_GAS } from "../constants.js";
 
 /** What anvil answers to `evm_mine`: "0x0" (hardhat answers the same). */
 export const EVM_MINE_RESULT = "0x0";

@@ -12,7 +12,7 @@ import { CLRequest, bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
-import { CLIENT_CODE, CLIENT_NAME, ENGINE_MAX_PAYLOADS } from "../../config/constants.js";
+import { CLIENT_CODE, CLIENT_NAME, ENGINE_MAX_PAYLOADS } from "../constants.js";
 import type { ExecutedBlock } from "../../blockchain/chain.js";
 import { buildOnHead } from "../../blockchain/blockBuilder.js";
 import { buildOpOnHead } from "../../blockchain/opBuilder.js";

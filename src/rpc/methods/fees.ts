@@ -4,7 +4,7 @@
  */
 import type { Block } from "@ethereumjs/block";
 import { Capability } from "@ethereumjs/tx";
-import { MAX_FEE_HISTORY_BLOCKS, GAS_PRICE_ORACLE_BLOCKS, GAS_PRICE_ORACLE_PERCENTILE, GAS_PRICE_ORACLE_DEFAULT_TIP_WEI } from "../../config/constants.js";
+import { MAX_FEE_HISTORY_BLOCKS, GAS_PRICE_ORACLE_BLOCKS, GAS_PRICE_ORACLE_PERCENTILE, GAS_PRICE_ORACLE_DEFAULT_TIP_WEI } from "../constants.js";
 import { isDeposit } from "../../chain/op/depositTx.js";
 import { fakeExponential } from "../../chain/op/l1BlobFee.js";
 import type { RpcBackend } from "../backend.js";

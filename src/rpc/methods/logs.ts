@@ -20,7 +20,8 @@
  * eth_getFilterLogs through {@link getLogs} and read blocks with {@link collectBlockLogs}.
  */
 import type { Block } from "@ethereumjs/block";
-import { MAX_FILTER_ADDRESSES, MAX_FILTER_SUBTOPICS, MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
+import { MAX_LOGS_BLOCK_RANGE, MAX_LOGS_PER_RESPONSE } from "../../config/constants.js";
+import { MAX_FILTER_ADDRESSES, MAX_FILTER_SUBTOPICS } from "../constants.js";
 import { candidateBlocks } from "../../storage/logIndex.js";
 import { addressKey, topicKey } from "../../storage/logIndexCodec.js";
 import { rpcGetLogsBlocksReadTotal, rpcGetLogsBlocksTotal } from "../metrics.js";

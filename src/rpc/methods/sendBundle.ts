@@ -28,7 +28,7 @@ import { senderOf } from "../../chain/sender.js";
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { keccak256 } from "../../util/keccak.js";
 import { counter } from "../../util/metrics.js";
-import { BUNDLE_MAX_FUTURE_SECONDS, BUNDLE_MAX_GAS, BUNDLE_MAX_TXS } from "../../config/constants.js";
+import { BUNDLE_MAX_FUTURE_SECONDS, BUNDLE_MAX_GAS, BUNDLE_MAX_TXS } from "../constants.js";
 import { bundleHashOf } from "../../execution/metering/meterBundle.js";
 import type { RpcBackend } from "../backend.js";
 import { parseBundleParams } from "../bundleParams.js";

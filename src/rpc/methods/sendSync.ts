@@ -10,7 +10,7 @@
  * is refused with -32602 `time out too long, timeout: {ms} ms, max: 6000 ms` (base/base
  * `rpc/eth.rs`). When the wait runs out: {@link TransactionConfirmationTimeoutError}.
  */
-import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../../config/constants.js";
+import { SEND_RAW_TX_SYNC_MAX_TIMEOUT_MS } from "../constants.js";
 import type { PendingSnapshot } from "../../flashblocks/pendingSnapshot.js";
 import { counter, histogram } from "../../util/metrics.js";
 import type { RpcBackend } from "../backend.js";

@@ -23,7 +23,7 @@ import type { MethodTable } from "../types.js";
 import type { StateReader } from "../../execution/state/stateReader.js";
 import { pendingFor, pendingState, positionFor } from "./pending.js";
 import { PendingStateReader } from "../../flashblocks/pendingView.js";
-import { MAX_STORAGE_VALUES_KEYS, PROOFS_MAX_KEYS } from "../../config/constants.js";
+import { MAX_STORAGE_VALUES_KEYS, PROOFS_MAX_KEYS } from "../constants.js";
 
 function word(v: Uint8Array): string {
   return toFixedData(v.length === 0 ? 0n : BigInt("0x" + Buffer.from(v).toString("hex")), 32);

@@ -8,7 +8,7 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { buildOnHead } from "../../blockchain/blockBuilder.js";
-import { GAS_LIMIT_BOUND_DIVISOR, MIN_GAS_LIMIT, TESTING_BUILD_GAS_CEIL } from "../../config/constants.js";
+import { GAS_LIMIT_BOUND_DIVISOR, MIN_GAS_LIMIT, TESTING_BUILD_GAS_CEIL } from "../constants.js";
 import { decodeRawTransaction } from "../../txpool/txpool.js";
 import { poolSource } from "../../txpool/poolSource.js";
 import { bytesEqual } from "../../util/bytes.js";

@@ -11,7 +11,7 @@ import { formatTransaction, toData, toQuantity } from "../../chain/json/index.js
 import { parseAddress, parseData } from "../hexParams.js";
 import { maxParams, required } from "../params.js";
 import type { MethodTable } from "../types.js";
-import { SEND_MAX_SYNC_LAG_BLOCKS } from "../../config/constants.js";
+import { SEND_MAX_SYNC_LAG_BLOCKS } from "../constants.js";
 
 /**
  * eth_sendRawTransaction(Sync) while the node is more than {@link SEND_MAX_SYNC_LAG_BLOCKS} behind

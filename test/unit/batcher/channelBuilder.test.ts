@@ -18,7 +18,9 @@ import { ChannelBuilder, frameDataBytes, type ChannelBuilderConfig, type ClosedC
 import { compressBrotliChannel } from "../../../src/batcher/compress.js";
 import { BatcherError, BatcherErrorCode } from "../../../src/batcher/errors.js";
 import { maxFrameBytesFor, targetFramesFor, txCandidatesOf } from "../../../src/batcher/txData.js";
-import { BATCHER_MAX_CALLDATA_BYTES, BLOB_BYTES, BLOB_MAX_PAYLOAD_BYTES } from "../../../src/config/constants.js";
+import { BLOB_MAX_PAYLOAD_BYTES } from "../../../src/config/constants.js";
+import { BATCHER_MAX_CALLDATA_BYTES } from "../../../src/batcher/constants.js";
+import { BLOB_BYTES } from "../../../src/chain/constants.js";
 import { decodeBlob } from "../../../src/derivation/blobCodec.js";
 import { encodeChannel } from "../../../src/derivation/channel.js";
 import { encodeBatcherData } from "../../../src/derivation/frame.js";

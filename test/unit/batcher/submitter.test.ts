@@ -38,7 +38,7 @@ import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devAccounts, devnetGenesis } from "../../../src/chain/devnet.js";
 import { rollupConfigJson, type RollupConfig } from "../../../src/chain/op/rollupConfig.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
-import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
+import { HttpRpcClient } from "../../../src/util/rpcClient.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { to0x } from "../../../src/util/bytes.js";
 import { assemble, expectSpanIsChain, readInbox, spansOf } from "../../helpers/batcher.js";

@@ -14,7 +14,7 @@ import { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { DEPOSIT_TX_TYPE } from "../../../src/chain/op/depositTx.js";
-import { DEVNET_CHAIN_ID } from "../../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../../src/chain/constants.js";
 import { OpDevSequencer } from "../../../src/sequencer/opDevSequencer.js";
 import { TxPool } from "../../../src/txpool/txpool.js";
 import { POOL_SLOTS, SWAP_TOPIC, TRANSFER_TOPIC } from "../../../bench/workload/contracts.js";

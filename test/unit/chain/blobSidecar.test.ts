@@ -19,7 +19,7 @@ import {
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devAccounts } from "../../../src/chain/devnet.js";
 import { devnetL1Genesis } from "../../../src/chain/devnetL1.js";
-import { DEVNET_L1_CHAIN_ID } from "../../../src/config/constants.js";
+import { DEVNET_L1_CHAIN_ID } from "../../../src/chain/constants.js";
 import { verifyBlobProof } from "../../../src/derivation/kzg.js";
 import { to0x } from "../../../src/util/bytes.js";
 import { signedBlobTx, testBlob, type SignedBlobTx } from "../../helpers/blobTx.js";

@@ -35,13 +35,7 @@ import {
   SEQUENCER_FEE_VAULT_ADDRESS,
   WETH9_ADDRESS,
 } from "../../../src/chain/op/predeploys.js";
-import {
-  DEVNET_CHAIN_ID,
-  DEVNET_GAS_LIMIT,
-  DEVNET_MIN_BASE_FEE_WEI,
-  DEV_ACCOUNT_BALANCE_WEI,
-  DEV_ACCOUNT_COUNT,
-} from "../../../src/config/constants.js";
+import { DEVNET_CHAIN_ID, DEVNET_GAS_LIMIT, DEVNET_MIN_BASE_FEE_WEI, DEV_ACCOUNT_BALANCE_WEI, DEV_ACCOUNT_COUNT } from "../../../src/chain/constants.js";
 
 /** Pinned: any change to the devnet genesis (bytes or semantics) changes this hash. */
 const DEVNET_GENESIS_HASH = "0xd9043420003833a38dd2605e48b57235a9325e6657b529203488e532cde46241";

@@ -14,7 +14,7 @@ import { DEVNET_L1_GENESIS_TIMESTAMP, devnetL1Genesis } from "../../../src/chain
 import { allocEntries } from "../../../src/chain/genesis.js";
 import { BEACON_ROOTS_ADDRESS, HISTORY_STORAGE_ADDRESS } from "../../../src/chain/op/predeploys.js";
 import { CONSOLIDATION_REQUEST_CONTRACT, WITHDRAWAL_REQUEST_CONTRACT } from "../../../src/chain/requestContracts.js";
-import { DEV_ACCOUNT_BALANCE_WEI, DEVNET_L1_CHAIN_ID, L1DEV_GAS_LIMIT } from "../../../src/config/constants.js";
+import { DEV_ACCOUNT_BALANCE_WEI, DEVNET_L1_CHAIN_ID, L1DEV_GAS_LIMIT } from "../../../src/chain/constants.js";
 import { BUILTIN_NETWORKS, defaultDatadir, isBuiltinNetwork } from "../../../src/config/options.js";
 
 /** Pinned: any change to the devnet-l1 genesis (bytes or semantics) changes this hash. */

@@ -13,7 +13,7 @@ import { ecotoneScalarsFromSystemConfig } from "../../../src/chain/op/l1InfoTx.j
 import { parseRollupConfig, RollupConfigError, rollupConfigJson } from "../../../src/chain/op/rollupConfig.js";
 import { genesisSystemConfig } from "../../../src/chain/op/systemConfig.js";
 import type { GenesisJson } from "../../../src/chain/genesis.js";
-import { ANVIL_CHAIN_ID, DEVNET_BASE_FEE_SCALAR, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_CHAIN_ID, DEVNET_GAS_LIMIT, DEVNET_ROLLUP_BLOCK_TIME_S, DEVNET_ROLLUP_SEQ_WINDOW_SIZE } from "../../../src/config/constants.js";
+import { ANVIL_CHAIN_ID, DEVNET_BASE_FEE_SCALAR, DEVNET_BLOB_BASE_FEE_SCALAR, DEVNET_CHAIN_ID, DEVNET_GAS_LIMIT, DEVNET_ROLLUP_BLOCK_TIME_S, DEVNET_ROLLUP_SEQ_WINDOW_SIZE } from "../../../src/chain/constants.js";
 import { to0x } from "../../../src/util/bytes.js";
 
 async function hashOf(g: GenesisJson): Promise<string> {

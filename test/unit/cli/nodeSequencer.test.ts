@@ -16,7 +16,7 @@ import { nodeSequencing } from "../../../src/cli/commands/nodeSequencer.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { devnetRollupConfig, devnetRollupGenesis } from "../../../src/chain/devnetRollup.js";
 import { rollupConfigJson } from "../../../src/chain/op/rollupConfig.js";
-import { ANVIL_CHAIN_ID } from "../../../src/config/constants.js";
+import { ANVIL_CHAIN_ID } from "../../../src/chain/constants.js";
 import { to0x } from "../../../src/util/bytes.js";
 
 const silent = pino({ level: "silent" });

@@ -11,7 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCli, parseEnvFile, parseOptionValue } from "../../../src/cli/args.js";
-import { DEFAULT_METRICS_PORT, DEFAULT_ROLLUP_PORT, SHUTDOWN_DRAIN_MS } from "../../../src/config/constants.js";
+import { DEFAULT_METRICS_PORT, DEFAULT_ROLLUP_PORT } from "../../../src/config/constants.js";
+import { SHUTDOWN_DRAIN_MS } from "../../../src/cli/constants.js";
 import { OPTION_LIST, envVarName, type OptionDefinition } from "../../../src/config/options.js";
 import { REPO_ROOT } from "../../helpers/basaltProcess.js";
 

@@ -8,7 +8,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BLOB_BYTES } from "../../../src/config/constants.js";
+import { BLOB_BYTES } from "../../../src/chain/constants.js";
 import { decodeBlob, encodeBlob } from "../../../src/derivation/blobCodec.js";
 import { BlobError, BlobErrorCode } from "../../../src/derivation/blobErrors.js";
 import { BeaconClient, type IndexedBlobHash } from "../../../src/derivation/beaconClient.js";

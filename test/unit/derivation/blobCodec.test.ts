@@ -9,7 +9,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BLOB_BYTES, BLOB_MAX_PAYLOAD_BYTES } from "../../../src/config/constants.js";
+import { BLOB_MAX_PAYLOAD_BYTES } from "../../../src/config/constants.js";
+import { BLOB_BYTES } from "../../../src/chain/constants.js";
 import { BlobError, BlobErrorCode, isInvalidBlobEncoding } from "../../../src/derivation/blobErrors.js";
 import { decodeBlob, encodeBlob } from "../../../src/derivation/blobCodec.js";
 import { seededRandom } from "../../helpers/random.js";

@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { createDeflate, deflateSync } from "node:zlib";
 import { RLP } from "@ethereumjs/rlp";
 import { describe, expect, it } from "vitest";
-import { CHANNEL_DECOMPRESS_CHUNK_BYTES, MAX_RLP_BYTES_PER_CHANNEL_BEDROCK } from "../../../src/config/constants.js";
+import { CHANNEL_DECOMPRESS_CHUNK_BYTES, MAX_RLP_BYTES_PER_CHANNEL_BEDROCK } from "../../../src/derivation/constants.js";
 import { type Batch, encodeBatch } from "../../../src/derivation/batch.js";
 import { joinBytes } from "../../../src/derivation/bytes.js";
 import { decodeBatchStream, encodeBatchStream, encodeChannel, readChannel } from "../../../src/derivation/channel.js";

@@ -9,7 +9,7 @@ import type { Transform } from "node:stream";
 import { constants as zc, createBrotliCompress, createDeflate, deflateRawSync, deflateSync } from "node:zlib";
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
-import { CHANNEL_DECOMPRESS_CHUNK_BYTES, MAX_RLP_BYTES_PER_CHANNEL_BEDROCK, MAX_RLP_BYTES_PER_CHANNEL_FJORD } from "../../../src/config/constants.js";
+import { CHANNEL_DECOMPRESS_CHUNK_BYTES, MAX_RLP_BYTES_PER_CHANNEL_BEDROCK, MAX_RLP_BYTES_PER_CHANNEL_FJORD } from "../../../src/derivation/constants.js";
 import { channelCompressionOf, compressChannel, decompressChannel } from "../../../src/derivation/channelCompression.js";
 import { DerivationCodecError, DerivationCodecErrorCode } from "../../../src/derivation/codecErrors.js";
 

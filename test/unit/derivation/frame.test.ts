@@ -6,7 +6,8 @@
 import { bytesToHex, hexToBytes } from "@ethereumjs/util";
 import { describe, expect, it } from "vitest";
 import { codecError } from "../../helpers/derivation.js";
-import { FRAME_OVERHEAD_BYTES, MAX_FRAME_LEN } from "../../../src/config/constants.js";
+import { MAX_FRAME_LEN } from "../../../src/config/constants.js";
+import { FRAME_OVERHEAD_BYTES } from "../../../src/derivation/constants.js";
 import { decompressChannel } from "../../../src/derivation/channelCompression.js";
 import { DerivationCodecErrorCode } from "../../../src/derivation/codecErrors.js";
 import {

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
-import { BLOB_BYTES } from "../../../src/config/constants.js";
+import { BLOB_BYTES } from "../../../src/chain/constants.js";
 import { encodeBlob } from "../../../src/derivation/blobCodec.js";
 import { BlobError, BlobErrorCode } from "../../../src/derivation/blobErrors.js";
 import {

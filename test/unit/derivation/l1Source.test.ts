@@ -14,7 +14,7 @@ import { encodeBlob } from "../../../src/derivation/blobCodec.js";
 import { commitBlob } from "../../../src/derivation/kzg.js";
 import { L1Source } from "../../../src/derivation/l1Source.js";
 import { L1Traversal } from "../../../src/derivation/l1Traversal.js";
-import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
+import { HttpRpcClient } from "../../../src/util/rpcClient.js";
 
 /** anvil's first two default accounts (its well-known test mnemonic). */
 const BATCHER_KEY = hexToBytes("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");

@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 import { envelopeOf } from "../../../src/chain/envelope.js";
 import { decodeL1InfoCalldata } from "../../../src/chain/op/l1InfoTx.js";
 import type { RollupConfig } from "../../../src/chain/op/rollupConfig.js";
-import { DEVNET_BATCHER_ADDRESS, DEVNET_L1_BASE_FEE_WEI, DEVNET_L1_CHAIN_ID } from "../../../src/config/constants.js";
+import { DEVNET_BATCHER_ADDRESS, DEVNET_L1_BASE_FEE_WEI } from "../../../src/sequencer/constants.js";
+import { DEVNET_L1_CHAIN_ID } from "../../../src/chain/constants.js";
 import { encodeChannel } from "../../../src/derivation/channel.js";
 import { applyDerivedAttributes } from "../../../src/derivation/engine.js";
 import { channelToFrames, encodeBatcherData } from "../../../src/derivation/frame.js";

@@ -14,7 +14,7 @@ import type { Block } from "@ethereumjs/block";
 import { envelopeOf } from "../../../src/chain/envelope.js";
 import { decodeL1InfoCalldata } from "../../../src/chain/op/l1InfoTx.js";
 import { systemConfigFromL2Block } from "../../../src/chain/op/systemConfig.js";
-import { DEVNET_L1_BASE_FEE_WEI } from "../../../src/config/constants.js";
+import { DEVNET_L1_BASE_FEE_WEI } from "../../../src/sequencer/constants.js";
 import { HoloceneBatchStream, type BatchStreamRules } from "../../../src/derivation/batchStream.js";
 import type { L1BlockRef, L2BlockRef } from "../../../src/derivation/batchValidity.js";
 import { readChannel, encodeChannel } from "../../../src/derivation/channel.js";

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Chain } from "../../../src/blockchain/chain.js";
 import { devnetGenesis } from "../../../src/chain/devnet.js";
 import { devnetRollupConfig } from "../../../src/chain/devnetRollup.js";
-import { ANVIL_CHAIN_ID } from "../../../src/config/constants.js";
+import { ANVIL_CHAIN_ID } from "../../../src/chain/constants.js";
 import { DerivationService, DerivationStartError } from "../../../src/derivation/service.js";
 
 describe("DerivationService start", () => {

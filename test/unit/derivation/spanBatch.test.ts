@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { codecError } from "../../helpers/derivation.js";
 import { loadNative } from "../../../src/chain/crypto.js";
 import { OP_NETWORKS } from "../../../src/chain/op/networks.js";
-import { MAX_SPAN_BATCH_ELEMENT_COUNT } from "../../../src/config/constants.js";
+import { MAX_SPAN_BATCH_ELEMENT_COUNT } from "../../../src/derivation/constants.js";
 import { Bitlist } from "../../../src/derivation/bitlist.js";
 import { joinBytes } from "../../../src/derivation/bytes.js";
 import { DerivationCodecErrorCode } from "../../../src/derivation/codecErrors.js";

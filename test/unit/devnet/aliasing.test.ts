@@ -3,7 +3,8 @@
  * mod 2^160, and its inverse; plus the devnet rollup's role constants.
  */
 import { describe, expect, it } from "vitest";
-import { DEVNET_CHAIN_ID, DEVNET_ROLLUP_BATCH_INBOX, DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT, DEVNET_ROLLUP_SYSTEM_CONFIG_OWNER_ACCOUNT } from "../../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../../src/chain/constants.js";
+import { DEVNET_ROLLUP_BATCH_INBOX, DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT, DEVNET_ROLLUP_SYSTEM_CONFIG_OWNER_ACCOUNT } from "../../../src/devnet/constants.js";
 import { applyL1ToL2Alias, undoL1ToL2Alias } from "../../../src/devnet/aliasing.js";
 import { DevnetErrorCode } from "../../../src/devnet/errors.js";
 

@@ -14,7 +14,7 @@ import { decodeDepositLog, encodeDepositLog, type DepositLogFields } from "../..
 import type { DepositTransaction } from "../../../src/chain/op/depositTx.js";
 import { userDepositSourceHash } from "../../../src/chain/op/sourceHash.js";
 import { devAccounts } from "../../../src/chain/devnet.js";
-import { DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT } from "../../../src/config/constants.js";
+import { DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT } from "../../../src/devnet/constants.js";
 import { l1OriginDeposits } from "../../../src/derivation/attributesL1.js";
 import { applyL1ToL2Alias } from "../../../src/devnet/aliasing.js";
 import { compileSolidity } from "../../../src/devnet/contracts/compile.js";
@@ -24,7 +24,7 @@ import { l1BlockReceipts, type L1ReceiptLog, type L1TxReceipt } from "../../../s
 import { sendL1Transaction, submitL1Transaction, successfulL1Receipt } from "../../../src/devnet/l1Tx.js";
 import { depositTransactionCalldata, MAX_DEPOSIT_DATA_BYTES, sendL1Deposit, type L1Deposit } from "../../../src/devnet/optimismPortal.js";
 import { setSystemConfig } from "../../../src/devnet/systemConfigContract.js";
-import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
+import { HttpRpcClient } from "../../../src/util/rpcClient.js";
 import { waitUntil } from "../../helpers/poll.js";
 
 /** A contract that calls `target` with its calldata and value, bubbling a revert: deposits made by a contract. */

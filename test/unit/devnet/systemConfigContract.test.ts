@@ -12,7 +12,7 @@ import { startAnvil, type AnvilNode } from "../../../bench/scenario/anvil.js";
 import { decodeConfigUpdateLog, encodeConfigUpdateLog, type ConfigUpdate } from "../../../src/chain/op/configUpdate.js";
 import { devAccounts } from "../../../src/chain/devnet.js";
 import { applyConfigUpdates, genesisSystemConfig } from "../../../src/chain/op/systemConfig.js";
-import { DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT, DEVNET_ROLLUP_SYSTEM_CONFIG_OWNER_ACCOUNT } from "../../../src/config/constants.js";
+import { DEVNET_ROLLUP_BATCHER_ACCOUNT, DEVNET_ROLLUP_DEPLOYER_ACCOUNT, DEVNET_ROLLUP_SYSTEM_CONFIG_OWNER_ACCOUNT } from "../../../src/devnet/constants.js";
 import { configUpdatesOf } from "../../../src/derivation/attributesL1.js";
 import { DevnetErrorCode } from "../../../src/devnet/errors.js";
 import { deployRollupContracts, type RollupContracts } from "../../../src/devnet/l1Contracts.js";
@@ -20,7 +20,7 @@ import { l1BlockReceipts, type L1TxReceipt } from "../../../src/devnet/l1Receipt
 import { submitL1Transaction, waitForL1Receipt } from "../../../src/devnet/l1Tx.js";
 import { configUpdateOfSetting, readSystemConfig, setSystemConfig, type SystemConfigSetting } from "../../../src/devnet/systemConfigContract.js";
 import { derivationSystemConfig, ecotoneSystemConfigScalar, rollupGenesisSystemConfig, type SystemConfigInit } from "../../../src/devnet/systemConfigInit.js";
-import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
+import { HttpRpcClient } from "../../../src/util/rpcClient.js";
 
 const accounts = devAccounts();
 const owner = accounts[DEVNET_ROLLUP_SYSTEM_CONFIG_OWNER_ACCOUNT]!;

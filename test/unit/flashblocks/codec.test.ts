@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { brotliCompressSync } from "node:zlib";
 import { decodeFlashblockFrame, encodeFlashblock } from "../../../src/flashblocks/codec.js";
-import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../../../src/config/constants.js";
+import { MAX_DECOMPRESSED_FLASHBLOCK_BYTES } from "../../../src/flashblocks/constants.js";
 import { FlashblockDecodeError } from "../../../src/flashblocks/errors.js";
 import { to0x } from "../../../src/util/bytes.js";
 

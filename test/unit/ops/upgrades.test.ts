@@ -24,7 +24,7 @@ import { upgradeSignalContract } from "../../../src/ops/upgrades/fromOptions.js"
 import { knownUpgradeSchedule, localForkView, networkSchedule, readL1Schedule } from "../../../src/ops/upgrades/sources.js";
 import { UpgradeSourceWatcher } from "../../../src/ops/upgrades/watcher.js";
 import { ethConfig } from "../../../src/rpc/methods/ethConfig.js";
-import { HttpRpcClient } from "../../../src/sync/rpcClient.js";
+import { HttpRpcClient } from "../../../src/util/rpcClient.js";
 import { settle, waitUntil } from "../../helpers/poll.js";
 import { LOCALHOST } from "../../helpers/ports.js";
 import { UPGRADE_SIGNAL_CONTRACT, UpgradeSignalL1 } from "../../helpers/upgradeSignalL1.js";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Chain } from "../../../src/blockchain/chain.js";
 import { healthAnswer } from "../../../src/rollup/health.js";
-import { DEFAULT_HEALTH_MAX_LAG_S } from "../../../src/config/constants.js";
+import { DEFAULT_HEALTH_MAX_LAG_S } from "../../../src/rollup/constants.js";
 
 const chainAt = (number: bigint, timestamp: bigint): Chain => ({ head: { header: { number, timestamp } } }) as unknown as Chain;
 

@@ -12,7 +12,7 @@ import { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import { devAccounts } from "../../../src/chain/devnet.js";
 import { devnetL1Genesis } from "../../../src/chain/devnetL1.js";
-import { DEVNET_L1_CHAIN_ID } from "../../../src/config/constants.js";
+import { DEVNET_L1_CHAIN_ID } from "../../../src/chain/constants.js";
 import type { RpcBackend } from "../../../src/rpc/backend.js";
 import { engineMethods } from "../../../src/rpc/methods/engine.js";
 import { TxPool } from "../../../src/txpool/txpool.js";

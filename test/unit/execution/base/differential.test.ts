@@ -13,7 +13,7 @@
 import { createTx } from "@ethereumjs/tx";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEVNET_CHAIN_ID } from "../../../../src/config/constants.js";
+import { DEVNET_CHAIN_ID } from "../../../../src/chain/constants.js";
 import { OpFork } from "../../../../src/chain/op/forks.js";
 import { encodeCall, encodeParams, eventTopic, selectorOf, type AbiValue } from "../../../../src/execution/base/abi.js";
 import { ACTIVATION_FEATURES_SLOT, B20_ASSET_FEATURE, B20_STABLECOIN_FEATURE, POLICY_REGISTRY_FEATURE } from "../../../../src/execution/base/activation/index.js";

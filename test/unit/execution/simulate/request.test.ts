@@ -4,7 +4,7 @@
  * error codes (-38020, -38021, -38026, -32602), default numbers and timestamps, gaps filled.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_SIMULATE_BLOCKS } from "../../../../src/config/constants.js";
+import { MAX_SIMULATE_BLOCKS } from "../../../../src/execution/constants.js";
 import { parseSimulateRequest } from "../../../../src/rpc/simulateParams.js";
 import { planBlocks } from "../../../../src/execution/simulate/simulator.js";
 import { toJsonRpcError } from "../../../../src/rpc/errors.js";

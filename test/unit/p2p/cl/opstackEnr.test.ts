@@ -8,7 +8,7 @@ import { ENR, SignableENR } from "@chainsafe/enr";
 import { generateKeyPair } from "@libp2p/crypto/keys";
 import type { PrivateKey } from "@libp2p/interface";
 import { describe, expect, it } from "vitest";
-import { OP_DEFAULT_BOOTNODES } from "../../../../src/config/constants.js";
+import { OP_DEFAULT_BOOTNODES } from "../../../../src/p2p/constants.js";
 import { parseNodeRecord } from "../../../../src/p2p/cl/enrText.js";
 import { OPSTACK_ENR_KEY, decodeOpStackEntry, encodeOpStackEntry, opStackFilter } from "../../../../src/p2p/cl/opstackEnr.js";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCli } from "../../../../src/cli/args.js";
-import { OP_DEFAULT_BOOTNODES } from "../../../../src/config/constants.js";
+import { OP_DEFAULT_BOOTNODES } from "../../../../src/p2p/constants.js";
 import { nodeKeyPath, p2pServiceOptions } from "../../../../src/p2p/options.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "basalt-p2popts-"));

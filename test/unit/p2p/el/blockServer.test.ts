@@ -7,7 +7,7 @@
  */
 import { RLP } from "@ethereumjs/rlp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ETH_MAX_HEADERS_SERVE } from "../../../../src/config/constants.js";
+import { ETH_MAX_HEADERS_SERVE } from "../../../../src/p2p/constants.js";
 import { BlockServer } from "../../../../src/p2p/el/blockServer.js";
 import { decodeReceipt69, verifyReceipts } from "../../../../src/p2p/el/receipts.js";
 import { keccak256 } from "../../../../src/util/keccak.js";

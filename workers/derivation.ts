@@ -25,7 +25,7 @@ import { createLogger } from "../src/util/logger.js";
 import { serveWorker } from "../src/util/workerServe.js";
 
 /** What the main thread gives the worker. */
-export interface DerivationWorkerData {
+interface DerivationWorkerData {
   datadir: string;
   /** The rollup configuration as op-node rollup.json text. */
   rollupConfig: string;

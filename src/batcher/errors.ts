@@ -32,7 +32,7 @@ export const BatcherErrorCode = {
 export type BatcherErrorCode = (typeof BatcherErrorCode)[keyof typeof BatcherErrorCode];
 
 /** A {@link BatcherError}'s code with its metadata. */
-export type BatcherErrorType =
+type BatcherErrorType =
   | { code: typeof BatcherErrorCode.KEY_MISSING }
   | { code: typeof BatcherErrorCode.KEY_INVALID; length: number }
   /** Addresses 0x-hex. */

@@ -50,7 +50,7 @@ export const BlobSidecarErrorCode = {
 } as const;
 
 /** A {@link BlobSidecarError}'s code with its metadata. */
-export type BlobSidecarErrorType =
+type BlobSidecarErrorType =
   | { code: typeof BlobSidecarErrorCode.MISSING }
   | { code: typeof BlobSidecarErrorCode.MALFORMED; reason: string }
   | { code: typeof BlobSidecarErrorCode.UNSUPPORTED_VERSION; version: number }

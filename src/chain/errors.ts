@@ -14,7 +14,7 @@ export const ChainErrorCode = {
   /** A new head whose common ancestor with the current one is below the kept state history: the unwind cannot be done. */
   REORG_TOO_DEEP: "CHAIN_REORG_TOO_DEEP",
 } as const;
-export type ChainErrorCodeT = (typeof ChainErrorCode)[keyof typeof ChainErrorCode];
+type ChainErrorCodeT = (typeof ChainErrorCode)[keyof typeof ChainErrorCode];
 
 /** A {@link ChainError}'s code with its metadata. */
 type ChainErrorType = { code: ChainErrorCodeT; number?: string; hash?: string };
@@ -27,7 +27,7 @@ export class ChainError extends TypedError<ChainErrorType> {
 }
 
 /** Codes and details of {@link ChainConfigError}: the genesis `config` key concerned. */
-export type ChainConfigErrorType =
+type ChainConfigErrorType =
   /** A fork key basalt does not know (e.g. `amsterdamTime`, a `blobSchedule` entry for an unknown fork). */
   | { code: "CHAIN_CONFIG_UNKNOWN_FORK"; key: string }
   /** A known key with a value basalt cannot use (not a number, forks out of order, a missing blob schedule). */
@@ -41,7 +41,7 @@ export type ChainConfigErrorType =
 export class ChainConfigError extends TypedError<ChainConfigErrorType> {}
 
 /** What {@link UnknownUpgradeError} names: the refused block and the upgrade it would run under. */
-export interface UnknownUpgradeMeta extends Record<string, unknown> {
+interface UnknownUpgradeMeta extends Record<string, unknown> {
   /** The refused block's number and timestamp (decimal). */
   number: string;
   timestamp: string;

@@ -5,7 +5,7 @@
 import { TypedError } from "../util/errors.js";
 
 /** Stable codes of {@link ChainFileError}. */
-export const ChainFileErrorCode = {
+const ChainFileErrorCode = {
   /** `basalt export`: `--from` after `--to`, or `--to` beyond the head block. */
   EXPORT_RANGE: "EXPORT_RANGE",
   /** `basalt export`: a canonical block of the range is not in the store. */

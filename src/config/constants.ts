@@ -169,8 +169,6 @@ export const CHANNEL_BROTLI_LGWIN = 22;
 // ---- derivation pipeline (the worker's loop) ------------------------------------------------
 /** Seconds between L1 blocks when not told otherwise: Ethereum's 12 s slot (mainnet and Sepolia). */
 export const DEFAULT_L1_BLOCK_TIME_S = 12;
-/** Wait before restarting a crashed derivation worker (it resumes from the safe head; a crash loop stays slow). */
-export const DERIVATION_WORKER_RESTART_DELAY_MS = 1_000;
 
 // ---- sequencer on a real L1 (local rollup) ------------------------------------------------
 /**
@@ -231,10 +229,6 @@ export const DEFAULT_P2P_PEERS_HI = 30;
 export const P2P_PRIV_FILE_NAME = "opnode_p2p_priv.txt";
 /** `--p2p.ban.duration`: how long a score ban lasts, in seconds (op-node p2p_flags.go: 1 h). */
 export const DEFAULT_P2P_BAN_DURATION_S = 3_600;
-/** Wait before restarting a crashed P2P worker (as the derivation worker; a crash loop stays slow). */
-export const P2P_WORKER_RESTART_DELAY_MS = 1_000;
-/** The worker's counters are sent to the main thread at most this often (metrics need no more). */
-export const P2P_STATS_INTERVAL_MS = 1_000;
 
 // ---- execution-layer networking (devp2p: discovery v4/v5 + RLPx eth/68–69, src/p2p/el) -----------
 
@@ -256,8 +250,6 @@ export const DEFAULT_P2P_EL_MAX_OUTBOUND = 100;
 export const DEFAULT_P2P_EL_MAX_INBOUND = 30;
 /** File name of the node key in the datadir (reth keeps `discovery-secret` in its datadir; created once, reused). */
 export const P2P_EL_SECRET_FILE = "discovery-secret";
-/** Milliseconds before a crashed devp2p worker is started again (as the derivation worker's restart delay). */
-export const P2P_EL_WORKER_RESTART_DELAY_MS = 1_000;
 
 // ---- parity-style tracing (trace_*) ----
 /**

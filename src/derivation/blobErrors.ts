@@ -48,7 +48,7 @@ export const BlobErrorCode = {
 export type BlobErrorCode = (typeof BlobErrorCode)[keyof typeof BlobErrorCode];
 
 /** A {@link BlobError}'s code with its metadata. */
-export type BlobErrorType =
+type BlobErrorType =
   /** `what`: which input ("blob", "commitment", "proof", "versioned hash"). */
   | { code: typeof BlobErrorCode.WRONG_SIZE; what: string; expected: number; got: number }
   | { code: typeof BlobErrorCode.INVALID_VERSION; version: number }

@@ -58,7 +58,7 @@ export type DerivationCodecErrorCode = (typeof DerivationCodecErrorCode)[keyof t
 export type ChannelCompression = "zlib" | "brotli";
 
 /** A {@link DerivationCodecError}'s code with its metadata. */
-export type DerivationCodecErrorType =
+type DerivationCodecErrorType =
   /** `field`: the frame field that is cut; `offset`: where the frame starts in its input; `needed`/`available`: bytes. */
   | { code: typeof DerivationCodecErrorCode.FRAME_TRUNCATED; field: string; offset: number; needed: number; available: number }
   | { code: typeof DerivationCodecErrorCode.FRAME_TOO_LARGE; offset: number; length: number; max: number }

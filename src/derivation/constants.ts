@@ -11,7 +11,7 @@ import type { RestartPolicy } from "../util/workerHost.js";
  */
 export const DERIVATION_WORKER_RESTART: RestartPolicy = { initialDelayMs: 1_000, maxDelayMs: 30_000, stableMs: 60_000 };
 
-/** Shutdown: how long the worker gets to finish its step and close the store after "stop" before it is terminated (util/workerStop's grace, kept). */
+/** Shutdown: how long the worker gets to finish its step and close the store after "stop" before it is terminated (the worker host's stop grace). */
 export const DERIVATION_WORKER_STOP_GRACE_MS = 5_000;
 
 // ---- Derivation: batch validity ------------------------------------------------------------

@@ -21,7 +21,7 @@ export const DerivationErrorCode = {
 export type DerivationErrorCode = (typeof DerivationErrorCode)[keyof typeof DerivationErrorCode];
 
 /** A {@link DerivationError}'s code with its metadata. */
-export type DerivationErrorType =
+type DerivationErrorType =
   | { code: typeof DerivationErrorCode.NO_L1_INFO; number: string }
   | { code: typeof DerivationErrorCode.L1_BLOCK_MISSING; l1Number: string }
   | { code: typeof DerivationErrorCode.WRONG_L1_CHAIN; expected: string; got: string }

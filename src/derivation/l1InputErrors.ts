@@ -19,7 +19,7 @@ export const L1InputErrorCode = {
 export type L1InputErrorCode = (typeof L1InputErrorCode)[keyof typeof L1InputErrorCode];
 
 /** An {@link L1InputError}'s code with its metadata. */
-export type L1InputErrorType =
+type L1InputErrorType =
   /** `reason`: the {@link DepositLogError} code; `logIndex`: the log's index in the L1 block. */
   | { code: typeof L1InputErrorCode.BAD_DEPOSIT_LOG; l1BlockHash: string; logIndex: number; reason: string; critical: true }
   | { code: typeof L1InputErrorCode.UNKNOWN_L1_BLOB_SCHEDULE; l1ChainId: string };

@@ -28,7 +28,7 @@ import { attributesFromWire, DerivationStartError, l1RefFromWire, type Derivatio
 export { DerivationStartError } from "./protocol.js";
 
 /** Options of a {@link DerivationService}. */
-export interface DerivationServiceOptions {
+interface DerivationServiceOptions {
   datadir: string;
   l1Rpc: string;
   l1Beacon?: string;
@@ -39,7 +39,7 @@ export interface DerivationServiceOptions {
 }
 
 /** Where derivation stands, for `optimism_syncStatus`. */
-export interface DerivationStatus {
+interface DerivationStatus {
   currentL1?: L1BlockRef & { parentHash: Uint8Array };
   headL1?: L1BlockRef & { parentHash: Uint8Array };
   safeL1?: L1BlockRef & { parentHash: Uint8Array };

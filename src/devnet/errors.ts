@@ -26,7 +26,7 @@ export const DevnetErrorCode = {
 export type DevnetErrorCode = (typeof DevnetErrorCode)[keyof typeof DevnetErrorCode];
 
 /** A {@link DevnetError}'s code with its metadata. */
-export type DevnetErrorType =
+type DevnetErrorType =
   | { code: typeof DevnetErrorCode.CONTRACT_COMPILE; files: string; errors: string }
   | { code: typeof DevnetErrorCode.INVALID_ARGUMENT; field: string; value: string }
   /** `reason`: the decoded custom error or revert string, else the raw revert data; `data`: the revert data (0x hex, may be empty). */

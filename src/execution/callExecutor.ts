@@ -40,7 +40,6 @@ import type { CallArgs } from "./callArgs.js";
 import { callFees, callTxType, feeVariantOf } from "./callMessage.js";
 import { MAX_TX_GAS_EIP7825, CALL_CONTEXTS_KEPT } from "./constants.js";
 
-export type { CallArgs } from "./callArgs.js";
 
 /**
  * What calls need of the chain they run on: the head, the fork rules, the store, and fresh
@@ -68,12 +67,12 @@ export interface CallChain {
 }
 
 /** What a traced call sees: the VM and state it runs on, its block and gas (see {@link CallExecutor.traceCalls}). */
-export interface CallObserver {
+interface CallObserver {
   start(run: { vm: VM; state: OverlayStateManager; header: BlockHeader; args: CallArgs; gas: bigint }): { detach(): void; done(out: CallOutcome): void };
 }
 
 /** Outcome of one call. */
-export interface CallOutcome {
+interface CallOutcome {
   returnValue: Uint8Array;
   gasUsed: bigint;
   refund: bigint;
@@ -597,7 +596,7 @@ function sameList(a: { address: string; storageKeys: string[] }[], b: { address:
 }
 
 /** geth's message for an EVM halt (other than revert). */
-export function gethHaltMessage(error: string, gasUsed: bigint): string {
+function gethHaltMessage(error: string, gasUsed: bigint): string {
   void gasUsed;
   switch (error) {
     case "out of gas":

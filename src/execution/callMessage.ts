@@ -44,7 +44,7 @@ export function callFees(args: CallArgs, type: number, baseFee: bigint | undefin
 }
 
 /** True when a call pays nothing per gas (geth then runs it with base fee 0). */
-export function isZeroFeeCall(args: CallArgs): boolean {
+function isZeroFeeCall(args: CallArgs): boolean {
   return (args.gasPrice ?? 0n) === 0n && (args.maxFeePerGas ?? 0n) === 0n && (args.maxPriorityFeePerGas ?? 0n) === 0n;
 }
 

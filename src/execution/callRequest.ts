@@ -15,7 +15,6 @@ import { callContextOf, type CallChain, type CallExecutor } from "./callExecutor
 import type { CallArgs } from "./callArgs.js";
 import { resolveCallTarget, type CallBlockRef, type PendingCallTarget } from "./callTarget.js";
 
-export { resolveCallTarget, type CallBlockRef, type PendingCallTarget, type PendingPosition } from "./callTarget.js";
 import type { WitnessRequest } from "./witness/request.js";
 import type { TraceRequest } from "./trace/request.js";
 import type { MeterRequest } from "./metering/request.js";

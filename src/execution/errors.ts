@@ -44,7 +44,7 @@ export type InvalidCallReason =
   | "rejected";
 
 /** An {@link ExecutionError}'s code with its metadata. */
-export type ExecutionErrorType =
+type ExecutionErrorType =
   /** `data`: the revert data as 0x hex (`0x` when there is none). */
   | { code: typeof ExecutionErrorCode.REVERTED; data: string }
   /** `reason`: the EVM's error name, e.g. `out of gas`, `invalid opcode`. */

@@ -62,7 +62,7 @@ const REQUEST_CONTRACTS: ReadonlyArray<{ eip: 7002 | 7251; address: string }> = 
 ];
 
 /** Codes and details of {@link SystemCallError}. */
-export type SystemCallErrorType =
+type SystemCallErrorType =
   /** No code at the request contract's address (EIP-7002/7251: the block is invalid). */
   | { code: "SYSTEM_CONTRACT_EMPTY"; eip: number; contract: string }
   /** The system call to the request contract reverted or halted (`reason`: the EVM's error). */

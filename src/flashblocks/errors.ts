@@ -39,7 +39,7 @@ export interface FlashblockPosition {
 }
 
 /** The position named, and this node's flashblock height (null without pending data): the JSON-RPC error's `data`. */
-export interface FlashblockPositionMeta extends Record<string, unknown> {
+interface FlashblockPositionMeta extends Record<string, unknown> {
   blockNumber: string;
   flashblockIndex: string;
   height: { blockNumber: string; flashblockIndex: string } | null;

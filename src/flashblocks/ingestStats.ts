@@ -14,19 +14,19 @@ import type { DisconnectReason } from "./streamClient.js";
 /** Why a frame was rejected before or during execution (the `reason` label of `basalt_flashblocks_rejected_total`). */
 export type RejectReason = "malformed" | "oversize" | BuildFailure | "snapshot-too-large";
 
-export const DROP_REASONS: readonly DropReason[] = ["block-zero", "index-too-high", "base-block-mismatch", "stale", "too-far-ahead", "waiting-for-first"];
-export const CLEAR_REASONS: readonly ClearReason[] = [
+const DROP_REASONS: readonly DropReason[] = ["block-zero", "index-too-high", "base-block-mismatch", "stale", "too-far-ahead", "waiting-for-first"];
+const CLEAR_REASONS: readonly ClearReason[] = [
   "non-sequential-gap",
   "non-sequential-predecessor",
   "invalid-new-block-index",
   "parent-hash-mismatch",
   "conflicting-duplicate",
 ];
-export const REJECT_REASONS: readonly RejectReason[] = ["malformed", "oversize", "execution", "decode", "parent-unknown", "not-next", "snapshot-too-large"];
-export const MISMATCH_FIELDS: readonly DiffMismatch["field"][] = ["block_hash", "receipts_root", "gas_used", "logs_bloom"];
-export const DISCONNECT_REASONS: readonly DisconnectReason[] = ["connect-failed", "ping-timeout", "closed", "error"];
+const REJECT_REASONS: readonly RejectReason[] = ["malformed", "oversize", "execution", "decode", "parent-unknown", "not-next", "snapshot-too-large"];
+const MISMATCH_FIELDS: readonly DiffMismatch["field"][] = ["block_hash", "receipts_root", "gas_used", "logs_bloom"];
+const DISCONNECT_REASONS: readonly DisconnectReason[] = ["connect-failed", "ping-timeout", "closed", "error"];
 /** Outcomes of canonical blocks reconciled with pending state. */
-export const CANONICAL_OUTCOMES = ["catch-up", "rebase", "reorg", "ignore", "continue"] as const;
+const CANONICAL_OUTCOMES = ["catch-up", "rebase", "reorg", "ignore", "continue"] as const;
 
 /** Counters without labels, by their name in {@link IngestStats}. */
 type CounterName = "received" | "applied" | "duplicate" | "held" | "replaced" | "transactionsExecuted" | "evmFallbacks" | "idleCollections";

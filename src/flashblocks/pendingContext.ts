@@ -6,7 +6,7 @@
 import type { BlockHeader } from "@ethereumjs/block";
 import type { Chain } from "../blockchain/chain.js";
 import type { CallContext } from "../execution/callExecutor.js";
-import type { PendingCallTarget, PendingPosition } from "../execution/callRequest.js";
+import type { PendingCallTarget, PendingPosition } from "../execution/callTarget.js";
 import { resolvePosition } from "./pendingAt.js";
 import { pendingHead, type PendingSnapshot } from "./pendingSnapshot.js";
 import { PendingStateReader, pendingStateIndex, type PendingSource } from "./pendingView.js";

@@ -24,7 +24,7 @@ import type { EvmEngineName } from "../config/options.js";
 import { defaultEvmEngine } from "../execution/evm/engine.js";
 
 /** Options of {@link FlashblocksService}. */
-export interface FlashblocksServiceOptions {
+interface FlashblocksServiceOptions {
   datadir: string;
   url: string;
   logLevel: string;

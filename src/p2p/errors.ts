@@ -28,7 +28,7 @@ export const P2PErrorCode = {
 } as const;
 
 /** Metadata of each {@link P2PErrorCode}. */
-export type P2PErrorType =
+type P2PErrorType =
   | { code: typeof P2PErrorCode.INVALID_CONFIG; what: string }
   | { code: typeof P2PErrorCode.INVALID_ARGUMENT; what: string }
   | { code: typeof P2PErrorCode.UNAVAILABLE }

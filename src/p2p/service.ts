@@ -30,14 +30,14 @@ export interface GossipBlock {
 }
 
 /** A payload fetched with payload_by_number (number and hash checked; not its place in the chain). */
-export interface FetchedPayload {
+interface FetchedPayload {
   version: BlocksVersion;
   payloadBytes: Uint8Array;
   peer: string;
 }
 
 /** What the node serves to payload_by_number: a block's payload, or undefined when it does not have it. */
-export type PayloadSource = (n: bigint) => Promise<{ version: BlocksVersion; payloadBytes: Uint8Array } | undefined>;
+type PayloadSource = (n: bigint) => Promise<{ version: BlocksVersion; payloadBytes: Uint8Array } | undefined>;
 
 /** Options of a {@link P2PService}: the node's settings and its chain. */
 export interface P2PServiceOptions extends P2PNodeSettings {

@@ -56,7 +56,7 @@ export const ProofsErrorCode = {
 export type ProofsErrorCode = (typeof ProofsErrorCode)[keyof typeof ProofsErrorCode];
 
 /** A {@link ProofsError}'s code with its metadata. */
-export type ProofsErrorType =
+type ProofsErrorType =
   /** `expected`/`got`: `number:0xhash` of the block the store wanted and of the one it was given. */
   | { code: typeof ProofsErrorCode.OUT_OF_ORDER; expected: string; got: string }
   | { code: typeof ProofsErrorCode.UNWIND_BEYOND_EARLIEST; target: string; earliest: string }

@@ -9,9 +9,13 @@
  */
 import type { Counter, Gauge } from "prom-client";
 import { counter, gauge } from "../util/metrics.js";
-import type { ProofsStats } from "./stats.js";
 
-/** Stats the proofs worker keeps as its own metrics, by their name in {@link ProofsStats}. */
+/** The proofs worker's shared slots, as the main thread reads them (`ProofsStats` in stats.ts). */
+interface SharedSlots {
+  get(name: "earliest" | "latest" | "writerStopped" | "backfillStoppedAt"): number;
+}
+
+/** Stats the proofs worker keeps as its own metrics, by their name in `ProofsStats` (stats.ts). */
 export type ProofsWorkerMetric =
   | "baselineNodes"
   | "forwardBlocks"
@@ -24,7 +28,7 @@ export type ProofsWorkerMetric =
   | "syncNodeReads"
   | "syncNodeMisses";
 
-/** A worker metric as {@link ProofsStats} moves it: `set` on a gauge, `inc` on a counter. */
+/** A worker metric as `ProofsStats` moves it: `set` on a gauge, `inc` on a counter. */
 interface StatMetric {
   set(v: number): void;
   inc(v: number): void;
@@ -71,16 +75,16 @@ export function proofsWorkerMetrics(): Record<ProofsWorkerMetric, StatMetric> {
   };
 }
 
-let source: ProofsStats | undefined;
+let source: SharedSlots | undefined;
 
 /**
  * Main thread: points the shared-slot gauges at the running service's slots (registers them once)
  * and registers the worker's metrics at zero.
  */
-export function bindProofsStats(stats: ProofsStats): void {
+export function bindProofsStats(stats: SharedSlots): void {
   source = stats;
   proofsWorkerMetrics();
-  const g = (name: string, help: string, slot: Parameters<ProofsStats["get"]>[0]): void => {
+  const g = (name: string, help: string, slot: Parameters<SharedSlots["get"]>[0]): void => {
     gauge({
       name,
       help,

@@ -19,7 +19,7 @@ import { allocateProofsStats, ProofsStats } from "./stats.js";
 import { bindProofsStats } from "./metrics.js";
 
 /** Options of {@link ProofsService}. */
-export interface ProofsServiceOptions {
+interface ProofsServiceOptions {
   datadir: string;
   /** The store's directory (`--proofs.path`, default `<datadir>/proofs`). */
   path: string;

@@ -16,7 +16,7 @@ const SHARED = ["earliest", "latest", "writerStopped", "backfillStoppedAt"] as c
 type SharedStat = (typeof SHARED)[number];
 
 /** A named stat: a shared slot or a worker metric. */
-export type ProofsStat = SharedStat | ProofsWorkerMetric;
+type ProofsStat = SharedStat | ProofsWorkerMetric;
 
 function sharedIndex(name: ProofsStat): number {
   return (SHARED as readonly string[]).indexOf(name);

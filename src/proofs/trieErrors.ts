@@ -18,7 +18,7 @@ export const TrieProofErrorCode = {
 export type TrieProofErrorCode = (typeof TrieProofErrorCode)[keyof typeof TrieProofErrorCode];
 
 /** A {@link TrieProofError}'s code with its metadata. */
-export type TrieProofErrorType =
+type TrieProofErrorType =
   /** `expected`: the reference (hash) the parent holds; `actual`: the hash of the node found, absent when there is none. */
   | { code: typeof TrieProofErrorCode.INCONSISTENT; path: string; expected: string; actual?: string }
   /** `where`: the node's hash, or the path of the node in a proof walk. */

@@ -86,7 +86,7 @@ export const RpcErrorCode = {
   TX_CONFIRMATION_TIMEOUT: "RPC_TX_CONFIRMATION_TIMEOUT",
 } as const;
 /** One of the {@link RpcErrorCode} values. */
-export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
+type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
 
 /** An {@link RpcError}'s code with its metadata: the JSON-RPC `data`, if any. */
 type RpcErrorType = { code: RpcErrorCode; data?: unknown };

@@ -13,7 +13,7 @@ import { InvalidParamsError } from "./errors.js";
 import { isHexDigits } from "../util/hex.js";
 
 /** Identifies a parameter in error messages: its position in `params` (geth style), or a name. */
-export type ParamRef = number | string;
+type ParamRef = number | string;
 
 /** geth `hexutil` error texts. */
 const ERR = {
@@ -41,7 +41,7 @@ function has0xPrefix(s: string): boolean {
 }
 
 /** Options of {@link parseQuantity}. */
-export interface ParseQuantityOptions {
+interface ParseQuantityOptions {
   /** Largest bit width accepted: 64 (hexutil.Uint64, the default) or 256 (hexutil.Big). */
   bits?: 64 | 256;
 }

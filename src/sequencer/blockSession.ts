@@ -49,7 +49,7 @@ const HASH_BYTES = 32;
 const MIN_TX_GAS = 21_000n;
 
 /** Stable codes of {@link BlockSessionError}. */
-export const BlockSessionErrorCode = {
+const BlockSessionErrorCode = {
   /** A step was called before {@link BlockSession.begin} finished. */
   NOT_BEGUN: "BLOCK_SESSION_NOT_BEGUN",
   /** A step was called after {@link BlockSession.seal} (or a second `begin`). */
@@ -60,7 +60,7 @@ export const BlockSessionErrorCode = {
   TOO_MANY_FLASHBLOCKS: "BLOCK_SESSION_TOO_MANY_FLASHBLOCKS",
 } as const;
 /** One of the {@link BlockSessionErrorCode} values. */
-export type BlockSessionErrorCodeT = (typeof BlockSessionErrorCode)[keyof typeof BlockSessionErrorCode];
+type BlockSessionErrorCodeT = (typeof BlockSessionErrorCode)[keyof typeof BlockSessionErrorCode];
 
 /** A {@link BlockSessionError}'s code with its metadata. */
 type BlockSessionErrorType = { code: BlockSessionErrorCodeT; number: string };

@@ -17,7 +17,7 @@ export const L1DevErrorCode = {
 } as const;
 
 /** A {@link L1DevError}'s code with its metadata (numbers as decimal strings). */
-export type L1DevErrorType =
+type L1DevErrorType =
   | { code: typeof L1DevErrorCode.INVALID_SLOT_LENGTH; value: number }
   | { code: typeof L1DevErrorCode.SLOT_LENGTH_CHANGED; stored: number; given: number; dir: string }
   | { code: typeof L1DevErrorCode.SET_HEAD_ABOVE_HEAD; number: string; head: string }

@@ -85,14 +85,14 @@ export class DevSequencerStaleHeadError extends TypedError<DevSequencerStaleHead
 }
 
 /** Stable codes of {@link SequencerL1Error}. */
-export const SequencerL1ErrorCode = {
+const SequencerL1ErrorCode = {
   /** Simulated-L1 operations (`dev_sendDeposit`, previewing attributes) on a sequencer whose L1 is real. */
   NOT_SIMULATED: "SEQUENCER_L1_NOT_SIMULATED",
   /** The L1 gives no origin to build the next block on now (it reorganized under the head's origin). */
   NO_ORIGIN: "SEQUENCER_L1_NO_ORIGIN",
 } as const;
 /** One of the {@link SequencerL1ErrorCode} values. */
-export type SequencerL1ErrorCodeT = (typeof SequencerL1ErrorCode)[keyof typeof SequencerL1ErrorCode];
+type SequencerL1ErrorCodeT = (typeof SequencerL1ErrorCode)[keyof typeof SequencerL1ErrorCode];
 
 /** A {@link SequencerL1Error}'s code with its metadata. */
 type SequencerL1ErrorType = { code: SequencerL1ErrorCodeT; head: string };

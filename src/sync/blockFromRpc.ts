@@ -33,7 +33,7 @@ export interface BlockRulesSource {
 }
 
 /** Where a {@link BlockFromRpcError} was found. */
-export interface BlockFromRpcErrorMeta extends Record<string, unknown> {
+interface BlockFromRpcErrorMeta extends Record<string, unknown> {
   /** Block number (decimal), when the JSON had a readable one. */
   block?: string;
   /** Index of the offending transaction; absent for header faults. */

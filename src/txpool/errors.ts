@@ -46,7 +46,7 @@ export const TxPoolErrorCode = {
 export type TxPoolErrorCode = (typeof TxPoolErrorCode)[keyof typeof TxPoolErrorCode];
 
 /** A {@link TxPoolError}'s code with its metadata (hashes and addresses 0x hex, amounts decimal). */
-export type TxPoolErrorType =
+type TxPoolErrorType =
   /** `gasLimitTooHigh`: the decoder refused a gas limit above the EIP-7825 cap (reported as {@link TxPoolErrorCode.GAS_LIMIT_TOO_HIGH} on OP chains). */
   | { code: typeof TxPoolErrorCode.DECODE_FAILED; gasLimitTooHigh?: boolean }
   | { code: typeof TxPoolErrorCode.UNSUPPORTED_TX_TYPE; type: number }

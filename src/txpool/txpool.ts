@@ -43,7 +43,6 @@ import { MAX_TX_GAS_EIP7825 } from "../execution/constants.js";
 /** Lowest first byte of an RLP list: a raw transaction starting at or above it is a legacy transaction, not typed. */
 const RLP_LIST_PREFIX = 0xc0;
 /** EIP-7825 per-transaction gas cap, shared with calls (src/execution/constants.ts). */
-export { MAX_TX_GAS_EIP7825 };
 /** Width of a storage slot key (the L1Block slots are read as 32-byte keys). */
 const SLOT_KEY_BYTES = 32;
 /** The L1Block predeploy whose storage holds the L1 fee parameters. */

@@ -34,7 +34,7 @@ export class BasaltError<M extends Record<string, unknown> = Record<string, unkn
 }
 
 /** What {@link BasaltError.fromObject} needs of an error's plain form. */
-export interface BasaltErrorObject {
+interface BasaltErrorObject {
   code: string;
   message: string;
   meta?: Record<string, unknown>;

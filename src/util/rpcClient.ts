@@ -23,7 +23,7 @@ export const RpcClientErrorCode = {
   /** The body is not JSON or not a JSON-RPC response. */
   INVALID_RESPONSE: "RPC_CLIENT_INVALID_RESPONSE",
 } as const;
-export type RpcClientErrorCodeT = (typeof RpcClientErrorCode)[keyof typeof RpcClientErrorCode];
+type RpcClientErrorCodeT = (typeof RpcClientErrorCode)[keyof typeof RpcClientErrorCode];
 
 /** A {@link RpcClientError}'s code with its metadata. */
 type RpcClientErrorType = { code: RpcClientErrorCodeT; endpoint: string; method: string };

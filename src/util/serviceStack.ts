@@ -10,10 +10,10 @@ import { TypedError } from "./errors.js";
 
 /**
  * Default bound on one service's stop: the grace a worker thread gets to stop by itself
- * (`util/workerStop.ts`, 5 s). Past it the stop is left running and the next service stops, so one
+ * (each service's WorkerHost `stopGraceMs`, 5 s). Past it the stop is left running and the next service stops, so one
  * stuck service cannot hold the rest of a shutdown.
  */
-export const SERVICE_STOP_TIMEOUT_MS = 5_000;
+const SERVICE_STOP_TIMEOUT_MS = 5_000;
 
 /** One part of a process that starts and stops. */
 export interface Service {
@@ -32,7 +32,7 @@ export interface Service {
 }
 
 /** Stable codes of {@link ServiceStackError}. */
-export const ServiceStackErrorCode = {
+const ServiceStackErrorCode = {
   /** One or more services' stops threw (each is logged; the others ran). */
   STOP_FAILED: "SERVICE_STOP_FAILED",
   /** A service was started on a stack that is stopping or stopped. */
@@ -40,7 +40,7 @@ export const ServiceStackErrorCode = {
 } as const;
 
 /** A {@link ServiceStackError}'s code with its metadata. */
-export type ServiceStackErrorType =
+type ServiceStackErrorType =
   | { code: typeof ServiceStackErrorCode.STOP_FAILED; services: string[] }
   | { code: typeof ServiceStackErrorCode.STOPPED; service: string };
 
@@ -48,7 +48,7 @@ export type ServiceStackErrorType =
 export class ServiceStackError extends TypedError<ServiceStackErrorType> {}
 
 /** Where the stack logs (a pino logger or a test double). */
-export type ServiceStackLogger = Pick<Logger, "debug" | "warn">;
+type ServiceStackLogger = Pick<Logger, "debug" | "warn">;
 
 /** Starts services in order and stops them in reverse, in one place (see the module comment). */
 export class ServiceStack {

@@ -38,7 +38,7 @@ export enum WorkerHostErrorCode {
 }
 
 /** The {@link WorkerHostError} variants. */
-export type WorkerHostErrorType =
+type WorkerHostErrorType =
   | { code: WorkerHostErrorCode.NOT_RUNNING; worker: string }
   | { code: WorkerHostErrorCode.TIMEOUT; worker: string; method: string; timeoutMs: number }
   | { code: WorkerHostErrorCode.START_FAILED; worker: string; exitCode?: number };

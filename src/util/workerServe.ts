@@ -11,7 +11,7 @@ import { errorToObject } from "./errors.js";
 import { decodeFrame, encodeFrame, type FromWorker, type ToWorker } from "./workerProtocol.js";
 
 /** What a worker serves once set up. */
-export interface WorkerService {
+interface WorkerService {
   /** Request handlers by method; the resolved value is the answer (a plain value). */
   handlers?: Record<string, (params: unknown) => unknown>;
   /** One-way notes from the main thread by name. */

@@ -105,7 +105,7 @@ export const ConfigUpdateErrorCode = {
 export type ConfigUpdateErrorCode = (typeof ConfigUpdateErrorCode)[keyof typeof ConfigUpdateErrorCode];
 
 /** A {@link ConfigUpdateError}'s code with its metadata; `updateType` is decimal once known, words are 0x hex. */
-export type ConfigUpdateErrorType =
+type ConfigUpdateErrorType =
   | { code: typeof ConfigUpdateErrorCode.TOPIC_COUNT; topics: number }
   | { code: typeof ConfigUpdateErrorCode.NOT_CONFIG_UPDATE_EVENT; topic0: string }
   | { code: typeof ConfigUpdateErrorCode.UNSUPPORTED_VERSION; version: string }

@@ -68,7 +68,7 @@ export const DepositLogErrorCode = {
 export type DepositLogErrorCode = (typeof DepositLogErrorCode)[keyof typeof DepositLogErrorCode];
 
 /** A {@link DepositLogError}'s code with its metadata (hex strings 0x-prefixed, lengths in bytes). */
-export type DepositLogErrorType =
+type DepositLogErrorType =
   | { code: typeof DepositLogErrorCode.TOPIC_COUNT; topics: number }
   | { code: typeof DepositLogErrorCode.NOT_DEPOSIT_EVENT; topic0: string }
   | { code: typeof DepositLogErrorCode.BAD_ADDRESS_TOPIC; field: "from" | "to"; topic: string }

@@ -58,7 +58,7 @@ export const SystemConfigErrorCode = {
 export type SystemConfigErrorCode = (typeof SystemConfigErrorCode)[keyof typeof SystemConfigErrorCode];
 
 /** A {@link SystemConfigError}'s code with its metadata (block numbers decimal, hashes 0x hex). */
-export type SystemConfigErrorType =
+type SystemConfigErrorType =
   | { code: typeof SystemConfigErrorCode.GENESIS_HASH_MISMATCH; number: string; hash: string; genesisHash: string }
   | { code: typeof SystemConfigErrorCode.NO_L1_INFO_TX; number: string }
   | { code: typeof SystemConfigErrorCode.FIRST_TX_NOT_DEPOSIT; number: string; type: number }

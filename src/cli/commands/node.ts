@@ -92,7 +92,7 @@ function version(): string {
 }
 
 /** A running node (for tests and the CLI). */
-export interface RunningNode {
+interface RunningNode {
   chain: Chain;
   /** The pending (pre-confirmed) state source the RPC answers `pending` from. */
   pending: PendingSource;

@@ -21,7 +21,7 @@ export const PoolErrorCode = {
 export type PoolErrorCode = (typeof PoolErrorCode)[keyof typeof PoolErrorCode];
 
 /** A {@link PoolError}'s code with its metadata. */
-export type PoolErrorType =
+type PoolErrorType =
   /** `waiting`: requests in the queue; `maxQueue`: its bound. */
   | { code: typeof PoolErrorCode.QUEUE_FULL; waiting: number; maxQueue: number }
   /** `timeoutMs`: the limit that fired. */

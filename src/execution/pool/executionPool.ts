@@ -91,7 +91,7 @@ interface Batch {
 }
 
 /** Views of a batch's shared progress record (see {@link Batch.progress}). */
-export interface BatchProgress {
+interface BatchProgress {
   /** [0]: the running job's index; [1]: the worker's thread id. */
   index: Int32Array;
   startedAt: Float64Array;

@@ -26,7 +26,7 @@ export const poolBatchRequests = histogram({
 export const poolWorkerRestartsTotal = counter({ name: "basalt_execution_pool_worker_restarts_total", help: "Execution pool workers replaced, by reason", labelNames: ["reason"] });
 
 /** Reads the live pool figures at scrape time. */
-export interface PoolGauges {
+interface PoolGauges {
   queueDepth(): number;
   busyWorkers(): number;
   workers(): number;

@@ -36,7 +36,7 @@ function own(bytes: Uint8Array): Uint8Array {
 }
 
 /** A worker's answer: the result as JSON text, or the error's plain form. */
-export type CallReply = { ok: string } | { err: ErrorObject };
+type CallReply = { ok: string } | { err: ErrorObject };
 
 // The classes a pool worker raises that come back as themselves (errorRegistry.ts); any other
 // coded error comes back as a plain BasaltError with its code, which src/rpc/errors.ts maps alike.
@@ -106,7 +106,7 @@ export function decodeCallReply(bytes: Uint8Array): CallReply {
 }
 
 /** A sender-recovery task: the raw transactions (EIP-2718 envelopes) of one block and the chain's hardfork point. */
-export interface SendersTask {
+interface SendersTask {
   /** Block number and timestamp (the hardfork the transactions are decoded with). */
   number: string;
   timestamp: string;

@@ -20,7 +20,7 @@ import { applyStateOverrides, nativePrecompiles, type SerializedBlockOverrides, 
  * base fee); geth refuses `beaconRoot` and `withdrawals` outside eth_simulateV1.
  * @throws SimulateError `BAD_OVERRIDE` for those two.
  */
-export function overriddenHeader(chain: CallChain, header: BlockHeader, o: SerializedBlockOverrides): BlockHeader {
+function overriddenHeader(chain: CallChain, header: BlockHeader, o: SerializedBlockOverrides): BlockHeader {
   if (o.beaconRoot !== undefined) throw new SimulateError(SimulateErrorCode.BAD_OVERRIDE, `block override "beaconRoot" is not supported for this RPC method`);
   if (o.withdrawals !== undefined) throw new SimulateError(SimulateErrorCode.BAD_OVERRIDE, `block override "withdrawals" is not supported for this RPC method`);
   const h = header.toJSON() as Record<string, unknown>;

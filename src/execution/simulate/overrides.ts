@@ -44,7 +44,7 @@ export interface SerializedBlockOverrides {
  * The precompiles active in a block, by lower-case 0x address → the address the implementation
  * lives at natively (its own address unless it was moved).
  */
-export type ActivePrecompiles = Map<string, string>;
+type ActivePrecompiles = Map<string, string>;
 
 /** geth's `common.Address.Hex()` of 20 bytes. */
 export function checksummedHex(address: Uint8Array): string {

@@ -23,7 +23,8 @@ import { SIMULATE_TIMESTAMP_INCREMENT } from "../constants.js";
 import { fromHex, to0x } from "../../util/bytes.js";
 import { checksummedHex } from "./overrides.js";
 import { keccak256 } from "../../util/keccak.js";
-import type { CallArgs, CallChain, CallContext } from "../callExecutor.js";
+import type { CallChain, CallContext } from "../callExecutor.js";
+import type { CallArgs } from "../callArgs.js";
 import { callTransaction } from "../fastCalls.js";
 import { blockEnvOf, FastEvm } from "../evm/engine.js";
 import { TxInvalidCode, TxInvalidError } from "../evm/errors.js";
@@ -41,7 +42,7 @@ import type { SimulateBlockInput, SimulateRequest } from "./request.js";
 import { TransferTracer } from "./transfers.js";
 
 /** A simulated call's outcome (geth `simCallResult`). */
-export interface SimulatedCall {
+interface SimulatedCall {
   returnData: Uint8Array;
   /** Logs (with the synthetic transfer logs) and their block-wide index. */
   logs: (EvmLog & { index: number })[];
@@ -176,7 +177,7 @@ function blockTransaction(common: Common, args: CallArgs, nonce: bigint, gas: bi
 }
 
 /** Options of {@link simulate}. */
-export interface SimulateOptions {
+interface SimulateOptions {
   /** The RPC gas cap (`--rpc.gascap`): a budget over all simulated calls; 0 = unlimited. */
   gasCap: bigint;
   /** Most blocks past the base (geth 256). */

@@ -10,9 +10,9 @@ import { fromHex } from "../../util/bytes.js";
 import type { EvmLog, EvmState } from "../evm/state.js";
 
 /** ERC-7528: the address native-asset transfers are reported from. */
-export const NATIVE_TRANSFER_ADDRESS: Uint8Array = fromHex("0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
+const NATIVE_TRANSFER_ADDRESS: Uint8Array = fromHex("0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee");
 /** keccak256("Transfer(address,address,uint256)"). */
-export const TRANSFER_TOPIC: Uint8Array = fromHex("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef");
+const TRANSFER_TOPIC: Uint8Array = fromHex("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef");
 
 function word(bytes: Uint8Array): Uint8Array {
   const w = new Uint8Array(32);

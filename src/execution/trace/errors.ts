@@ -27,7 +27,7 @@ export const TraceErrorCode = {
 export type TraceErrorCode = (typeof TraceErrorCode)[keyof typeof TraceErrorCode];
 
 /** A {@link TraceError}'s code with its metadata. */
-export type TraceErrorType =
+type TraceErrorType =
   | { code: typeof TraceErrorCode.UNKNOWN_TRACER; tracer: string }
   /**
    * `argument`: geth's JSON decoding of the trace config argument itself failed (a field of

@@ -21,7 +21,6 @@ import { parentOf } from "./parent.js";
 import { answerParityRequest, type ParityRequest } from "./parityRequest.js";
 import type { CallTracing, TraceChain } from "./tracing.js";
 
-export type { CallTracing, TraceChain } from "./tracing.js";
 
 /** Calls traced at a block (debug_traceCall: one bundle of one call; debug_traceCallMany: bundles). */
 export interface TraceCallsRequest {

@@ -5,7 +5,8 @@
  * calls' effects. The tracers see a zero transaction and block hash (geth traces calls with an
  * empty context).
  */
-import type { CallArgs, CallExecutor, CallTarget } from "../callExecutor.js";
+import type { CallExecutor, CallTarget } from "../callExecutor.js";
+import type { CallArgs } from "../callArgs.js";
 import type { TraceConfig } from "./config.js";
 import { attachTracer, stateViewOf } from "./hooks.js";
 import { precompileTest, timeoutError } from "./replay.js";

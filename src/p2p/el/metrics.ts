@@ -18,7 +18,7 @@ import { counter, gauge } from "../../util/metrics.js";
 import { setP2pMetricsSource } from "../sharedMetrics.js";
 
 /** What the metrics read from the devp2p node (in the worker). */
-export interface DevP2PMetricsView {
+interface DevP2PMetricsView {
   counters(): Record<string, number>;
   peerDirections(): { inbound: number; outbound: number };
   /** Nodes in each discovery table that runs, by discovery protocol. */

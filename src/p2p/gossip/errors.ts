@@ -25,7 +25,7 @@ export const GossipCodecErrorCode = {
 export type GossipCodecErrorCode = (typeof GossipCodecErrorCode)[keyof typeof GossipCodecErrorCode];
 
 /** A {@link GossipCodecError}'s code with its metadata. */
-export type GossipCodecErrorType =
+type GossipCodecErrorType =
   | { code: typeof GossipCodecErrorCode.BAD_SNAPPY; reason: string }
   | { code: typeof GossipCodecErrorCode.TOO_LARGE; what: string; length: number; max: number }
   | { code: typeof GossipCodecErrorCode.TOO_SMALL; length: number; min: number }

@@ -7,7 +7,8 @@
  * the pre-confirmed state ({@link pendingCallContext}; the reference node uses the anchor
  * block's context instead, base/base issue #1439); without one, exactly as `latest`.
  */
-import type { CallBlockRef, CallMethod, CallRequest } from "../../execution/callRequest.js";
+import type { CallMethod, CallRequest } from "../../execution/callRequest.js";
+import type { CallBlockRef } from "../../execution/callTarget.js";
 import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";
 import type { RpcBackend } from "../backend.js";
 import { isPendingParam, parseBlockParam, resolveStateBlock } from "../blockParam.js";

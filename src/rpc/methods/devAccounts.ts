@@ -14,7 +14,7 @@ import { createTx, type TypedTransaction } from "@ethereumjs/tx";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { hashTypedData, type TypedData } from "../../chain/eip712.js";
 import { toData } from "../../chain/json/index.js";
-import type { CallArgs } from "../../execution/callExecutor.js";
+import type { CallArgs } from "../../execution/callArgs.js";
 import { keccak256 } from "../../util/keccak.js";
 import type { RpcBackend } from "../backend.js";
 import { InvalidParamsError, ServerError } from "../errors.js";

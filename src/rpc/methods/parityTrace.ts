@@ -9,8 +9,8 @@
  */
 import type { TypedTransaction } from "@ethereumjs/tx";
 import { TRACE_FILTER_MAX_BLOCKS } from "../../config/constants.js";
-import type { CallBlockRef } from "../../execution/callRequest.js";
-import type { CallArgs } from "../../execution/callExecutor.js";
+import type { CallBlockRef } from "../../execution/callTarget.js";
+import type { CallArgs } from "../../execution/callArgs.js";
 import type { ParityRequest, ParitySubject } from "../../execution/trace/parityRequest.js";
 import { PARITY_TRACE_TYPES, type ParityTraceType } from "../../execution/trace/parityTracer.js";
 import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";

@@ -4,7 +4,7 @@
  * and resolves the block tag; the simulation runs in the execution pool
  * (src/execution/simulate/simulator.ts), which answers the result's JSON text.
  */
-import type { CallBlockRef } from "../../execution/callRequest.js";
+import type { CallBlockRef } from "../../execution/callTarget.js";
 import { parseSimulateRequest } from "../simulateParams.js";
 import { to0x } from "../../util/bytes.js";
 import type { RpcBackend } from "../backend.js";

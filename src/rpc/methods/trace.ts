@@ -10,7 +10,7 @@
 import { parseTraceConfig } from "../../execution/trace/config.js";
 import { TraceError, TraceErrorCode } from "../../execution/trace/errors.js";
 import type { TraceCallsRequest, TraceRequest } from "../../execution/trace/request.js";
-import type { CallBlockRef } from "../../execution/callRequest.js";
+import type { CallBlockRef } from "../../execution/callTarget.js";
 import { parseBlockOverrides, parseStateOverrides } from "../overrideParams.js";
 import { goField } from "../../execution/trace/config.js";
 import { isPendingParam } from "../blockParam.js";

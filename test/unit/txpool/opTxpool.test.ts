@@ -16,7 +16,8 @@ import type { Chain } from "../../../src/blockchain/chain.js";
 import { commonFromGenesis } from "../../../src/chain/chainSpec.js";
 import type { OpChainConfig } from "../../../src/chain/op/forks.js";
 import type { StateReader } from "../../../src/execution/state/stateReader.js";
-import { MAX_TX_GAS_EIP7825, OP_GAS_LIMIT_TOO_HIGH_MESSAGE, OP_UNSUPPORTED_TX_MESSAGE, TxPool } from "../../../src/txpool/txpool.js";
+import { OP_GAS_LIMIT_TOO_HIGH_MESSAGE, OP_UNSUPPORTED_TX_MESSAGE, TxPool } from "../../../src/txpool/txpool.js";
+import { MAX_TX_GAS_EIP7825 } from "../../../src/execution/constants.js";
 import { fromHex } from "../../../src/util/bytes.js";
 import { BASE_MAINNET_OP, allForksGenesis } from "../../helpers/opFixtures.js";
 

@@ -113,7 +113,7 @@ const ActivationEvents = {
 } as const;
 
 /** The registry's custom errors, ABI-encoded. */
-export const ActivationErrors = {
+const ActivationErrors = {
   unauthorized: (caller: Uint8Array) => encodeCall(selectorOf("Unauthorized(address)"), ["address"], [caller]),
   alreadyActivated: (feature: Uint8Array) => encodeCall(selectorOf("AlreadyActivated(bytes32)"), ["bytes32"], [feature]),
   featureNotActivated: (feature: Uint8Array) => encodeCall(selectorOf("FeatureNotActivated(bytes32)"), ["bytes32"], [feature]),

@@ -30,6 +30,7 @@
  * reads that no write overlapped and from the versions {@link ProofsStore.writeBlock} commits;
  * every other write forgets the paths it touches.
  */
+import { rocksdbMissingColumnFamily } from "../util/foreignErrorText.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { PROOFS_VERSION_CACHE_PATHS, PROOFS_VERSION_CACHE_RANGES, PROOFS_WRITE_READ_CONCURRENCY } from "./constants.js";
@@ -181,7 +182,10 @@ export class ProofsStore {
       // store opened with valid options is a missing column family (its message names it);
       // IOError (EIO) on a read-write open is its LOCK file held by another process.
       const { code, message } = e as NodeJS.ErrnoException;
-      if (code === "EINVAL" && exists) throw corrupt(dir, `its column family is missing (RocksDB: ${message}), expected ${Object.values(PROOFS_COLUMN_FAMILIES).join(", ")}`);
+      if (code === "EINVAL" && exists) {
+        const missing = rocksdbMissingColumnFamily(message) ?? `(unnamed: RocksDB says ${message})`;
+        throw corrupt(dir, `its column family ${missing} is missing, expected ${Object.values(PROOFS_COLUMN_FAMILIES).join(", ")}`);
+      }
       if (code === "EIO" && exists && !readOnly) {
         throw new ProofsError({ code: ProofsErrorCode.IN_USE, dir, reason: message }, `the proofs store at ${dir} cannot be opened read-write: it is locked by another process (${message})`);
       }

@@ -92,3 +92,8 @@ export function isMissingRouteText(message: string): boolean {
 export function ethereumjsRefusalText(message: string): string {
   return message.replace(/ \(block number=.*$/s, "").replace(/ \(tx type=.*$/s, "");
 }
+
+/** The column family RocksDB names when it refuses to open a database without it ("Column family not found: X"); undefined for another refusal. */
+export function rocksdbMissingColumnFamily(message: string): string | undefined {
+  return /Column family not found: (\S+)/.exec(message)?.[1];
+}

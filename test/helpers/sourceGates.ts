@@ -160,38 +160,7 @@ export function fileCycles(files: readonly SourceText[], opts: { typeOnly: boole
     for (const ref of parse(f).imports) if (known.has(ref.target) && ref.target !== f.path && (opts.typeOnly || !ref.typeOnly)) out.add(ref.target);
     next.set(f.path, out);
   }
-  // Tarjan's strongly connected components.
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const components: string[][] = [];
-  let counter = 0;
-  const visit = (v: string): void => {
-    index.set(v, counter);
-    low.set(v, counter);
-    counter++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of next.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) components.push(component.sort());
-    }
-  };
-  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
-  return components.sort((a, b) => a[0]!.localeCompare(b[0]!));
+  return stronglyConnected(next);
 }
 
 /** An exported name no other file imports. */
@@ -317,4 +286,39 @@ function codeLines(text: string): string[] {
     if (/^\s*\*/.test(l)) return "";
     return l.replace(/typeof\s+(?:\([^)]*\))?[\w$.]*/g, "typeof_");
   });
+}
+
+/** The strongly connected components of more than one node of a directed graph (Tarjan), each sorted, in order of their first node. */
+export function stronglyConnected(next: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  let counter = 0;
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) components.push(component.sort());
+    }
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  return components.sort((a, b) => a[0]!.localeCompare(b[0]!));
 }

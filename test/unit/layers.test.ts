@@ -15,7 +15,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/basaltProcess.js";
-import { fileCycles, readSources } from "../helpers/sourceGates.js";
+import { fileCycles, readSources, stronglyConnected } from "../helpers/sourceGates.js";
 
 /** Top-level folders (under src/, plus workers/) by layer; a folder imports only its own layer or lower. */
 const LAYERS: Readonly<Record<string, number>> = {
@@ -90,37 +90,7 @@ function folderCycles(edges: Edge[]): string[][] {
     if (!next.has(e.from)) next.set(e.from, new Set());
     next.get(e.from)!.add(e.to);
   }
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const components: string[][] = [];
-  let counter = 0;
-  const visit = (v: string): void => {
-    index.set(v, counter);
-    low.set(v, counter);
-    counter++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of next.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) === index.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) components.push(component.sort());
-    }
-  };
-  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
-  return components;
+  return stronglyConnected(next);
 }
 
 const edges = crossFolderImports();

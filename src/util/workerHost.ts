@@ -74,8 +74,6 @@ export interface WorkerHostOptions {
   requestTimeoutMs?: number;
   /** Restart a worker that died; without it a dead worker stays down (its requests fail `WORKER_NOT_RUNNING`). */
   restart?: RestartPolicy;
-  /** Metric name prefixes this worker's metrics are scraped under (default `basalt_<subsystem>_`); see `workerMetrics.ts`. */
-  metricPrefixes?: string[];
   /**
    * Counts restarts instead of the host's own `basalt_<subsystem>_worker_restarts_total{worker}`
    * (for a service whose restart counter already exists under that name with other labels).
@@ -135,7 +133,7 @@ export class WorkerHost {
   /** Spawns the worker; resolves once it is ready, rejects with its setup error (rebuilt) or {@link WorkerHostError}. */
   async start(): Promise<void> {
     this.stopped = false;
-    this.removeMetricsSource ??= addMetricsSource(() => this.scrapeMetrics(), this.opts.metricPrefixes ?? [`basalt_${this.opts.subsystem}_`]);
+    this.removeMetricsSource ??= addMetricsSource(() => this.scrapeMetrics(), [`basalt_${this.opts.subsystem}_`]);
     await this.spawn();
   }
 
